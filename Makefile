@@ -1,0 +1,45 @@
+# kortbord: the two commands of the README, and helpers for developers.
+#   make run   -- set up (once) and start kortbord
+#   make test  -- set up (once) and run the whole test suite (lint, types, tests)
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: run play-mulle play-cribbage test lint typecheck pytest bench setup clean
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev,reference]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/kortbord play mulle
+
+play-mulle: $(STAMP)
+	$(BIN)/kortbord play mulle
+
+play-cribbage: $(STAMP)
+	$(BIN)/kortbord play cribbage
+
+test: lint typecheck pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff format --check src tests bench
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+pytest: $(STAMP)
+	$(BIN)/pytest -n 2 -q
+
+bench: $(STAMP)
+	$(BIN)/python bench/mulle_engine.py
+	$(BIN)/python bench/cribbage_engine.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

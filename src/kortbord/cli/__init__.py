@@ -1,0 +1,39 @@
+"""The ``kortbord`` command line: a client of the engines (Typer + Rich).
+
+Sub-commands live in their own modules so each game's commands stay together:
+
+* ``kortbord mulle legal|apply|score|replay`` -- :mod:`kortbord.cli.mulle`
+* ``kortbord cribbage score|play-score|replay`` -- :mod:`kortbord.cli.cribbage`
+* ``kortbord play mulle|cribbage`` -- the terminal games, :mod:`kortbord.cli.play`
+"""
+
+from __future__ import annotations
+
+import typer
+
+from kortbord import __version__
+from kortbord.cli.cribbage import app as cribbage_app
+from kortbord.cli.mulle import app as mulle_app
+from kortbord.cli.play import app as play_app
+
+app = typer.Typer(
+    name="kortbord",
+    help="kortbord: Mulle and Cribbage — rules engines, computer opponents and a card table.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+app.add_typer(mulle_app, name="mulle", help="Mulle tools: legal moves, apply a move, score a pile, replay a record.")
+app.add_typer(cribbage_app, name="cribbage", help="Cribbage tools: score a hand or a count, replay a record.")
+app.add_typer(play_app, name="play", help="Play a game in the terminal against the computer.")
+
+
+@app.command()
+def version() -> None:
+    """Print kortbord's version."""
+    typer.echo(__version__)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()
