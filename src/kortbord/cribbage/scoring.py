@@ -1,0 +1,694 @@
+"""Cribbage scoring: the show (a hand or the crib with the starter) and the play (pegging). The one place these
+rules live.
+
+Rules source: ``../shared/rules/cribbage.md`` -- §2.1 (card values, rank order, pairs by rank), §2.3 (nobs and
+the jack starter), §2.4 step 3 (points for the card just laid), §2.5 (the show), §3 (the reference distribution
+of every hand), §6 item 1 (keep the play and the show pure and separate; check against §3).
+
+Each rule is written once, at card level, in the private helpers below:
+
+* :func:`_is_fifteen`, :func:`_same_rank`, :func:`_is_run` -- the predicates shared by the show and the play;
+* :func:`_fifteen_groups`, :func:`_pair_groups`, :func:`_run_groups` -- the rank part of the show;
+* :func:`_flush_points` and :func:`_nobs_jack` -- the suit part of the show.
+
+The fast paths only *cache* those rules: :func:`show_total` memoises the rank part per 5-rank multiset, and
+:func:`show_totals_all` (NumPy, every one of the 12,994,800 hand/starter pairs at once) looks the rank part up
+in a table over sorted rank tuples and the flush in a table over suit patterns, both filled by calling the
+helpers. The exhaustive test (spec §3) and the property tests check that every path agrees.
+
+Points are cribbage points (holes on the board). Cards are :class:`kortbord.cards.Card` values; the functions
+also accept card notation (``"5H"``, ``"TD"``, ``"10♦"``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from itertools import combinations
+from typing import TYPE_CHECKING, Final
+
+from kortbord.cards import Card
+from kortbord.errors import IllegalMoveError, InvalidCardError, InvalidPositionError
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+__all__ = [
+    "HAND_SIZE",
+    "IMPOSSIBLE_SHOW_SCORES",
+    "MAX_COUNT",
+    "MAX_SHOW_SCORE",
+    "SHOW_PAIRS",
+    "PlayScore",
+    "ScoringGroup",
+    "ShowScore",
+    "all_five_card_sets",
+    "card_value",
+    "play_points_per_card",
+    "score_play",
+    "score_show",
+    "show_distribution",
+    "show_total",
+    "show_totals_all",
+]
+
+#: Cards in a hand or crib at the show (spec §2.2 table, §2.5).
+HAND_SIZE: Final = 4
+#: The running count of the play may never pass 31 (spec §2.4 step 2, step 9).
+MAX_COUNT: Final = 31
+#: Highest show score: 5-5-5-J with the fourth 5 turned up in the jack's suit (spec §2.5 "Maxima").
+MAX_SHOW_SCORE: Final = 29
+#: Show scores no hand or crib can make (spec §3 "Impossible scores").
+IMPOSSIBLE_SHOW_SCORES: Final = frozenset({19, 25, 26, 27})
+#: Number of (hand, starter) pairs: C(52, 4) hands x 48 starters = C(52, 5) x 5 (spec §3).
+SHOW_PAIRS: Final = 12_994_800
+
+_FIFTEEN: Final = 15
+_JACK: Final = 11
+#: Counting value by card index: A = 1, 2-9 face value, 10/J/Q/K = 10 (spec §2.1).
+_VALUE: Final[tuple[int, ...]] = tuple(min(i // 4 + 1, 10) for i in range(52))
+#: Points for the last k cards of one rank laid in a row, or k cards of one rank in a show (spec §2.4, §2.5).
+_PAIR_POINTS: Final = (0, 0, 2, 6, 12)
+#: Base-5 digit of each card's rank: the sum over five cards identifies their rank multiset.
+_RANK_KEY: Final[tuple[int, ...]] = tuple(5 ** (i // 4) for i in range(52))
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Result types
+# ---------------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ScoringGroup:
+    """One scoring combination of the show.
+
+    Attributes:
+        kind: ``"fifteen"``, ``"pair"``, ``"run"``, ``"flush"`` or ``"nobs"``.
+        cards: the cards that make it, in card order (rank, then suit S H D C).
+        points: what it scores (2 per fifteen or pair, the length per run, 4 or 5 per flush, 1 for nobs).
+    """
+
+    kind: str
+    cards: tuple[Card, ...]
+    points: int
+
+    def __str__(self) -> str:
+        return f"{self.kind} {' '.join(map(str, self.cards))} for {self.points}"
+
+
+@dataclass(frozen=True, slots=True)
+class ShowScore:
+    """The score of a hand or crib with the starter (spec §2.5), with every scoring group.
+
+    Attributes:
+        total: points, the sum of the five parts (and of ``groups``' points).
+        fifteens: 2 per distinct subset of the five cards worth 15.
+        pairs: 2 per pair of equal rank (three of a kind 6, four 12).
+        runs: the longest run length times the number of distinct runs of that length.
+        flush: 0, 4 or 5 (a crib scores only 5).
+        nobs: 1 for the jack of the starter's suit in the hand, else 0.
+        groups: the scoring groups in counting order: fifteens, pairs, runs, flush, nobs.
+    """
+
+    total: int
+    fifteens: int
+    pairs: int
+    runs: int
+    flush: int
+    nobs: int
+    groups: tuple[ScoringGroup, ...]
+
+    def breakdown(self) -> dict[str, int]:
+        """The points of each part: ``{"fifteens", "pairs", "runs", "flush", "nobs"}`` -> points (spec §3a)."""
+        return {
+            "fifteens": self.fifteens,
+            "pairs": self.pairs,
+            "runs": self.runs,
+            "flush": self.flush,
+            "nobs": self.nobs,
+        }
+
+    def callout(self, lang: str = "en") -> list[str]:
+        """The traditional spoken count, one phrase per step, each naming the running total.
+
+        English: ``["fifteen two", "fifteen four", "a pair is six", "a run of three is nine", "nobs is ten"]``;
+        a hand worth nothing is called ``"nineteen"`` (no hand can score 19). Swedish (``lang="sv"``):
+        ``["femton två", "femton fyra", "ett par blir sex", ...]``, a blank hand ``"noll"``.
+
+        Raises:
+            ValueError: for a language other than ``"en"`` and ``"sv"``.
+        """
+        return _callout(self, lang)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayScore:
+    """The points earned by the card just laid in the play (spec §2.4 step 3), go/last card excluded.
+
+    Attributes:
+        points: the sum of the four parts.
+        fifteen: 2 if the count is now exactly 15, else 0.
+        thirty_one: 2 if the count is now exactly 31, else 0.
+        pairs: 2, 6 or 12 if the last 2, 3 or 4 cards laid share a rank, else 0.
+        run: L for the longest L >= 3 such that the last L cards are L distinct consecutive ranks, else 0.
+        reasons: a short phrase per scoring part, e.g. ``("fifteen for 2", "run of 3 for 3")``.
+    """
+
+    points: int
+    fifteen: int
+    thirty_one: int
+    pairs: int
+    run: int
+    reasons: tuple[str, ...]
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The rules, once (spec §2.1, §2.3, §2.4, §2.5)
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def card_value(card: Card | str) -> int:
+    """The counting value of ``card`` (points toward 15 and 31): A = 1, 2-9 face value, 10/J/Q/K = 10 (spec §2.1).
+
+    Raises:
+        InvalidCardError: if ``card`` is not a card (or malformed notation).
+    """
+    return _VALUE[_as_card(card)]
+
+
+def _is_fifteen(cards: Sequence[int]) -> bool:
+    """Cards whose values total exactly 15 (spec §2.4 step 3, §2.5 "Fifteens")."""
+    return sum(_VALUE[c] for c in cards) == _FIFTEEN
+
+
+def _same_rank(a: int, b: int) -> bool:
+    """Equal rank (not equal value: 10-J is no pair; spec §2.1)."""
+    return a // 4 == b // 4
+
+
+def _is_run(cards: Sequence[int]) -> bool:
+    """Distinct ranks forming one consecutive block, any order, ace low, no wrap-around (spec §2.1, §2.4, §2.5)."""
+    ranks = {c // 4 for c in cards}
+    return len(ranks) == len(cards) and max(ranks) - min(ranks) == len(cards) - 1
+
+
+def _fifteen_groups(cards: Sequence[Card]) -> list[ScoringGroup]:
+    """Every distinct subset (2-5 cards) worth 15 scores 2 (spec §2.5)."""
+    return [
+        ScoringGroup("fifteen", combo, 2)
+        for size in range(2, len(cards) + 1)
+        for combo in combinations(cards, size)
+        if _is_fifteen(combo)
+    ]
+
+
+def _pair_groups(cards: Sequence[Card]) -> list[ScoringGroup]:
+    """Every pair of equal rank scores 2; three of a kind is three pairs, four of a kind six (spec §2.5)."""
+    return [ScoringGroup("pair", (a, b), 2) for a, b in combinations(cards, 2) if _same_rank(a, b)]
+
+
+def _run_groups(cards: Sequence[Card]) -> list[ScoringGroup]:
+    """Runs: the longest length L (5, 4 or 3) with a run, L points for each distinct L-card run (spec §2.5)."""
+    for size in range(len(cards), 2, -1):
+        runs = [ScoringGroup("run", combo, size) for combo in combinations(cards, size) if _is_run(combo)]
+        if runs:
+            return runs
+    return []
+
+
+def _flush_points(s0: int, s1: int, s2: int, s3: int, starter_suit: int, crib: bool) -> int:
+    """Flush points from the four hand suits and the starter's suit (spec §2.5 "Flush").
+
+    A hand scores 4 for four cards of one suit, 5 if the starter matches too; a crib only 5, for all five. Three
+    hand cards and the starter of one suit score nothing.
+    """
+    if not s0 == s1 == s2 == s3:
+        return 0
+    if starter_suit == s0:
+        return 5
+    return 0 if crib else 4
+
+
+def _nobs_jack(starter: int) -> int:
+    """The card that scores nobs with ``starter``: the jack of its suit (spec §2.5 "Nobs").
+
+    When the starter is itself a jack this is the starter, which is never in the hand: a jack starter gives no
+    nobs (spec §2.3).
+    """
+    return (_JACK - 1) * 4 + starter % 4
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The show
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def _as_card(card: object) -> Card:
+    if type(card) is Card:
+        return card
+    if isinstance(card, str):
+        return Card.parse(card)
+    raise InvalidCardError(f"not a card: {card!r} (give a Card or notation such as '9H')")
+
+
+def _check_show(hand: Sequence[Card | str], starter: Card | str) -> tuple[Card, Card, Card, Card, Card]:
+    """Validate a show: exactly 4 distinct hand cards and a starter not among them. Returns them as cards."""
+    if isinstance(hand, str) or len(hand) != HAND_SIZE:
+        got = hand if isinstance(hand, str) else f"{len(hand)}: {' '.join(map(str, hand))}"
+        raise InvalidPositionError(f"a hand or crib at the show has exactly {HAND_SIZE} cards, got {got}")
+    a, b, c, d = (_as_card(x) for x in hand)
+    s = _as_card(starter)
+    if len({a, b, c, d, s}) != HAND_SIZE + 1:
+        if len({a, b, c, d}) != HAND_SIZE:
+            twice = sorted(card for card, n in Counter((a, b, c, d)).items() if n > 1)
+            raise InvalidCardError(f"duplicate card in the hand: {' '.join(map(str, twice))} (one pack, spec §2.1)")
+        raise InvalidCardError(f"the starter {s} is also in the hand (one pack, spec §2.1)")
+    return a, b, c, d, s
+
+
+def score_show(hand: Sequence[Card | str], starter: Card | str, *, crib: bool = False) -> ShowScore:
+    """Score a hand or the crib with the starter, with every scoring group (spec §2.5).
+
+    Args:
+        hand: exactly 4 distinct cards (order does not matter).
+        starter: the starter (cut card), not one of ``hand``.
+        crib: score as the crib: only a five-card flush counts (spec §2.5 "Flush, in the crib").
+
+    Returns:
+        The :class:`ShowScore`: total points, the five parts and the scoring groups. The result does not depend on
+        the order of ``hand``.
+    Raises:
+        InvalidPositionError: if ``hand`` does not hold exactly 4 cards.
+        InvalidCardError: on a malformed card, a duplicate card, or a starter that is also in the hand.
+    """
+    a, b, c, d, s = _check_show(hand, starter)
+    held = sorted((a, b, c, d))
+    five = sorted((a, b, c, d, s))
+    fifteens = _fifteen_groups(five)
+    pairs = _pair_groups(five)
+    runs = _run_groups(five)
+    groups = [*fifteens, *pairs, *runs]
+    flush = _flush_points(a % 4, b % 4, c % 4, d % 4, s % 4, crib)
+    if flush:
+        groups.append(ScoringGroup("flush", tuple(five) if flush == 5 else tuple(held), flush))
+    jack = _nobs_jack(s)
+    nobs = 1 if jack in held else 0
+    if nobs:
+        groups.append(ScoringGroup("nobs", (Card(jack),), 1))
+    parts = [sum(g.points for g in part) for part in (fifteens, pairs, runs)]
+    return ShowScore(
+        total=sum(parts) + flush + nobs,
+        fifteens=parts[0],
+        pairs=parts[1],
+        runs=parts[2],
+        flush=flush,
+        nobs=nobs,
+        groups=tuple(groups),
+    )
+
+
+@cache
+def _rank_points(five: tuple[int, ...]) -> int:
+    """Fifteens + pairs + runs of five cards: they depend only on the ranks (spec §3: cached by rank multiset)."""
+    cards = [Card(c) for c in five]
+    return sum(g.points for g in (*_fifteen_groups(cards), *_pair_groups(cards), *_run_groups(cards)))
+
+
+_RANK_TOTAL: Final[dict[int, int]] = {}
+
+
+def show_total(hand: Sequence[Card | str], starter: Card | str, crib: bool = False) -> int:
+    """The show total only (points), as :func:`score_show` ``.total`` but fast: the path for bots and checks.
+
+    The rank part (fifteens, pairs, runs) is memoised per 5-rank multiset (6,175 of them); flush and nobs are
+    applied per call (spec §3 method).
+
+    Args:
+        hand: exactly 4 distinct cards.
+        starter: the starter, not one of ``hand``.
+        crib: score as the crib (only a five-card flush counts).
+    Raises:
+        InvalidPositionError, InvalidCardError: as :func:`score_show`.
+    """
+    if len(hand) == HAND_SIZE and type(starter) is Card:
+        a, b, c, d = hand
+        if (
+            type(a) is Card
+            and type(b) is Card
+            and type(c) is Card
+            and type(d) is Card
+            and len({a, b, c, d, starter}) == HAND_SIZE + 1
+        ):
+            s = starter
+        else:
+            a, b, c, d, s = _check_show(hand, starter)
+    else:
+        a, b, c, d, s = _check_show(hand, starter)
+    key = _RANK_KEY[a] + _RANK_KEY[b] + _RANK_KEY[c] + _RANK_KEY[d] + _RANK_KEY[s]
+    total = _RANK_TOTAL.get(key)
+    if total is None:
+        total = _RANK_TOTAL[key] = _rank_points(tuple(sorted((a, b, c, d, s))))
+    total += _flush_points(a % 4, b % 4, c % 4, d % 4, s % 4, crib)
+    jack = _nobs_jack(s)
+    if a == jack or b == jack or c == jack or d == jack:
+        total += 1
+    return total
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Every hand at once (NumPy): the exhaustive check of spec §3 and the scoring benchmark
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def _combinations(n: int, k: int) -> npt.NDArray[np.uint8]:
+    """All k-subsets of ``range(n)`` as rows of increasing numbers, in lexicographic order."""
+    import numpy as np
+
+    rows = np.arange(n, dtype=np.int64)[:, None]
+    for _ in range(k - 1):
+        last = rows[:, -1]
+        counts = n - 1 - last
+        total = int(counts.sum())
+        starts = np.repeat(last + 1, counts)
+        offsets = np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts)
+        rows = np.hstack([np.repeat(rows, counts, axis=0), (starts + offsets)[:, None]])
+    return rows.astype(np.uint8)
+
+
+@cache
+def all_five_card_sets() -> npt.NDArray[np.uint8]:
+    """Every 5-card set of one pack: shape ``(2_598_960, 5)``, card indices increasing along each row, rows in
+    lexicographic order. Read-only, computed once."""
+    sets = _combinations(52, 5)
+    sets.setflags(write=False)
+    return sets
+
+
+@cache
+def _rank_table() -> npt.NDArray[np.int8]:
+    """Rank part (fifteens + pairs + runs) indexed by sorted 0-based ranks r0 <= ... <= r4 as a base-13 number."""
+    import numpy as np
+
+    table = np.full(13**5, -1, dtype=np.int8)
+    for ranks in _rank_multisets():
+        seen: Counter[int] = Counter()
+        cards = []
+        for r in ranks:  # one representative card per rank occurrence (suits S, H, D, C in turn)
+            cards.append(r * 4 + seen[r])
+            seen[r] += 1
+        index = (((ranks[0] * 13 + ranks[1]) * 13 + ranks[2]) * 13 + ranks[3]) * 13 + ranks[4]
+        table[index] = _rank_points(tuple(cards))
+    return table
+
+
+def _rank_multisets() -> list[tuple[int, ...]]:
+    """Every sorted 5-rank multiset (0-based ranks) a single pack allows: 6,175 (no rank more than 4 times)."""
+    from itertools import combinations_with_replacement
+
+    return [r for r in combinations_with_replacement(range(13), 5) if max(Counter(r).values()) <= 4]
+
+
+@cache
+def _flush_table(crib: bool) -> npt.NDArray[np.int8]:
+    """Flush points indexed by the suits (s0, s1, s2, s3 of the hand, then the starter's) as a base-4 number."""
+    import numpy as np
+
+    table = np.zeros(4**5, dtype=np.int8)
+    for i in range(4**5):
+        s = [(i >> (2 * (4 - j))) & 3 for j in range(5)]
+        table[i] = _flush_points(s[0], s[1], s[2], s[3], s[4], crib)
+    return table
+
+
+def show_totals_all(crib: bool = False) -> npt.NDArray[np.int8]:
+    """The show total of every (hand, starter) pair of one pack: the 12,994,800 pairs of spec §3.
+
+    Args:
+        crib: score every hand as a crib (only a five-card flush counts).
+    Returns:
+        An ``int8`` array of shape ``(2_598_960, 5)``: row ``i``, column ``k`` is the total (points) of the hand
+        made of the other four cards of :func:`all_five_card_sets` row ``i`` with card ``k`` as the starter.
+    """
+    import numpy as np
+
+    sets = all_five_card_sets()
+    ranks = (sets >> 2).astype(np.int32)
+    suits = (sets & 3).astype(np.int32)
+    index = ranks[:, 0]
+    for j in range(1, 5):
+        index = index * 13 + ranks[:, j]
+    rank_points = _rank_table()[index]
+    flush_table = _flush_table(crib)
+    nobs_jack = np.array([_nobs_jack(c) for c in range(52)], dtype=np.uint8)
+    out = np.empty(sets.shape, dtype=np.int8)
+    for k in range(5):
+        held = [j for j in range(5) if j != k]
+        suit_key = suits[:, held[0]]
+        for j in held[1:]:
+            suit_key = suit_key * 4 + suits[:, j]
+        suit_key = suit_key * 4 + suits[:, k]
+        jack = nobs_jack[sets[:, k]]
+        nobs = (sets[:, held] == jack[:, None]).any(axis=1)
+        out[:, k] = rank_points + flush_table[suit_key] + nobs
+    return out
+
+
+def show_distribution(crib: bool = False) -> dict[int, int]:
+    """How many of the 12,994,800 (hand, starter) pairs score each total (spec §3).
+
+    Returns:
+        ``{score: count}`` for every score 0..29 (impossible scores map to 0); the counts sum to
+        :data:`SHOW_PAIRS`.
+    """
+    import numpy as np
+
+    counts = np.bincount(show_totals_all(crib).ravel(), minlength=MAX_SHOW_SCORE + 1)
+    return {score: int(n) for score, n in enumerate(counts)}
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The play (pegging)
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def _check_play(sequence: Sequence[Card | str]) -> tuple[list[Card], int]:
+    """Validate one count: at least one card, no card twice, count never above 31. Returns (cards, count)."""
+    if isinstance(sequence, str):
+        raise InvalidCardError(f"give the cards of the count as a sequence, not one string: {sequence!r}")
+    cards = [_as_card(x) for x in sequence]
+    if not cards:
+        raise InvalidPositionError("a count needs at least one card laid")
+    if len(set(cards)) != len(cards):
+        twice = sorted(card for card, n in Counter(cards).items() if n > 1)
+        raise InvalidCardError(f"duplicate card in the count: {' '.join(map(str, twice))} (one pack, spec §2.1)")
+    count = sum(_VALUE[c] for c in cards)
+    if count > MAX_COUNT:
+        running = 0
+        for i, card in enumerate(cards):
+            running += _VALUE[card]
+            if running > MAX_COUNT:
+                raise IllegalMoveError(
+                    f"card {i + 1} ({card}) takes the count from {running - _VALUE[card]} to {running}, "
+                    f"past {MAX_COUNT} (spec §2.4)"
+                )
+    return cards, count
+
+
+def _score_last(cards: Sequence[Card], count: int) -> PlayScore:
+    """Points for the last of ``cards`` (one count, validated), the count including it (spec §2.4 step 3)."""
+    reasons = []
+    fifteen = 2 if count == _FIFTEEN else 0
+    if fifteen:
+        reasons.append("fifteen for 2")
+    thirty_one = 2 if count == MAX_COUNT else 0
+    if thirty_one:
+        reasons.append("thirty-one for 2")
+    n = len(cards)
+    last = cards[-1]
+    k = 1
+    while k < n and k < 4 and _same_rank(cards[n - 1 - k], last):
+        k += 1
+    pairs = _PAIR_POINTS[k]
+    if pairs:
+        reasons.append(f"{('pair', 'pair royal', 'double pair royal')[k - 2]} for {pairs}")
+    run = 0
+    if k == 1:  # a repeated rank among the last cards rules a run out; the last two equal rules out every run
+        for size in range(n, 2, -1):
+            if _is_run(cards[n - size :]):
+                run = size
+                reasons.append(f"run of {size} for {size}")
+                break
+    return PlayScore(
+        points=fifteen + thirty_one + pairs + run,
+        fifteen=fifteen,
+        thirty_one=thirty_one,
+        pairs=pairs,
+        run=run,
+        reasons=tuple(reasons),
+    )
+
+
+def score_play(sequence: Sequence[Card | str]) -> PlayScore:
+    """The points earned by the last card of ``sequence`` in the play (spec §2.4 step 3).
+
+    Args:
+        sequence: the cards laid since the last reset (after 31 or a go), in play order, the new card last.
+    Returns:
+        The :class:`PlayScore`: 15 -> 2, 31 -> 2, the last 2/3/4 cards of one rank -> 2/6/12, the longest run of
+        the last L >= 3 cards (distinct consecutive ranks, any order) -> L. The go / last-card point is not
+        included: the engine awards it (spec §2.4 step 4).
+    Raises:
+        InvalidPositionError: if ``sequence`` is empty.
+        InvalidCardError: on a malformed or duplicate card.
+        IllegalMoveError: if the count passes 31.
+    """
+    cards, count = _check_play(sequence)
+    return _score_last(cards, count)
+
+
+def play_points_per_card(cards: Sequence[Card | str]) -> list[int]:
+    """The points each card of one count earned when laid, in order (spec §2.4 step 3, §3a ``play-score``).
+
+    Args:
+        cards: the cards of one count in play order.
+    Returns:
+        One number of points per card (go / last card excluded).
+    Raises:
+        As :func:`score_play`.
+    """
+    seq, _ = _check_play(cards)
+    points = []
+    count = 0
+    for i, card in enumerate(seq):
+        count += _VALUE[card]
+        points.append(_score_last(seq[: i + 1], count).points)
+    return points
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The spoken count
+# ---------------------------------------------------------------------------------------------------------------
+
+_WORDS: Final[dict[str, list[str]]] = {
+    "en": [
+        "zero",
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "eleven",
+        "twelve",
+        "thirteen",
+        "fourteen",
+        "fifteen",
+        "sixteen",
+        "seventeen",
+        "eighteen",
+        "nineteen",
+        "twenty",
+        "twenty-one",
+        "twenty-two",
+        "twenty-three",
+        "twenty-four",
+        "twenty-five",
+        "twenty-six",
+        "twenty-seven",
+        "twenty-eight",
+        "twenty-nine",
+    ],
+    "sv": [
+        "noll",
+        "ett",
+        "två",
+        "tre",
+        "fyra",
+        "fem",
+        "sex",
+        "sju",
+        "åtta",
+        "nio",
+        "tio",
+        "elva",
+        "tolv",
+        "tretton",
+        "fjorton",
+        "femton",
+        "sexton",
+        "sjutton",
+        "arton",
+        "nitton",
+        "tjugo",
+        "tjugoett",
+        "tjugotvå",
+        "tjugotre",
+        "tjugofyra",
+        "tjugofem",
+        "tjugosex",
+        "tjugosju",
+        "tjugoåtta",
+        "tjugonio",
+    ],
+}
+_PHRASES: Final[dict[str, dict[str, str]]] = {
+    "en": {
+        "fifteen": "fifteen {t}",
+        "pair2": "a pair is {t}",
+        "pair3": "a pair royal is {t}",
+        "pair4": "a double pair royal is {t}",
+        "run": "a run of {n} is {t}",
+        "runs": "{k} runs of {n} is {t}",
+        "flush": "a flush of {n} is {t}",
+        "nobs": "nobs is {t}",
+        "zero": "nineteen",
+    },
+    "sv": {
+        "fifteen": "femton {t}",
+        "pair2": "ett par blir {t}",
+        "pair3": "tretal blir {t}",
+        "pair4": "fyrtal blir {t}",
+        "run": "en följd på {n} blir {t}",
+        "runs": "{k} följder på {n} blir {t}",
+        "flush": "färg på {n} blir {t}",
+        "nobs": "nobs blir {t}",
+        "zero": "noll",
+    },
+}
+
+
+def _callout(show: ShowScore, lang: str) -> list[str]:
+    if lang not in _PHRASES:
+        raise ValueError(f"no spoken count in language {lang!r}: use 'en' or 'sv'")
+    words, say = _WORDS[lang], _PHRASES[lang]
+    if show.total == 0:
+        return [say["zero"]]
+    out: list[str] = []
+    total = 0
+    for group in show.groups:
+        if group.kind == "fifteen":
+            total += group.points
+            out.append(say["fifteen"].format(t=words[total]))
+    pair_ranks = Counter(c // 4 for g in show.groups if g.kind == "pair" for c in g.cards)
+    for rank in sorted(pair_ranks):
+        k = {2: 2, 6: 3, 12: 4}[pair_ranks[rank]]  # k of a kind: k cards, each in k - 1 pairs
+        total += _PAIR_POINTS[k]
+        out.append(say[f"pair{k}"].format(t=words[total]))
+    runs = [g for g in show.groups if g.kind == "run"]
+    if runs:
+        total += sum(g.points for g in runs)
+        n = words[len(runs[0].cards)]
+        key = "run" if len(runs) == 1 else "runs"
+        out.append(say[key].format(k=words[len(runs)], n=n, t=words[total]))
+    for group in show.groups:
+        if group.kind in ("flush", "nobs"):
+            total += group.points
+            out.append(say[group.kind].format(n=words[len(group.cards)], t=words[total]))
+    return out
