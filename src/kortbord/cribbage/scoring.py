@@ -241,6 +241,11 @@ def _nobs_jack(starter: int) -> int:
     return (_JACK - 1) * 4 + starter % 4
 
 
+#: Suit index (S H D C = 0..3) and the nobs jack (:func:`_nobs_jack`) by card index, for the fast paths.
+_SUIT: Final[tuple[int, ...]] = tuple(i % 4 for i in range(52))
+_NOBS_JACK: Final[tuple[int, ...]] = tuple(_nobs_jack(i) for i in range(52))
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # The show
 # ---------------------------------------------------------------------------------------------------------------
@@ -285,36 +290,53 @@ def score_show(hand: Sequence[Card | str], starter: Card | str, *, crib: bool = 
         InvalidCardError: on a malformed card, a duplicate card, or a starter that is also in the hand.
     """
     a, b, c, d, s = _check_show(hand, starter)
-    held = sorted((a, b, c, d))
     five = sorted((a, b, c, d, s))
-    fifteens = _fifteen_groups(five)
-    pairs = _pair_groups(five)
-    runs = _run_groups(five)
-    groups = [*fifteens, *pairs, *runs]
-    flush = _flush_points(a % 4, b % 4, c % 4, d % 4, s % 4, crib)
+    pattern, (fifteens, pairs, runs) = _rank_pattern(tuple(card // 4 for card in five))
+    groups = [ScoringGroup(kind, tuple(five[i] for i in where), points) for kind, where, points in pattern]
+    flush = _flush_points(_SUIT[a], _SUIT[b], _SUIT[c], _SUIT[d], _SUIT[s], crib)
     if flush:
-        groups.append(ScoringGroup("flush", tuple(five) if flush == 5 else tuple(held), flush))
-    jack = _nobs_jack(s)
-    nobs = 1 if jack in held else 0
+        groups.append(ScoringGroup("flush", tuple(five) if flush == 5 else tuple(sorted((a, b, c, d))), flush))
+    jack = _NOBS_JACK[s]
+    nobs = 1 if jack in (a, b, c, d) else 0
     if nobs:
         groups.append(ScoringGroup("nobs", (Card(jack),), 1))
-    parts = [sum(g.points for g in part) for part in (fifteens, pairs, runs)]
     return ShowScore(
-        total=sum(parts) + flush + nobs,
-        fifteens=parts[0],
-        pairs=parts[1],
-        runs=parts[2],
+        total=fifteens + pairs + runs + flush + nobs,
+        fifteens=fifteens,
+        pairs=pairs,
+        runs=runs,
         flush=flush,
         nobs=nobs,
         groups=tuple(groups),
     )
 
 
+_Pattern = tuple[tuple[tuple[str, tuple[int, ...], int], ...], tuple[int, int, int]]
+
+
 @cache
-def _rank_points(five: tuple[int, ...]) -> int:
-    """Fifteens + pairs + runs of five cards: they depend only on the ranks (spec §3: cached by rank multiset)."""
-    cards = [Card(c) for c in five]
-    return sum(g.points for g in (*_fifteen_groups(cards), *_pair_groups(cards), *_run_groups(cards)))
+def _rank_pattern(ranks: tuple[int, ...]) -> _Pattern:
+    """The rank part of the show for five cards in card order whose 0-based ranks are ``ranks`` (sorted).
+
+    Fifteens, pairs and runs depend only on the ranks (spec §3 method), so for the 6,175 rank multisets this
+    memoises the groups the rules find -- as (kind, positions in the sorted five, points) -- and the fifteens,
+    pairs and runs points. Cards of equal rank are interchangeable, so positions fit any five with these ranks.
+    """
+    seen: Counter[int] = Counter()
+    cards = []
+    for rank in ranks:  # a representative card per rank occurrence: suits S, H, D, C in turn
+        cards.append(Card(rank * 4 + seen[rank]))
+        seen[rank] += 1
+    position = {card: i for i, card in enumerate(cards)}
+    parts = (_fifteen_groups(cards), _pair_groups(cards), _run_groups(cards))
+    pattern = tuple((g.kind, tuple(position[c] for c in g.cards), g.points) for part in parts for g in part)
+    fifteens, pairs, runs = (sum(g.points for g in part) for part in parts)
+    return pattern, (fifteens, pairs, runs)
+
+
+def _rank_points(ranks: tuple[int, ...]) -> int:
+    """Fifteens + pairs + runs (points) of five cards with these sorted 0-based ranks."""
+    return sum(_rank_pattern(ranks)[1])
 
 
 _RANK_TOTAL: Final[dict[int, int]] = {}
@@ -350,9 +372,11 @@ def show_total(hand: Sequence[Card | str], starter: Card | str, crib: bool = Fal
     key = _RANK_KEY[a] + _RANK_KEY[b] + _RANK_KEY[c] + _RANK_KEY[d] + _RANK_KEY[s]
     total = _RANK_TOTAL.get(key)
     if total is None:
-        total = _RANK_TOTAL[key] = _rank_points(tuple(sorted((a, b, c, d, s))))
-    total += _flush_points(a % 4, b % 4, c % 4, d % 4, s % 4, crib)
-    jack = _nobs_jack(s)
+        total = _RANK_TOTAL[key] = _rank_points(tuple(sorted((a // 4, b // 4, c // 4, d // 4, s // 4))))
+    suit = _SUIT[a]
+    if suit == _SUIT[b] == _SUIT[c] == _SUIT[d]:  # no flush without four hand cards of one suit
+        total += _flush_points(suit, suit, suit, suit, _SUIT[s], crib)
+    jack = _NOBS_JACK[s]
     if a == jack or b == jack or c == jack or d == jack:
         total += 1
     return total
@@ -394,13 +418,8 @@ def _rank_table() -> npt.NDArray[np.int8]:
 
     table = np.full(13**5, -1, dtype=np.int8)
     for ranks in _rank_multisets():
-        seen: Counter[int] = Counter()
-        cards = []
-        for r in ranks:  # one representative card per rank occurrence (suits S, H, D, C in turn)
-            cards.append(r * 4 + seen[r])
-            seen[r] += 1
         index = (((ranks[0] * 13 + ranks[1]) * 13 + ranks[2]) * 13 + ranks[3]) * 13 + ranks[4]
-        table[index] = _rank_points(tuple(cards))
+        table[index] = _rank_points(ranks)
     return table
 
 
@@ -442,7 +461,7 @@ def show_totals_all(crib: bool = False) -> npt.NDArray[np.int8]:
         index = index * 13 + ranks[:, j]
     rank_points = _rank_table()[index]
     flush_table = _flush_table(crib)
-    nobs_jack = np.array([_nobs_jack(c) for c in range(52)], dtype=np.uint8)
+    nobs_jack = np.array(_NOBS_JACK, dtype=np.uint8)
     out = np.empty(sets.shape, dtype=np.int8)
     for k in range(5):
         held = [j for j in range(5) if j != k]
