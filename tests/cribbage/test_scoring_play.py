@@ -169,3 +169,16 @@ def test_agrees_with_cribbage_scorer(cards: list[Card]) -> None:
         _, points, _ = cs.play_score_ongoing([(c.rank, c.suit) for c in cards[: i + 1]], last_card=False)
         reference.append(points)
     assert play_points_per_card(cards) == reference
+
+
+@given(counts)
+def test_run_is_the_longest_consecutive_tail(cards: list[Card]) -> None:
+    # Spec §2.4 step 3, restated directly: the largest L >= 3 whose last L cards are L distinct consecutive ranks.
+    expected = 0
+    for size in range(3, len(cards) + 1):
+        ranks = {c.rank for c in cards[-size:]}
+        if len(ranks) == size and max(ranks) - min(ranks) == size - 1:
+            expected = size
+    if len(cards) >= 2 and cards[-1].rank == cards[-2].rank:
+        expected = 0
+    assert score_play(cards).run == expected

@@ -516,30 +516,58 @@ def _check_play(sequence: Sequence[Card | str]) -> tuple[list[Card], int]:
     return cards, count
 
 
+_NOTHING: Final = PlayScore(points=0, fifteen=0, thirty_one=0, pairs=0, run=0, reasons=())
+_PAIR_REASONS: Final = ("", "", "pair for 2", "pair royal for 6", "double pair royal for 12")
+
+
+def _run_length(cards: Sequence[Card]) -> int:
+    """The run the last card completes in the play: the largest L >= 3 such that the last L cards are L distinct
+    ranks forming one consecutive block, in any order (spec §2.4 step 3 "Runs"); 0 if none.
+
+    One pass backwards from the last card: a repeated rank rules out that L and every longer one; L distinct
+    ranks are consecutive exactly when highest - lowest = L - 1 (the :func:`_is_run` test, kept incrementally).
+    """
+    n = len(cards)
+    low = high = cards[-1] // 4
+    seen = 1 << low
+    run = 0
+    for size in range(2, n + 1):
+        rank = cards[n - size] // 4
+        bit = 1 << rank
+        if seen & bit:
+            break
+        seen |= bit
+        if rank < low:
+            low = rank
+        elif rank > high:
+            high = rank
+        if size >= 3 and high - low == size - 1:
+            run = size
+    return run
+
+
 def _score_last(cards: Sequence[Card], count: int) -> PlayScore:
     """Points for the last of ``cards`` (one count, validated), the count including it (spec §2.4 step 3)."""
-    reasons = []
     fifteen = 2 if count == _FIFTEEN else 0
-    if fifteen:
-        reasons.append("fifteen for 2")
     thirty_one = 2 if count == MAX_COUNT else 0
-    if thirty_one:
-        reasons.append("thirty-one for 2")
     n = len(cards)
     last = cards[-1]
     k = 1
     while k < n and k < 4 and _same_rank(cards[n - 1 - k], last):
         k += 1
     pairs = _PAIR_POINTS[k]
+    run = _run_length(cards) if k == 1 else 0  # the last two of one rank rule out every run
+    if not (fifteen or thirty_one or pairs or run):
+        return _NOTHING
+    reasons = []
+    if fifteen:
+        reasons.append("fifteen for 2")
+    if thirty_one:
+        reasons.append("thirty-one for 2")
     if pairs:
-        reasons.append(f"{('pair', 'pair royal', 'double pair royal')[k - 2]} for {pairs}")
-    run = 0
-    if k == 1:  # a repeated rank among the last cards rules a run out; the last two equal rules out every run
-        for size in range(n, 2, -1):
-            if _is_run(cards[n - size :]):
-                run = size
-                reasons.append(f"run of {size} for {size}")
-                break
+        reasons.append(_PAIR_REASONS[k])
+    if run:
+        reasons.append(f"run of {run} for {run}")
     return PlayScore(
         points=fifteen + thirty_one + pairs + run,
         fifteen=fifteen,
