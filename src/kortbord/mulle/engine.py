@@ -1,0 +1,1110 @@
+"""The pure Mulle transition functions (engine API, ``docs/engine-api.md``; rules spec §2).
+
+``new_game`` → chance node → ``chance_outcome``/``apply(Shuffle)`` deals → ``legal_moves``/``apply``/``step``
+until ``is_over``.  No I/O and no global randomness: the only random draws are in :func:`chance_outcome`, from the
+``random.Random`` passed in.
+
+Where each rule lives:
+
+* capture enumeration (M1, maximal partitions, pure mulle, builds of the value): :func:`_captures`, :func:`_packings`
+* build moves M2-M6, reserve rule, ownership: :func:`_legal`
+* trail (M7), capture duty, safety valve: end of :func:`_legal`
+* mulle detection (§2.8) and tabbe (§2.9): :func:`_apply_play` (capture branch)
+* dealing, short last deal, båt (§2.3), turn order (§2.4): :func:`_deal`, :func:`_advance`
+* last-capture sweep and round scoring (§2.10, §2.11): :func:`_end_round`; game end and ties (§2.12)
+* why a move is illegal, in plain words: :func:`explain_illegal`
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Final
+
+from kortbord.cards import Card, full_deck
+from kortbord.errors import (
+    AmbiguousMoveError,
+    IllegalMoveError,
+    InvalidMoveError,
+    InvalidRulesError,
+    NotYourTurnError,
+)
+from kortbord.mulle.moves import (
+    Build,
+    BuildDown,
+    Capture,
+    LayOn,
+    Move,
+    Package,
+    PlayerMove,
+    Raise,
+    Shuffle,
+    Trail,
+    build_sort_key,
+    parse_move_text,
+)
+from kortbord.mulle.rules import STANDARD, Rules
+from kortbord.mulle.scoring import mulle_points, score_pile
+from kortbord.mulle.state import HV, SCORING, TV, PileInfo, State
+from kortbord.mulle.state import Build as TableBuild
+
+__all__ = [
+    "Event",
+    "Result",
+    "apply",
+    "chance_outcome",
+    "deal_plan",
+    "explain_illegal",
+    "is_chance",
+    "is_over",
+    "legal_moves",
+    "new_game",
+    "parse_move",
+    "result",
+    "step",
+    "to_act",
+]
+
+PACKS: Final = 2
+DECK_SIZE: Final = 104
+_FULL_COUNTS: Final = Counter(full_deck(PACKS))
+
+
+# ----------------------------------------------------------------------------------------------- events / result
+@dataclass(frozen=True, slots=True)
+class Event:
+    """A public event caused by a step.  ``kind`` and ``data`` (JSON-ready, never a hidden card).
+
+    Kinds: ``dealer`` {seat}; ``deal`` {deal_no, deals_total, cards: [per seat], table: [face-up cards],
+    last}; ``baat`` {dealer}; ``play`` {seat, move}; ``capture`` {seat, side, cards}; ``mulle`` {seat, side,
+    card, points}; ``tabbe`` {seat, side}; ``last_capture`` {seat, side, cards}; ``round_over`` {round,
+    breakdown: [per side], scores: [per side]}; ``game_over`` {winners, scores}; ``safety_valve`` {seat}.
+    """
+
+    kind: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"kind": ..., **data}``."""
+        return {"kind": self.kind, **self.data}
+
+    def __str__(self) -> str:
+        return self.kind + " " + " ".join(f"{k}={v}" for k, v in self.data.items())
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """The end of a game (spec §2.12).
+
+    Attributes:
+        over: True once the game has ended.
+        winners: winning sides (team 0/1 or seat); empty when the game is a draw.
+        scores: game totals per side (points).
+        rounds: per round, each side's breakdown (see :func:`kortbord.mulle.scoring.score_pile`).
+        lowest_wins: True in Kryp-mulle.
+    """
+
+    over: bool
+    winners: tuple[int, ...]
+    scores: tuple[int, ...]
+    rounds: tuple[tuple[dict[str, Any], ...], ...]
+    lowest_wins: bool
+
+
+# ----------------------------------------------------------------------------------------------- new game / chance
+def new_game(rules: Rules | None = None, *, players: int = 2, teams: bool = False, dealer: int | None = None) -> State:
+    """A game before its first shuffle (a chance node).
+
+    Args:
+        rules: the options (default the ``standard`` profile).
+        players: 2, 3 or 4 (spec §2.2).
+        teams: with 4 players, P1+P3 against P2+P4 (seats 0+2 against 1+3).
+        dealer: the first dealer's seat (0-based), or None to let the first chance step draw it at random.
+    Raises:
+        InvalidRulesError: bad player count, teams without 4 players, a deal format that does not fit 104 cards.
+    """
+    rules = STANDARD if rules is None else rules
+    if players not in (2, 3, 4):
+        raise InvalidRulesError(f"Mulle is played by 2, 3 or 4 players, not {players!r}")
+    if teams and players != 4:
+        raise InvalidRulesError("teams need 4 players (P1+P3 against P2+P4)")
+    if rules.table_size + players * rules.hand_size > DECK_SIZE:
+        raise InvalidRulesError(
+            f"{rules.hand_size}+{rules.table_size} with {players} players needs more than {DECK_SIZE} cards"
+        )
+    if dealer is not None and not (isinstance(dealer, int) and 0 <= dealer < players):
+        raise InvalidRulesError(f"dealer must be a seat 0..{players - 1}, got {dealer!r}")
+    sides = 2 if teams else players
+    return State(
+        rules=rules,
+        players=players,
+        teams=teams,
+        phase="deal",
+        dealer=dealer,
+        round_no=0,
+        to_move=None,
+        table=(),
+        builds=(),
+        piles=tuple(PileInfo() for _ in range(sides)),
+        scores=(0,) * sides,
+        last_capturer=None,
+        deal_no=0,
+        deals_total=0,
+        is_last_deal=False,
+        next_build=1,
+        _hands=((),) * players,
+        _stock=(),
+    )
+
+
+def to_act(state: State) -> int | None:
+    """The seat (0-based) whose decision it is; None at a chance node or when the game is over."""
+    return state.to_move if state.phase == "play" else None
+
+
+def is_chance(state: State) -> bool:
+    """True when the next step is the chance move (a Shuffle that starts a round)."""
+    return state.phase == "deal"
+
+
+def is_over(state: State) -> bool:
+    """True when the game has ended (spec §2.12)."""
+    return state.phase == "over"
+
+
+def chance_outcome(state: State, rng: random.Random) -> Shuffle:
+    """Sample the chance move from ``rng``: the first dealer (``rng.randrange(players)``, only when not fixed)
+    then ``rng.shuffle(full_deck(2))``.  The same seed gives the same game in every client.
+
+    Raises:
+        IllegalMoveError: the state is not a chance node.
+    """
+    if state.phase != "deal":
+        raise IllegalMoveError("no shuffle is due: the round is under way or the game is over")
+    dealer = rng.randrange(state.players) if state.dealer is None else None
+    deck = full_deck(PACKS)
+    rng.shuffle(deck)
+    return Shuffle(tuple(deck), dealer)
+
+
+def deal_plan(rules: Rules, players: int) -> list[tuple[int, ...]]:
+    """Cards per seat (from the dealer's left) in every deal of a round (spec §2.3, DEAL-01).
+
+    Returns:
+        One tuple per deal; the last may be short (the rest dealt one at a time from the dealer's left).
+    """
+    stock = DECK_SIZE - rules.table_size - players * rules.hand_size
+    plan = [(rules.hand_size,) * players]
+    per = players * rules.hand_size
+    while stock > 0:
+        if stock >= per:
+            plan.append((rules.hand_size,) * players)
+            stock -= per
+        else:
+            q, r = divmod(stock, players)
+            plan.append(tuple(q + (1 if i < r else 0) for i in range(players)))
+            stock = 0
+    return plan
+
+
+def _deal(
+    rules: Rules, players: int, dealer: int, stock: tuple[Card, ...], first: bool
+) -> tuple[list[list[Card]], list[Card], tuple[Card, ...]]:
+    """Deal one deal from the front of ``stock`` (spec §2.3): packets of ``deal_packet`` to each seat from the
+    dealer's left, then (first deal only) to the table, repeated; a short last deal goes one card at a time.
+
+    Returns:
+        (hands indexed by seat, table cards, remaining stock).
+    """
+    hand_need = rules.hand_size
+    pos = 0
+    hands: list[list[Card]] = [[] for _ in range(players)]
+    table: list[Card] = []
+    order = [(dealer + 1 + i) % players for i in range(players)]
+    full = len(stock) >= players * hand_need + (rules.table_size if first else 0)
+    if full:
+        need = {seat: hand_need for seat in order}
+        table_need = rules.table_size if first else 0
+        packet = rules.deal_packet
+        while any(need.values()) or table_need:
+            for seat in order:
+                k = min(packet, need[seat])
+                hands[seat].extend(stock[pos : pos + k])
+                pos += k
+                need[seat] -= k
+            k = min(packet, table_need)
+            table.extend(stock[pos : pos + k])
+            pos += k
+            table_need -= k
+    else:  # short last deal: one at a time from the dealer's left until the stock is empty
+        i = 0
+        while pos < len(stock):
+            hands[order[i % players]].append(stock[pos])
+            pos += 1
+            i += 1
+    return hands, table, stock[pos:]
+
+
+def _start_round(state: State, move: Shuffle) -> tuple[State, list[Event]]:
+    deck = tuple(Card(int(c)) for c in move.deck)
+    if len(deck) != DECK_SIZE or Counter(deck) != _FULL_COUNTS:
+        raise IllegalMoveError("a shuffle must hold the 104 cards of two packs, every card exactly twice")
+    events: list[Event] = []
+    dealer = state.dealer
+    if dealer is None:
+        if move.dealer is None or not (isinstance(move.dealer, int) and 0 <= move.dealer < state.players):
+            raise IllegalMoveError(f"the first shuffle must choose a dealer seat 0..{state.players - 1}")
+        dealer = move.dealer
+        events.append(Event("dealer", {"seat": dealer}))
+    elif move.dealer is not None and move.dealer != dealer:
+        raise IllegalMoveError(f"the dealer is already seat {dealer}; a shuffle cannot change it")
+    rules = state.rules
+    hands, table, stock = _deal(rules, state.players, dealer, deck, True)
+    plan = deal_plan(rules, state.players)
+    last = not stock
+    events.append(
+        Event(
+            "deal",
+            {
+                "deal_no": 1,
+                "deals_total": len(plan),
+                "cards": [len(h) for h in hands],
+                "table": [str(c) for c in sorted(table)],
+                "last": last,
+            },
+        )
+    )
+    if last:
+        events.append(Event("baat", {"dealer": dealer}))
+    new = replace(
+        state,
+        phase="play",
+        dealer=dealer,
+        round_no=state.round_no + 1,
+        to_move=(dealer + 1) % state.players,
+        table=tuple(sorted(table)),
+        builds=(),
+        piles=tuple(PileInfo() for _ in range(state.sides)),
+        last_capturer=None,
+        deal_no=1,
+        deals_total=len(plan),
+        is_last_deal=last,
+        next_build=1,
+        _hands=tuple(tuple(sorted(h)) for h in hands),
+        _stock=stock,
+        _cache={},
+    )
+    return new, events
+
+
+# ----------------------------------------------------------------------------------------------- capture sets
+_PACK_CACHE: dict[tuple[tuple[int, ...], int], tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]] = {}
+
+
+def _packings(values: tuple[int, ...], h: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """All ways to take disjoint groups worth ``h`` from items of the given ``values`` (spec §2.13).
+
+    Returns (cached per ``(values, h)``):
+        (groups, maximal, every): bit masks over item positions -- every group (subset summing to ``h``); the
+        distinct unions of disjoint groups that leave no group behind (maximal); the distinct unions of any
+        disjoint groups, the empty one included (for ``maximal="free"``).
+    """
+    key = (values, h)
+    hit = _PACK_CACHE.get(key)
+    if hit is not None:
+        return hit
+    n = len(values)
+    groups: list[int] = []
+
+    def subsets(i: int, remaining: int, mask: int) -> None:
+        for j in range(i, n):
+            v = values[j]
+            if v == remaining:
+                groups.append(mask | (1 << j))
+            elif v < remaining:
+                subsets(j + 1, remaining - v, mask | (1 << j))
+
+    subsets(0, h, 0)
+    by_low: dict[int, list[int]] = {}
+    for g in groups:
+        by_low.setdefault((g & -g).bit_length() - 1, []).append(g)
+    every: set[int] = set()
+    involved = 0
+    for g in groups:
+        involved |= g
+    positions = [i for i in range(n) if involved >> i & 1]
+
+    def pack(k: int, used: int, union: int) -> None:
+        while k < len(positions) and used >> positions[k] & 1:
+            k += 1
+        if k == len(positions):
+            every.add(union)
+            return
+        p = positions[k]
+        pack(k + 1, used | (1 << p), union)  # position p stays on the table
+        for g in by_low.get(p, ()):
+            if not g & used:
+                pack(k + 1, used | g, union | g)
+
+    pack(0, 0, 0)
+    maximal = tuple(sorted(u for u in every if all(g & u for g in groups)))
+    out = (tuple(groups), maximal, tuple(sorted(every)))
+    if len(_PACK_CACHE) > 200_000:
+        _PACK_CACHE.clear()
+    _PACK_CACHE[key] = out
+    return out
+
+
+def _mask_cards(mask: int, items: Sequence[Card]) -> tuple[Card, ...]:
+    return tuple(items[i] for i in range(len(items)) if mask >> i & 1)
+
+
+def _loose_options(state: State, x: Card) -> list[tuple[tuple[Card, ...], tuple[str, ...]]]:
+    """The possible (loose cards, addend builds) parts of a capture with ``x`` (spec §2.6 M1.2-M1.5), deduplicated
+    by card code; builds of value ``hv(x)`` are not included here."""
+    rules = state.rules
+    h = HV[x]
+    table = state.table
+    if rules.special_capture_builds_only and h >= 14:
+        return [((), ())]
+    if rules.pure_mulle and not SCORING[x] and x in table:
+        return [((x,), ())]
+    if rules.builds_in_sums:
+        addends = [b for b in state.builds if b.value < h]
+        values = tuple(TV[c] for c in table) + tuple(b.value for b in addends)
+    else:
+        addends = []
+        values = tuple(TV[c] for c in table)
+    _, maximal, every = _packings(values, h)
+    unions = every if rules.maximal == "free" else maximal
+    nt = len(table)
+    seen: set[tuple[tuple[Card, ...], tuple[str, ...]]] = set()
+    out: list[tuple[tuple[Card, ...], tuple[str, ...]]] = []
+    for u in unions:
+        loose = tuple(table[i] for i in range(nt) if u >> i & 1)
+        bids = tuple(addends[i - nt].id for i in range(nt, len(values)) if u >> i & 1) if addends else ()
+        key = (loose, bids)
+        if key not in seen:
+            seen.add(key)
+            out.append(key)
+    if rules.maximal == "maximum" and out:
+
+        def size(o: tuple[tuple[Card, ...], tuple[str, ...]]) -> int:
+            return len(o[0]) + sum(len(b.cards) for b in addends if b.id in o[1])
+
+        best = max(size(o) for o in out)
+        out = [o for o in out if size(o) == best]
+    return out
+
+
+def _captures(state: State, x: Card) -> list[Capture]:
+    """Every capture move with hand card ``x`` (spec §2.6 M1), before the reserve rule."""
+    h = HV[x]
+    hb = tuple(b.id for b in state.builds if b.value == h)
+    out: list[Capture] = []
+    if state.rules.capture_all_builds or not hb:
+        build_sets: list[tuple[str, ...]] = [hb]
+    else:
+        build_sets = [c for k in range(len(hb) + 1) for c in itertools.combinations(hb, k)]
+    for loose, addends in _loose_options(state, x):
+        for bs in build_sets:
+            if loose or addends or bs:
+                out.append(Capture(x, loose, tuple(sorted(bs + addends, key=build_sort_key))))
+    return out
+
+
+# ----------------------------------------------------------------------------------------------- legal moves
+def _owns(state: State, seat: int, b: TableBuild) -> bool:
+    """Whether ``seat`` is bound by ``b`` for the trail ban (spec §2.6 ownership, A25 team_build_duty)."""
+    if b.owner == seat or seat in b.co_owners:
+        return True
+    return state.rules.team_build_duty == "team" and state.teams and b.owner % 2 == seat % 2
+
+
+def _same_team(state: State, a: int, b: int) -> bool:
+    return a == b or (state.teams and a % 2 == b % 2)
+
+
+def _pair_sets(loose: tuple[Card, ...], v: int, forced: bool) -> list[tuple[tuple[Card, Card], ...]]:
+    """Sets of disjoint loose pairs worth ``v`` that may be packed into a build (M2 attachment, A11)."""
+    n = len(loose)
+    pairs = [(i, j) for i in range(n) for j in range(i + 1, n) if TV[loose[i]] + TV[loose[j]] == v]
+    if not pairs:
+        return [()]
+    results: set[tuple[tuple[Card, Card], ...]] = set()
+
+    def rec(k: int, used: int, chosen: list[tuple[Card, Card]]) -> None:
+        if k == len(pairs):
+            if forced and any(not (used >> i & 1 or used >> j & 1) for i, j in pairs):
+                return
+            results.add(tuple(sorted(chosen)))
+            return
+        rec(k + 1, used, chosen)
+        i, j = pairs[k]
+        if not (used >> i & 1 or used >> j & 1):
+            chosen.append((loose[i], loose[j]))
+            rec(k + 1, used | (1 << i) | (1 << j), chosen)
+            chosen.pop()
+
+    rec(0, 0, [])
+    return sorted(results)
+
+
+def _without(cards: tuple[Card, ...], remove: Sequence[Card]) -> tuple[Card, ...]:
+    lst = list(cards)
+    for c in remove:
+        lst.remove(c)
+    return tuple(lst)
+
+
+def _legal(state: State) -> list[PlayerMove]:
+    rules = state.rules
+    seat = state.to_move
+    assert seat is not None
+    hand = state._hands[seat]
+    if not hand:
+        return []
+    table = state.table
+    builds = state.builds
+    hvc = [0] * 17
+    for c in hand:
+        hvc[HV[c]] += 1
+    reserve_rule = rules.reserve_rule
+    owned = [b for b in builds if b.owner == seat]
+
+    def ok(x: int, drop: str | None, add: int | None) -> bool:
+        hx = HV[x]
+        if add is not None and hvc[add] - (hx == add) <= 0:
+            return False
+        if reserve_rule:
+            for b in owned:
+                if b.id != drop and b.value != add and hvc[b.value] - (hx == b.value) <= 0:
+                    return False
+        return True
+
+    distinct: list[Card] = []
+    for c in hand:
+        if not distinct or distinct[-1] != c:
+            distinct.append(c)
+    captures: list[PlayerMove] = []
+    capturing: set[int] = set()
+    others: list[PlayerMove] = []
+    locking = rules.locking
+    packaging = rules.table_packaging if locking else "off"
+    max_on = rules.max_table_cards_in_found
+    one_per_value = rules.one_build_per_value
+    by_value: dict[int, TableBuild] = {}
+    for b in builds:
+        by_value.setdefault(b.value, b)
+    loose_distinct = sorted(set(table))
+    for x in distinct:
+        for m in _captures(state, x):
+            if _capture_keeps_reserve(m, owned, hvc, x, reserve_rule):
+                captures.append(m)
+                capturing.add(x)
+        if SCORING[x] and not rules.scoring_build_from_hand:
+            continue
+        t = TV[x]
+        # M2 create (founded on 1 .. max_on loose cards); equal value -> package (M5) when one build per value
+        if max_on == 1:
+            combos: list[tuple[Card, ...]] = [(y,) for y in loose_distinct if t + TV[y] <= 16]
+        else:
+            cset: set[tuple[Card, ...]] = set()
+            for k in range(1, min(max_on, len(table)) + 1):
+                for combo in itertools.combinations(table, k):
+                    if t + sum(TV[c] for c in combo) <= 16:
+                        cset.add(combo)
+            combos = sorted(cset)
+        for combo in combos:
+            v = t + sum(TV[c] for c in combo)
+            if hvc[v] - (HV[x] == v) <= 0:
+                continue
+            if one_per_value and v in by_value:
+                continue  # a combination worth an existing build's value is packaged into it (below)
+            if not ok(x, None, v):
+                continue
+            rest = _without(table, combo) if packaging != "off" else ()
+            for pk in _pair_sets(rest, v, packaging == "forced") if packaging != "off" else [()]:
+                others.append(Build(x, combo, v, pk))
+        # M3 raise / M4 build down on open builds
+        for b in builds:
+            if b.locked:
+                continue
+            own = b.owner == seat
+            if own and (not rules.raise_own or rules.no_consecutive_raise):
+                continue
+            v = b.value + t
+            if v <= 16 and hvc[v] - (HV[x] == v) > 0 and ok(x, b.id, v):
+                others.append(Raise(x, b.id, v))
+            if rules.build_down and not (own and rules.build_down_only_on_others):
+                v = b.value - t
+                if v >= 2 and hvc[v] - (HV[x] == v) > 0 and ok(x, b.id, v):
+                    others.append(BuildDown(x, b.id, v))
+        if not locking:
+            continue
+        # M5 package from the hand, M6 lay on
+        for b in builds:
+            if not rules.ligger_any and not _same_team(state, b.owner, seat):
+                continue
+            v = b.value
+            if hvc[v] - (HV[x] == v) <= 0 or not ok(x, None, v):
+                continue
+            need = v - t
+            if need >= 1:
+                for combo in combos if max_on > 1 else [(y,) for y in loose_distinct]:
+                    if sum(TV[c] for c in combo) == need:
+                        rest = _without(table, combo) if packaging != "off" else ()
+                        for pk in _pair_sets(rest, v, packaging == "forced") if packaging != "off" else [()]:
+                            others.append(Package(x, combo, b.id, pk))
+            if t == v:
+                others.append(LayOn(x, b.id))
+    moves: list[PlayerMove] = captures + others
+    # M7 trail: only without an own build, and per the capture duty (spec §2.6, option capture_duty)
+    if not any(_owns(state, seat, b) for b in builds):
+        duty = rules.capture_duty
+        for x in distinct:
+            if duty == "player" and captures:
+                break
+            if duty == "strict" and moves:
+                break
+            if duty == "card" and x in capturing:
+                continue
+            if ok(x, None, None):
+                moves.append(Trail(x))
+    if not moves:  # safety valve (spec §2.6): trail any card
+        moves = [Trail(x) for x in distinct]
+        state._cache["safety_valve"] = True
+    return moves
+
+
+def _capture_keeps_reserve(m: Capture, owned: list[TableBuild], hvc: list[int], x: int, reserve_rule: bool) -> bool:
+    """A capture that takes the mover's own builds needs no reserve for them (they leave the table)."""
+    if not reserve_rule:
+        return True
+    hx = HV[x]
+    taken = set(m.builds)
+    return all(b.id in taken or hvc[b.value] - (hx == b.value) > 0 for b in owned)
+
+
+def legal_moves(state: State) -> list[PlayerMove]:
+    """Every legal move of the seat to act, deduplicated (identical twins are one move), in canonical order:
+    captures, builds, raises, builds down, packages, lay-ons, trails (spec §2.13; each kind by played card).
+    ``[]`` at a chance node and at game end.  The list is a fresh copy; the state caches the computation."""
+    if state.phase != "play":
+        return []
+    cached = state._cache.get("legal")
+    if cached is None:
+        cached = _legal(state)
+        state._cache["legal"] = cached
+        state._cache["legal_set"] = frozenset(cached)
+    return list(cached)  # type: ignore[call-overload, no-any-return]
+
+
+def _legal_set(state: State) -> frozenset[PlayerMove]:
+    legal_moves(state)
+    return state._cache["legal_set"]  # type: ignore[return-value]
+
+
+# ----------------------------------------------------------------------------------------------- applying moves
+def apply(state: State, move: Move) -> State:
+    """The next state after ``move`` (a player move of the seat to act, or the Shuffle at a chance node).
+
+    Raises:
+        IllegalMoveError: the move is not legal here; the message says which rule forbids it.
+        NotYourTurnError: a player move at a chance node or after the game.
+        InvalidMoveError: not a Mulle move.
+    The given state is never changed.
+    """
+    return step(state, move)[0]
+
+
+def step(state: State, move: Move) -> tuple[State, tuple[Event, ...]]:
+    """As :func:`apply`, plus the public events the move caused, in order (see :class:`Event`)."""
+    if isinstance(move, Shuffle):
+        if state.phase != "deal":
+            raise IllegalMoveError("no shuffle is due: the round is under way or the game is over")
+        new, events = _start_round(state, move)
+        return new, tuple(events)
+    if not isinstance(move, Capture | Trail | Build | Raise | BuildDown | Package | LayOn):
+        raise InvalidMoveError(f"not a Mulle move: {move!r}")
+    if state.phase == "deal":
+        raise NotYourTurnError("it is nobody's turn: the cards must be shuffled and dealt first")
+    if state.phase == "over":
+        raise NotYourTurnError("the game is over")
+    if move not in _legal_set(state):
+        raise IllegalMoveError(f"illegal move {move}: {explain_illegal(state, move)}")
+    return _apply_play(state, move)
+
+
+def _apply_play(state: State, move: PlayerMove) -> tuple[State, tuple[Event, ...]]:
+    rules = state.rules
+    seat = state.to_move
+    assert seat is not None
+    x = move.card
+    hand = list(state._hands[seat])
+    hand.remove(x)
+    hands = list(state._hands)
+    hands[seat] = tuple(hand)
+    table = state.table
+    builds = state.builds
+    piles = state.piles
+    last_capturer = state.last_capturer
+    next_build = state.next_build
+    events: list[Event] = [Event("play", {"seat": seat, "move": str(move)})]
+    last_play = _is_last_play(state)
+    side = state.side(seat)
+    if isinstance(move, Capture):
+        taken = set(move.builds)
+        got = [x, *move.loose]
+        for b in builds:
+            if b.id in taken:
+                got.extend(b.cards)
+        builds = tuple(b for b in builds if b.id not in taken)
+        table = _without(table, move.loose)
+        # mulle (spec §2.8): every identical pair among the played card and the cards it took, in this play
+        counts = Counter(got)
+        mulles: list[tuple[Card, int]] = []
+        for c in sorted(counts):
+            pairs = counts[c] // 2
+            if pairs and (rules.mulle_pair_scope == "any" or TV[c] == TV[x]):
+                pts = mulle_points(c, rules, from_hand=c == x)
+                mulles.extend([(c, pts)] * pairs)
+        tabbe = not table and not builds and not last_play and not (rules.no_tabbe_in_last_deal and state.is_last_deal)
+        pile = piles[side]
+        piles = _set(
+            piles,
+            side,
+            PileInfo(pile.cards + tuple(got), pile.mulles + tuple(mulles), pile.tabbar + (1 if tabbe else 0)),
+        )
+        last_capturer = seat
+        events.append(Event("capture", {"seat": seat, "side": side, "cards": [str(c) for c in got]}))
+        for c, pts in mulles:
+            events.append(Event("mulle", {"seat": seat, "side": side, "card": str(c), "points": pts}))
+        if tabbe:
+            events.append(Event("tabbe", {"seat": seat, "side": side}))
+    elif isinstance(move, Trail):
+        table = tuple(sorted((*table, x)))
+    elif isinstance(move, Build):
+        pk = [c for p in move.pkg for c in p]
+        table = _without(table, (*move.on, *pk))
+        cards = tuple(sorted((x, *move.on, *pk)))
+        builds = (*builds, TableBuild(f"B{next_build}", cards, move.value, seat, bool(pk) and rules.locking))
+        next_build += 1
+    elif isinstance(move, Raise | BuildDown):
+        b = _build(builds, move.build)
+        changed = TableBuild(b.id, tuple(sorted((*b.cards, x))), move.value, seat, False, _co(state, b, seat))
+        builds = _merge(state, tuple(changed if o.id == b.id else o for o in builds), changed)
+    elif isinstance(move, Package):
+        b = _build(builds, move.build)
+        pk = [c for p in move.pkg for c in p]
+        table = _without(table, (*move.loose, *pk))
+        changed = TableBuild(
+            b.id, tuple(sorted((*b.cards, x, *move.loose, *pk))), b.value, seat, rules.locking, _co(state, b, seat)
+        )
+        builds = tuple(changed if o.id == b.id else o for o in builds)
+    else:  # LayOn
+        b = _build(builds, move.build)
+        changed = TableBuild(b.id, tuple(sorted((*b.cards, x))), b.value, seat, True, _co(state, b, seat))
+        builds = tuple(changed if o.id == b.id else o for o in builds)
+    if state._cache.get("safety_valve"):
+        events.insert(0, Event("safety_valve", {"seat": seat}))
+    new = replace(
+        state,
+        table=table,
+        builds=builds,
+        piles=piles,
+        last_capturer=last_capturer,
+        next_build=next_build,
+        _hands=tuple(hands),
+        _cache={},
+        last_play_flag=False,
+    )
+    return _advance(new, seat, last_play, events)
+
+
+def _set(t: tuple[PileInfo, ...], i: int, v: PileInfo) -> tuple[PileInfo, ...]:
+    return (*t[:i], v, *t[i + 1 :])
+
+
+def _build(builds: tuple[TableBuild, ...], bid: str) -> TableBuild:
+    for b in builds:
+        if b.id == bid:
+            return b
+    raise IllegalMoveError(f"there is no build [{bid}] on the table")
+
+
+def _co(state: State, b: TableBuild, seat: int) -> tuple[int, ...]:
+    if state.rules.ownership != "co":
+        return ()
+    return tuple(sorted({*b.co_owners, b.owner} - {seat}))
+
+
+def _merge(state: State, builds: tuple[TableBuild, ...], changed: TableBuild) -> tuple[TableBuild, ...]:
+    """One build per value (A14): a build whose new value equals another's merges into that one (it keeps the
+    older build's id) and the result is locked (with locking on)."""
+    if not state.rules.one_build_per_value:
+        return builds
+    other = next((b for b in builds if b.value == changed.value and b.id != changed.id), None)
+    if other is None:
+        return builds
+    merged = TableBuild(
+        other.id,
+        tuple(sorted((*other.cards, *changed.cards))),
+        changed.value,
+        changed.owner,
+        state.rules.locking,
+        tuple(sorted(set(changed.co_owners) | ({other.owner} - {changed.owner})))
+        if state.rules.ownership == "co"
+        else (),
+    )
+    return tuple(merged if b.id == other.id else b for b in builds if b.id != changed.id)
+
+
+def _is_last_play(state: State) -> bool:
+    """Whether the card about to be played is the last card of the round (spec §2.9)."""
+    if state.partial:
+        return state.last_play_flag
+    return not state._stock and sum(len(h) for h in state._hands) == 1
+
+
+def _advance(state: State, seat: int, was_last: bool, events: list[Event]) -> tuple[State, tuple[Event, ...]]:
+    n = state.players
+    hands = state._hands
+    if state.partial and not was_last:
+        return replace(state, to_move=(seat + 1) % n), tuple(events)
+    for i in range(1, n + 1):
+        s = (seat + i) % n
+        if hands[s]:
+            return replace(state, to_move=s), tuple(events)
+    if state._stock and not state.partial:
+        assert state.dealer is not None
+        dealt, _, stock = _deal(state.rules, n, state.dealer, state._stock, False)
+        last = not stock
+        deal_no = state.deal_no + 1
+        events.append(
+            Event(
+                "deal",
+                {
+                    "deal_no": deal_no,
+                    "deals_total": state.deals_total,
+                    "cards": [len(h) for h in dealt],
+                    "table": [],
+                    "last": last,
+                },
+            )
+        )
+        if last:
+            events.append(Event("baat", {"dealer": state.dealer}))
+        new = replace(
+            state,
+            _hands=tuple(tuple(sorted(h)) for h in dealt),
+            _stock=stock,
+            deal_no=deal_no,
+            is_last_deal=last,
+            to_move=(state.dealer + 1) % n,
+        )
+        return new, tuple(events)
+    return _end_round(state, events)
+
+
+def _end_round(state: State, events: list[Event]) -> tuple[State, tuple[Event, ...]]:
+    """Last-capture sweep (§2.10, never a tabbe), round scoring (§2.11), game end and ties (§2.12)."""
+    rules = state.rules
+    piles = state.piles
+    leftover = list(state.table)
+    for b in state.builds:
+        leftover.extend(b.cards)
+    if state.last_capturer is not None and leftover:
+        side = state.side(state.last_capturer)
+        p = piles[side]
+        piles = _set(piles, side, PileInfo(p.cards + tuple(leftover), p.mulles, p.tabbar))
+        events.append(
+            Event(
+                "last_capture",
+                {"seat": state.last_capturer, "side": side, "cards": [str(c) for c in sorted(leftover)]},
+            )
+        )
+    breakdown = tuple(score_pile(p.cards, p.mulles, p.tabbar, rules) for p in piles)
+    scores = tuple(s + int(b["total"]) for s, b in zip(state.scores, breakdown, strict=True))
+    events.append(Event("round_over", {"round": state.round_no, "breakdown": list(breakdown), "scores": list(scores)}))
+    base = replace(
+        state,
+        table=(),
+        builds=(),
+        piles=piles,
+        scores=scores,
+        round_log=(*state.round_log, breakdown),
+        to_move=None,
+        is_last_deal=False,
+    )
+    if state.partial:
+        return replace(base, phase="over", winners=None), tuple(events)
+    winners = _winners(rules, scores, state.round_no, state.players)
+    if winners is not None:
+        events.append(Event("game_over", {"winners": list(winners), "scores": list(scores)}))
+        return replace(base, phase="over", winners=winners), tuple(events)
+    assert state.dealer is not None
+    return replace(base, phase="deal", dealer=(state.dealer + 1) % state.players), tuple(events)
+
+
+def _winners(rules: Rules, scores: tuple[int, ...], rounds: int, players: int) -> tuple[int, ...] | None:
+    """The winning sides if the game ends after this round, ``()`` for a draw, None to play on (spec §2.12)."""
+    best = min(scores) if rules.kryp else max(scores)
+    leaders = tuple(i for i, s in enumerate(scores) if s == best)
+    target = rules.target
+    if target is not None:
+        if max(scores) < target:
+            return None
+        fixed = False
+    else:
+        needed = 1 if rules.game_length == "single_round" else players
+        if rounds < needed:
+            return None
+        fixed = True
+    if len(leaders) == 1:
+        return leaders
+    tie = rules.tie_rule
+    if tie == "draw" or (tie == "standard" and fixed):
+        return ()
+    return None
+
+
+# ----------------------------------------------------------------------------------------------- results, parsing
+def result(state: State) -> Result:
+    """Game end, winners (sides), final scores and the per-round breakdowns."""
+    return Result(
+        over=state.phase == "over",
+        winners=state.winners or (),
+        scores=state.scores,
+        rounds=state.round_log,
+        lowest_wins=state.rules.kryp,
+    )
+
+
+def parse_move(state: State, text: str) -> PlayerMove:
+    """Notation resolved against the position's legal moves (spec §5.2).
+
+    Also accepted: ``C <card>`` alone (the capture with that card, if it is the only one) and ``T``/``B``... in
+    any card order and spacing.
+    Raises:
+        InvalidMoveError: malformed notation.  IllegalMoveError: well-formed but not legal (with the reason).
+        AmbiguousMoveError: ``C <card>`` matching several captures.  NotYourTurnError: nobody is to play.
+    """
+    if state.phase != "play":
+        raise NotYourTurnError("no player is to move" + (": the game is over" if state.phase == "over" else ""))
+    stripped = " ".join(text.split()) if isinstance(text, str) else text
+    if isinstance(stripped, str) and stripped[:2].upper() == "C " and "{" not in stripped:
+        card = parse_move_text(f"T {stripped[2:]}").card  # type: ignore[union-attr]
+        matches = [m for m in legal_moves(state) if isinstance(m, Capture) and m.card == card]
+        if len(matches) == 1:
+            return matches[0]
+        if not matches:
+            raise IllegalMoveError(f"illegal move {text!r}: {card} has no legal capture here")
+        raise AmbiguousMoveError(f"{text!r} matches several captures: " + "; ".join(str(m) for m in matches))
+    move = parse_move_text(text)
+    if isinstance(move, Shuffle):
+        raise InvalidMoveError("a shuffle is a chance step, not a player's move")
+    if move not in _legal_set(state):
+        raise IllegalMoveError(f"illegal move {move}: {explain_illegal(state, move)}")
+    return move
+
+
+def _group_text(cards: Sequence[int]) -> str:
+    return "+".join(str(Card(int(c))) for c in sorted(cards))
+
+
+def explain_illegal(state: State, move: PlayerMove) -> str:
+    """Why ``move`` is not legal in ``state``, in plain words (which rule of spec §2.6-§2.7 forbids it)."""
+    rules = state.rules
+    if state.phase != "play" or state.to_move is None:
+        return "no player is to move"
+    seat = state.to_move
+    hand = state._hands[seat]
+    x = move.card
+    if x not in hand:
+        return f"you hold no {x}" if hand else "you hold no cards"
+    legal = _legal_set(state)
+    t, h = TV[x], HV[x]
+    table_count = Counter(state.table)
+
+    def missing(cards: Sequence[Card]) -> str | None:
+        need = Counter(cards)
+        for c, k in need.items():
+            if table_count[c] < k:
+                return f"{c} is not {'a loose card ' if k == 1 else 'loose twice '}on the table"
+        return None
+
+    builds = {b.id: b for b in state.builds}
+    own_builds = [b for b in state.builds if b.owner == seat]
+    hvc = Counter(HV[c] for c in hand)
+    hvc[h] -= 1
+
+    def reserve_msg(v: int) -> str:
+        return f"you hold no {_value_name(v)} to take a build of {v}"
+
+    def other_reserve(drop: str | None, add: int | None) -> str | None:
+        if not rules.reserve_rule:
+            return None
+        for b in own_builds:
+            if b.id != drop and b.value != add and hvc[b.value] <= 0:
+                return (
+                    f"you own the build [{b.id}] of {b.value} and must keep a card worth {b.value} to take it "
+                    f"(reserve rule)"
+                )
+        return None
+
+    if isinstance(move, Capture):
+        for bid in move.builds:
+            if bid not in builds:
+                return f"there is no build [{bid}] on the table"
+        for bid in move.builds:
+            b = builds[bid]
+            if b.value != h and not (rules.builds_in_sums and b.value < h):
+                if hvc[b.value] > 0 or h == b.value:
+                    return f"{x} counts {h} from the hand; a build of {b.value} is taken only by a card worth {b.value}"
+                return f"you hold no {_value_name(b.value)} to take a build of {b.value}"
+        miss = missing(move.loose)
+        if miss:
+            return miss
+        if rules.special_capture_builds_only and h >= 14 and move.loose:
+            return f"{x} counts {h} from the hand and may capture only builds of {h} (special_capture_builds_only)"
+        if rules.pure_mulle and not SCORING[x] and x in state.table and tuple(move.loose) != (x,):
+            return f"pure mulle: {x}'s twin lies loose on the table, so {x} takes only its twin (and builds of {h})"
+        hb = [b.id for b in state.builds if b.value == h]
+        left_builds = [bid for bid in hb if bid not in move.builds]
+        if left_builds and rules.capture_all_builds:
+            return "a capture takes every build of its value: also " + ", ".join(f"[{b}]" for b in left_builds)
+        values = tuple(TV[c] for c in move.loose) + tuple(builds[b].value for b in move.builds if builds[b].value != h)
+        if values:
+            _, _, every = _packings(values, h)
+            if (1 << len(values)) - 1 not in every:
+                return (
+                    f"the cards {{{','.join(str(c) for c in move.loose)}}} cannot be split into groups worth {h} "
+                    f"({x} counts {h} from the hand)"
+                )
+        if not move.loose and not move.builds:
+            return "a capture must take something"
+        rest = _without(state.table, move.loose)
+        groups, _, _ = _packings(tuple(TV[c] for c in rest), h)
+        if groups and rules.maximal != "free":
+            g = groups[0]
+            return f"a capture must take every card it can: also {_group_text(_mask_cards(g, rest))}"
+        if rules.maximal == "maximum":
+            return "a capture must take the largest possible number of cards (maximal=maximum)"
+        msg = other_reserve(None, None)
+        if msg:
+            return msg
+    elif isinstance(move, Trail):
+        owned = [b for b in state.builds if _owns(state, seat, b)]
+        if owned:
+            b = owned[0]
+            whose = "you own" if b.owner == seat or seat in b.co_owners else "your team owns"
+            return f"{whose} a build ([{b.id}] of {b.value}), so you may not trail"
+        caps = [m for m in legal if isinstance(m, Capture)]
+        if rules.capture_duty == "card" and any(m.card == x for m in caps):
+            return f"{x} can capture ({next(m for m in caps if m.card == x)}), so it may not be trailed"
+        if rules.capture_duty in ("player", "card") and caps:
+            return f"you can capture ({caps[0]}), so you may not trail"
+        if rules.capture_duty == "strict" and legal:
+            return f"you can capture or build ({next(iter(sorted(map(str, legal))))}), so you may not trail"
+        msg = other_reserve(None, None)
+        if msg:
+            return msg
+    else:
+        if SCORING[x] and not rules.scoring_build_from_hand:
+            return f"{x} is a scoring card (ace, 2S or TD) and may not be used to build from the hand"
+        if isinstance(move, Build):
+            miss = missing((*move.on, *(c for p in move.pkg for c in p)))
+            if miss:
+                return miss
+            if len(move.on) > rules.max_table_cards_in_found:
+                return (
+                    f"a build is founded from {rules.max_found_cards} cards at most "
+                    "(one from the hand on one from the table)"
+                )
+            v = t + sum(TV[c] for c in move.on)
+            if v != move.value:
+                return f"{_group_text((x, *move.on))} makes {v}, not {move.value}"
+            if v > 16:
+                return f"no card is worth {v}"
+            if hvc[v] <= 0:
+                return reserve_msg(v)
+            for p in move.pkg:
+                if sum(TV[c] for c in p) != v:
+                    return f"the packed pair {_group_text(p)} is not worth {v}"
+            if move.pkg and (not rules.locking or rules.table_packaging == "off"):
+                return "packing loose table pairs into a build is off in these rules"
+            existing = next((b for b in state.builds if b.value == v), None)
+            if existing is not None and rules.one_build_per_value:
+                if rules.locking:
+                    return (
+                        f"a build of {v} already exists ([{existing.id}]): package into it with "
+                        f"P {_group_text((x, *move.on))} -> [{existing.id}]"
+                    )
+                return f"a build of {v} already exists ([{existing.id}]) and there may be only one per value"
+            if rules.table_packaging == "forced":
+                return "every loose pair worth the build's value must be packed in (table_packaging=forced)"
+            msg = other_reserve(None, v)
+            if msg:
+                return msg
+        else:
+            if move.build not in builds:
+                return f"there is no build [{move.build}] on the table"
+            b = builds[move.build]
+            if isinstance(move, Raise | BuildDown):
+                word = "raised" if isinstance(move, Raise) else "built down"
+                if isinstance(move, BuildDown) and not rules.build_down:
+                    return "building down is off in these rules"
+                if b.locked:
+                    return f"[{b.id}] is locked (packaged, laid on or merged), so it cannot be {word}"
+                v = b.value + t if isinstance(move, Raise) else b.value - t
+                if v != move.value:
+                    return f"{word.split()[0]} with {x}, [{b.id}] of {b.value} becomes {v}, not {move.value}"
+                if b.owner == seat and (
+                    not rules.raise_own
+                    or rules.no_consecutive_raise
+                    or (isinstance(move, BuildDown) and rules.build_down_only_on_others)
+                ):
+                    return f"you may not change your own build [{b.id}] again in these rules"
+                if v < 2 or v > 16:
+                    return f"a build must be worth 2..16, not {v}"
+                if hvc[v] <= 0:
+                    return reserve_msg(v)
+                msg = other_reserve(b.id, v)
+                if msg:
+                    return msg
+            else:
+                if not rules.locking:
+                    return "packaging and lay-on (ligger) are off in these rules (locking=off)"
+                if not rules.ligger_any and not _same_team(state, b.owner, seat):
+                    return "you may package or lay on only your own or your partner's build (ligger_any=false)"
+                if isinstance(move, Package):
+                    miss = missing((*move.loose, *(c for p in move.pkg for c in p)))
+                    if miss:
+                        return miss
+                    s = t + sum(TV[c] for c in move.loose)
+                    if s != b.value:
+                        return f"{_group_text((x, *move.loose))} makes {s}, but [{b.id}] is worth {b.value}"
+                    if len(move.loose) > rules.max_table_cards_in_found:
+                        return "a packaged combination holds two cards: one from the hand, one from the table"
+                    for p in move.pkg:
+                        if sum(TV[c] for c in p) != b.value:
+                            return f"the packed pair {_group_text(p)} is not worth {b.value}"
+                else:
+                    if t != b.value:
+                        return f"{x} counts {t}; only a card worth {b.value} may be laid on [{b.id}]"
+                if hvc[b.value] <= 0:
+                    return f"you must keep another card worth {b.value} to take [{b.id}] later (reserve rule)"
+                msg = other_reserve(None, b.value)
+                if msg:
+                    return msg
+    return "not a legal move in this position"
+
+
+def _value_name(v: int) -> str:
+    return {11: "jack (11)", 12: "queen (12)", 13: "king (13)", 14: "ace (14)", 15: "2S (15)", 16: "TD (16)"}.get(
+        v, str(v)
+    )

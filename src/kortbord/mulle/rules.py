@@ -1,0 +1,240 @@
+"""Mulle rule options: one frozen :class:`Rules` value, named profiles, ``from_dict``/``to_dict``.
+
+Every option key of the rules spec (``../shared/rules/mulle.md`` §3 variants and §4 ambiguities A1-A28) is a
+field here, with the spec's default.  Profiles (§3): ``standard`` (the default), ``cardgames.zone`` (seed 002's
+reading) and ``kryp`` (Kryp-mulle: the same play, the lowest total wins).
+
+A rules dictionary (in positions, records, the HTTP API) names an optional ``"profile"`` and overrides single
+keys on top of it: ``{"profile": "cardgames.zone", "game_length": "target:200"}``.  Unknown keys or values raise
+:class:`~kortbord.errors.InvalidRulesError`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+from kortbord.errors import InvalidRulesError
+
+__all__ = ["PROFILES", "RULES_VERSION", "Rules"]
+
+#: Version of the rules implementation; written into every game record (pgx convention).
+RULES_VERSION: Final = "mulle-1.0"
+
+_CHOICES: Final[dict[str, tuple[str, ...]]] = {
+    "spade_points": ("total", "additive"),
+    "mulle_value": ("hand", "table", "by_capture"),
+    "maximal": ("maximal", "maximum", "free"),
+    "capture_duty": ("player", "strict", "card", "none"),
+    "ownership": ("last", "co"),
+    "table_packaging": ("on", "off", "forced"),
+    "mulle_pair_scope": ("any", "rank_only"),
+    "tie_rule": ("standard", "play_on", "draw"),
+    "team_build_duty": ("owner", "team"),
+    "scoring": ("standard", "surplus"),
+}
+
+_PROFILE_NAMES: Final = ("standard", "cardgames.zone", "kryp")
+
+_BOOLS: Final = (
+    "pure_mulle",
+    "special_capture_builds_only",
+    "build_down",
+    "build_down_only_on_others",
+    "raise_own",
+    "no_consecutive_raise",
+    "ligger_any",
+    "scoring_build_from_hand",
+    "builds_in_sums",
+    "one_build_per_value",
+    "no_tabbe_in_last_deal",
+    "kryp",
+    "jokers",
+    "locking",
+    "capture_all_builds",
+    "reserve_rule",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """Every Mulle option (rules spec §3, §4).  Defaults are the ``standard`` profile (§2).
+
+    Attributes (spec key, default, meaning):
+        pure_mulle (A1, True): a played card whose twin lies loose takes only the twin (plus builds of its value).
+        spade_points (A2, "total"): A♠ and 2♠ score 2 each (40 card points a round); "additive": 3 each (44).
+        mulle_value (A3, "hand"): a mulle scores the hand value (A 14, 2♠ 15, 10♦ 16); "table"; "by_capture".
+        special_capture_builds_only (A4, False): hand values 14/15/16 capture builds only.
+        maximal (A5, "maximal"): a capture takes a maximal set; "maximum": the most cards; "free": any set.
+        capture_duty (A6, "player"): no trailing while any capture exists; "strict" (nor any build); "card"
+            (a card that can capture may not be trailed); "none".
+        max_found_cards (A7, 2): cards that found a build (hand card included); an int >= 2 or "unlimited".
+        build_down (A8, True), build_down_only_on_others (A8, False).
+        raise_own (A9, True), no_consecutive_raise (A9, False).
+        ligger_any (A10, True): package / lay on any build (False: only your own or your partner's).
+        ownership (A10, "last"): the last player to change a build owns it; "co": earlier owners keep the trail ban.
+        table_packaging (A11, "on"): loose pairs may be packed into a build; "off"; "forced" (a maximal set).
+        scoring_build_from_hand (A12, False): aces, 2♠, 10♦ may build from the hand with their table value.
+        builds_in_sums (A13, False): builds may be addends of a capture sum.
+        one_build_per_value (A14, True): equal values merge (and lock).
+        no_tabbe_in_last_deal (A15, False): no tabbe in the whole last deal (default: only the final play).
+        mulle_pair_scope (A16, "any"): every identical pair in one capture is a mulle; "rank_only": only pairs of
+            the played card's rank.
+        hand_size, table_size (A17, 8, 8): the deal format hand+table (8+8, 5+5, 4+8, ...).
+        game_length (A18, "target:100"): "target:N", "single_round" or "each_deals_once".
+        tie_rule (A19, "standard"): equal best totals play on in target games and draw in fixed-length games;
+            "play_on" or "draw" always.
+        kryp (A20, False): Kryp-mulle, the lowest total wins.
+        jokers (A21, False): not implemented; True raises InvalidRulesError.
+        locking (§3, True): packaging, lay-on and merge-locking exist (False: cardgames.zone base rules).
+        capture_all_builds (A27, True): a capture takes every build of its value.
+        reserve_rule (A28, True): after any move the mover holds a card for every build it owns.
+        team_build_duty (A25, "owner"): trail ban only for the build's owner; "team": for the owner's partner too.
+        deal_packet (A24, 4): cards per packet when dealing.
+        scoring (ET, "standard"): "surplus": card points count only above 20, doubled.
+        profile: the name of the profile these rules were built from (informational).
+    """
+
+    pure_mulle: bool = True
+    spade_points: str = "total"
+    mulle_value: str = "hand"
+    special_capture_builds_only: bool = False
+    maximal: str = "maximal"
+    capture_duty: str = "player"
+    max_found_cards: int | str = 2
+    build_down: bool = True
+    build_down_only_on_others: bool = False
+    raise_own: bool = True
+    no_consecutive_raise: bool = False
+    ligger_any: bool = True
+    ownership: str = "last"
+    table_packaging: str = "on"
+    scoring_build_from_hand: bool = False
+    builds_in_sums: bool = False
+    one_build_per_value: bool = True
+    no_tabbe_in_last_deal: bool = False
+    mulle_pair_scope: str = "any"
+    hand_size: int = 8
+    table_size: int = 8
+    game_length: str = "target:100"
+    tie_rule: str = "standard"
+    kryp: bool = False
+    jokers: bool = False
+    locking: bool = True
+    capture_all_builds: bool = True
+    reserve_rule: bool = True
+    team_build_duty: str = "owner"
+    deal_packet: int = 4
+    scoring: str = "standard"
+    profile: str = "standard"
+
+    def __post_init__(self) -> None:
+        for key, allowed in _CHOICES.items():
+            value = getattr(self, key)
+            if value not in allowed:
+                raise InvalidRulesError(f"rule {key!r} must be one of {', '.join(allowed)}; got {value!r}")
+        for key in _BOOLS:
+            if not isinstance(getattr(self, key), bool):
+                raise InvalidRulesError(f"rule {key!r} must be true or false; got {getattr(self, key)!r}")
+        if self.jokers:
+            raise InvalidRulesError(
+                "rule 'jokers' is not implemented: no source documents how jokers play in Mulle (spec §3, A21)"
+            )
+        mfc = self.max_found_cards
+        if not (mfc == "unlimited" or (isinstance(mfc, int) and not isinstance(mfc, bool) and mfc >= 2)):
+            raise InvalidRulesError(f"rule 'max_found_cards' must be an integer >= 2 or 'unlimited'; got {mfc!r}")
+        for key, low, high in (("hand_size", 1, 52), ("table_size", 0, 52), ("deal_packet", 1, 52)):
+            value = getattr(self, key)
+            if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+                raise InvalidRulesError(f"rule {key!r} must be an integer {low}..{high}; got {value!r}")
+        gl = self.game_length
+        if not isinstance(gl, str) or not (gl in ("single_round", "each_deals_once") or _target_of(gl) > 0):
+            raise InvalidRulesError(
+                f"rule 'game_length' must be 'target:N' (N > 0), 'single_round' or 'each_deals_once'; got {gl!r}"
+            )
+        if self.profile not in _PROFILE_NAMES:
+            raise InvalidRulesError(f"unknown profile {self.profile!r}; known: {', '.join(_PROFILE_NAMES)}")
+
+    # -- derived values -----------------------------------------------------------------------------------
+    @property
+    def target(self) -> int | None:
+        """The points target of a ``target:N`` game, else ``None``."""
+        n = _target_of(self.game_length)
+        return n if n > 0 else None
+
+    @property
+    def max_table_cards_in_found(self) -> int:
+        """How many table cards one hand card may found a build on (``max_found_cards - 1``; 51 = unlimited)."""
+        return 51 if self.max_found_cards == "unlimited" else int(self.max_found_cards) - 1
+
+    # -- dictionaries ---------------------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        """Every option as a JSON-ready dict, ``"profile"`` first; ``Rules.from_dict(r.to_dict()) == r``."""
+        d: dict[str, Any] = {"profile": self.profile}
+        for f in dataclasses.fields(self):
+            if f.name != "profile":
+                d[f.name] = getattr(self, f.name)
+        return d
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any] | None) -> Rules:
+        """Rules from ``{"profile": name, key: value, ...}``; omitted keys take the profile's values.
+
+        Also accepted (spec §3/§4 spellings): ``"locking": "on"/"off"``, ``"table_packaging": true/false``,
+        ``"target": N`` (= ``game_length "target:N"``), ``"max_found_cards": "2"``.
+
+        Raises:
+            InvalidRulesError: unknown profile, unknown key, or a value outside the key's domain.
+        """
+        if data is None:
+            return STANDARD
+        if not isinstance(data, Mapping):
+            raise InvalidRulesError(f"rules must be a JSON object of options; got {type(data).__name__}")
+        profile = data.get("profile", "standard")
+        if profile not in PROFILES:
+            raise InvalidRulesError(f"unknown profile {profile!r}; known: {', '.join(PROFILES)}")
+        names = {f.name for f in dataclasses.fields(cls)}
+        changes: dict[str, Any] = {}
+        for key, value in data.items():
+            if key == "profile":
+                continue
+            if key == "target":
+                if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+                    raise InvalidRulesError(f"rule 'target' must be a positive integer; got {value!r}")
+                changes["game_length"] = f"target:{value}"
+                continue
+            if key not in names:
+                raise InvalidRulesError(f"unknown Mulle rule option {key!r}")
+            if key == "locking" and value in ("on", "off"):
+                value = value == "on"
+            elif key == "table_packaging" and isinstance(value, bool):
+                value = "on" if value else "off"
+            elif key == "max_found_cards" and isinstance(value, str) and value.isdigit():
+                value = int(value)
+            changes[key] = value
+        return dataclasses.replace(PROFILES[profile], **changes)
+
+    def with_options(self, **changes: Any) -> Rules:
+        """A copy with some options changed (validated). Raises InvalidRulesError."""
+        return dataclasses.replace(self, **changes)
+
+
+def _target_of(game_length: object) -> int:
+    if isinstance(game_length, str) and game_length.startswith("target:"):
+        digits = game_length[7:]
+        if digits.isdigit():
+            return int(digits)
+    return 0
+
+
+PROFILES: dict[str, Rules] = {}
+STANDARD: Final = Rules()
+PROFILES["standard"] = STANDARD
+# Seed 002 (cardgames.zone), spec §3: mixed mulle, strict capture duty, no locking, no building down.
+PROFILES["cardgames.zone"] = Rules(
+    pure_mulle=False, capture_duty="strict", locking=False, build_down=False, profile="cardgames.zone"
+)
+# Kryp-mulle (spec §3, A20): the same play with points to be avoided; the lowest total wins.
+PROFILES["kryp"] = Rules(kryp=True, profile="kryp")
