@@ -179,6 +179,4 @@ def test_run_is_the_longest_consecutive_tail(cards: list[Card]) -> None:
         ranks = {c.rank for c in cards[-size:]}
         if len(ranks) == size and max(ranks) - min(ranks) == size - 1:
             expected = size
-    if len(cards) >= 2 and cards[-1].rank == cards[-2].rank:
-        expected = 0
     assert score_play(cards).run == expected
