@@ -7,9 +7,10 @@ of every hand), §6 item 1 (keep the play and the show pure and separate; check 
 
 Each rule is written once, at card level, in the private helpers below:
 
-* :func:`_is_fifteen`, :func:`_same_rank`, :func:`_is_run` -- the predicates shared by the show and the play;
+* :func:`_is_fifteen`, :func:`_same_rank`, :func:`_is_run` -- fifteen, pair and run (spec §2.1, §2.5);
 * :func:`_fifteen_groups`, :func:`_pair_groups`, :func:`_run_groups` -- the rank part of the show;
 * :func:`_flush_points` and :func:`_nobs_jack` -- the suit part of the show.
+* :func:`_score_last` and :func:`_run_length` -- the card just laid in the play (spec §2.4 step 3).
 
 The fast paths only *cache* those rules: :func:`show_total` memoises the rank part per 5-rank multiset, and
 :func:`show_totals_all` (NumPy, every one of the 12,994,800 hand/starter pairs at once) looks the rank part up
