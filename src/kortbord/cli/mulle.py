@@ -16,7 +16,7 @@ import random
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NoReturn, TypeVar
+from typing import Annotated, Any, NoReturn, TypeVar
 
 import typer
 
@@ -59,8 +59,8 @@ def _emit(obj: Any) -> None:
 
 @app.command()
 def legal(
-    position: Path = typer.Argument(..., help="Position JSON file (rules spec §5.3)."),
-    as_json: bool = typer.Option(False, "--json", help="Print a JSON list of move strings."),
+    position: Annotated[Path, typer.Argument(help="Position JSON file (rules spec §5.3).")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list of move strings.")] = False,
 ) -> None:
     """Every legal move for the player to move, in canonical notation (spec §5.4)."""
     moves = _run(lambda: [str(m) for m in engine.legal_moves(load_position(_read_json(position)))])
@@ -72,9 +72,9 @@ def legal(
 
 @app.command()
 def apply(
-    position: Path = typer.Argument(..., help="Position JSON file (rules spec §5.3)."),
-    move: str = typer.Argument(..., help='The move in notation, e.g. "C 8C x {2D,6S}" or "T 5C".'),
-    as_json: bool = typer.Option(False, "--json", help="Print the result as JSON (spec §5.4)."),
+    position: Annotated[Path, typer.Argument(help="Position JSON file (rules spec §5.3).")],
+    move: Annotated[str, typer.Argument(help='The move in notation, e.g. "C 8C x {2D,6S}" or "T 5C".')],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON (spec §5.4).")] = False,
 ) -> None:
     """Apply MOVE to the position: prints the new position and what the move did (captures, mulle, tabbe)."""
     out = _run(lambda: apply_position(_read_json(position), move))
@@ -89,9 +89,11 @@ def apply(
 
 @app.command()
 def score(
-    pile: Path = typer.Argument(..., help='Pile JSON: {"cards": [...], "mulle": [...], "tabbe": 2}'),
-    as_json: bool = typer.Option(False, "--json", help="Print the breakdown as JSON."),
-    rules: str = typer.Option("{}", "--rules", help='Rule overrides as JSON, e.g. \'{"spade_points": "additive"}\'.'),
+    pile: Annotated[Path, typer.Argument(help='Pile JSON: {"cards": [...], "mulle": [...], "tabbe": 2}')],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the breakdown as JSON.")] = False,
+    rules: Annotated[
+        str, typer.Option("--rules", help='Rule overrides as JSON, e.g. \'{"spade_points": "additive"}\'.')
+    ] = "{}",
 ) -> None:
     """The round score of one capture pile with its breakdown per item (spec §2.11)."""
 
@@ -113,13 +115,13 @@ def score(
 
 @app.command()
 def record(
-    output: Path = typer.Option(..., "-o", "--output", help="Where to write the record JSON."),
-    seed: int = typer.Option(1, "--seed", help="Seed of the shuffles and of the random players."),
-    players: int = typer.Option(2, "--players", help="2, 3 or 4."),
-    teams: bool = typer.Option(False, "--teams", help="4 players as P1+P3 against P2+P4."),
-    rules: str = typer.Option(
-        '{"game_length": "single_round"}', "--rules", help='Rules as JSON, e.g. \'{"profile": "cardgames.zone"}\'.'
-    ),
+    output: Annotated[Path, typer.Option("-o", "--output", help="Where to write the record JSON.")],
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the shuffles and of the random players.")] = 1,
+    players: Annotated[int, typer.Option("--players", help="2, 3 or 4.")] = 2,
+    teams: Annotated[bool, typer.Option("--teams", help="4 players as P1+P3 against P2+P4.")] = False,
+    rules: Annotated[
+        str, typer.Option("--rules", help='Rules as JSON, e.g. \'{"profile": "cardgames.zone"}\'.')
+    ] = '{"game_length": "single_round"}',
 ) -> None:
     """Write the record of a game between random players (the same seed gives the same game)."""
 
@@ -136,7 +138,7 @@ def record(
 
 
 @app.command()
-def replay(record_file: Path = typer.Argument(..., metavar="RECORD.json", help="A Mulle game record.")) -> None:
+def replay(record_file: Annotated[Path, typer.Argument(metavar="RECORD.json", help="A Mulle game record.")]) -> None:
     """Print a recorded game move by move, with its events and the scores."""
 
     def lines() -> list[str]:
