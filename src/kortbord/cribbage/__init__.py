@@ -2,3 +2,66 @@
 
 Rules source: ``../shared/rules/cribbage.md``.
 """
+
+# -- the engine API (docs/engine-api.md) ------------------------------------------------------------------------
+from kortbord.cribbage.engine import (
+    apply,
+    chance_outcome,
+    is_chance,
+    is_over,
+    legal_moves,
+    new_game,
+    parse_move,
+    position,
+    result,
+    seat_name,
+    show_order,
+    step,
+    to_act,
+)
+from kortbord.cribbage.moves import (
+    Accept,
+    Announce,
+    CutForDeal,
+    Discard,
+    Go,
+    Move,
+    MugginsCall,
+    Overcount,
+    Play,
+    Shuffle,
+)
+from kortbord.cribbage.rules import PROFILES, RULES_VERSION, Rules
+from kortbord.cribbage.state import Event, Result, State
+
+__all__ = [
+    "PROFILES",
+    "RULES_VERSION",
+    "Accept",
+    "Announce",
+    "CutForDeal",
+    "Discard",
+    "Event",
+    "Go",
+    "Move",
+    "MugginsCall",
+    "Overcount",
+    "Play",
+    "Result",
+    "Rules",
+    "Shuffle",
+    "State",
+    "apply",
+    "chance_outcome",
+    "is_chance",
+    "is_over",
+    "legal_moves",
+    "new_game",
+    "parse_move",
+    "position",
+    "result",
+    "seat_name",
+    "show_order",
+    "step",
+    "to_act",
+]

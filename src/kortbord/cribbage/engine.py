@@ -1,0 +1,865 @@
+"""The Cribbage engine: pure transition functions over immutable :class:`~kortbord.cribbage.state.State` values.
+
+API (``docs/engine-api.md``): :func:`new_game`, :func:`to_act`, :func:`is_chance`, :func:`chance_outcome`,
+:func:`legal_moves`, :func:`apply`, :func:`step`, :func:`is_over`, :func:`result`, :func:`parse_move`, plus
+:func:`position` to build a state at a given phase (tests, worked cases, puzzles) and :func:`view` (re-exported
+from :mod:`kortbord.cribbage.view`).
+
+The game (rules spec ``../shared/rules/cribbage.md``):
+
+* **cut for deal** (chance, §2.2): each seat cuts a card, the lowest rank deals; equal lowest ranks cut again;
+* **deal** (chance, §2.2): a :class:`~kortbord.cribbage.moves.Shuffle` orders the pack; cards go one at a time
+  from the dealer's left (6 each with 2 players, 5 with 3 or 4; with 3 players one more card to the crib);
+* **discard** (§2.2): every seat, from the dealer's left, lays away 2 (2 players) or 1 card to the crib;
+* **starter** (§2.3): the top card of the remaining stock; a jack gives the dealer 2 for his heels at once;
+* **the play** (§2.4, the algorithm exactly): lead from the dealer's left; a player who can lay a card must;
+  one who holds cards but none fits says go and is passed for the rest of the count; a player with no cards is
+  skipped; when nobody can lay, the last to lay pegs 1 (go, or last card when nobody holds any); 31 pegs 2 with no
+  extra go point; after a go or 31 the count restarts, led by the first player left of the last to lay who still
+  holds cards; partners' cards form one sequence and points go to the side;
+* **the show** (§2.6): each hand from the dealer's left, the dealer's hand, then the crib -- automatically, or
+  under Muggins as announced counts with responses (§2.10 M1-M15, :mod:`kortbord.cribbage.muggins`);
+* **game end** (§2.4 item 8, §2.6): checked after every award, in the order heels -> each card -> go/last card ->
+  hands -> crib; the moment a side reaches the target it wins (in Lowball, §2.8, it loses).
+
+Points are cribbage points (holes).  Seats are 0-based ints (``P0`` ...); side ``seat % 2`` in a partnership.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from itertools import combinations
+from typing import Any, Final
+
+from kortbord.cards import Card, format_cards, full_deck
+from kortbord.cribbage import muggins as _mug
+from kortbord.cribbage.moves import (
+    ACCEPT,
+    GO,
+    OVERCOUNT,
+    Accept,
+    Announce,
+    CutForDeal,
+    Discard,
+    Go,
+    Move,
+    MugginsCall,
+    Overcount,
+    Play,
+    Shuffle,
+)
+from kortbord.cribbage.moves import parse_move as _parse_notation
+from kortbord.cribbage.rules import Rules
+from kortbord.cribbage.scoring import card_value, score_play, score_show, show_total
+from kortbord.cribbage.state import CUT, DEAL, DISCARD, FIELDS, OVER, PHASE_NAMES, PLAY, SHOW, Event, Result, State
+from kortbord.errors import (
+    AmbiguousMoveError,
+    IllegalMoveError,
+    InvalidPositionError,
+    NotYourTurnError,
+)
+
+__all__ = [
+    "apply",
+    "chance_outcome",
+    "is_chance",
+    "is_over",
+    "legal_moves",
+    "new_game",
+    "parse_move",
+    "position",
+    "result",
+    "seat_name",
+    "show_order",
+    "step",
+    "to_act",
+]
+
+_new = tuple.__new__
+_object_new = object.__new__
+_object_setattr = object.__setattr__
+_EMPTY: Final = {n: ((),) * n for n in (2, 3, 4)}
+_CARDS: Final = tuple(Card(i) for i in range(52))
+_FULL_DECK: Final[tuple[Card, ...]] = tuple(full_deck())
+_VALUE: Final[tuple[int, ...]] = tuple(card_value(c) for c in _CARDS)
+_PLAYS: Final[tuple[Play, ...]] = tuple(Play.of(c) for c in _CARDS)
+_DISCARD1: Final[tuple[Discard, ...]] = tuple(Discard((c,)) for c in _CARDS)
+_DISCARD2: Final[dict[tuple[Card, Card], Discard]] = {(a, b): Discard((a, b)) for a, b in combinations(_CARDS, 2)}
+_ANNOUNCES: Final[list[Move]] = [Announce.of(n) for n in range(30)]
+_RESPONSES: Final[list[Move]] = [ACCEPT, *(MugginsCall.of(n) for n in range(1, 30)), OVERCOUNT]
+_JACK_RANK: Final = 11
+_SEQ_MASK: Final = (1 << 28) - 1  # the last 7 ranks, 4 bits each (runs are at most 7 long, pairs 4; spec §2.4)
+_PLAY_CACHE: dict[int, int] = {}  # (seq_key << 2 | count is 15 | count is 31 << 1) -> points (memo of score_play)
+_PLAY_CACHE_LIMIT: Final = 1 << 19
+
+
+def seat_name(seat: int) -> str:
+    """The notation of a seat: ``P0``, ``P1``, ... (spec §4; ``P0`` is the dealer in the worked cases)."""
+    return f"P{seat}"
+
+
+def show_order(rules: Rules, dealer: int) -> tuple[int, ...]:
+    """The seats whose hands are counted, in order: from the dealer's left round to the dealer (spec §2.6).
+
+    The crib (the dealer's) is counted after them.
+    """
+    n = rules.players
+    return tuple((dealer + k) % n for k in range(1, n + 1))
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Construction
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def new_game(rules: Rules | None = None, *, players: int | None = None, dealer: int | None = None) -> State:
+    """A game before its first chance step (engine API ``new_game``).
+
+    Args:
+        rules: the options (default ``Rules()``: 2 players, 121, automatic counting).
+        players: overrides ``rules.players`` (2, 3 or 4) when given.
+        dealer: the first dealer's seat; ``None`` starts with the cut for deal (a chance node, spec §2.2).
+    Returns:
+        A state at a chance node: ``cut`` (dealer ``None``) or ``deal`` (the first shuffle).
+    Raises:
+        InvalidRulesError: bad ``players``.  InvalidPositionError: a dealer seat that does not exist.
+    """
+    if rules is None:
+        rules = Rules()
+    if players is not None and players != rules.players:
+        rules = Rules.from_dict({**rules.to_dict(), "players": players, "partnership": None})
+    n = rules.players
+    if dealer is not None and (type(dealer) is not int or not 0 <= dealer < n):
+        raise InvalidPositionError(f"dealer must be a seat 0..{n - 1}, got {dealer!r}")
+    return _between_deals(rules, -1 if dealer is None else dealer, (0,) * n, 0, (), CUT if dealer is None else DEAL)
+
+
+def _make(rules: Rules, phase: int, **fields: Any) -> State:
+    """A state from named fields (the others take their between-deals values). Not on the hot path."""
+    n = rules.players
+    empty = ((),) * n
+    values: dict[str, Any] = {
+        "rules": rules, "phase": phase, "dealer": -1, "scores": (0,) * n, "_hands": empty, "_discards": empty,
+        "_crib": (), "_stock": _FULL_DECK, "starter": None, "played": (), "sequence": (), "count": 0, "turn": -1,
+        "last": -1, "passed": 0, "_kept": empty, "show_index": -1, "announced": -1, "cuts": (), "reached": -1,
+        "deal_number": 0, "crib_shown": False, "seq_key": 0,
+    }  # fmt: skip
+    unknown = set(fields) - set(values)
+    if unknown:  # pragma: no cover - internal misuse
+        raise TypeError(f"unknown state fields {sorted(unknown)}")
+    values.update(fields)
+    return _new(State, tuple(values[name] for name in FIELDS))
+
+
+def _between_deals(
+    rules: Rules, dealer: int, scores: tuple[int, ...], deal_no: int, cuts: tuple[Card, ...], phase: int
+) -> State:
+    """The pack gathered between deals (or before the first): a chance node, the cut for deal or the shuffle."""
+    empty = _EMPTY[rules.players]
+    return _new(
+        State,
+        (rules, phase, dealer, scores, empty, empty, (), _FULL_DECK, None, (), (), 0, -1, -1, 0, empty, -1, -1, cuts,
+         -1, deal_no, False, 0),
+    )  # fmt: skip
+
+
+def position(
+    rules: Rules | None = None,
+    *,
+    phase: str,
+    dealer: int = 0,
+    hands: Sequence[Sequence[Card | str]],
+    crib: Sequence[Card | str] = (),
+    starter: Card | str | None = None,
+    scores: Sequence[int] | None = None,
+    show: int | str | None = None,
+    deal_number: int = 1,
+) -> State:
+    """Build a state at the start of a phase of a deal (worked cases, tests, puzzles).
+
+    Args:
+        rules: the options (default ``Rules()``; ``rules.players`` must equal ``len(hands)``).
+        phase: ``"discard"`` (hands as dealt, before anyone discards), ``"play"`` (hands of 4 kept cards, crib and
+            starter set, the lead is the dealer's left; his heels is *not* pegged again) or ``"show"`` (Muggins
+            only: the play is over, ``hands`` are the 4 kept cards of each seat).
+        dealer: the dealer's seat.
+        hands: per seat, its cards (``Card`` or notation); as dealt for ``"discard"``, as kept (4) otherwise.
+        crib: the crib: 4 cards for ``"play"``/``"show"``; for ``"discard"`` with 3 players the 1 card dealt
+            from the pack (may be left empty: the top stock card is used), otherwise empty.
+        starter: the starter (required for ``"play"``/``"show"``); for ``"discard"`` it is put on top of the
+            stock so that it is cut after the discards.
+        scores: points per seat before this phase (default all 0).
+        show: ``"show"`` phase only: the count under way, a seat (its hand) or ``"crib"`` (default: the first
+            hand, from the dealer's left).
+        deal_number: the deal's number (1 = first).
+    Returns:
+        The state; every card not placed is in the stock in canonical order (after the starter for "discard").
+    Raises:
+        InvalidPositionError: wrong card counts, a card twice, an unknown phase or seat, scores at the target.
+        InvalidCardError: malformed card notation.
+    """
+    rules = rules or Rules()
+    n = rules.players
+    if len(hands) != n:
+        raise InvalidPositionError(f"{n} players need {n} hands, got {len(hands)}")
+    if type(dealer) is not int or not 0 <= dealer < n:
+        raise InvalidPositionError(f"dealer must be a seat 0..{n - 1}, got {dealer!r}")
+
+    def cards_of(items: Sequence[Card | str] | str) -> tuple[Card, ...]:
+        if isinstance(items, str):
+            items = items.replace(",", " ").split()
+        return tuple(Card.parse(c) if isinstance(c, str) else Card(c) for c in items)
+
+    hand_t = tuple(tuple(sorted(cards_of(h))) for h in hands)
+    crib_t = cards_of(crib)
+    start = None if starter is None else cards_of((starter,))[0]
+    placed = [c for h in hand_t for c in h] + list(crib_t) + ([start] if start is not None else [])
+    if len(set(placed)) != len(placed):
+        twice = sorted({c for c in placed if placed.count(c) > 1})
+        raise InvalidPositionError(f"a card is placed twice: {format_cards(twice)}")
+    score_t = (0,) * n if scores is None else tuple(int(s) for s in scores)
+    if len(score_t) != n or any(s < 0 for s in score_t):
+        raise InvalidPositionError(f"scores must be {n} non-negative numbers, got {scores!r}")
+    if any(_side_total(rules, score_t, s) >= rules.target for s in range(n)):
+        raise InvalidPositionError(f"a side already has the target {rules.target}: the game would be over")
+    rest = tuple(c for c in _FULL_DECK if c not in set(placed))
+    if phase == "discard":
+        want = rules.cards_dealt
+        if any(len(h) != want for h in hand_t):
+            raise InvalidPositionError(f"at the discard each hand holds {want} cards (spec §2.2)")
+        if len(crib_t) > rules.crib_from_pack:
+            raise InvalidPositionError(f"the crib holds {rules.crib_from_pack} card(s) before the discards")
+        stock = rest
+        if rules.crib_from_pack and not crib_t:
+            crib_t, stock = stock[:1], stock[1:]
+        if start is not None:
+            stock = (start, *stock)
+        return _make(
+            rules,
+            DISCARD,
+            dealer=dealer,
+            scores=score_t,
+            _hands=hand_t,
+            _crib=crib_t,
+            _stock=stock,
+            turn=(dealer + 1) % n,
+            deal_number=deal_number,
+        )
+    if phase not in ("play", "show"):
+        raise InvalidPositionError(f"phase must be 'discard', 'play' or 'show', got {phase!r}")
+    if any(len(h) != 4 for h in hand_t) or len(crib_t) != 4:
+        raise InvalidPositionError("after the discard every hand and the crib hold 4 cards (spec §2.2)")
+    if start is None:
+        raise InvalidPositionError(f"the {phase} phase needs the starter")
+    if phase == "play":
+        return _make(
+            rules,
+            PLAY,
+            dealer=dealer,
+            scores=score_t,
+            _hands=hand_t,
+            _crib=crib_t,
+            _stock=rest,
+            starter=start,
+            turn=(dealer + 1) % n,
+            _kept=hand_t,
+            deal_number=deal_number,
+        )
+    if not rules.muggins:
+        raise InvalidPositionError("a show phase exists only under Muggins (without it the show is automatic)")
+    order = show_order(rules, dealer)
+    if show is None:
+        index = 0
+    elif show == "crib":
+        index = n
+    elif type(show) is int and 0 <= show < n:
+        index = order.index(show)
+    else:
+        raise InvalidPositionError(f"show must be a seat 0..{n - 1} or 'crib', got {show!r}")
+    counter = dealer if index == n else order[index]
+    return _make(
+        rules,
+        SHOW,
+        dealer=dealer,
+        scores=score_t,
+        _crib=crib_t,
+        _stock=rest,
+        starter=start,
+        played=tuple(c for seat in order for c in hand_t[seat]),
+        turn=counter,
+        _kept=hand_t,
+        show_index=index,
+        deal_number=deal_number,
+        crib_shown=index == n,
+    )
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Queries
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def to_act(state: State) -> int | None:
+    """The seat (0-based) whose decision it is; ``None`` at a chance node or when the game is over."""
+    turn: int = state[12]
+    return None if turn < 0 else turn
+
+
+def is_chance(state: State) -> bool:
+    """The next step is chance: the cut for deal or the shuffle of a deal."""
+    phase: int = state[1]
+    return phase <= DEAL
+
+
+def is_over(state: State) -> bool:
+    """The game has ended (a side reached the target)."""
+    phase: int = state[1]
+    return phase == OVER
+
+
+def legal_moves(state: State) -> list[Move]:
+    """Every legal move of :func:`to_act`, in canonical order; ``[]`` at chance nodes and at the end.
+
+    * discard: every choice of 2 (2 players: 15 moves) or 1 card of the hand, in card order;
+    * play: each held card whose value fits under 31 (spec §2.4), else ``[Go()]``;
+    * Muggins show: the counter's ``Announce(0..29)``; a responder's ``Accept``, ``MugginsCall(1..29)``,
+      ``Overcount`` (spec §2.10 M2, M3).
+    """
+    phase = state[1]
+    if phase == PLAY:
+        room = 31 - state[11]
+        hand = state[4][state[12]]
+        plays: list[Move] = [_PLAYS[c] for c in hand if _VALUE[c] <= room]
+        return plays or [GO]
+    if phase == DISCARD:
+        hand = state[4][state[12]]
+        if state[0].players == 2:
+            return [_DISCARD2[pair] for pair in combinations(hand, 2)]
+        return [_DISCARD1[c] for c in hand]
+    if phase == SHOW:
+        return list(_ANNOUNCES) if state[17] < 0 else list(_RESPONSES)
+    return []
+
+
+def chance_outcome(state: State, rng: random.Random) -> Move:
+    """Sample the chance move at a chance node from ``rng`` (engine API).
+
+    Cut for deal: ``rng.shuffle(full_deck())`` and each seat, seat 0 first, takes the next card.  Deal: the
+    shuffled pack (``rng.shuffle`` on ``full_deck()``), so the same seed gives the same game in every client.
+
+    Raises:
+        IllegalMoveError: the state is not a chance node.
+    """
+    phase = state[1]
+    if phase > DEAL:
+        raise IllegalMoveError(f"no chance step in the {PHASE_NAMES[phase]} phase")
+    deck = list(_FULL_DECK)  # == full_deck(), copied fast
+    rng.shuffle(deck)
+    if phase == CUT:
+        return CutForDeal(tuple(deck[: state[0].players]))
+    shuffle = _object_new(Shuffle)  # a permutation by construction: skip the validation of Shuffle()
+    _object_setattr(shuffle, "deck", tuple(deck))
+    return shuffle
+
+
+def parse_move(state: State, text: str | Move) -> Move:
+    """Read move notation in the context of ``state`` and return the matching legal move (engine API).
+
+    Bare cards are resolved by the phase: at the discard one card (3-4 players) or two cards (2 players) are a
+    :class:`Discard`; in the play one card is a :class:`Play`.
+
+    Raises:
+        InvalidMoveError: malformed text.  IllegalMoveError: well formed, not legal here (with the rule).
+        AmbiguousMoveError: never for Cribbage notation (kept for API symmetry).
+    """
+    move = text if not isinstance(text, str) else _parse_notation(text)
+    phase = state[1]
+    if phase == DISCARD and type(move) is Play:
+        move = Discard((move.card,))
+    elif phase == PLAY and type(move) is Discard and len(move.cards) == 1:
+        move = _PLAYS[move.cards[0]]
+    _check(state, move)
+    matches = [m for m in legal_moves(state) if m == move] if not is_chance(state) else [move]
+    if len(matches) > 1:  # pragma: no cover - legal moves are deduplicated
+        raise AmbiguousMoveError(f"{text!r} matches {', '.join(map(str, matches))}")
+    return matches[0]
+
+
+def result(state: State) -> Result:
+    """The game's end: winners, losers, scores, skunks (spec §2.6-2.8, §2a).
+
+    Normal game: the side that reached the target wins; a losing side at or below the skunk line is skunked
+    (``rules.skunk_threshold``; double: ``rules.double_skunk_threshold``).  Lowball: the side that reached the
+    target loses, the others are ranked by lower score and the lowest wins (ties share); no skunks.
+
+    Raises:
+        IllegalMoveError: the game is not over.
+    """
+    if state[1] != OVER:
+        raise IllegalMoveError("the game is not over yet: no result")
+    rules: Rules = state[0]
+    scores: tuple[int, ...] = state[3]
+    reached: int = state[19]
+    n_sides = rules.sides
+    side_scores = tuple(_side_total(rules, scores, s) for s in range(n_sides))
+    hit = rules.side_of(reached)
+    others = sorted((s for s in range(n_sides) if s != hit), key=lambda s: side_scores[s])
+    groups: list[tuple[int, ...]] = []
+    for s in others:
+        if groups and side_scores[groups[-1][0]] == side_scores[s]:
+            groups[-1] = (*groups[-1], s)
+        else:
+            groups.append((s,))
+    if rules.lowball:
+        ranking = (*groups, (hit,))
+        win_sides: tuple[int, ...] = groups[0]
+    else:
+        ranking = ((hit,), *sorted(groups, key=lambda g: -side_scores[g[0]]))
+        win_sides = (hit,)
+    winners = tuple(seat for seat in range(rules.players) if rules.side_of(seat) in win_sides)
+    losers = tuple(seat for seat in range(rules.players) if seat not in winners)
+    skunked: tuple[int, ...] = ()
+    double: tuple[int, ...] = ()
+    game_points = 1
+    if rules.skunks and not rules.lowball:
+        skunked = tuple(s for s in others if side_scores[s] <= rules.skunk_threshold)
+        double = tuple(s for s in others if side_scores[s] <= rules.double_skunk_threshold)
+        game_points = rules.double_skunk_games if double else rules.skunk_games if skunked else 1
+    return Result(
+        winners=winners,
+        losers=losers,
+        scores=scores,
+        side_scores=side_scores,
+        reached=reached,
+        lowball=rules.lowball,
+        ranking=tuple(ranking),
+        skunked=skunked,
+        double_skunked=double,
+        game_points=game_points,
+    )
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Transitions
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def apply(state: State, move: Move, *, seat: int | None = None) -> State:
+    """The state after ``move`` by :func:`to_act` (or the chance move at a chance node); engine API ``apply``.
+
+    Args:
+        state: the position (unchanged: states are immutable).
+        move: a legal move, e.g. from :func:`legal_moves` or :func:`parse_move`.
+        seat: the seat sending the move, if known; checked against :func:`to_act`.
+    Raises:
+        NotYourTurnError: ``seat`` is not the seat to act (or a decision is sent at a chance node).
+        IllegalMoveError: the move is not legal here; the message names the rule.
+    """
+    if seat is not None and seat != state[12]:
+        _not_your_turn(state, seat)
+    return _apply(state, move, None)
+
+
+def step(state: State, move: Move, *, seat: int | None = None) -> tuple[State, tuple[Event, ...]]:
+    """As :func:`apply`, plus the public events the move caused, in order (engine API ``step``).
+
+    Events never name a card the rules keep hidden: discards are reported by number only, the crib only when it
+    is counted, the true Muggins breakdown only after the count is settled (spec §2.10 M9).
+    """
+    if seat is not None and seat != state[12]:
+        _not_your_turn(state, seat)
+    events: list[Event] = []
+    new_state = _apply(state, move, events)
+    return new_state, tuple(events)
+
+
+def _not_your_turn(state: State, seat: int) -> None:
+    n = state[0].players
+    if type(seat) is not int or not 0 <= seat < n:
+        raise NotYourTurnError(f"there is no seat {seat!r} (seats P0..P{n - 1})")
+    turn = state[12]
+    if turn < 0:
+        what = "the game is over" if state[1] == OVER else "the next step is chance (a shuffle or cut)"
+        raise NotYourTurnError(f"{seat_name(seat)} cannot move: {what}")
+    raise NotYourTurnError(f"it is {seat_name(turn)}'s turn, not {seat_name(seat)}'s")
+
+
+def _check(state: State, move: Move) -> None:
+    """Raise the error ``_apply`` would raise for ``move`` (used by :func:`parse_move`), without applying it."""
+    _apply(state, move, None)
+
+
+def _side_total(rules: Rules, scores: Sequence[int], seat: int) -> int:
+    """Points of ``seat``'s side: its own, plus its partner's (seat ^ 2) in a partnership (spec §2.4 item 7)."""
+    if rules.partnership:
+        return scores[seat] + scores[seat ^ 2]
+    return scores[seat]
+
+
+def _play_points(seq: tuple[Card, ...], key: int) -> int:
+    """Points of the last card of ``seq`` (spec §2.4 step 3): :func:`scoring.score_play`, memoised.
+
+    ``key`` holds the last 7 ranks (runs are at most 7 long, pairs 4) and whether the count is 15 or 31 -- all
+    that the score of the last card depends on.
+    """
+    points = _PLAY_CACHE.get(key)
+    if points is None:
+        if len(_PLAY_CACHE) >= _PLAY_CACHE_LIMIT:
+            _PLAY_CACHE.clear()
+        points = _PLAY_CACHE[key] = score_play(seq).points
+    return points
+
+
+def _game_over(values: list[Any], scores: list[int], seat: int, ev: list[Event] | None) -> State:
+    """The terminal state: ``values`` (a state's fields) with phase OVER, the final scores and who reached."""
+    values[1] = OVER
+    values[3] = tuple(scores)
+    values[12] = -1
+    values[19] = seat
+    over = _new(State, tuple(values))
+    if ev is not None:
+        res = result(over)
+        rules: Rules = values[0]
+        names = " and ".join(seat_name(s) for s in res.winners)
+        verb = "wins" if len(res.winners) == 1 else "win"
+        if rules.lowball:
+            text = f"{seat_name(seat)} reached {rules.target} and loses (Lowball); {names} {verb}"
+        else:
+            text = f"{names} {verb} at {res.side_scores[rules.side_of(seat)]}"
+            if res.double_skunk:
+                text += " with a double skunk"
+            elif res.skunk:
+                text += " with a skunk"
+        ev.append(Event("game_over", seat, 0, (), (), f"{text} {_score_text(rules, scores)}"))
+    return over
+
+
+def _score_text(rules: Rules, scores: Sequence[int]) -> str:
+    if rules.partnership:
+        return f"(P0+P2 {scores[0] + scores[2]}, P1+P3 {scores[1] + scores[3]})"
+    return "(" + ", ".join(f"{seat_name(s)} {p}" for s, p in enumerate(scores)) + ")"
+
+
+def _peg(ev: list[Event], seat: int, points: int, reasons: tuple[str, ...], scores: Sequence[int]) -> None:
+    text = f"{seat_name(seat)} pegs {points}: {', '.join(reasons)} -> {scores[seat]}"
+    ev.append(Event("peg", seat, points, reasons, (), text))
+
+
+#: _AFTER[n][s]: the seats after ``s`` in playing order (to the left), ending with ``s`` itself.
+_AFTER: Final = {n: tuple(tuple((s + k) % n for k in range(1, n + 1)) for s in range(n)) for n in (2, 3, 4)}
+
+
+# The hot path of every playout: kept compact and unformatted on purpose (one state tuple per move, fields by
+# position in the order of ``state._FIELDS``).
+# fmt: off
+def _apply(state: State, move: Move, ev: list[Event] | None) -> State:
+    (rules, phase, dealer, scores, hands, discards, crib, stock, starter, played, seq, count, turn, last, passed,
+     kept, _, _, cuts, _, deal_no, _, seq_key) = state
+    kind = type(move)
+
+    # -- the play (spec §2.4) ---------------------------------------------------------------------------------
+    if phase == PLAY:
+        hand = hands[turn]
+        after = _AFTER[rules.players]
+        if kind is Play:
+            card = move.card  # type: ignore[union-attr]
+            if card not in hand:
+                raise IllegalMoveError(f"{seat_name(turn)} does not hold {card}")
+            value = _VALUE[card]
+            if count + value > 31:
+                raise IllegalMoveError(
+                    f"{card} would take the count from {count} to {count + value}, past 31 (spec §2.4 item 9)")
+            s = last = turn
+            i = hand.index(card)
+            hands_l = list(hands)
+            hands_l[s] = hand[:i] + hand[i + 1:]
+            hands = tuple(hands_l)
+            played = (*played, card)
+            seq = (*seq, card)
+            count += value
+            seq_key = ((seq_key << 4) | ((card >> 2) + 1)) & _SEQ_MASK
+            if ev is not None:
+                ev.append(Event("play", s, count, (), (card,), f"{seat_name(s)} plays {card}: count {count}"))
+                ps = score_play(seq)
+                points, reasons = ps.points, ps.reasons
+            else:
+                key = (seq_key << 2) | (count == 15) | ((count == 31) << 1)
+                cached = _PLAY_CACHE.get(key)
+                points = _play_points(seq, key) if cached is None else cached
+                reasons = ()
+            if points:
+                score_l = list(scores)
+                score_l[s] += points
+                if ev is not None:
+                    _peg(ev, s, points, reasons, score_l)
+                if _side_total(rules, score_l, s) >= rules.target:
+                    return _game_over([rules, PLAY, dealer, scores, hands, discards, crib, stock, starter, played, seq,
+                                       count, -1, last, passed, kept, -1, -1, cuts, -1, deal_no, False, seq_key],
+                                      score_l, s, ev)
+                scores = tuple(score_l)
+            if count != 31:  # after 31 the count ends at once, with no go point (spec §2.4 step 3)
+                for t in after[s]:
+                    if hands[t] and not passed >> t & 1:
+                        return _new(State, (rules, PLAY, dealer, scores, hands, discards, crib, stock, starter, played,
+                                            seq, count, t, last, passed, kept, -1, -1, cuts, -1, deal_no, False,
+                                            seq_key))
+        elif kind is Go:
+            room = 31 - count
+            for c in hand:
+                if _VALUE[c] <= room:
+                    raise IllegalMoveError(
+                        f"{seat_name(turn)} cannot say go holding {c}, which fits (count {count}): a player who can "
+                        "lay a card must (spec §2.4 item 2)")
+            passed |= 1 << turn
+            if ev is not None:
+                ev.append(Event("go", turn, count, (), (), f"{seat_name(turn)} says go"))
+            for t in after[turn]:
+                if hands[t] and not passed >> t & 1:
+                    return _new(State, (rules, PLAY, dealer, scores, hands, discards, crib, stock, starter, played,
+                                        seq, count, t, last, passed, kept, -1, -1, cuts, -1, deal_no, False, seq_key))
+        else:
+            raise _wrong_phase(phase, move)
+        # End of a count: after 31, or when nobody can lay a card -- the go / last-card point (spec §2.4 step 4).
+        any_cards = any(hands)
+        if count != 31:
+            score_l = list(scores)
+            score_l[last] += 1
+            if ev is not None:
+                _peg(ev, last, 1, ("go for 1" if any_cards else "last card for 1",), score_l)
+            if _side_total(rules, score_l, last) >= rules.target:
+                return _game_over([rules, PLAY, dealer, scores, hands, discards, crib, stock, starter, played, seq,
+                                   count, -1, last, passed, kept, -1, -1, cuts, -1, deal_no, False, seq_key],
+                                  score_l, last, ev)
+            scores = tuple(score_l)
+        if any_cards:  # reset; the first player left of the last to lay who still holds cards leads (step 5)
+            if ev is not None:
+                ev.append(Event("reset", None, 0, (), (), "the count starts again at 0"))
+            for t in after[last]:
+                if hands[t]:
+                    return _new(State, (rules, PLAY, dealer, scores, hands, discards, crib, stock, starter, played,
+                                        (), 0, t, -1, 0, kept, -1, -1, cuts, -1, deal_no, False, 0))
+        return _show(rules, dealer, scores, crib, stock, starter, played, kept, cuts, deal_no, ev)
+
+    # -- the discard (spec §2.2) ------------------------------------------------------------------------------
+    if phase == DISCARD:
+        n = rules.players
+        if kind is not Discard:
+            if kind is Play and rules.discards == 1:
+                move = _DISCARD1[move.card]  # type: ignore[union-attr]
+            else:
+                raise _wrong_phase(phase, move)
+        cards: tuple[Card, ...] = move.cards  # type: ignore[union-attr]
+        hand = hands[turn]
+        need = rules.discards
+        if len(cards) != need:
+            raise IllegalMoveError(
+                f"with {n} players each player lays away {need} card{'s' if need > 1 else ''} to the crib "
+                f"(spec §2.2), got {len(cards)}")
+        for c in cards:
+            if c not in hand:
+                raise IllegalMoveError(f"{seat_name(turn)} does not hold {c}")
+        hands_l = list(hands)
+        hands_l[turn] = tuple(c for c in hand if c not in cards)
+        hands = tuple(hands_l)
+        discards_l = list(discards)
+        discards_l[turn] = cards
+        discards = tuple(discards_l)
+        crib = (*crib, *cards)
+        if ev is not None:
+            ev.append(Event("discard", turn, need, (), (),
+                            f"{seat_name(turn)} lays {need} card{'s' if need > 1 else ''} away to the crib"))
+        if turn != dealer:  # from the dealer's left round to the dealer
+            return _new(State, (rules, DISCARD, dealer, scores, hands, discards, crib, stock, None, played, (), 0,
+                                (turn + 1) % n, -1, 0, kept, -1, -1, cuts, -1, deal_no, False, 0))
+        # Every hand is laid away: the starter is cut (spec §2.3), his heels at once.
+        starter, stock = stock[0], stock[1:]
+        if ev is not None:
+            ev.append(Event("starter", dealer, 0, (), (starter,), f"the starter is {starter}"))
+        if (starter >> 2) + 1 == _JACK_RANK:
+            score_l = list(scores)
+            score_l[dealer] += 2
+            if ev is not None:
+                _peg(ev, dealer, 2, ("his heels for 2",), score_l)
+            if _side_total(rules, score_l, dealer) >= rules.target:
+                return _game_over([rules, PLAY, dealer, scores, hands, discards, crib, stock, starter, played, (), 0,
+                                   -1, -1, 0, hands, -1, -1, cuts, -1, deal_no, False, 0], score_l, dealer, ev)
+            scores = tuple(score_l)
+        return _new(State, (rules, PLAY, dealer, scores, hands, discards, crib, stock, starter, played, (), 0,
+                            (dealer + 1) % n, -1, 0, hands, -1, -1, cuts, -1, deal_no, False, 0))
+
+    # -- the Muggins show (spec §2.10) ------------------------------------------------------------------------
+    if phase == SHOW:
+        return _apply_show(state, move, ev)
+
+    # -- chance: the deal and the cut for deal (spec §2.2) ----------------------------------------------------
+    if phase == DEAL:
+        if kind is not Shuffle:
+            raise _wrong_phase(phase, move)
+        n = rules.players
+        deck: tuple[Card, ...] = move.deck  # type: ignore[union-attr]
+        k = rules.cards_dealt
+        dealt = n * k
+        # one card at a time from the dealer's left: seat s gets every n-th card from offset (s - dealer - 1) % n
+        hands = tuple(tuple(sorted(deck[(s - dealer - 1) % n:dealt:n])) for s in range(n))
+        extra = rules.crib_from_pack
+        empty = ((),) * n
+        if ev is not None:
+            ev.append(Event("deal", dealer, k, (), (), f"deal {deal_no + 1}: {seat_name(dealer)} deals {k} cards "
+                            "each" + (" and one to the crib" if extra else "")))
+        return _new(State, (rules, DISCARD, dealer, scores, hands, empty, deck[dealt:dealt + extra],
+                            deck[dealt + extra:], None, (), (), 0, (dealer + 1) % n, -1, 0, empty, -1, -1, cuts, -1,
+                            deal_no + 1, False, 0))
+    if phase == CUT:
+        n = rules.players
+        if kind is not CutForDeal:
+            raise _wrong_phase(phase, move)
+        cut: tuple[Card, ...] = move.cards  # type: ignore[union-attr]
+        if len(cut) != n:
+            raise IllegalMoveError(f"each of the {n} players cuts one card, got {len(cut)}")
+        lowest = min(c >> 2 for c in cut)
+        low_seats = [s for s, c in enumerate(cut) if c >> 2 == lowest]
+        if ev is not None:
+            ev.append(Event("cut", None, 0, (), cut,
+                            "cut for deal: " + ", ".join(f"{seat_name(s)} {c}" for s, c in enumerate(cut))))
+        if len(low_seats) > 1:
+            if ev is not None:
+                ev.append(Event("cut", None, 0, (), (), "equal lowest cards: cut again (spec §2.2)"))
+            return _between_deals(rules, -1, scores, deal_no, cut, CUT)
+        if ev is not None:
+            ev.append(Event("dealer", low_seats[0], 0, (), (), f"{seat_name(low_seats[0])} cut lowest and deals"))
+        return _between_deals(rules, low_seats[0], scores, deal_no, cut, DEAL)
+    raise IllegalMoveError("the game is over: no more moves")
+
+
+def _show(rules: Rules, dealer: int, scores: tuple[int, ...], crib: tuple[Card, ...], stock: tuple[Card, ...],
+          starter: Card, played: tuple[Card, ...], kept: tuple[tuple[Card, ...], ...], cuts: tuple[Card, ...],
+          deal_no: int, ev: list[Event] | None) -> State:
+    """The show after the play (spec §2.6): automatic counting in order, or the first Muggins count (M1)."""
+    n = rules.players
+    empty = ((),) * n
+    if rules.muggins:
+        return _new(State, (rules, SHOW, dealer, scores, empty, empty, crib, stock, starter, played, (), 0,
+                            (dealer + 1) % n, -1, 0, kept, 0, -1, cuts, -1, deal_no, False, 0))
+    score_l = list(scores)
+    for index, seat in enumerate(_AFTER[n][dealer] + (dealer,)):
+        is_crib = index == n
+        cards = crib if is_crib else kept[seat]
+        if ev is not None:
+            shown = score_show(cards, starter, crib=is_crib)
+            points = shown.total
+            what = "crib" if is_crib else "hand"
+            groups = tuple(str(g) for g in shown.groups)
+            ev.append(Event("show", seat, points, groups, (*cards, starter),
+                            f"{seat_name(seat)}'s {what} {format_cards(cards)} with {starter}: {points}"
+                            + (f" ({'; '.join(groups)})" if groups else "")))
+        else:
+            points = show_total(cards, starter, is_crib)
+        if points:
+            score_l[seat] += points
+            if ev is not None:
+                _peg(ev, seat, points, (f"{'crib' if is_crib else 'hand'} for {points}",), score_l)
+            if _side_total(rules, score_l, seat) >= rules.target:
+                return _game_over([rules, PLAY, dealer, scores, empty, empty, crib, stock, starter, played, (), 0, -1,
+                                   -1, 0, kept, -1, -1, cuts, -1, deal_no, is_crib, 0], score_l, seat, ev)
+    return _between_deals(rules, (dealer + 1) % n, tuple(score_l), deal_no, cuts, DEAL)
+
+
+def _apply_show(state: State, move: Move, ev: list[Event] | None) -> State:
+    """One step of a Muggins count (spec §2.10; its rules are in :mod:`kortbord.cribbage.muggins`)."""
+    (rules, _, dealer, scores, hands, discards, crib, stock, starter, played, _, _, turn, _, _, kept, index,
+     announced, cuts, _, deal_no, crib_shown, _) = state
+    n = rules.players
+    is_crib = index == n
+    counter = _mug.counter_of(rules, dealer, index)
+    cards: tuple[Card, ...] = crib if is_crib else kept[counter]
+    what = "crib" if is_crib else "hand"
+    true = show_total(cards, starter, is_crib)
+    kind = type(move)
+    score_l = list(scores)
+    if announced < 0:  # M2: the counter announces; pegged at once
+        if kind is not Announce:
+            raise IllegalMoveError(
+                f"{seat_name(counter)} first announces the count of the {what}, e.g. 'count 8' (spec §2.10 M2); "
+                f"{move} is not an announcement")
+        a: int = move.points  # type: ignore[union-attr]
+        score_l[counter] += a
+        if ev is not None:
+            ev.append(Event("announce", counter, a, (), (*cards, starter),
+                            f"{seat_name(counter)} announces {a} for the {what} {format_cards(cards)} with {starter}"))
+            if a:
+                _peg(ev, counter, a, (f"{what} (announced) for {a}",), score_l)
+        if _mug.ends_at_announcement(a, true, _side_total(rules, score_l, counter), rules.target):  # M12
+            if ev is not None:
+                _reveal(ev, counter, cards, starter, is_crib)
+            return _game_over([rules, SHOW, dealer, scores, hands, discards, crib, stock, starter, played, (), 0, -1,
+                               -1, 0, kept, index, a, cuts, -1, deal_no, crib_shown, 0], score_l, counter, ev)
+        first = _mug.next_responder(rules, counter, counter)
+        return _new(State, (rules, SHOW, dealer, tuple(score_l), hands, discards, crib, stock, starter, played, (), 0,
+                            first, -1, 0, kept, index, a, cuts, -1, deal_no, crib_shown, 0))
+    if kind is Announce:
+        raise IllegalMoveError(
+            f"{seat_name(counter)} has announced {announced} already; {seat_name(turn)} responds: 'accept', "
+            "'muggins N' or 'overcount' (spec §2.10 M3)")
+    caller = turn
+    outcome = _mug.settle(announced, true, move)  # M4-M8; raises on a move that is not a response
+    if ev is not None:
+        ev.append(Event("response", caller, getattr(move, "points", 0), (outcome.outcome,), (),
+                        f"{seat_name(caller)}: {move}"))
+    if not outcome.decided:
+        nxt = _mug.next_responder(rules, counter, caller)
+        if nxt >= 0:
+            return _new(State, (rules, SHOW, dealer, scores, hands, discards, crib, stock, starter, played, (), 0,
+                                nxt, -1, 0, kept, index, announced, cuts, -1, deal_no, crib_shown, 0))
+    score_l[counter] += outcome.counter_points
+    score_l[caller] += outcome.caller_points
+    if ev is not None:
+        text = outcome.text if outcome.decided else f"everyone accepts: the count of {announced} stands (M4)"
+        ev.append(Event("settle", counter, announced, (outcome.outcome,), (), f"{seat_name(counter)}'s {what}: {text}"))
+        if outcome.counter_points:
+            _peg(ev, counter, outcome.counter_points, (f"{outcome.outcome} for {outcome.counter_points}",), score_l)
+        if outcome.caller_points:
+            _peg(ev, caller, outcome.caller_points, (f"{outcome.outcome} for {outcome.caller_points}",), score_l)
+        _reveal(ev, counter, cards, starter, is_crib)  # M9: only now is the true breakdown shown
+    for seat in (counter, caller):  # M12 and spec §2a: the counter's side first, then the caller's
+        if _side_total(rules, score_l, seat) >= rules.target:
+            return _game_over([rules, SHOW, dealer, scores, hands, discards, crib, stock, starter, played, (), 0, -1,
+                               -1, 0, kept, index, announced, cuts, -1, deal_no, crib_shown, 0], score_l, seat, ev)
+    if is_crib:
+        return _between_deals(rules, (dealer + 1) % n, tuple(score_l), deal_no, cuts, DEAL)
+    index += 1  # M10: the next count; the crib (index n) is counted last and face up
+    return _new(State, (rules, SHOW, dealer, tuple(score_l), hands, discards, crib, stock, starter, played, (), 0,
+                        _mug.counter_of(rules, dealer, index), -1, 0, kept, index, -1, cuts, -1, deal_no, index == n,
+                        0))
+# fmt: on
+
+
+def _wrong_phase(phase: int, move: Move) -> IllegalMoveError:
+    expected = {
+        CUT: "the chance step is the cut for deal",
+        DEAL: "the chance step is the shuffle of a deal",
+        DISCARD: "each player lays cards away to the crib, e.g. 'discard 5H 5D'",
+        PLAY: "the moves are a card to lay, e.g. '9H', or 'go'",
+        SHOW: "the moves are 'count N' or a response: 'accept', 'muggins N', 'overcount'",
+    }[phase]
+    if type(move) in (Announce, Accept, MugginsCall, Overcount) and phase != SHOW:
+        expected += "; Muggins counting happens only at the show, with the Muggins option"
+    return IllegalMoveError(f"{move} is not a move in the {PHASE_NAMES[phase]} phase: {expected}")
+
+
+def _reveal(ev: list[Event], counter: int, cards: tuple[Card, ...], starter: Card, is_crib: bool) -> None:
+    """M9: the true breakdown of a settled Muggins count, as a public event."""
+    shown = score_show(cards, starter, crib=is_crib)
+    groups = tuple(str(g) for g in shown.groups)
+    what = "crib" if is_crib else "hand"
+    text = f"{seat_name(counter)}'s {what} {format_cards(cards)} with {starter} was worth {shown.total}"
+    ev.append(
+        Event(
+            "reveal",
+            counter,
+            shown.total,
+            groups,
+            (*cards, starter),
+            text + (f" ({'; '.join(groups)})" if groups else ""),
+        )
+    )
