@@ -1,0 +1,248 @@
+"""Notation (spec §5.2), rules dictionaries (§3, §4), and bad input: clear errors, nothing changed."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from kortbord.cards import Card
+from kortbord.cli import app
+from kortbord.errors import (
+    AmbiguousMoveError,
+    IllegalMoveError,
+    InvalidMoveError,
+    InvalidPositionError,
+    InvalidRulesError,
+    NotYourTurnError,
+    SeatError,
+)
+from kortbord.mulle import (
+    PROFILES,
+    Build,
+    BuildDown,
+    Capture,
+    LayOn,
+    Package,
+    Raise,
+    Rules,
+    Trail,
+    apply,
+    legal_moves,
+    load_position,
+    new_game,
+    parse_move,
+    parse_move_text,
+    view,
+)
+
+C = Card.parse
+
+
+@pytest.mark.parametrize(
+    ("text", "move"),
+    [
+        ("C 8C x {2D,2H,4S,8S}", Capture(C("8C"), (C("2H"), C("2D"), C("4S"), C("8S")))),
+        ("c 8c x { 8S , 4s 2D,2h }", Capture(C("8C"), (C("2H"), C("2D"), C("4S"), C("8S")))),
+        ("C 8H x {8S,[B1]}", Capture(C("8H"), (C("8S"),), ("B1",))),
+        ("C 10♦ x {[B10],[B2]}", Capture(C("TD"), (), ("B2", "B10"))),
+        ("T 5C", Trail(C("5C"))),
+        ("T 10♠", Trail(C("TS"))),
+        ("B 3C on 5H =8 +pkg{6S+2D}", Build(C("3C"), (C("5H"),), 8, ((C("2D"), C("6S")),))),
+        ("B 2C on 5S+3H =10", Build(C("2C"), (C("3H"), C("5S")), 10)),
+        ("R 2D -> [B1] =10", Raise(C("2D"), "B1", 10)),
+        ("D 3D->[B1]=6", BuildDown(C("3D"), "B1", 6)),
+        ("P 6D+2H -> [B1]", Package(C("6D"), (C("2H"),), "B1")),
+        ("L 9D -> [B1]", LayOn(C("9D"), "B1")),
+    ],
+)
+def test_parse_notation(text: str, move: Any) -> None:
+    assert parse_move_text(text) == move
+    assert parse_move_text(str(move)) == move
+
+
+def test_canonical_form_orders_cards_and_builds() -> None:
+    # Spec §5.2: rank order A..K, then suit S,H,D,C; loose before builds; builds by id.
+    m = parse_move_text("C AC x {KD,[B10],9S,AH,5H,[B2]}")
+    assert str(m) == "C AC x {AH,5H,9S,KD,[B2],[B10]}"
+    assert str(parse_move_text("B 3C on 5H =8 +pkg{6S+2D,7H+AS}")) == "B 3C on 5H =8 +pkg{AS+7H,2D+6S}"
+
+
+@pytest.mark.parametrize(
+    "text", ["", "X 5C", "T 1C", "T 5X", "C 8C x {}", "C 8C {8S}", "B 3C on =8", "R 2D -> B1 =10", "L 9D", "T 11H"]
+)
+def test_malformed_moves(text: str) -> None:
+    with pytest.raises(InvalidMoveError):
+        parse_move_text(text)
+
+
+def _pos(**kw: Any) -> dict[str, Any]:
+    base: dict[str, Any] = {"table": [], "builds": [], "hands": {"P1": []}, "to_move": "P1"}
+    base.update(kw)
+    return base
+
+
+@pytest.mark.parametrize(
+    ("pos", "move", "reason"),
+    [
+        # a build of 8 on the table, no 8 in hand (spec M1.1)
+        (
+            _pos(builds=[{"id": "B1", "cards": ["5H", "3C"], "value": 8, "owner": "P2"}], hands={"P1": ["7C", "2D"]}),
+            "C 7C x {[B1]}",
+            "you hold no 8 to take a build of 8",
+        ),
+        # D3: no trailing while owning a build
+        (
+            _pos(
+                builds=[{"id": "B1", "cards": ["4H", "2C"], "value": 6, "owner": "P1"}],
+                hands={"P1": ["6D", "3S", "9H"]},
+            ),
+            "T 9H",
+            "you own a build ([B1] of 6), so you may not trail",
+        ),
+        # D2: a capture takes every card it can
+        (_pos(table=["8S", "4S", "4H", "5C"], hands={"P1": ["8C"]}), "C 8C x {8S}", "also 4S+4H"),
+        # D1: capture duty
+        (_pos(table=["6H"], hands={"P1": ["6C", "KD"]}), "T KD", "so you may not trail"),
+        # D5: building only to a value you hold
+        (_pos(table=["5H"], hands={"P1": ["3D", "7C"]}), "B 3D on 5H =8", "you hold no 8 to take a build of 8"),
+        # D6: scoring cards may not build from the hand
+        (_pos(table=["6H"], hands={"P1": ["2S", "8D"]}), "B 2S on 6H =8", "scoring card"),
+        # D8: locked builds
+        (
+            _pos(
+                builds=[{"id": "B1", "cards": ["4H", "5C", "9D"], "value": 9, "owner": "P2", "locked": True}],
+                hands={"P1": ["3H", "QC"]},
+            ),
+            "R 3H -> [B1] =12",
+            "locked",
+        ),
+        # pure mulle
+        (_pos(table=["9H", "4C", "5S"], hands={"P1": ["9H", "6D"]}), "C 9H x {4C,5S,9H}", "pure mulle"),
+        # card not in hand
+        (_pos(table=["9H"], hands={"P1": ["9C"]}), "C 9D x {9H}", "you hold no 9D"),
+    ],
+)
+def test_illegal_moves_say_why(pos: dict[str, Any], move: str, reason: str) -> None:
+    state = load_position(pos)
+    before = dataclasses.replace(state)
+    with pytest.raises(IllegalMoveError) as info:
+        parse_move(state, move)
+    assert reason in str(info.value)
+    with pytest.raises(IllegalMoveError):
+        apply(state, parse_move_text(move))
+    assert state == before
+
+
+def test_ambiguous_short_capture() -> None:
+    state = load_position(_pos(table=["3H", "5D", "4C", "4S", "AH"], hands={"P1": ["8C"]}))
+    with pytest.raises(AmbiguousMoveError):
+        parse_move(state, "C 8C")
+    state = load_position(_pos(table=["8S"], hands={"P1": ["8C"]}))
+    assert parse_move(state, "C 8C") == Capture(C("8C"), (C("8S"),))
+
+
+@pytest.mark.parametrize(
+    ("pos", "error"),
+    [
+        ("not an object", InvalidPositionError),
+        (_pos(table=["9X"], hands={"P1": ["9C"]}), InvalidPositionError),
+        (_pos(hands={"P2": ["9C"]}), InvalidPositionError),
+        (_pos(hands={"P1": ["9C"]}, to_move="P5"), InvalidPositionError),
+        (_pos(table=["9C", "9C"], hands={"P1": ["9C"]}), InvalidPositionError),
+        (_pos(hands={"P1": ["9C"]}, colour="red"), InvalidPositionError),
+        (
+            _pos(hands={"P1": ["9C"]}, builds=[{"id": "X", "cards": ["2H", "3H"], "value": 5, "owner": "P1"}]),
+            InvalidPositionError,
+        ),
+        (
+            _pos(hands={"P1": ["9C"]}, builds=[{"id": "B1", "cards": ["2H", "3H"], "value": 17, "owner": "P1"}]),
+            InvalidPositionError,
+        ),
+        (_pos(hands={"P1": ["9C"]}, rules={"no_such_rule": True}), InvalidRulesError),
+        (_pos(hands={"P1": ["9C"]}, rules={"capture_duty": "sometimes"}), InvalidRulesError),
+    ],
+)
+def test_bad_positions(pos: Any, error: type[Exception]) -> None:
+    with pytest.raises(error):
+        load_position(pos)
+
+
+def test_rules_profiles_and_dicts() -> None:
+    assert Rules() == PROFILES["standard"]
+    cz = Rules.from_dict({"profile": "cardgames.zone"})
+    # spec §3: the cardgames.zone profile
+    assert (cz.pure_mulle, cz.capture_duty, cz.locking, cz.build_down, cz.mulle_value) == (
+        False,
+        "strict",
+        False,
+        False,
+        "hand",
+    )
+    r = Rules.from_dict({"profile": "cardgames.zone", "target": 200, "locking": "on", "table_packaging": False})
+    assert r.game_length == "target:200" and r.locking and r.table_packaging == "off" and r.target == 200
+    assert Rules.from_dict(r.to_dict()) == r
+    assert Rules.from_dict({"profile": "kryp"}).kryp
+    with pytest.raises(InvalidRulesError, match="not implemented"):
+        Rules.from_dict({"jokers": True})
+    for bad in ({"profile": "nope"}, {"hand_size": 0}, {"game_length": "target:x"}, {"max_found_cards": 1}):
+        with pytest.raises(InvalidRulesError):
+            Rules.from_dict(bad)
+    with pytest.raises(InvalidRulesError):
+        new_game(Rules(), players=5)
+    with pytest.raises(InvalidRulesError):
+        new_game(Rules(), players=3, teams=True)
+
+
+def test_seat_errors_and_turns() -> None:
+    state = new_game(Rules())
+    with pytest.raises(SeatError):
+        view(state, 2)
+    with pytest.raises(SeatError):
+        view(state, -1)
+    with pytest.raises(NotYourTurnError):
+        apply(state, Trail(C("5C")))
+    assert legal_moves(state) == []
+
+
+def test_cli_errors_go_to_stderr(tmp_path: Any) -> None:
+    runner = CliRunner()
+    good = tmp_path / "pos.json"
+    good.write_text(json.dumps(_pos(table=["6H"], hands={"P1": ["6C", "KD"]})), encoding="utf-8")
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json", encoding="utf-8")
+    for args in (
+        ["mulle", "apply", str(good), "T KD", "--json"],
+        ["mulle", "apply", str(good), "Q 5C", "--json"],
+        ["mulle", "legal", str(bad)],
+        ["mulle", "legal", str(tmp_path / "missing.json")],
+        ["mulle", "score", str(bad), "--json"],
+        ["mulle", "replay", str(good)],
+    ):
+        res = runner.invoke(app, args)
+        assert res.exit_code != 0, args
+        assert res.stdout == "", args
+        assert "error:" in res.stderr
+    res = runner.invoke(app, ["mulle", "apply", str(good), "T KD", "--json"])
+    assert "you can capture (C 6C x {6H}), so you may not trail" in res.stderr
+
+
+def test_cli_score_record_replay(tmp_path: Any) -> None:
+    runner = CliRunner()
+    pile = tmp_path / "pile.json"
+    # spec §2.11: spade 1, A♠ 2, 2♠ 2, 10♦ 2, other ace 1; mulle 9H = 9; tabbe 1 each
+    pile.write_text(json.dumps({"cards": ["AS", "2S", "TD", "AH", "3S", "9H"], "mulle": ["9H"], "tabbe": 2}))
+    res = runner.invoke(app, ["mulle", "score", str(pile), "--json"])
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout)
+    assert (out["card_points"], out["mulle_points"], out["tabbe"], out["total"]) == (8, 9, 2, 19)
+    rec = tmp_path / "rec.json"
+    res = runner.invoke(app, ["mulle", "record", "--seed", "4", "-o", str(rec)])
+    assert res.exit_code == 0, res.output
+    res = runner.invoke(app, ["mulle", "replay", str(rec)])
+    assert res.exit_code == 0, res.output
+    assert "round 1 over" in res.stdout and "game over" in res.stdout
+    assert len(json.loads(rec.read_text())["moves"]) == 96  # 104 cards - 8 on the table, one per move
