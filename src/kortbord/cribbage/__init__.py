@@ -16,9 +16,11 @@ from kortbord.cribbage.engine import (
     result,
     seat_name,
     show_order,
+    side_scores,
     step,
     to_act,
 )
+from kortbord.cribbage.game import Game, replay_record
 from kortbord.cribbage.moves import (
     Accept,
     Announce,
@@ -33,6 +35,7 @@ from kortbord.cribbage.moves import (
 )
 from kortbord.cribbage.rules import PROFILES, RULES_VERSION, Rules
 from kortbord.cribbage.state import Event, Result, State
+from kortbord.cribbage.view import View, view
 
 __all__ = [
     "PROFILES",
@@ -42,6 +45,7 @@ __all__ = [
     "CutForDeal",
     "Discard",
     "Event",
+    "Game",
     "Go",
     "Move",
     "MugginsCall",
@@ -51,6 +55,7 @@ __all__ = [
     "Rules",
     "Shuffle",
     "State",
+    "View",
     "apply",
     "chance_outcome",
     "is_chance",
@@ -59,9 +64,12 @@ __all__ = [
     "new_game",
     "parse_move",
     "position",
+    "replay_record",
     "result",
     "seat_name",
     "show_order",
+    "side_scores",
     "step",
     "to_act",
+    "view",
 ]

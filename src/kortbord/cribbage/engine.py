@@ -72,6 +72,7 @@ __all__ = [
     "result",
     "seat_name",
     "show_order",
+    "side_scores",
     "step",
     "to_act",
 ]
@@ -488,6 +489,12 @@ def _not_your_turn(state: State, seat: int) -> None:
 def _check(state: State, move: Move) -> None:
     """Raise the error ``_apply`` would raise for ``move`` (used by :func:`parse_move`), without applying it."""
     _apply(state, move, None)
+
+
+def side_scores(state: State) -> tuple[int, ...]:
+    """Points per side: per seat, or in a partnership side 0 = seats 0+2 and side 1 = seats 1+3 (spec §2.4 item 7)."""
+    rules: Rules = state[0]
+    return tuple(_side_total(rules, state[3], s) for s in range(rules.sides))
 
 
 def _side_total(rules: Rules, scores: Sequence[int], seat: int) -> int:
