@@ -376,10 +376,28 @@ def _loose_options(state: State, x: Card) -> list[tuple[tuple[Card, ...], tuple[
         addends = [b for b in state.builds if b.value < h]
         values = tuple(TV[c] for c in table) + tuple(b.value for b in addends)
     else:
+        key = (table, h, rules.maximal)
+        hit = _LOOSE_CACHE.get(key)
+        if hit is not None:
+            return hit
         addends = []
         values = tuple(TV[c] for c in table)
+        opts = _loose_unions(table, values, h, rules.maximal, [])
+        if len(_LOOSE_CACHE) > 100_000:
+            _LOOSE_CACHE.clear()
+        _LOOSE_CACHE[key] = opts
+        return opts
+    return _loose_unions(table, values, h, rules.maximal, addends)
+
+
+_LOOSE_CACHE: dict[tuple[tuple[Card, ...], int, str], list[tuple[tuple[Card, ...], tuple[str, ...]]]] = {}
+
+
+def _loose_unions(
+    table: tuple[Card, ...], values: tuple[int, ...], h: int, mode: str, addends: list[TableBuild]
+) -> list[tuple[tuple[Card, ...], tuple[str, ...]]]:
     _, maximal, every = _packings(values, h)
-    unions = every if rules.maximal == "free" else maximal
+    unions = every if mode == "free" else maximal
     nt = len(table)
     seen: set[tuple[tuple[Card, ...], tuple[str, ...]]] = set()
     out: list[tuple[tuple[Card, ...], tuple[str, ...]]] = []
@@ -390,7 +408,7 @@ def _loose_options(state: State, x: Card) -> list[tuple[tuple[Card, ...], tuple[
         if key not in seen:
             seen.add(key)
             out.append(key)
-    if rules.maximal == "maximum" and out:
+    if mode == "maximum" and out:
 
         def size(o: tuple[tuple[Card, ...], tuple[str, ...]]) -> int:
             return len(o[0]) + sum(len(b.cards) for b in addends if b.id in o[1])
@@ -412,11 +430,30 @@ def _captures(state: State, x: Card) -> list[Capture]:
     for loose, addends in _loose_options(state, x):
         for bs in build_sets:
             if loose or addends or bs:
-                out.append(Capture(x, loose, tuple(sorted(bs + addends, key=build_sort_key))))
+                ids = bs + addends
+                out.append(_fast_capture(x, loose, tuple(sorted(ids, key=build_sort_key)) if addends else ids))
     return out
 
 
 # ----------------------------------------------------------------------------------------------- legal moves
+_set_attr = object.__setattr__
+
+
+def _fast_capture(card: Card, loose: tuple[Card, ...], builds: tuple[str, ...]) -> Capture:
+    """A Capture from already-canonical parts (sorted loose cards, builds by number), skipping normalisation."""
+    m = object.__new__(Capture)
+    _set_attr(m, "card", card)
+    _set_attr(m, "loose", loose)
+    _set_attr(m, "builds", builds)
+    return m
+
+
+def _fast_trail(card: Card) -> Trail:
+    m = object.__new__(Trail)
+    _set_attr(m, "card", card)
+    return m
+
+
 def _owns(state: State, seat: int, b: TableBuild) -> bool:
     """Whether ``seat`` is bound by ``b`` for the trail ban (spec §2.6 ownership, A25 team_build_duty)."""
     if b.owner == seat or seat in b.co_owners:
@@ -573,9 +610,9 @@ def _legal(state: State) -> list[PlayerMove]:
             if duty == "card" and x in capturing:
                 continue
             if ok(x, None, None):
-                moves.append(Trail(x))
+                moves.append(_fast_trail(x))
     if not moves:  # safety valve (spec §2.6): trail any card
-        moves = [Trail(x) for x in distinct]
+        moves = [_fast_trail(x) for x in distinct]
         state._cache["safety_valve"] = True
     return moves
 
@@ -618,11 +655,15 @@ def apply(state: State, move: Move) -> State:
         InvalidMoveError: not a Mulle move.
     The given state is never changed.
     """
-    return step(state, move)[0]
+    return _step(state, move, False)[0]
 
 
 def step(state: State, move: Move) -> tuple[State, tuple[Event, ...]]:
     """As :func:`apply`, plus the public events the move caused, in order (see :class:`Event`)."""
+    return _step(state, move, True)
+
+
+def _step(state: State, move: Move, want_events: bool) -> tuple[State, tuple[Event, ...]]:
     if isinstance(move, Shuffle):
         if state.phase != "deal":
             raise IllegalMoveError("no shuffle is due: the round is under way or the game is over")
@@ -636,10 +677,10 @@ def step(state: State, move: Move) -> tuple[State, tuple[Event, ...]]:
         raise NotYourTurnError("the game is over")
     if move not in _legal_set(state):
         raise IllegalMoveError(f"illegal move {move}: {explain_illegal(state, move)}")
-    return _apply_play(state, move)
+    return _apply_play(state, move, want_events)
 
 
-def _apply_play(state: State, move: PlayerMove) -> tuple[State, tuple[Event, ...]]:
+def _apply_play(state: State, move: PlayerMove, want_events: bool = True) -> tuple[State, tuple[Event, ...]]:
     rules = state.rules
     seat = state.to_move
     assert seat is not None
@@ -653,7 +694,7 @@ def _apply_play(state: State, move: PlayerMove) -> tuple[State, tuple[Event, ...
     piles = state.piles
     last_capturer = state.last_capturer
     next_build = state.next_build
-    events: list[Event] = [Event("play", {"seat": seat, "move": str(move)})]
+    events: list[Event] = [Event("play", {"seat": seat, "move": str(move)})] if want_events else []
     last_play = _is_last_play(state)
     side = state.side(seat)
     if isinstance(move, Capture):
@@ -680,11 +721,12 @@ def _apply_play(state: State, move: PlayerMove) -> tuple[State, tuple[Event, ...
             PileInfo(pile.cards + tuple(got), pile.mulles + tuple(mulles), pile.tabbar + (1 if tabbe else 0)),
         )
         last_capturer = seat
-        events.append(Event("capture", {"seat": seat, "side": side, "cards": [str(c) for c in got]}))
-        for c, pts in mulles:
-            events.append(Event("mulle", {"seat": seat, "side": side, "card": str(c), "points": pts}))
-        if tabbe:
-            events.append(Event("tabbe", {"seat": seat, "side": side}))
+        if want_events:
+            events.append(Event("capture", {"seat": seat, "side": side, "cards": [str(c) for c in got]}))
+            for c, pts in mulles:
+                events.append(Event("mulle", {"seat": seat, "side": side, "card": str(c), "points": pts}))
+            if tabbe:
+                events.append(Event("tabbe", {"seat": seat, "side": side}))
     elif isinstance(move, Trail):
         table = tuple(sorted((*table, x)))
     elif isinstance(move, Build):
@@ -709,8 +751,17 @@ def _apply_play(state: State, move: PlayerMove) -> tuple[State, tuple[Event, ...
         b = _build(builds, move.build)
         changed = TableBuild(b.id, tuple(sorted((*b.cards, x))), b.value, seat, True, _co(state, b, seat))
         builds = tuple(changed if o.id == b.id else o for o in builds)
-    if state._cache.get("safety_valve"):
+    if want_events and state._cache.get("safety_valve"):
         events.insert(0, Event("safety_valve", {"seat": seat}))
+    n = state.players
+    nxt = None
+    if state.partial and not last_play:
+        nxt = (seat + 1) % n
+    else:
+        for i in range(1, n + 1):
+            if hands[(seat + i) % n]:
+                nxt = (seat + i) % n
+                break
     new = replace(
         state,
         table=table,
@@ -721,7 +772,10 @@ def _apply_play(state: State, move: PlayerMove) -> tuple[State, tuple[Event, ...
         _hands=tuple(hands),
         _cache={},
         last_play_flag=False,
+        to_move=nxt if nxt is not None else state.to_move,
     )
+    if nxt is not None:
+        return new, tuple(events)
     return _advance(new, seat, last_play, events)
 
 
