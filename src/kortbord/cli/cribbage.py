@@ -98,3 +98,90 @@ def play_score(
         table.add_row(str(Card.parse(card)), str(count), str(played.points), ", ".join(played.reasons))
     console.print(table)
     console.print(f"[bold]Total {sum(points)}[/] (the go or last-card point is not included)")
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Game records: ``record`` and ``replay`` (engine API "Game records"; kortbord.cribbage.game)
+# ---------------------------------------------------------------------------------------------------------------
+
+
+@app.command("record")
+def record(
+    output: Annotated[str, typer.Option("--output", "-o", help="Write the record here ('-' = standard output).")],
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the chance steps (cut for deal, shuffles).")] = 1,
+    players: Annotated[int, typer.Option("--players", help="2, 3 or 4 (4 = partnerships).")] = 2,
+    target: Annotated[int, typer.Option("--target", help="61 or 121.")] = 121,
+    muggins: Annotated[bool, typer.Option("--muggins", help="Players count their own hands (spec §2.10).")] = False,
+    lowball: Annotated[bool, typer.Option("--lowball", help="Whoever reaches the target first loses.")] = False,
+    play_seed: Annotated[int, typer.Option("--play-seed", help="Seed of the players' random choices.")] = 0,
+) -> None:
+    """Play a whole game with random legal discards and plays (under Muggins: true counts, perfect responses) and
+    write its record: rules, seed and the moves in notation."""
+    from kortbord.cribbage import Game, Rules, engine
+    from kortbord.cribbage.moves import Accept, Announce, MugginsCall, Overcount
+    from kortbord.cribbage.scoring import show_total
+
+    try:
+        game = Game(Rules(players=players, target=target, muggins=muggins, lowball=lowball), seed=seed)
+    except KortbordError as error:
+        raise _fail(error) from None
+    rng = __import__("random").Random(play_seed)
+    while not game.is_over():
+        seat = game.to_act
+        assert seat is not None
+        me = game.view(seat)
+        move = rng.choice(game.legal_moves())
+        if me.counting is not None and me.starter is not None:  # Muggins: announce the true count, respond perfectly
+            true = show_total(me.counting_cards, me.starter, me.counting_crib)
+            if me.announced is None:
+                move = Announce(true)
+            elif me.announced < true:
+                move = MugginsCall(true - me.announced)
+            else:
+                move = Overcount() if me.announced > true else Accept()
+        game.play(move, seat=seat)
+    text = json.dumps(game.to_record(), indent=1)
+    if output == "-":
+        typer.echo(text)
+    else:
+        with open(output, "w", encoding="utf-8") as handle:
+            handle.write(text + "\n")
+        result = engine.result(game.state)
+        typer.echo(f"wrote {output}: {len(game.moves)} moves, winner(s) {', '.join(f'P{s}' for s in result.winners)}")
+
+
+@app.command("replay")
+def replay(
+    path: Annotated[str, typer.Argument(help="A cribbage game record (JSON), e.g. from 'kortbord cribbage record'.")],
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the moves and scores, not every event.")] = False,
+) -> None:
+    """Replay a game record move by move, printing each move, what it caused, and the scores."""
+    from kortbord.cribbage import engine, replay_record
+
+    try:
+        with open(path, encoding="utf-8") as handle:
+            document = json.load(handle)
+    except (OSError, json.JSONDecodeError) as error:
+        raise _fail(ValueError(f"cannot read a record from {path}: {error}")) from None
+    console = Console(highlight=False)
+    try:
+        for number, (game, seat, move, events) in enumerate(replay_record(document)):
+            if seat is None:
+                console.print(f"[bold]cribbage[/] {game.rules.to_dict()} seed {game.seed}")
+            else:
+                console.print(f"[bold]{number:4d}.[/] {game.seats[seat]}: {move}")
+            if not quiet:
+                for event in events:
+                    if event.kind not in ("play", "discard"):
+                        console.print(f"        {event}")
+            if any(e.kind in ("peg", "game_over") for e in events) or move is None:
+                scores = ", ".join(f"{name} {s}" for name, s in zip(game.seats, game.state.scores, strict=True))
+                console.print(f"        [dim]scores: {scores}[/]")
+    except KortbordError as error:
+        raise _fail(error) from None
+    result = engine.result(game.state) if engine.is_over(game.state) else None
+    if result is None:
+        console.print("[yellow]the record ends before the game does[/]")
+    else:
+        names = ", ".join(game.seats[s] for s in result.winners)
+        console.print(f"[bold]Winner: {names}[/] {list(result.scores)}" + (" (skunk)" if result.skunk else ""))

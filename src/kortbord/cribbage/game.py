@@ -145,7 +145,7 @@ class Game:
         return last[0]
 
 
-def _replay(record: dict[str, Any]) -> Iterator[tuple[Game, Move | None, tuple[Event, ...]]]:
+def _replay(record: dict[str, Any]) -> Iterator[tuple[Game, int | None, Move | None, tuple[Event, ...]]]:
     if not isinstance(record, dict) or record.get("game") != "cribbage":
         raise InvalidPositionError('not a cribbage game record (expected "game": "cribbage")')
     version = record.get("rules_version")
@@ -163,20 +163,22 @@ def _replay(record: dict[str, Any]) -> Iterator[tuple[Game, Move | None, tuple[E
     if type(seed) is not int or not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
         raise InvalidPositionError('a record needs an integer "seed" and a list of move strings "moves"')
     game = Game(rules, seed=seed, seats=record.get("seats"))
-    yield game, None, tuple(game.events)
+    yield game, None, None, tuple(game.events)
     for number, text in enumerate(moves, 1):
         if game.is_over():
             raise InvalidPositionError(f"move {number} ({text!r}): the game is already over")
+        seat = game.to_act
         try:
             events = game.play(text)
         except KortbordError as error:
             raise InvalidPositionError(f"move {number} ({text!r}): {error}") from None
-        yield game, game.moves[-1], events
+        yield game, seat, game.moves[-1], events
 
 
-def replay_record(record: dict[str, Any]) -> Iterator[tuple[Game, Move | None, tuple[Event, ...]]]:
-    """Replay ``record`` step by step: yields ``(game, move, events)`` -- first ``(game, None, opening events)``
-    (the cut and the first deal), then once per recorded move with the events it caused.
+def replay_record(record: dict[str, Any]) -> Iterator[tuple[Game, int | None, Move | None, tuple[Event, ...]]]:
+    """Replay ``record`` step by step: yields ``(game, seat, move, events)`` -- first ``(game, None, None, opening
+    events)`` (the cut and the first deal), then once per recorded move: the seat that made it, the move and the
+    events it caused (chance steps that followed included).
 
     The ``game`` object is the same one throughout (its ``state`` advances). Raises as :meth:`Game.from_record`.
     """

@@ -1,0 +1,44 @@
+"""``kortbord cribbage record`` and ``kortbord cribbage replay`` (game records, docs/engine-api.md)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from kortbord.cli import app
+from kortbord.cribbage import Game, engine
+
+runner = CliRunner()
+
+
+@pytest.mark.parametrize("options", [["--players", "2"], ["--players", "3", "--target", "61"], ["--players", "4"],
+                                     ["--muggins"], ["--lowball", "--players", "3"]])  # fmt: skip
+def test_record_then_replay(tmp_path: Path, options: list[str]) -> None:
+    path = tmp_path / "game.json"
+    made = runner.invoke(app, ["cribbage", "record", "--seed", "3", *options, "-o", str(path)])
+    assert made.exit_code == 0, made.output
+    record = json.loads(path.read_text())
+    assert record["game"] == "cribbage" and record["seed"] == 3 and record["moves"]
+    game = Game.from_record(record)
+    assert engine.is_over(game.state)
+    shown = runner.invoke(app, ["cribbage", "replay", str(path)])
+    assert shown.exit_code == 0, shown.output
+    winners = ", ".join(game.seats[s] for s in engine.result(game.state).winners)
+    assert f"Winner: {winners}" in shown.output
+    assert f"{len(record['moves'])}. " in shown.output  # every move is printed
+
+
+def test_replay_of_a_bad_record_fails_with_a_reason(tmp_path: Path) -> None:
+    path = tmp_path / "bad.json"
+    good = runner.invoke(app, ["cribbage", "record", "--seed", "1", "-o", "-"])
+    record = json.loads(good.output)
+    record["moves"][0] = "go"
+    path.write_text(json.dumps(record))
+    result = runner.invoke(app, ["cribbage", "replay", str(path)])
+    assert result.exit_code == 1
+    assert "move 1" in result.output
+    missing = runner.invoke(app, ["cribbage", "replay", str(tmp_path / "none.json")])
+    assert missing.exit_code == 1 and "cannot read" in missing.output
