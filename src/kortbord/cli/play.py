@@ -6,6 +6,52 @@ Each command delegates to the game's terminal client (:mod:`kortbord.cli.mulle_t
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Annotated
+
 import typer
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
+
+
+@app.command("mulle")
+def mulle(
+    players: Annotated[int, typer.Option("--players", "-p", min=2, max=4, help="Number of players: 2, 3 or 4.")] = 2,
+    teams: Annotated[bool, typer.Option("--teams", help="With 4 players: two teams, partners opposite.")] = False,
+    deal: Annotated[str, typer.Option("--deal", help="Deal format hand+table: 8+8, 5+5 or 4+8.")] = "8+8",
+    length: Annotated[
+        str,
+        typer.Option(
+            "--length", help="Game length: 100 or 200 (points target), round (one round), each-deals (all deal once)."
+        ),
+    ] = "100",
+    profile: Annotated[str, typer.Option("--profile", help="Rules: standard or cardgames.zone.")] = "standard",
+    kryp: Annotated[bool, typer.Option("--kryp", help="Kryp-mulle: avoid points, the lowest total wins.")] = False,
+    bot: Annotated[str, typer.Option("--bot", help="Computer level: random or greedy.")] = "greedy",
+    seed: Annotated[
+        int | None,
+        typer.Option("--seed", help="Seed of the shuffles and the computers (the same seed, the same game)."),
+    ] = None,
+    name: Annotated[str, typer.Option("--name", help="Your name at the table.")] = "You",
+    auto: Annotated[bool, typer.Option("--auto", help="Computers at every seat; print the game (demo).")] = False,
+    record: Annotated[
+        Path | None, typer.Option("--record", help="Where to save the game record JSON (default: a new file).")
+    ] = None,
+) -> None:
+    """Play Mulle in the terminal against the computer (rules spec mulle.md §2)."""
+    from kortbord.cli import mulle_terminal
+
+    options = mulle_terminal.Options(
+        players=players,
+        teams=teams,
+        deal=deal,
+        length=length,
+        profile=profile,
+        kryp=kryp,
+        bot=bot,
+        seed=seed,
+        name=name,
+        auto=auto,
+        record=record,
+    )
+    raise typer.Exit(mulle_terminal.run(options))

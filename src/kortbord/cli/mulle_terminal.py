@@ -1,0 +1,674 @@
+"""``kortbord play mulle``: a whole game of Mulle in the terminal against the computer (Rich rendering).
+
+The person sits at seat 0 and computers (:mod:`kortbord.bots.mulle_simple`) at the others; with ``auto`` every
+seat is a computer and the game is printed.  The client drives the engine only through its public API
+(:class:`kortbord.mulle.game.Game`, ``parse_move``, ``explain_illegal``) and gives each bot only its seat's View.
+
+Each turn the person sees the table (loose cards; builds with id, value, owner, locked flag), the own hand (with
+the hand values of aces, 2♠ and 10♦), the capture piles, the scores, the stock and the deal number, and a numbered
+list of the legal moves.  A move is entered as
+
+* a number from the list;
+* full notation (rules spec ``../shared/rules/mulle.md`` §5.2), e.g. ``C 8C x {2D,6S}``, ``B 3C on 5H =8``;
+* a shorthand: a card alone (``9H``) when only one legal move plays that card, or a move letter and a card
+  (``T 5C``, ``C 8C``, ``B 3C``, ``L 9D``) when that names one legal move;
+* a command: ``?``/``help``, ``moves``, ``rules``, ``quit`` (asks for confirmation, then saves the record).
+
+Bad input is answered with the engine's reason and the person is asked again; it never changes the game.  The
+game record (``docs/engine-api.md``, "Game records") is written when the game ends or the person quits, and can
+be replayed with ``kortbord mulle replay RECORD.json``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import random
+import sys
+import time
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Final
+
+from rich.console import Console, Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from kortbord.bots.base import Bot
+from kortbord.bots.mulle_simple import LEVELS, make_bot
+from kortbord.cards import Card
+from kortbord.errors import AmbiguousMoveError, IllegalMoveError, InvalidCardError, InvalidMoveError, KortbordError
+from kortbord.mulle import engine
+from kortbord.mulle.engine import Event
+from kortbord.mulle.game import Game
+from kortbord.mulle.moves import Build, BuildDown, Capture, LayOn, Package, PlayerMove, Raise, Trail
+from kortbord.mulle.rules import Rules
+from kortbord.mulle.scoring import card_points, mulle_points
+from kortbord.mulle.state import HV, SCORING, PileInfo
+from kortbord.mulle.state import Build as TableBuild
+from kortbord.mulle.view import View
+
+__all__ = [
+    "COMPUTER_NAMES",
+    "DEALS",
+    "LENGTHS",
+    "PROFILES",
+    "Options",
+    "Quit",
+    "build_rules",
+    "describe_move",
+    "resolve_input",
+    "run",
+]
+
+#: Deal formats hand+table (rules spec §2.3, §3, A17).
+DEALS: Final = {"8+8": (8, 8), "5+5": (5, 5), "4+8": (4, 8)}
+#: Game lengths (spec §2.12, A18): a points target, a single round, or every player dealing once.
+LENGTHS: Final = {"100": "target:100", "200": "target:200", "round": "single_round", "each-deals": "each_deals_once"}
+#: The rule profiles a person can pick (spec §3).
+PROFILES: Final = ("standard", "cardgames.zone")
+#: Names of the computer players, by seat after the person's.
+COMPUTER_NAMES: Final = ("Anna", "Bo", "Cilla", "Dag")
+
+_RED: Final = "bold red3 on grey93"
+_BLACK: Final = "bold grey0 on grey93"
+_SYMBOL: Final = "♠♥♦♣"
+_SPECIAL_NAMES: Final = {"2S": "lillan", "TD": "storan"}
+_COMMANDS_HELP: Final = """\
+[bold]Entering a move[/]
+  [cyan]3[/]               the move with that number in the list
+  [cyan]9H[/]              a card alone, when only one legal move plays it
+  [cyan]T 5C[/]  [cyan]C 8C[/]  [cyan]B 3C[/]  a move letter and a card, when that names one legal move
+  [cyan]C 8C x {2D,6S}[/]  full notation: rank A 2-9 T J Q K (or 10), suit S H D C (or ♠♥♦♣)
+    C capture          C 8C x {2D,6S,[B1]}   T trail         T 5C
+    B build            B 3C on 5H =8         R raise         R 2D -> [B1] =10
+    D build down       D 3D -> [B1] =6       P package       P 6D+2H -> [B1]
+    L lay on (ligger)  L 9D -> [B1]
+[bold]Commands[/]
+  [cyan]moves[/]  the legal moves     [cyan]table[/]  the table again     [cyan]rules[/]  the rules in short
+  [cyan]help[/] or [cyan]?[/]  this help     [cyan]quit[/]  stop (the game record is saved for replay)"""
+_RULES_SUMMARY: Final = """\
+[bold]Mulle in short[/] (two packs, 104 cards; rules spec §2)
+• Play one card a turn. A card [bold]captures[/] table cards of its value and groups that add up to it, and must
+  take all it can. Table values: A 1, 2-10, J 11, Q 12, K 13. From the hand an ace counts [bold]14[/],
+  2♠ (lillan) [bold]15[/], 10♦ (storan) [bold]16[/].
+• If you can capture you may not trail (lay a card out); nor while you own a build.
+• [bold]Build[/]: put a card on a table card to make a value you hold another card for; take it later with that
+  card. Others may raise an open build or build it down; packaging or laying on (ligger) locks it.
+  Aces, 2♠ and 10♦ never build from the hand.
+• [bold]Mulle[/]: take a card together with its identical twin: worth the card's value (ace 14, 2♠ 15, 10♦ 16).
+  When the twin lies loose, the play takes only the twin (pure mulle).
+• [bold]Tabbe[/]: clear the table with a capture: 1 point (not on the very last card of the round).
+• When the stock is down to one deal the dealer calls [bold]båt[/]. After the last card, whoever captured last
+  takes what is left on the table (no tabbe).
+• Round score: each spade 1, A♠ 2, 2♠ 2, 10♦ 2, other aces 1 (40 in all), plus mulles and tabbar."""
+
+
+class Quit(Exception):
+    """The person asked to stop the game (``quit`` confirmed, end of input, or Ctrl-C)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Options:
+    """What ``kortbord play mulle`` was asked for.
+
+    Attributes:
+        players: 2, 3 or 4.  teams: 4 players as two partnerships (P1+P3 against P2+P4).
+        deal: a key of :data:`DEALS`.  length: a key of :data:`LENGTHS`.  profile: one of :data:`PROFILES`.
+        kryp: Kryp-mulle (points are to be avoided; the lowest total wins).  bot: a level of
+        :data:`kortbord.bots.mulle_simple.LEVELS`.  seed: seed of the shuffles and bots (None: a fresh one).
+        name: the person's name.  auto: every seat is a computer.  record: where to save the game record
+            (None: a new file under the user's data directory).  delay: seconds to pause after each computer
+            move when the person plays at a terminal.
+    """
+
+    players: int = 2
+    teams: bool = False
+    deal: str = "8+8"
+    length: str = "100"
+    profile: str = "standard"
+    kryp: bool = False
+    bot: str = "greedy"
+    seed: int | None = None
+    name: str = "You"
+    auto: bool = False
+    record: Path | None = None
+    delay: float = 0.4
+
+
+def build_rules(options: Options) -> Rules:
+    """The :class:`Rules` for ``options`` (profile, deal format, game length, kryp).
+
+    Raises:
+        ValueError: an unknown deal format, game length, profile, bot level, or a player/teams combination
+            that does not exist (the message names the choices).
+    """
+    if options.players not in (2, 3, 4):
+        raise ValueError(f"Mulle is played by 2, 3 or 4 players, not {options.players}")
+    if options.teams and options.players != 4:
+        raise ValueError("teams need 4 players: use --players 4 --teams")
+    if options.deal not in DEALS:
+        raise ValueError(f"unknown deal format {options.deal!r}; choose one of {', '.join(DEALS)}")
+    if options.length not in LENGTHS:
+        raise ValueError(f"unknown game length {options.length!r}; choose one of {', '.join(LENGTHS)}")
+    if options.profile not in PROFILES:
+        raise ValueError(f"unknown rules profile {options.profile!r}; choose one of {', '.join(PROFILES)}")
+    if options.bot not in LEVELS:
+        raise ValueError(f"unknown computer level {options.bot!r}; choose one of {', '.join(LEVELS)}")
+    hand, table = DEALS[options.deal]
+    return Rules.from_dict(
+        {
+            "profile": options.profile,
+            "hand_size": hand,
+            "table_size": table,
+            "game_length": LENGTHS[options.length],
+            "kryp": options.kryp,
+        }
+    )
+
+
+# ------------------------------------------------------------------------------------------------- rendering
+def card_text(card: Card) -> Text:
+    """A card face: rank (``10`` for ten) and suit symbol, ♥♦ red and ♠♣ black on a light card background."""
+    rank = "10" if card.rank == 10 else str(card)[0]
+    return Text(f" {rank}{_SYMBOL[card.suit_index]} ", style=_RED if card.suit in "HD" else _BLACK)
+
+
+def cards_text(cards: Sequence[Card], sep: str = " ") -> Text:
+    """Several card faces separated by ``sep``; an em dash when there are none."""
+    if not cards:
+        return Text("—", style="dim")
+    return Text(sep).join(card_text(c) for c in cards)
+
+
+def _plain(card: Card) -> str:
+    rank = "10" if card.rank == 10 else str(card)[0]
+    return f"{rank}{_SYMBOL[card.suit_index]}"
+
+
+def _plain_cards(cards: Sequence[Card]) -> str:
+    return " ".join(_plain(c) for c in cards)
+
+
+def describe_move(move: PlayerMove, builds: Sequence[TableBuild] = ()) -> str:
+    """A move in words with suit symbols, e.g. ``take 3♥ 5♠ and B1 (=8) with 8♣`` (``builds``: the table's
+    builds before the move, to name their values)."""
+    values = {b.id: b.value for b in builds}
+
+    def bname(bid: str) -> str:
+        return f"{bid} (={values[bid]})" if bid in values else bid
+
+    c = _plain(move.card)
+    if isinstance(move, Capture):
+        parts = [_plain_cards(move.loose)] if move.loose else []
+        parts += [bname(b) for b in move.builds]
+        return f"take {' and '.join(parts)} with {c}"
+    if isinstance(move, Trail):
+        return f"trail {c}"
+    if isinstance(move, Build):
+        pkg = f", packing in {', '.join('+'.join(_plain(x) for x in p) for p in move.pkg)} (locked)" if move.pkg else ""
+        return f"build {c} on {'+'.join(_plain(x) for x in move.on)} = {move.value}{pkg}"
+    if isinstance(move, Raise):
+        return f"raise {bname(move.build)} with {c} to {move.value}"
+    if isinstance(move, BuildDown):
+        return f"build {bname(move.build)} down with {c} to {move.value}"
+    if isinstance(move, Package):
+        pkg = f" and {', '.join('+'.join(_plain(x) for x in p) for p in move.pkg)}" if move.pkg else ""
+        return (
+            f"package {'+'.join(_plain(x) for x in (move.card, *move.loose))}{pkg} into {bname(move.build)} (locks it)"
+        )
+    assert isinstance(move, LayOn)
+    return f"lay {c} on {bname(move.build)}: ligger (locks it)"
+
+
+def _capture_preview(view: View, move: Capture, rules: Rules) -> str:
+    """What a capture would bring, from public facts: card points, mulles, tabbe (spec §2.8, §2.9, §2.11)."""
+    builds = {b.id: b for b in view.builds}
+    got = [move.card, *move.loose]
+    for bid in move.builds:
+        got.extend(builds[bid].cards)
+    notes = []
+    pts = sum(card_points(c, rules) for c in got)
+    if pts:
+        notes.append(f"{pts} card pt{'s' if pts != 1 else ''}")
+    seen: set[Card] = set()
+    for c in got:
+        if c not in seen and got.count(c) >= 2:
+            seen.add(c)
+            notes.append(f"MULLE {mulle_points(c, rules, from_hand=c == move.card)}")
+    loose_left = len(view.table) - len(move.loose)
+    last_play = view.stock_size == 0 and sum(view.hand_sizes) == 1
+    if loose_left == 0 and len(view.builds) == len(move.builds) and not last_play:
+        notes.append("TABBE")
+    return ", ".join(notes)
+
+
+# ------------------------------------------------------------------------------------------------- input
+def resolve_input(text: str, game: Game, numbered: Sequence[PlayerMove]) -> PlayerMove:
+    """The legal move the person means by ``text`` (a number, notation or shorthand; see the module docstring).
+
+    Args:
+        text: one line of input (not a command).
+        game: the game, with the person to move.
+        numbered: the legal moves in the order they were listed (number ``i`` is ``numbered[i - 1]``).
+    Returns:
+        One of ``numbered``.
+    Raises:
+        InvalidMoveError / InvalidCardError: malformed input.  IllegalMoveError: a well-formed move that is not
+        legal here, with the engine's reason.  AmbiguousMoveError: the shorthand names several legal moves.
+    """
+    t = " ".join(text.split())
+    if t.isdigit():
+        i = int(t)
+        if not 1 <= i <= len(numbered):
+            raise IllegalMoveError(f"there is no move {i}: choose a number from 1 to {len(numbered)}")
+        return numbered[i - 1]
+    state = game.state
+    seat = game.to_act()
+    hand = game.view(seat).hand if seat is not None else ()
+    words = t.split(" ")
+    kind: str | None = None
+    if len(words) == 1:
+        try:
+            card = Card.parse(t)
+        except InvalidCardError:
+            if 2 <= len(t) <= 3 and t[0].upper() in "A23456789TJQK1":
+                raise  # it looks like a card: the card parser says what is wrong with it
+            raise InvalidMoveError(
+                f"{t!r} is neither a move nor a command: type a move number, a card such as 9H, notation such as "
+                "C 8C x {2D,6S}, or ? for help"
+            ) from None
+    elif len(words) == 2 and words[0].upper() in ("C", "T", "B", "R", "D", "P", "L"):
+        kind = words[0].upper()
+        card = Card.parse(words[1])
+        if kind in ("C", "T"):
+            return engine.parse_move(state, t)  # the engine resolves "C 8C" and explains an illegal trail
+    else:
+        return engine.parse_move(state, t)
+    classes = {"B": Build, "R": Raise, "D": BuildDown, "P": Package, "L": LayOn}
+    matches = [m for m in numbered if m.card == card and (kind is None or isinstance(m, classes[kind]))]
+    if len(matches) == 1:
+        return matches[0]
+    if card not in hand:
+        raise IllegalMoveError(f"you hold no {card}")
+    if matches:
+        listed = "; ".join(f"{numbered.index(m) + 1}: {m}" for m in matches)
+        raise AmbiguousMoveError(f"{t} can mean several moves — type its number or the full notation: {listed}")
+    if kind is None:
+        raise IllegalMoveError(f"{card} has no legal move here: {engine.explain_illegal(state, Trail(card))}")
+    word = {"B": "build", "R": "raise", "D": "build-down", "P": "package", "L": "lay-on (ligger)"}[kind]
+    raise IllegalMoveError(f"{card} has no legal {word} move here (type 'moves' to see the legal moves)")
+
+
+# ------------------------------------------------------------------------------------------------- the session
+class MulleTable:
+    """One terminal game: the engine's Game, the bots, the console and the person's input.
+
+    Args:
+        options: the chosen options (see :class:`Options`).
+        console: where to print (default: standard output).
+        read_line: reads one line after printing a prompt (default: Rich's ``Console.input``, i.e. ``input()``);
+            raises EOFError at the end of input.
+    Raises:
+        ValueError: bad options (see :func:`build_rules`).
+    """
+
+    def __init__(
+        self,
+        options: Options,
+        console: Console | None = None,
+        read_line: Callable[[str], str] | None = None,
+    ) -> None:
+        self.options = options
+        self.rules = build_rules(options)
+        self.console = console or Console(highlight=False)
+        self.read_line = read_line or (lambda prompt: self.console.input(prompt))
+        self.seed = options.seed if options.seed is not None else random.SystemRandom().randrange(2**31)
+        n = options.players
+        if options.auto:
+            names = list(COMPUTER_NAMES[:n])
+            self.humans: frozenset[int] = frozenset()
+        else:
+            names = [options.name, *COMPUTER_NAMES[: n - 1]]
+            self.humans = frozenset({0})
+        self.game = Game(self.rules, players=n, teams=options.teams, seed=self.seed, seats=names)
+        self.bots: dict[int, Bot[PlayerMove]] = {
+            s: make_bot(options.bot, self.rules) for s in range(n) if s not in self.humans
+        }
+        self.bot_rngs = {s: random.Random(f"kortbord-mulle-bot:{self.seed}:{s}") for s in self.bots}
+        self.interactive = bool(self.humans) and sys.stdin.isatty()
+        self.record_path = options.record or _default_record_path(self.seed)
+
+    # -- names ----------------------------------------------------------------------------------------------
+    def side_name(self, side: int) -> str:
+        """The name of a scoring side: a seat's name, or both partners' names with teams."""
+        seats = self.game.seats
+        if self.game.teams:
+            return " & ".join(seats[s] for s in range(self.game.players) if s % 2 == side)
+        return seats[side]
+
+    def _subject(self, seat: int, verb: str, plain_verb: str) -> str:
+        """``"Anna deals"``, but ``"You deal"`` for a person named "You"."""
+        name = self.game.seats[seat]
+        return f"{name} {plain_verb if seat in self.humans and name.lower() == 'you' else verb}"
+
+    def _sides(self) -> int:
+        return 2 if self.game.teams else self.game.players
+
+    # -- main loop ------------------------------------------------------------------------------------------
+    def run(self) -> int:
+        """Play the game to its end (or until the person quits); returns the process exit code (0)."""
+        self._intro()
+        self._show_events(self.game.events)
+        try:
+            while not self.game.is_over():
+                seat = self.game.to_act()
+                assert seat is not None
+                if seat in self.humans:
+                    move = self._ask_move(seat)
+                else:
+                    move = self.bots[seat].choose(self.game.view(seat), self.game.legal_moves(), self.bot_rngs[seat])
+                self._announce(seat, move)
+                self._show_events(self.game.play(move))
+                if seat not in self.humans and self.interactive and self.options.delay > 0:
+                    time.sleep(self.options.delay)
+        except Quit as stop:
+            self.console.print(f"\n[bold]Game stopped[/] ({stop}).")
+            self._save()
+            return 0
+        self._game_over()
+        self._save()
+        return 0
+
+    def _intro(self) -> None:
+        r, o = self.rules, self.options
+        length = {
+            "single_round": "a single round",
+            "each_deals_once": "every player deals once",
+        }.get(r.game_length, f"first to {r.target}")
+        mode = "Kryp-mulle: avoid points, the lowest total wins" if r.kryp else length
+        seats = ", ".join(
+            f"{name} ({'you' if s in self.humans else o.bot + ' computer'})" for s, name in enumerate(self.game.seats)
+        )
+        lines = [
+            Text.assemble(("MULLE", "bold"), f" — {o.deal}, {r.profile} rules, {mode}"),
+            Text(f"Seats clockwise: {seats}"),
+        ]
+        if self.game.teams:
+            lines.append(Text(f"Teams: {self.side_name(0)} against {self.side_name(1)}"))
+        lines.append(Text(f"Seed {self.seed} · the game record is saved to {self.record_path}", style="dim"))
+        if self.humans:
+            lines.append(
+                Text("Type a move number, a card (9H), notation (C 8C x {2D,6S}), or ? for help.", style="dim")
+            )
+        self.console.print(Panel(Group(*lines), border_style="green", expand=False))
+
+    # -- the person's turn ----------------------------------------------------------------------------------
+    def _ask_move(self, seat: int) -> PlayerMove:
+        view = self.game.view(seat)
+        moves = list(view.legal_moves)
+        self.console.print(self._table_panel(view))
+        self._print_moves(view, moves)
+        while True:
+            try:
+                line = self.read_line(
+                    f"[bold green]{self.game.seats[seat]}[/], your move (1-{len(moves)}, ? for help): "
+                )
+            except EOFError:
+                raise Quit("end of input") from None
+            except KeyboardInterrupt:
+                raise Quit("interrupted") from None
+            text = line.strip()
+            command = text.lower()
+            if not text:
+                continue
+            if command in ("?", "help", "h"):
+                self.console.print(_COMMANDS_HELP)
+            elif command in ("moves", "m", "list"):
+                self._print_moves(view, moves)
+            elif command == "rules":
+                self.console.print(_RULES_SUMMARY)
+            elif command in ("table", "t"):
+                self.console.print(self._table_panel(view))
+            elif command in ("quit", "exit", "q"):
+                if self._confirm_quit():
+                    raise Quit("you quit")
+            else:
+                try:
+                    return resolve_input(text, self.game, moves)
+                except KortbordError as exc:
+                    self.console.print(Text.assemble(("✗ ", "bold red"), str(exc)), soft_wrap=True)
+
+    def _confirm_quit(self) -> bool:
+        try:
+            answer = self.read_line("Quit this game? The record will be saved so you can replay it. [y/N] ")
+        except (EOFError, KeyboardInterrupt):
+            return True
+        return answer.strip().lower() in ("y", "yes", "j", "ja")
+
+    def _print_moves(self, view: View, moves: Sequence[PlayerMove]) -> None:
+        grid = Table.grid(padding=(0, 2))
+        grid.add_column(justify="right", style="bold cyan")
+        grid.add_column()
+        grid.add_column(style="dim")
+        for i, m in enumerate(moves, 1):
+            words = Text(describe_move(m, view.builds))
+            if isinstance(m, Capture):
+                preview = _capture_preview(view, m, self.rules)
+                if preview:
+                    words.append(f"  ({preview})", style="yellow")
+            grid.add_row(str(i), words, str(m))
+        self.console.print(Text("Your legal moves:", style="bold"))
+        self.console.print(grid)
+
+    def _table_panel(self, view: View) -> Panel:
+        g = self.game
+        dealer = g.seats[view.dealer] if view.dealer is not None else "?"
+        title = f"Round {view.round_no} · deal {view.deal_no} of {view.deals_total} · stock {view.stock_size} cards"
+        title += f" · {dealer} dealt"
+        if view.is_last_deal:
+            title += " · [bold yellow]BÅT: last deal[/]"
+        grid = Table.grid(padding=(0, 2))
+        grid.add_column(style="bold", justify="right")
+        grid.add_column()
+        grid.add_row("Score", self._score_line(view.scores))
+        for side in range(self._sides()):
+            grid.add_row(self.side_name(side), self._pile_line(view.piles[side], side, view))
+        grid.add_row("", "")
+        grid.add_row("Table", cards_text(view.table))
+        if view.builds:
+            builds = Table.grid(padding=(0, 2))
+            for b in view.builds:
+                builds.add_row(
+                    Text(b.id, style="bold magenta"),
+                    Text(f"= {b.value}", style="bold"),
+                    cards_text(b.cards),
+                    Text(g.seats[b.owner]),
+                    Text("locked", style="bold red") if b.locked else Text("open", style="green"),
+                )
+            grid.add_row("Builds", builds)
+        else:
+            grid.add_row("Builds", Text("—", style="dim"))
+        grid.add_row("", "")
+        hand = Table.grid(padding=(0, 1))
+        for _ in view.hand:
+            hand.add_column(justify="center")
+        hand.add_row(*[card_text(c) for c in view.hand])
+        notes = [
+            Text(f"={HV[c]}" + (f" {_SPECIAL_NAMES[str(c)]}" if str(c) in _SPECIAL_NAMES else ""), style="yellow")
+            if SCORING[c]
+            else Text("")
+            for c in view.hand
+        ]
+        if any(n.plain for n in notes):
+            hand.add_row(*notes)
+        grid.add_row("Your hand", hand)
+        return Panel(grid, title=title, title_align="left", border_style="green", expand=False)
+
+    def _score_line(self, scores: Sequence[int]) -> Text:
+        parts = [f"{self.side_name(s)} {scores[s]}" for s in range(len(scores))]
+        r = self.rules
+        goal = (
+            f"(to {r.target}{', lowest wins' if r.kryp else ''})"
+            if r.target
+            else f"(round {self.game.state.round_no}{' of ' + str(self.game.players) if r.game_length == 'each_deals_once' else ''})"
+        )
+        return Text("   ".join(parts) + "   ", style="bold").append(goal, style="dim")
+
+    def _pile_line(self, pile: PileInfo, side: int, view: View) -> Text:
+        seats = [s for s in range(view.players) if (s % 2 if view.teams else s) == side]
+        if len(seats) == 1:
+            held = f"{view.hand_sizes[seats[0]]} in hand"
+        else:
+            held = "in hand " + ", ".join(
+                f"{'you' if s == view.seat else self.game.seats[s]} {view.hand_sizes[s]}" for s in seats
+            )
+        pts = sum(card_points(c, self.rules) for c in pile.cards)
+        text = Text(f"{held} · pile {len(pile.cards)} cards, {pts} card pts")
+        if pile.mulles:
+            text.append(" · mulle ")
+            text.append(", ".join(f"{_plain(c)} {p}" for c, p in pile.mulles), style="bold yellow")
+        if pile.tabbar:
+            text.append(f" · tabbe {pile.tabbar}", style="bold cyan")
+        return text
+
+    # -- moves and events -----------------------------------------------------------------------------------
+    def _announce(self, seat: int, move: PlayerMove) -> None:
+        who = self.game.seats[seat]
+        style = "bold green" if seat in self.humans else "bold"
+        line = Text.assemble((f"{who} ▸ ", style), describe_move(move, self.game.state.builds), (f"   {move}", "dim"))
+        self.console.print(line)
+
+    def _show_events(self, events: Sequence[Event]) -> None:
+        g = self.game
+        for e in events:
+            d = e.data
+            if e.kind == "dealer":
+                self.console.print(f"{self._subject(d['seat'], 'deals', 'deal')} first.")
+            elif e.kind == "deal":
+                self._deal_line(d)
+            elif e.kind == "baat":
+                self.console.print(
+                    Text(
+                        f"  {g.seats[d['dealer']]} calls BÅT: this is the last deal of the round!", style="bold yellow"
+                    )
+                )
+            elif e.kind == "mulle":
+                card = Card.parse(d["card"])
+                self.console.print(
+                    Text.assemble("  ★ ", ("MULLE", "bold yellow"), " ", card_text(card), f"  +{d['points']} points")
+                )
+            elif e.kind == "tabbe":
+                self.console.print(Text.assemble("  ★ ", ("TABBE", "bold cyan"), ": the table is cleared, +1 point"))
+            elif e.kind == "last_capture":
+                cards = [Card.parse(c) for c in d["cards"]]
+                self.console.print(
+                    Text.assemble(f"  {g.seats[d['seat']]} captured last and takes the rest: ", cards_text(cards))
+                )
+            elif e.kind == "safety_valve":
+                self.console.print(f"  ({g.seats[d['seat']]} had no legal move and may trail any card.)")
+            elif e.kind == "round_over":
+                self._round_summary(d)
+            # "play", "capture" and "game_over" are shown by _announce and _game_over
+
+    def _deal_line(self, d: dict[str, Any]) -> None:
+        counts = set(d["cards"])
+        each = (
+            f"{counts.pop()} cards each"
+            if len(counts) == 1
+            else ", ".join(f"{self.game.seats[s]} {n}" for s, n in enumerate(d["cards"]))
+        )
+        text = Text.assemble(("\n── ", "green"), (f"Deal {d['deal_no']} of {d['deals_total']}", "bold"), f": {each}")
+        if d["table"]:
+            text.append(" · table ")
+            text.append_text(cards_text([Card.parse(c) for c in d["table"]]))
+        self.console.print(text)
+
+    def _round_summary(self, d: dict[str, Any]) -> None:
+        table = Table(title=f"Round {d['round']} — score", title_style="bold", header_style="bold")
+        table.add_column("")
+        sides = range(len(d["breakdown"]))
+        for s in sides:
+            table.add_column(self.side_name(s), justify="right")
+        bd = d["breakdown"]
+        rows = [
+            ("Cards taken", "cards"),
+            ("Spades (1 each)", "spades"),
+            ("A♠", "ace_of_spades"),
+            ("2♠ lillan", "lillan"),
+            ("10♦ storan", "storan"),
+            ("Other aces", "other_aces"),
+            ("Card points", "card_points"),
+        ]
+        for label, key in rows:
+            table.add_row(label, *[str(bd[s][key]) for s in sides], style="bold" if key == "card_points" else None)
+        table.add_row(
+            "Mulles",
+            *[
+                ", ".join(f"{_plain(Card.parse(m['card']))} {m['points']}" for m in bd[s]["mulle"]) or "—"
+                for s in sides
+            ],
+        )
+        table.add_row("Mulle points", *[str(bd[s]["mulle_points"]) for s in sides])
+        table.add_row("Tabbar", *[str(bd[s]["tabbe"]) for s in sides])
+        if "surplus_bonus" in bd[0]:
+            table.add_row("Surplus bonus", *[str(bd[s]["surplus_bonus"]) for s in sides])
+        table.add_row("Round total", *[str(bd[s]["total"]) for s in sides], style="bold")
+        table.add_row("Game total", *[str(d["scores"][s]) for s in sides], style="bold green")
+        self.console.print()
+        self.console.print(table)
+        if self.interactive and not self.game.is_over():
+            try:
+                self.read_line("Press Enter to deal the next round ")
+            except (EOFError, KeyboardInterrupt):
+                raise Quit("end of input") from None
+
+    def _game_over(self) -> None:
+        res = self.game.result()
+        scores = "   ".join(f"{self.side_name(s)} {res.scores[s]}" for s in range(len(res.scores)))
+        if res.winners:
+            if len(res.winners) == 1 and not self.game.teams:
+                who = self._subject(res.winners[0], "wins", "win")
+            else:
+                who = " and ".join(self.side_name(w) for w in res.winners) + " win"
+            headline = f"{who} the game!" + (" (the lowest total wins in Kryp-mulle)" if res.lowest_wins else "")
+        else:
+            headline = "The game is a draw."
+        body = Group(Text(headline, style="bold yellow"), Text(f"Final score: {scores}", style="bold"))
+        self.console.print(Panel(body, title="Game over", border_style="yellow", expand=False))
+
+    def _save(self) -> None:
+        try:
+            self.record_path.parent.mkdir(parents=True, exist_ok=True)
+            self.record_path.write_text(
+                json.dumps(self.game.to_record(), ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
+            )
+        except OSError as exc:
+            self.console.print(f"[bold red]Could not save the game record to {self.record_path}:[/] {exc}")
+            return
+        self.console.print(
+            f"Game record saved to [bold]{self.record_path}[/]\nReplay it with: kortbord mulle replay {self.record_path}",
+            soft_wrap=True,
+        )
+
+
+def _default_record_path(seed: int) -> Path:
+    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    return base / "kortbord" / "games" / f"mulle-{stamp}-seed{seed}.json"
+
+
+def run(options: Options, console: Console | None = None) -> int:
+    """Play ``kortbord play mulle`` with ``options``; returns the exit code (0; 2 for bad options).
+
+    Bad options are reported on standard error with the valid choices; nothing is played.
+    """
+    try:
+        table = MulleTable(options, console)
+    except (ValueError, KortbordError) as exc:
+        Console(stderr=True, highlight=False).print(f"[bold red]error:[/] {exc}", soft_wrap=True)
+        return 2
+    return table.run()
