@@ -109,7 +109,7 @@ def check_step(before: State, after: State, move: Any, events: tuple[Any, ...]) 
             ), f"event {e.kind} exposes hidden card {c}"
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rules=rules_strategy, seed=st.integers(min_value=0, max_value=2**32))
 def test_random_game_invariants(rules: Rules, seed: int) -> None:
     state, _ = random_game(rules, seed, check_step)
@@ -129,7 +129,7 @@ def test_random_full_games(players: int, target: int, option: str) -> None:
     """Random full games in every combination (4 players = partnership), fast path (``apply``) checked against
     the event path (``step``): the same final state."""
     rules = Rules(players=players, target=target, muggins=option == "muggins", lowball=option == "lowball")
-    for seed in range(3):
+    for seed in range(5):
         state, moves = random_game(rules, seed)
         fast = engine.new_game(rules)
         for m in moves:
@@ -137,7 +137,7 @@ def test_random_full_games(players: int, target: int, option: str) -> None:
         assert fast == state and engine.is_over(fast)
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(rules=rules_strategy, seed=st.integers(min_value=0, max_value=2**32), play_seed=st.integers(0, 2**16))
 def test_record_replay_gives_the_same_game(rules: Rules, seed: int, play_seed: int) -> None:
     game = Game(rules, seed=seed)
