@@ -76,7 +76,6 @@ COMPUTER_NAMES: Final = ("Anna", "Bo", "Cilla", "Dag")
 _RED: Final = "bold red3 on grey93"
 _BLACK: Final = "bold grey0 on grey93"
 _SYMBOL: Final = "♠♥♦♣"
-_SPECIAL_NAMES: Final = {"2S": "lillan", "TD": "storan"}
 _COMMANDS_HELP: Final = """\
 [bold]Entering a move[/]
   [cyan]3[/]               the move with that number in the list
@@ -412,11 +411,10 @@ class MulleTable:
         moves = list(view.legal_moves)
         self.console.print(self._table_panel(view))
         self._print_moves(view, moves)
+        choices = "1" if len(moves) == 1 else f"1-{len(moves)}"
         while True:
             try:
-                line = self.read_line(
-                    f"[bold green]{self.game.seats[seat]}[/], your move (1-{len(moves)}, ? for help): "
-                )
+                line = self.read_line(f"[bold green]{self.game.seats[seat]}[/], your move ({choices}, ? for help): ")
             except EOFError:
                 raise Quit("end of input") from None
             except KeyboardInterrupt:
@@ -444,7 +442,7 @@ class MulleTable:
 
     def _confirm_quit(self) -> bool:
         try:
-            answer = self.read_line("Quit this game? The record will be saved so you can replay it. [y/N] ")
+            answer = self.read_line("Quit this game? The record will be saved so you can replay it. \\[y/N] ")
         except (EOFError, KeyboardInterrupt):
             return True
         return answer.strip().lower() in ("y", "yes", "j", "ja")
@@ -497,12 +495,7 @@ class MulleTable:
         for _ in view.hand:
             hand.add_column(justify="center")
         hand.add_row(*[card_text(c) for c in view.hand])
-        notes = [
-            Text(f"={HV[c]}" + (f" {_SPECIAL_NAMES[str(c)]}" if str(c) in _SPECIAL_NAMES else ""), style="yellow")
-            if SCORING[c]
-            else Text("")
-            for c in view.hand
-        ]
+        notes = [Text(f"={HV[c]}", style="yellow") if SCORING[c] else Text("") for c in view.hand]
         if any(n.plain for n in notes):
             hand.add_row(*notes)
         grid.add_row("Your hand", hand)
@@ -527,12 +520,15 @@ class MulleTable:
                 f"{'you' if s == view.seat else self.game.seats[s]} {view.hand_sizes[s]}" for s in seats
             )
         pts = sum(card_points(c, self.rules) for c in pile.cards)
+        mulle = sum(p for _, p in pile.mulles)
         text = Text(f"{held} · pile {len(pile.cards)} cards, {pts} card pts")
         if pile.mulles:
             text.append(" · mulle ")
             text.append(", ".join(f"{_plain(c)} {p}" for c, p in pile.mulles), style="bold yellow")
         if pile.tabbar:
             text.append(f" · tabbe {pile.tabbar}", style="bold cyan")
+        if self.rules.scoring == "standard":
+            text.append(f" · round {pts + mulle + pile.tabbar} pts", style="bold")
         return text
 
     # -- moves and events -----------------------------------------------------------------------------------
@@ -553,7 +549,8 @@ class MulleTable:
             elif e.kind == "baat":
                 self.console.print(
                     Text(
-                        f"  {g.seats[d['dealer']]} calls BÅT: this is the last deal of the round!", style="bold yellow"
+                        f"  {self._subject(d['dealer'], 'calls', 'call')} BÅT: this is the last deal of the round!",
+                        style="bold yellow",
                     )
                 )
             elif e.kind == "mulle":
@@ -565,9 +562,8 @@ class MulleTable:
                 self.console.print(Text.assemble("  ★ ", ("TABBE", "bold cyan"), ": the table is cleared, +1 point"))
             elif e.kind == "last_capture":
                 cards = [Card.parse(c) for c in d["cards"]]
-                self.console.print(
-                    Text.assemble(f"  {g.seats[d['seat']]} captured last and takes the rest: ", cards_text(cards))
-                )
+                who = self._subject(d["seat"], "takes", "take")
+                self.console.print(Text.assemble(f"  Last capture: {who} the rest of the table: ", cards_text(cards)))
             elif e.kind == "safety_valve":
                 self.console.print(f"  ({g.seats[d['seat']]} had no legal move and may trail any card.)")
             elif e.kind == "round_over":
@@ -608,7 +604,7 @@ class MulleTable:
         table.add_row(
             "Mulles",
             *[
-                ", ".join(f"{_plain(Card.parse(m['card']))} {m['points']}" for m in bd[s]["mulle"]) or "—"
+                "\n".join(f"{_plain(Card.parse(m['card']))} {m['points']}" for m in bd[s]["mulle"]) or "—"
                 for s in sides
             ],
         )
