@@ -32,6 +32,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Final
 
+from rich.columns import Columns
 from rich.console import Console, Group
 from rich.panel import Panel
 from rich.table import Table
@@ -70,6 +71,8 @@ DEALS: Final = {"8+8": (8, 8), "5+5": (5, 5), "4+8": (4, 8)}
 LENGTHS: Final = {"100": "target:100", "200": "target:200", "round": "single_round", "each-deals": "each_deals_once"}
 #: The rule profiles a person can pick (spec §3).
 PROFILES: Final = ("standard", "cardgames.zone")
+#: Legal-move lists longer than this are printed in columns, without the notation.
+_LONG_LIST: Final = 14
 #: Names of the computer players, by seat after the person's.
 COMPUTER_NAMES: Final = ("Anna", "Bo", "Cilla", "Dag")
 
@@ -374,8 +377,8 @@ class MulleTable:
                 self._show_events(self.game.play(move))
                 if seat not in self.humans and self.interactive and self.options.delay > 0:
                     time.sleep(self.options.delay)
-        except Quit as stop:
-            self.console.print(f"\n[bold]Game stopped[/] ({stop}).")
+        except (Quit, KeyboardInterrupt) as stop:
+            self.console.print(f"\n[bold]Game stopped[/] ({stop or 'interrupted'}).")
             self._save()
             return 0
         self._game_over()
@@ -448,19 +451,29 @@ class MulleTable:
         return answer.strip().lower() in ("y", "yes", "j", "ja")
 
     def _print_moves(self, view: View, moves: Sequence[PlayerMove]) -> None:
-        grid = Table.grid(padding=(0, 2))
-        grid.add_column(justify="right", style="bold cyan")
-        grid.add_column()
-        grid.add_column(style="dim")
+        """The numbered legal moves: in words with their notation, or in columns of words when there are many
+        (a first deal with loose pairs to pack can give dozens of build moves)."""
+        rows = []
         for i, m in enumerate(moves, 1):
             words = Text(describe_move(m, view.builds))
             if isinstance(m, Capture):
                 preview = _capture_preview(view, m, self.rules)
                 if preview:
-                    words.append(f"  ({preview})", style="yellow")
-            grid.add_row(str(i), words, str(m))
+                    words.append(f" ({preview})", style="yellow")
+            rows.append((i, words, m))
         self.console.print(Text("Your legal moves:", style="bold"))
-        self.console.print(grid)
+        if len(moves) <= _LONG_LIST:
+            grid = Table.grid(padding=(0, 2))
+            grid.add_column(justify="right", style="bold cyan")
+            grid.add_column()
+            grid.add_column(style="dim")
+            for i, words, m in rows:
+                grid.add_row(str(i), words, str(m))
+            self.console.print(grid)
+            return
+        width = len(str(len(moves)))
+        entries = [Text.assemble((f"{i:>{width}} ", "bold cyan"), words) for i, words, _ in rows]
+        self.console.print(Columns(entries, column_first=True, padding=(0, 3)))
 
     def _table_panel(self, view: View) -> Panel:
         g = self.game
