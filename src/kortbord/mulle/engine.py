@@ -71,6 +71,7 @@ __all__ = [
 PACKS: Final = 2
 DECK_SIZE: Final = 104
 _FULL_COUNTS: Final = Counter(full_deck(PACKS))
+_FULL_DECK: Final[tuple[Card, ...]] = tuple(full_deck(PACKS))
 
 
 # ----------------------------------------------------------------------------------------------- events / result
@@ -185,7 +186,7 @@ def chance_outcome(state: State, rng: random.Random) -> Shuffle:
     if state.phase != "deal":
         raise IllegalMoveError("no shuffle is due: the round is under way or the game is over")
     dealer = rng.randrange(state.players) if state.dealer is None else None
-    deck = full_deck(PACKS)
+    deck = list(_FULL_DECK)  # == full_deck(PACKS)
     rng.shuffle(deck)
     return Shuffle(tuple(deck), dealer)
 
@@ -248,10 +249,16 @@ def _deal(
     return hands, table, stock[pos:]
 
 
+_CARD_TYPE: Final = {Card}
+
+
 def _start_round(state: State, move: Shuffle) -> tuple[State, list[Event]]:
-    deck = tuple(Card(int(c)) for c in move.deck)
-    if len(deck) != DECK_SIZE or Counter(deck) != _FULL_COUNTS:
-        raise IllegalMoveError("a shuffle must hold the 104 cards of two packs, every card exactly twice")
+    deck = move.deck
+    # fast check for a deck of Card values (every chance_outcome deck); anything else is converted first
+    if not (type(deck) is tuple and set(map(type, deck)) == _CARD_TYPE and sorted(deck) == list(_FULL_DECK)):
+        deck = tuple(Card(int(c)) for c in move.deck)
+        if len(deck) != DECK_SIZE or Counter(deck) != _FULL_COUNTS:
+            raise IllegalMoveError("a shuffle must hold the 104 cards of two packs, every card exactly twice")
     events: list[Event] = []
     dealer = state.dealer
     if dealer is None:
@@ -279,23 +286,23 @@ def _start_round(state: State, move: Shuffle) -> tuple[State, list[Event]]:
     )
     if last:
         events.append(Event("baat", {"dealer": dealer}))
-    new = replace(
-        state,
-        phase="play",
-        dealer=dealer,
-        round_no=state.round_no + 1,
-        to_move=(dealer + 1) % state.players,
-        table=tuple(sorted(table)),
-        builds=(),
-        piles=tuple(PileInfo() for _ in range(state.sides)),
-        last_capturer=None,
-        deal_no=1,
-        deals_total=len(plan),
-        is_last_deal=last,
-        next_build=1,
-        _hands=tuple(tuple(sorted(h)) for h in hands),
-        _stock=stock,
-        _cache={},
+    new = state._evolve(
+        {
+            "phase": "play",
+            "dealer": dealer,
+            "round_no": state.round_no + 1,
+            "to_move": (dealer + 1) % state.players,
+            "table": tuple(sorted(table)),
+            "builds": (),
+            "piles": tuple(PileInfo() for _ in range(state.sides)),
+            "last_capturer": None,
+            "deal_no": 1,
+            "deals_total": len(plan),
+            "is_last_deal": last,
+            "next_build": 1,
+            "_hands": tuple(tuple(sorted(h)) for h in hands),
+            "_stock": stock,
+        }
     )
     return new, events
 
@@ -435,23 +442,104 @@ def _captures(state: State, x: Card) -> list[Capture]:
     return out
 
 
+# ----------------------------------------------------------------------------------------------- table facts
+class _TableFacts:
+    """What move generation needs to know about one loose table (a sorted card tuple) under one set of capture
+    options: computed once, shared by every position with that table (a cache, never a rule of its own).
+
+    Attributes:
+        distinct: the distinct loose cards, sorted.
+        by_tv: ``by_tv[v]`` = the distinct loose cards of table value ``v`` (1..13), sorted.
+        captures: ``(x, ids of the builds of value hv(x))`` -> :func:`_captures` (filled on demand; only used
+            when builds are never addends, so captures depend on nothing else).
+        pairs: ``(founding cards, value, forced)`` -> :func:`_pair_sets` of the rest of the table.
+    """
+
+    __slots__ = ("by_tv", "captures", "distinct", "pairs")
+
+    def __init__(self, table: tuple[Card, ...]) -> None:
+        self.distinct: list[Card] = sorted(set(table))
+        by_tv: list[list[Card]] = [[] for _ in range(17)]
+        for y in self.distinct:
+            by_tv[TV[y]].append(y)
+        self.by_tv: tuple[tuple[Card, ...], ...] = tuple(tuple(b) for b in by_tv)
+        self.captures: dict[object, list[Capture]] = {}
+        self.pairs: dict[tuple[tuple[Card, ...], int, bool], list[tuple[tuple[Card, Card], ...]]] = {}
+
+
+_TABLE_FACTS: dict[tuple[object, ...], _TableFacts] = {}
+
+
+def _table_facts(table: tuple[Card, ...], rules: Rules) -> _TableFacts:
+    key = (table, rules.maximal, rules.pure_mulle, rules.special_capture_builds_only, rules.capture_all_builds)
+    facts = _TABLE_FACTS.get(key)
+    if facts is None:
+        if len(_TABLE_FACTS) > 50_000:
+            _TABLE_FACTS.clear()
+        facts = _TABLE_FACTS[key] = _TableFacts(table)
+    return facts
+
+
+def _pair_sets_cached(
+    facts: _TableFacts, table: tuple[Card, ...], combo: tuple[Card, ...], v: int, forced: bool
+) -> list[tuple[tuple[Card, Card], ...]]:
+    key = (combo, v, forced)
+    hit = facts.pairs.get(key)
+    if hit is None:
+        hit = facts.pairs[key] = _pair_sets(_without(table, combo), v, forced)
+    return hit
+
+
 # ----------------------------------------------------------------------------------------------- legal moves
 _set_attr = object.__setattr__
+_new_object = object.__new__
 
 
 def _fast_capture(card: Card, loose: tuple[Card, ...], builds: tuple[str, ...]) -> Capture:
     """A Capture from already-canonical parts (sorted loose cards, builds by number), skipping normalisation."""
-    m = object.__new__(Capture)
+    m = _new_object(Capture)
     _set_attr(m, "card", card)
     _set_attr(m, "loose", loose)
     _set_attr(m, "builds", builds)
     return m
 
 
-def _fast_trail(card: Card) -> Trail:
-    m = object.__new__(Trail)
+def _fast_build(card: Card, on: tuple[Card, ...], value: int, pkg: tuple[tuple[Card, Card], ...]) -> Build:
+    """A Build move from canonical parts (``on`` sorted, ``pkg`` from :func:`_pair_sets`)."""
+    m = _new_object(Build)
     _set_attr(m, "card", card)
+    _set_attr(m, "on", on)
+    _set_attr(m, "value", value)
+    _set_attr(m, "pkg", pkg)
     return m
+
+
+def _fast_change(cls: type[Raise] | type[BuildDown], card: Card, build: str, value: int) -> Raise | BuildDown:
+    m = _new_object(cls)
+    _set_attr(m, "card", card)
+    _set_attr(m, "build", build)
+    _set_attr(m, "value", value)
+    return m
+
+
+def _fast_package(card: Card, loose: tuple[Card, ...], build: str, pkg: tuple[tuple[Card, Card], ...]) -> Package:
+    m = _new_object(Package)
+    _set_attr(m, "card", card)
+    _set_attr(m, "loose", loose)
+    _set_attr(m, "build", build)
+    _set_attr(m, "pkg", pkg)
+    return m
+
+
+def _fast_layon(card: Card, build: str) -> LayOn:
+    m = _new_object(LayOn)
+    _set_attr(m, "card", card)
+    _set_attr(m, "build", build)
+    return m
+
+
+#: The 52 trail moves, shared (moves are immutable values).
+_TRAILS: Final[tuple[Trail, ...]] = tuple(Trail(Card(i)) for i in range(52))
 
 
 def _owns(state: State, seat: int, b: TableBuild) -> bool:
@@ -497,7 +585,16 @@ def _without(cards: tuple[Card, ...], remove: Sequence[Card]) -> tuple[Card, ...
     return tuple(lst)
 
 
+_NO_PAIRS: Final[list[tuple[tuple[Card, Card], ...]]] = [()]
+
+
 def _legal(state: State) -> list[PlayerMove]:
+    """Every legal move (spec §2.13), in the order of :func:`legal_moves`.
+
+    Captures (M1) come from :func:`_captures`; building moves M2-M6 and the reserve rule are below; trails
+    (M7), the capture duty and the safety valve at the end.  Positions that share a loose table share its
+    :class:`_TableFacts` (capture lists, cards by value, packable pairs).
+    """
     rules = state.rules
     seat = state.to_move
     assert seat is not None
@@ -506,13 +603,17 @@ def _legal(state: State) -> list[PlayerMove]:
         return []
     table = state.table
     builds = state.builds
+    facts = _table_facts(table, rules)
     hvc = [0] * 17
     for c in hand:
         hvc[HV[c]] += 1
+    held = [v for v in range(2, 17) if hvc[v]]
     reserve_rule = rules.reserve_rule
     owned = [b for b in builds if b.owner == seat]
 
     def ok(x: int, drop: str | None, add: int | None) -> bool:
+        # Reserve rule (spec §2.6): after the move the mover still holds a card for every build it owns; ``add``
+        # is the new value of the build the move makes or changes (D5), ``drop`` a build whose value it changes.
         hx = HV[x]
         if add is not None and hvc[add] - (hx == add) <= 0:
             return False
@@ -531,23 +632,61 @@ def _legal(state: State) -> list[PlayerMove]:
     others: list[PlayerMove] = []
     locking = rules.locking
     packaging = rules.table_packaging if locking else "off"
+    forced = packaging == "forced"
     max_on = rules.max_table_cards_in_found
     one_per_value = rules.one_build_per_value
     by_value: dict[int, TableBuild] = {}
+    ids_by_value: dict[int, tuple[str, ...]] = {}
     for b in builds:
         by_value.setdefault(b.value, b)
-    loose_distinct = sorted(set(table))
+        ids_by_value[b.value] = (*ids_by_value.get(b.value, ()), b.id)
+    cacheable = not rules.builds_in_sums  # then a capture depends only on x, the table and builds of hv(x)
+    scoring_builds = rules.scoring_build_from_hand
+    by_tv = facts.by_tv
     for x in distinct:
-        for m in _captures(state, x):
-            if _capture_keeps_reserve(m, owned, hvc, x, reserve_rule):
+        hx = HV[x]
+        # M1 capture
+        if cacheable:
+            hb = ids_by_value.get(hx)
+            ckey: object = x if hb is None else (x, hb)
+            caps = facts.captures.get(ckey)
+            if caps is None:
+                caps = facts.captures[ckey] = _captures(state, x)
+        else:
+            caps = _captures(state, x)
+        for m in caps:
+            if not owned or _capture_keeps_reserve(m, owned, hvc, x, reserve_rule):
                 captures.append(m)
                 capturing.add(x)
-        if SCORING[x] and not rules.scoring_build_from_hand:
-            continue
+        if SCORING[x] and not scoring_builds:
+            continue  # D6: no scoring card builds from the hand
         t = TV[x]
         # M2 create (founded on 1 .. max_on loose cards); equal value -> package (M5) when one build per value
         if max_on == 1:
-            combos: list[tuple[Card, ...]] = [(y,) for y in loose_distinct if t + TV[y] <= 16]
+            # one table card y (D7): for each value v the mover holds, the loose cards worth v - t, in card order
+            combos: list[tuple[Card, ...]] = []
+            for v in held:
+                need = v - t
+                if need < 1:
+                    continue
+                if need > 13:
+                    break
+                if hvc[v] - (hx == v) <= 0:
+                    continue
+                ys = by_tv[need]
+                if not ys:
+                    continue
+                if one_per_value and v in by_value:
+                    continue  # a combination worth an existing build's value is packaged into it (below)
+                if not ok(x, None, v):
+                    continue
+                for y in ys:
+                    combo: tuple[Card, ...] = (y,)
+                    if packaging == "off":
+                        others.append(_fast_build(x, combo, v, ()))
+                    else:
+                        for pk in _pair_sets_cached(facts, table, combo, v, forced):
+                            others.append(_fast_build(x, combo, v, pk))
         else:
             cset: set[tuple[Card, ...]] = set()
             for k in range(1, min(max_on, len(table)) + 1):
@@ -555,17 +694,18 @@ def _legal(state: State) -> list[PlayerMove]:
                     if t + sum(TV[c] for c in combo) <= 16:
                         cset.add(combo)
             combos = sorted(cset)
-        for combo in combos:
-            v = t + sum(TV[c] for c in combo)
-            if hvc[v] - (HV[x] == v) <= 0:
-                continue
-            if one_per_value and v in by_value:
-                continue  # a combination worth an existing build's value is packaged into it (below)
-            if not ok(x, None, v):
-                continue
-            rest = _without(table, combo) if packaging != "off" else ()
-            for pk in _pair_sets(rest, v, packaging == "forced") if packaging != "off" else [()]:
-                others.append(Build(x, combo, v, pk))
+            for combo in combos:
+                v = t + sum(TV[c] for c in combo)
+                if hvc[v] - (hx == v) <= 0:
+                    continue
+                if one_per_value and v in by_value:
+                    continue  # a combination worth an existing build's value is packaged into it (below)
+                if not ok(x, None, v):
+                    continue
+                for pk in _pair_sets_cached(facts, table, combo, v, forced) if packaging != "off" else _NO_PAIRS:
+                    others.append(_fast_build(x, combo, v, pk))
+        if not builds:
+            continue
         # M3 raise / M4 build down on open builds
         for b in builds:
             if b.locked:
@@ -574,12 +714,12 @@ def _legal(state: State) -> list[PlayerMove]:
             if own and (not rules.raise_own or rules.no_consecutive_raise):
                 continue
             v = b.value + t
-            if v <= 16 and hvc[v] - (HV[x] == v) > 0 and ok(x, b.id, v):
-                others.append(Raise(x, b.id, v))
+            if v <= 16 and hvc[v] - (hx == v) > 0 and ok(x, b.id, v):
+                others.append(_fast_change(Raise, x, b.id, v))
             if rules.build_down and not (own and rules.build_down_only_on_others):
                 v = b.value - t
-                if v >= 2 and hvc[v] - (HV[x] == v) > 0 and ok(x, b.id, v):
-                    others.append(BuildDown(x, b.id, v))
+                if v >= 2 and hvc[v] - (hx == v) > 0 and ok(x, b.id, v):
+                    others.append(_fast_change(BuildDown, x, b.id, v))
         if not locking:
             continue
         # M5 package from the hand, M6 lay on
@@ -587,17 +727,19 @@ def _legal(state: State) -> list[PlayerMove]:
             if not rules.ligger_any and not _same_team(state, b.owner, seat):
                 continue
             v = b.value
-            if hvc[v] - (HV[x] == v) <= 0 or not ok(x, None, v):
+            if hvc[v] - (hx == v) <= 0 or not ok(x, None, v):
                 continue
             need = v - t
             if need >= 1:
-                for combo in combos if max_on > 1 else [(y,) for y in loose_distinct]:
-                    if sum(TV[c] for c in combo) == need:
-                        rest = _without(table, combo) if packaging != "off" else ()
-                        for pk in _pair_sets(rest, v, packaging == "forced") if packaging != "off" else [()]:
-                            others.append(Package(x, combo, b.id, pk))
+                if max_on == 1:
+                    pcombos: Sequence[tuple[Card, ...]] = [(y,) for y in by_tv[need]] if need <= 13 else ()
+                else:
+                    pcombos = [c for c in combos if sum(TV[y] for y in c) == need]
+                for combo in pcombos:
+                    for pk in _pair_sets_cached(facts, table, combo, v, forced) if packaging != "off" else _NO_PAIRS:
+                        others.append(_fast_package(x, combo, b.id, pk))
             if t == v:
-                others.append(LayOn(x, b.id))
+                others.append(_fast_layon(x, b.id))
     moves: list[PlayerMove] = captures + others
     # M7 trail: only without an own build, and per the capture duty (spec §2.6, option capture_duty)
     if not any(_owns(state, seat, b) for b in builds):
@@ -610,9 +752,9 @@ def _legal(state: State) -> list[PlayerMove]:
             if duty == "card" and x in capturing:
                 continue
             if ok(x, None, None):
-                moves.append(_fast_trail(x))
+                moves.append(_TRAILS[x])
     if not moves:  # safety valve (spec §2.6): trail any card
-        moves = [_fast_trail(x) for x in distinct]
+        moves = [_TRAILS[x] for x in distinct]
         state._cache["safety_valve"] = True
     return moves
 
@@ -622,7 +764,7 @@ def _capture_keeps_reserve(m: Capture, owned: list[TableBuild], hvc: list[int], 
     if not reserve_rule:
         return True
     hx = HV[x]
-    taken = set(m.builds)
+    taken = m.builds
     return all(b.id in taken or hvc[b.value] - (hx == b.value) > 0 for b in owned)
 
 
@@ -634,15 +776,32 @@ def legal_moves(state: State) -> list[PlayerMove]:
         return []
     cached = state._cache.get("legal")
     if cached is None:
-        cached = _legal(state)
-        state._cache["legal"] = cached
-        state._cache["legal_set"] = frozenset(cached)
+        cached = state._cache["legal"] = _legal(state)
     return list(cached)  # type: ignore[call-overload, no-any-return]
 
 
+def _legal_list(state: State) -> list[PlayerMove]:
+    """The state's cached legal-move list itself (not a copy: never hand it out)."""
+    cached = state._cache.get("legal")
+    if cached is None:
+        cached = state._cache["legal"] = _legal(state)
+    return cached  # type: ignore[return-value]
+
+
 def _legal_set(state: State) -> frozenset[PlayerMove]:
-    legal_moves(state)
-    return state._cache["legal_set"]  # type: ignore[return-value]
+    cached = state._cache.get("legal_set")
+    if cached is None:
+        cached = state._cache["legal_set"] = frozenset(_legal_list(state))
+    return cached  # type: ignore[return-value]
+
+
+def _is_legal(state: State, move: PlayerMove) -> bool:
+    """Whether ``move`` is legal: first by identity against the cached list (a move taken from
+    :func:`legal_moves` needs no hashing), then by value for moves built elsewhere."""
+    for m in _legal_list(state):
+        if m is move:
+            return True
+    return move in _legal_set(state)
 
 
 # ----------------------------------------------------------------------------------------------- applying moves
@@ -663,19 +822,22 @@ def step(state: State, move: Move) -> tuple[State, tuple[Event, ...]]:
     return _step(state, move, True)
 
 
+_PLAYER_MOVES: Final = (Capture, Trail, Build, Raise, BuildDown, Package, LayOn)
+
+
 def _step(state: State, move: Move, want_events: bool) -> tuple[State, tuple[Event, ...]]:
     if isinstance(move, Shuffle):
         if state.phase != "deal":
             raise IllegalMoveError("no shuffle is due: the round is under way or the game is over")
         new, events = _start_round(state, move)
         return new, tuple(events)
-    if not isinstance(move, Capture | Trail | Build | Raise | BuildDown | Package | LayOn):
+    if not isinstance(move, _PLAYER_MOVES):
         raise InvalidMoveError(f"not a Mulle move: {move!r}")
     if state.phase == "deal":
         raise NotYourTurnError("it is nobody's turn: the cards must be shuffled and dealt first")
     if state.phase == "over":
         raise NotYourTurnError("the game is over")
-    if move not in _legal_set(state):
+    if not _is_legal(state, move):
         raise IllegalMoveError(f"illegal move {move}: {explain_illegal(state, move)}")
     return _apply_play(state, move, want_events)
 
@@ -685,9 +847,9 @@ def _apply_play(state: State, move: PlayerMove, want_events: bool = True) -> tup
     seat = state.to_move
     assert seat is not None
     x = move.card
-    hand = list(state._hands[seat])
-    hand.remove(x)
     hands = list(state._hands)
+    hand = list(hands[seat])
+    hand.remove(x)
     hands[seat] = tuple(hand)
     table = state.table
     builds = state.builds
@@ -696,23 +858,25 @@ def _apply_play(state: State, move: PlayerMove, want_events: bool = True) -> tup
     next_build = state.next_build
     events: list[Event] = [Event("play", {"seat": seat, "move": str(move)})] if want_events else []
     last_play = _is_last_play(state)
-    side = state.side(seat)
     if isinstance(move, Capture):
-        taken = set(move.builds)
+        side = state.side(seat)
+        taken = move.builds
         got = [x, *move.loose]
-        for b in builds:
-            if b.id in taken:
-                got.extend(b.cards)
-        builds = tuple(b for b in builds if b.id not in taken)
+        if taken:
+            for b in builds:
+                if b.id in taken:
+                    got.extend(b.cards)
+            builds = tuple(b for b in builds if b.id not in taken)
         table = _without(table, move.loose)
         # mulle (spec §2.8): every identical pair among the played card and the cards it took, in this play
-        counts = Counter(got)
         mulles: list[tuple[Card, int]] = []
-        for c in sorted(counts):
-            pairs = counts[c] // 2
-            if pairs and (rules.mulle_pair_scope == "any" or TV[c] == TV[x]):
-                pts = mulle_points(c, rules, from_hand=c == x)
-                mulles.extend([(c, pts)] * pairs)
+        if len(set(got)) < len(got):
+            counts = Counter(got)
+            for c in sorted(counts):
+                pairs = counts[c] // 2
+                if pairs and (rules.mulle_pair_scope == "any" or TV[c] == TV[x]):
+                    pts = mulle_points(c, rules, from_hand=c == x)
+                    mulles.extend([(c, pts)] * pairs)
         tabbe = not table and not builds and not last_play and not (rules.no_tabbe_in_last_deal and state.is_last_deal)
         pile = piles[side]
         piles = _set(
@@ -762,17 +926,17 @@ def _apply_play(state: State, move: PlayerMove, want_events: bool = True) -> tup
             if hands[(seat + i) % n]:
                 nxt = (seat + i) % n
                 break
-    new = replace(
-        state,
-        table=table,
-        builds=builds,
-        piles=piles,
-        last_capturer=last_capturer,
-        next_build=next_build,
-        _hands=tuple(hands),
-        _cache={},
-        last_play_flag=False,
-        to_move=nxt if nxt is not None else state.to_move,
+    new = state._evolve(
+        {
+            "table": table,
+            "builds": builds,
+            "piles": piles,
+            "last_capturer": last_capturer,
+            "next_build": next_build,
+            "_hands": tuple(hands),
+            "last_play_flag": False,
+            "to_move": nxt if nxt is not None else state.to_move,
+        }
     )
     if nxt is not None:
         return new, tuple(events)
@@ -852,13 +1016,14 @@ def _advance(state: State, seat: int, was_last: bool, events: list[Event]) -> tu
         )
         if last:
             events.append(Event("baat", {"dealer": state.dealer}))
-        new = replace(
-            state,
-            _hands=tuple(tuple(sorted(h)) for h in dealt),
-            _stock=stock,
-            deal_no=deal_no,
-            is_last_deal=last,
-            to_move=(state.dealer + 1) % n,
+        new = state._evolve(
+            {
+                "_hands": tuple(tuple(sorted(h)) for h in dealt),
+                "_stock": stock,
+                "deal_no": deal_no,
+                "is_last_deal": last,
+                "to_move": (state.dealer + 1) % n,
+            }
         )
         return new, tuple(events)
     return _end_round(state, events)
@@ -980,7 +1145,7 @@ def explain_illegal(state: State, move: PlayerMove) -> str:
     x = move.card
     if x not in hand:
         return f"you hold no {x}" if hand else "you hold no cards"
-    legal = _legal_set(state)
+    legal = _legal_list(state)  # canonical order, so the example move in a message is deterministic
     t, h = TV[x], HV[x]
     table_count = Counter(state.table)
 

@@ -11,7 +11,7 @@ value: ace 14, 2♠ 15, 10♦ 16) and :data:`SCORING` (the three cards with a di
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Any, Final
 
 from kortbord.cards import Card
 from kortbord.mulle.rules import Rules
@@ -67,7 +67,7 @@ class PileInfo:
     tabbar: int = 0
 
 
-@dataclass(frozen=True, slots=True, eq=True)
+@dataclass(frozen=True, eq=True)
 class State:
     """A Mulle game at one moment.  Build with :func:`kortbord.mulle.engine.new_game` or
     :func:`kortbord.mulle.position.load_position`; advance with ``engine.apply``/``engine.step``.
@@ -136,6 +136,23 @@ class State:
 
     def __hash__(self) -> int:
         return hash((self._hands, self._stock, self.table, self.builds, self.to_move, self.phase, self.round_no))
+
+    def _evolve(self, changes: dict[str, Any]) -> State:
+        """A copy with ``changes`` (field name -> value) and a fresh ``_cache``: ``dataclasses.replace`` for the
+        engine's hot paths, without re-running ``__init__`` (the engine only passes values of the right types).
+
+        State keeps its fields in an instance ``__dict__`` (no ``__slots__``) so that this is one dict copy.
+        """
+        d = self.__dict__.copy()
+        d.update(changes)
+        d["_cache"] = {}
+        new = _new_object(State)
+        _set_attr(new, "__dict__", d)
+        return new
+
+
+_new_object: Final = object.__new__
+_set_attr: Final = object.__setattr__
 
 
 def side_of(teams: bool, seat: int) -> int:
