@@ -246,3 +246,16 @@ def test_cli_score_record_replay(tmp_path: Any) -> None:
     assert res.exit_code == 0, res.output
     assert "round 1 over" in res.stdout and "game over" in res.stdout
     assert len(json.loads(rec.read_text())["moves"]) == 96  # 104 cards - 8 on the table, one per move
+
+
+def test_cli_replay_of_an_unfinished_record_does_not_claim_a_result(tmp_path: Any) -> None:
+    runner = CliRunner()
+    rec = tmp_path / "rec.json"
+    assert runner.invoke(app, ["mulle", "record", "--seed", "4", "-o", str(rec)]).exit_code == 0
+    data = json.loads(rec.read_text())
+    data["moves"] = data["moves"][:5]  # a game quit after five moves
+    rec.write_text(json.dumps(data))
+    res = runner.invoke(app, ["mulle", "replay", str(rec)])
+    assert res.exit_code == 0, res.output
+    assert "game over" not in res.stdout and "draw" not in res.stdout
+    assert "before the game is over (5 moves)" in res.stdout

@@ -153,7 +153,11 @@ def replay(record_file: Annotated[Path, typer.Argument(metavar="RECORD.json", he
                     continue
                 out.append("      " + _describe(game, e))
         res = game.result()
-        out.append(f"game over: winners {[_side(game, w) for w in res.winners] or 'draw'}, scores {list(res.scores)}")
+        if game.is_over():
+            winners = [_side(game, w) for w in res.winners] or "draw"
+            out.append(f"game over: winners {winners}, scores {list(res.scores)}")
+        else:
+            out.append(f"record ends before the game is over ({len(game.moves)} moves): scores {list(res.scores)}")
         return out
 
     for line in _run(lines):
