@@ -55,3 +55,45 @@ def mulle(
         record=record,
     )
     raise typer.Exit(mulle_terminal.run(options))
+
+
+@app.command("cribbage")
+def cribbage(
+    players: Annotated[int, typer.Option("--players", "-p", min=2, max=4, help="Number of players: 2, 3 or 4.")] = 2,
+    partnership: Annotated[
+        bool, typer.Option("--partnership", help="4 players as two partnerships, partners opposite (always so).")
+    ] = False,
+    target: Annotated[int, typer.Option("--target", "-t", help="Points to win: 121 (twice around) or 61.")] = 121,
+    muggins: Annotated[
+        bool, typer.Option("--muggins", help="Count your own hands; opponents may call muggins or overcount.")
+    ] = False,
+    lowball: Annotated[
+        bool, typer.Option("--lowball", help="Lowball: whoever reaches the target first loses.")
+    ] = False,
+    bot: Annotated[str, typer.Option("--bot", help="Computer level: random or greedy.")] = "greedy",
+    seed: Annotated[
+        int | None,
+        typer.Option("--seed", help="Seed of the shuffles and the computers (the same seed, the same game)."),
+    ] = None,
+    name: Annotated[str, typer.Option("--name", help="Your name at the table.")] = "You",
+    auto: Annotated[bool, typer.Option("--auto", help="Computers at every seat; print the game (demo).")] = False,
+    record: Annotated[
+        Path | None, typer.Option("--record", help="Where to save the game record JSON (default: a new file).")
+    ] = None,
+) -> None:
+    """Play Cribbage in the terminal against the computer (rules spec cribbage.md §2, Muggins §2.10)."""
+    from kortbord.cli import cribbage_terminal
+
+    options = cribbage_terminal.Options(
+        players=players,
+        partnership=partnership,
+        target=target,
+        muggins=muggins,
+        lowball=lowball,
+        bot=bot,
+        seed=seed,
+        name=name,
+        auto=auto,
+        record=record,
+    )
+    raise typer.Exit(cribbage_terminal.run(options))

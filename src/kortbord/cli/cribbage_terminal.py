@@ -1,0 +1,750 @@
+"""``kortbord play cribbage``: a whole game of Cribbage in the terminal against the computer (Rich rendering).
+
+The person sits at seat 0 (``P0``) and computers (:mod:`kortbord.bots.cribbage_simple`) at the others; with
+``auto`` every seat is a computer and the game is printed.  The client drives the engine only through its public
+API (:class:`kortbord.cribbage.game.Game`, ``engine.parse_move``, ``view``, ``result``, ``score_show``) and gives
+each bot only its seat's View.
+
+What is shown (rules spec ``../shared/rules/cribbage.md``): the cut for deal, each deal and whose crib it is, the
+person's hand (sorted), the starter and his heels (§2.3), the play with the running count and the cards of the
+current count, every card laid, every go and every point pegged with its reason ("fifteen for 2", "go for 1");
+the show in counting order (§2.6) with the traditional count ("fifteen two, fifteen four, a pair is six"), the
+crib face up when counted; a text cribbage board; the end with the winner, skunks (§2.7) or the Lowball loser.
+
+Under Muggins (§2.10 M1-M15) the person announces the count of the own hand and crib (0-29) and answers the
+computers' counts (accept, ``muggins N``, ``overcount``); the settlement and the true breakdown are shown after
+each count is settled, never before (M9).
+
+Input: a card (``5H``, ``10D``, ``5♥``; two for a 2-player discard), ``go``, a number from the numbered list of
+legal moves (in the discard and the play), a number 0-29 for a Muggins count, ``accept``/``muggins N``/
+``overcount`` to answer one; commands ``?``/``help``, ``moves``, ``table``, ``rules``, ``quit`` (asks for
+confirmation, then saves the record).  Bad input is answered with the engine's reason and asked again; it never
+changes the game.  The game record (``docs/engine-api.md``, "Game records") is written when the game ends or the
+person quits, and replays with ``kortbord cribbage replay RECORD.json``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import random
+import re
+import sys
+import time
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Final
+
+from rich.console import Console, Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from kortbord.bots.base import Bot
+from kortbord.bots.cribbage_simple import LEVELS, make_bot
+from kortbord.cards import Card
+from kortbord.cribbage import engine
+from kortbord.cribbage.game import Game
+from kortbord.cribbage.moves import Discard, Go, Move, Play
+from kortbord.cribbage.rules import Rules
+from kortbord.cribbage.scoring import score_show
+from kortbord.cribbage.state import Event
+from kortbord.cribbage.view import View
+from kortbord.errors import IllegalMoveError, InvalidMoveError, KortbordError
+
+__all__ = ["COMPUTER_NAMES", "CribbageTable", "Options", "Quit", "build_rules", "resolve_input", "run"]
+
+#: Names of the computer players, by seat after the person's.
+COMPUTER_NAMES: Final = ("Anna", "Bo", "Cilla", "Dag")
+
+_RED: Final = "bold red3 on grey93"
+_BLACK: Final = "bold grey0 on grey93"
+_SYMBOL: Final = "♠♥♦♣"
+_SIDE_STYLES: Final = ("bold green", "bold magenta", "bold cyan", "bold yellow")
+_BAR: Final = 40
+_COMMANDS_HELP: Final = """\
+[bold]Entering a move[/]
+  [cyan]5H 10D[/]        the discard: two cards for the crib (one with 3 or 4 players); also [cyan]5♥ T♦[/]
+  [cyan]7H[/]            the play: the card to lay        [cyan]go[/]   when no card fits under 31
+  [cyan]3[/]             the move with that number in the list (discard and play)
+  Cards: rank A 2-9 T J Q K (or 10), suit S H D C (or ♠♥♦♣)
+[bold]Muggins[/] (when the option is on)
+  [cyan]12[/] or [cyan]count 12[/]  announce the count of your hand or crib, 0 to 29 (pegged at once)
+  [cyan]accept[/] (or Enter)   [cyan]muggins 3[/]   [cyan]overcount[/]   answer another player's count
+[bold]Commands[/]
+  [cyan]moves[/]  the legal moves    [cyan]table[/]  the table and the board    [cyan]rules[/]  the rules in short
+  [cyan]help[/] or [cyan]?[/]  this help    [cyan]quit[/]  stop (the game record is saved for replay)"""
+_RULES_SUMMARY: Final = """\
+[bold]Cribbage in short[/] (rules spec cribbage.md §2)
+• Each player gets 6 cards (5 with 3 or 4 players) and lays 2 (1) away to the [bold]crib[/], which is the dealer's.
+  The top card of the pack is turned: the [bold]starter[/]. A jack turned gives the dealer [bold]his heels[/], 2.
+• [bold]The play[/]: in turn lay a card and call the running count, never past 31. Score 2 for making 15 or 31,
+  2 for a pair (6 three of a kind, 12 four), a run of 3+ cards in any order its length. If you cannot lay a
+  card, say [bold]go[/]; the last to lay a card scores 1 (go / last card), then the count starts at 0.
+• [bold]The show[/]: each hand with the starter, from the dealer's left, then the dealer's hand, then the crib:
+  every combination worth 15 scores 2, each pair 2, each run its length, a flush of the 4 hand cards 4 (5 with
+  the starter; the crib only 5), the jack of the starter's suit ([bold]nobs[/]) 1.
+• The first to the target (61 or 121) wins at once. A loser at 90 or less (45 in a 61 game) is [bold]skunked[/].
+• [bold]Muggins[/]: you count your own hand; an opponent may call [bold]muggins N[/] for points you missed (he
+  gets min(missed, N); a false call gives you N) or [bold]overcount[/] (the excess moves to him).
+• [bold]Lowball[/]: whoever reaches the target first loses."""
+_MUGGINS_HOWTO: Final = (
+    "Type your count, a number from 0 to 29: 2 for each combination making 15, 2 for each pair, the length of "
+    "each run, a flush 4 (5 with the starter; a crib only 5), 1 for nobs. It is pegged at once. Count too few "
+    "and an opponent may call muggins and take the missed points; count too many and he may call overcount."
+)
+
+
+class Quit(Exception):
+    """The person asked to stop the game (``quit`` confirmed, end of input, or Ctrl-C)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Options:
+    """What ``kortbord play cribbage`` was asked for (rules spec §2, §2.9, §2.10, §2a).
+
+    Attributes:
+        players: 2, 3 or 4.  partnership: 4 players as two partnerships (partners opposite; four players always
+            play so).  target: 61 or 121 points.  muggins: players count their own hands (§2.10).  lowball: the
+            first to the target loses (§2.8; with ``muggins`` too, Lowball is played without Muggins).
+        bot: a level of :data:`kortbord.bots.cribbage_simple.LEVELS`.  seed: seed of the shuffles and the
+            computers (None: a fresh one).  name: the person's name.  auto: every seat is a computer.
+        record: where to save the game record (None: a new file under the user's data directory).
+        delay: seconds to pause after each computer move when a person plays at a terminal.
+    """
+
+    players: int = 2
+    partnership: bool = False
+    target: int = 121
+    muggins: bool = False
+    lowball: bool = False
+    bot: str = "greedy"
+    seed: int | None = None
+    name: str = "You"
+    auto: bool = False
+    record: Path | None = None
+    delay: float = 0.5
+
+
+def build_rules(options: Options) -> Rules:
+    """The :class:`Rules` for ``options``.
+
+    Raises:
+        ValueError: an unknown computer level.  InvalidRulesError: players, target or partnership out of the
+            rules (the message says why).
+    """
+    if options.bot not in LEVELS:
+        raise ValueError(f"unknown computer level {options.bot!r}; choose one of {', '.join(LEVELS)}")
+    if options.partnership and options.players != 4:
+        raise ValueError("partnership play needs 4 players: use --players 4 (four players always play as partners)")
+    return Rules(
+        players=options.players,
+        target=options.target,
+        partnership=True if options.partnership else None,
+        muggins=options.muggins,
+        lowball=options.lowball,
+    )
+
+
+# ------------------------------------------------------------------------------------------------- rendering
+def card_text(card: Card) -> Text:
+    """A card face: rank (``10`` for ten) and suit symbol, ♥♦ red and ♠♣ black on a light card background."""
+    rank = "10" if card.rank == 10 else str(card)[0]
+    return Text(f" {rank}{_SYMBOL[card.suit_index]} ", style=_RED if card.suit in "HD" else _BLACK)
+
+
+def cards_text(cards: Sequence[Card], sep: str = " ") -> Text:
+    """Several card faces separated by ``sep``; an em dash when there are none."""
+    if not cards:
+        return Text("—", style="dim")
+    return Text(sep).join(card_text(c) for c in cards)
+
+
+def plain(card: Card) -> str:
+    """A card in words-free plain text with its suit symbol: ``10♦``, ``5♥``."""
+    rank = "10" if card.rank == 10 else str(card)[0]
+    return f"{rank}{_SYMBOL[card.suit_index]}"
+
+
+def describe_move(move: Move) -> str:
+    """A legal move in plain words with suit symbols (``4♣ 5♥``, ``7♥``, ``go``)."""
+    if isinstance(move, Discard):
+        return " ".join(plain(c) for c in move.cards)
+    if isinstance(move, Play):
+        return plain(move.card)
+    return str(move)
+
+
+# ------------------------------------------------------------------------------------------------- input
+def resolve_input(text: str, game: Game, numbered: Sequence[Move]) -> Move:
+    """The legal move the person means by ``text`` in the discard or the play (a number of ``numbered``, cards,
+    ``go`` or full notation), or in a Muggins show (a number 0-29 is a count; ``accept``, ``muggins N``,
+    ``overcount``; an empty line accepts).
+
+    Args:
+        text: one line of input (not a command).
+        game: the game, with the person to act.
+        numbered: the legal moves as listed to the person (number ``i`` is ``numbered[i - 1]``); empty in the show.
+    Returns:
+        A legal move.
+    Raises:
+        InvalidMoveError / InvalidCardError: malformed input.  IllegalMoveError: well formed but not legal here,
+        with the engine's reason.
+    """
+    t = " ".join(text.replace(",", " ").split())
+    view = game.view(game.to_act) if game.to_act is not None else None
+    if view is not None and view.phase == "show":
+        if view.announced is None:
+            if t.isdigit():
+                t = f"count {int(t)}"
+            elif t.lower() in ("accept", "ok", "a", "overcount", "over", "o") or t.lower().startswith(
+                ("m ", "muggins")
+            ):
+                raise IllegalMoveError("it is your turn to count: type a number from 0 to 29 (e.g. 8)")
+        else:
+            low = t.lower()
+            if low in ("", "a", "y", "yes"):
+                t = "accept"
+            elif low == "o":
+                t = "overcount"
+            elif t.isdigit():
+                raise InvalidMoveError(
+                    f"to claim {t} missed points type 'muggins {t}'; or 'accept', or 'overcount' if too many were "
+                    "announced"
+                )
+            elif low.startswith("count"):
+                raise IllegalMoveError(
+                    "the count has been announced: answer 'accept', 'muggins N' (points missed) or 'overcount'"
+                )
+    elif t.isdigit() and numbered:
+        i = int(t)
+        if not 1 <= i <= len(numbered):
+            raise IllegalMoveError(f"there is no move {i}: choose a number from 1 to {len(numbered)}")
+        return numbered[i - 1]
+    return engine.parse_move(game.state, t)
+
+
+# ------------------------------------------------------------------------------------------------- the session
+class CribbageTable:
+    """One terminal game: the engine's Game, the bots, the console and the person's input.
+
+    Args:
+        options: the chosen options (see :class:`Options`).
+        console: where to print (default: standard output).
+        read_line: reads one line after printing a prompt (default: Rich's ``Console.input``); raises EOFError
+            at the end of input.
+    Raises:
+        ValueError, InvalidRulesError: bad options (see :func:`build_rules`).
+    """
+
+    def __init__(
+        self,
+        options: Options,
+        console: Console | None = None,
+        read_line: Callable[[str], str] | None = None,
+    ) -> None:
+        self.options = options
+        self.rules = build_rules(options)
+        self.console = console or Console(highlight=False)
+        self.read_line = read_line or (lambda prompt: self.console.input(prompt))
+        self.seed = options.seed if options.seed is not None else random.SystemRandom().randrange(2**31)
+        n = self.rules.players
+        if options.auto:
+            names = list(COMPUTER_NAMES[:n])
+            self.humans: frozenset[int] = frozenset()
+        else:
+            names = [options.name, *COMPUTER_NAMES[: n - 1]]
+            self.humans = frozenset({0})
+        self.game = Game(self.rules, seed=self.seed, seats=names)
+        self.bots: dict[int, Bot[Move]] = {s: make_bot(options.bot) for s in range(n) if s not in self.humans}
+        self.bot_rngs = {s: random.Random(f"kortbord-cribbage-bot:{self.seed}:{s}") for s in self.bots}
+        self.interactive = bool(self.humans) and sys.stdin.isatty()
+        self.record_path = options.record or _default_record_path(self.seed)
+        # what the event log has shown so far: counts of this deal's show (the crib is number ``players``),
+        # the points of each seat and the cards of the current count
+        self._shows = 0
+        self._scores = [0] * n
+        self._sequence: list[Card] = []
+        self._board_due = False  # the crib has been counted: show the board once its points are pegged
+
+    # -- names ----------------------------------------------------------------------------------------------
+    def name(self, seat: int) -> str:
+        """The seat's name at the table."""
+        return self.game.seats[seat]
+
+    def side_name(self, side: int) -> str:
+        """A side's name: the seat's name, or both partners' names (``You & Bo``)."""
+        if self.rules.partnership:
+            return " & ".join(self.name(s) for s in range(self.rules.players) if s % 2 == side)
+        return self.name(side)
+
+    def _you(self, seat: int) -> bool:
+        return seat in self.humans and self.name(seat).lower() == "you"
+
+    def subject(self, seat: int, verb: str, plain_verb: str) -> str:
+        """``"Anna plays"``, but ``"You play"`` for a person named "You"."""
+        return f"{self.name(seat)} {plain_verb if self._you(seat) else verb}"
+
+    def possessive(self, seat: int) -> str:
+        """``"Anna's"``, ``"your"`` for a person named "You"."""
+        return "your" if self._you(seat) else f"{self.name(seat)}'s"
+
+    def _names_in(self, text: str) -> str:
+        """An engine message with its seat labels (``P0``) followed by the seat's name."""
+        return re.sub(
+            r"\bP([0-3])\b",
+            lambda m: f"P{m.group(1)} ({self.name(int(m.group(1)))})" if int(m.group(1)) < self.rules.players else m[0],
+            text,
+        )
+
+    # -- main loop ------------------------------------------------------------------------------------------
+    def run(self) -> int:
+        """Play the game to its end (or until the person quits); returns the process exit code (0)."""
+        self._intro()
+        try:
+            self._show_events(self.game.events)
+            while not self.game.is_over():
+                seat = self.game.to_act
+                assert seat is not None
+                view = self.game.view(seat)
+                if seat in self.humans:
+                    forced = view.legal_moves == (Go(),)
+                    if forced:
+                        move: Move = Go()
+                        self.console.print(Text("  No card of yours fits under 31.", style="dim"))
+                    else:
+                        move = self._ask_move(seat, view)
+                else:
+                    move = self.bots[seat].choose(view, self.game.legal_moves(), self.bot_rngs[seat])
+                self._show_events(self.game.play(move, seat=seat), mover=seat, move=move)
+                if seat not in self.humans and self.interactive and self.options.delay > 0:
+                    time.sleep(self.options.delay)
+        except Quit as stop:
+            self.console.print(f"\n[bold]Game stopped[/] ({stop}).")
+            self._save()
+            return 0
+        self._game_over()
+        self._save()
+        return 0
+
+    def _intro(self) -> None:
+        r, o = self.rules, self.options
+        mode = f"first to {r.target}"
+        if r.lowball:
+            mode = f"Lowball: whoever reaches {r.target} first loses"
+        options = [mode]
+        if r.muggins:
+            options.append("Muggins: players count their own hands")
+        if r.partnership:
+            options.append("partnerships")
+        seats = ", ".join(
+            f"{self.name(s)} (P{s}, {'you' if s in self.humans else o.bot + ' computer'})" for s in range(r.players)
+        )
+        lines = [
+            Text.assemble(("CRIBBAGE", "bold"), f" — {r.players} players, {', '.join(options)}"),
+            Text(f"Seats clockwise: {seats}"),
+        ]
+        if r.partnership:
+            lines.append(Text(f"Partners: {self.side_name(0)} against {self.side_name(1)}"))
+        for notice in r.notices:
+            lines.append(Text(f"Note: {notice}", style="bold yellow"))
+        lines.append(Text(f"Seed {self.seed} · the game record is saved to {self.record_path}", style="dim"))
+        if self.humans:
+            lines.append(Text("Type cards (5H 10D), go, a move number, or ? for help.", style="dim"))
+        self.console.print(Panel(Group(*lines), border_style="green", expand=False))
+
+    # -- the person's turn ----------------------------------------------------------------------------------
+    def _ask_move(self, seat: int, view: View) -> Move:
+        in_show = view.phase == "show"
+        moves: list[Move] = [] if in_show else list(view.legal_moves)
+        if in_show:
+            self._muggins_prompt_info(view)
+            if view.announced is None:
+                prompt = f"[bold green]{self.name(seat)}[/], your count (0-29, ? for help): "
+            else:
+                prompt = (
+                    f"[bold green]{self.name(seat)}[/], answer: [cyan]accept[/] (Enter) · [cyan]muggins N[/] · "
+                    "[cyan]overcount[/]: "
+                )
+        else:
+            self.console.print(self._table_panel(view))
+            self._print_moves(view, moves)
+            if view.phase == "discard":
+                k = self.rules.discards
+                crib = "your crib" if view.dealer == seat else f"{self.possessive(view.dealer or 0)} crib"
+                if view.dealer is not None and view.dealer != seat and self.rules.side_of(view.dealer) == 0:
+                    crib += " (your side's)"
+                prompt = f"[bold green]{self.name(seat)}[/], choose {k} card{'s' if k > 1 else ''} for {crib}: "
+            else:
+                prompt = f"[bold green]{self.name(seat)}[/], your card (count {view.count}; a card, a number, ?): "
+        while True:
+            try:
+                line = self.read_line(prompt)
+            except EOFError:
+                raise Quit("end of input") from None
+            except KeyboardInterrupt:
+                raise Quit("interrupted") from None
+            text = line.strip()
+            command = text.lower()
+            if not text and not (in_show and view.announced is not None):
+                continue
+            if command in ("?", "help", "h"):
+                self.console.print(_COMMANDS_HELP)
+                if in_show and view.announced is None:
+                    self.console.print(_MUGGINS_HOWTO)
+            elif command in ("moves", "list"):
+                if in_show:
+                    self.console.print(
+                        "Your count: a number from 0 to 29."
+                        if view.announced is None
+                        else "Answers: accept, muggins N (1-29), overcount."
+                    )
+                else:
+                    self._print_moves(view, moves)
+            elif command == "rules":
+                self.console.print(_RULES_SUMMARY)
+            elif command in ("table", "t", "board"):
+                self.console.print(self._table_panel(view))
+            elif command in ("quit", "exit", "q"):
+                if self._confirm_quit():
+                    raise Quit("you quit")
+            else:
+                try:
+                    return resolve_input(text, self.game, moves)
+                except KortbordError as exc:
+                    self.console.print(Text.assemble(("✗ ", "bold red"), self._names_in(str(exc))), soft_wrap=True)
+
+    def _confirm_quit(self) -> bool:
+        try:
+            answer = self.read_line("Quit this game? The record will be saved so you can replay it. \\[y/N] ")
+        except (EOFError, KeyboardInterrupt):
+            return True
+        return answer.strip().lower() in ("y", "yes", "j", "ja")
+
+    def _print_moves(self, view: View, moves: Sequence[Move]) -> None:
+        grid = Table.grid(padding=(0, 1))
+        per_row = 5 if view.phase == "discard" and self.rules.discards == 2 else 8
+        for _ in range(per_row):
+            grid.add_column(justify="right", style="bold cyan")
+            grid.add_column(min_width=8 if view.phase == "discard" and self.rules.discards == 2 else 4)
+        row: list[Text | str] = []
+        for i, m in enumerate(moves, 1):
+            row += [f"{i}", self._move_face(m)]
+            if len(row) == 2 * per_row:
+                grid.add_row(*row)
+                row = []
+        if row:
+            grid.add_row(*row)
+        self.console.print(Text("Your legal moves:", style="bold"))
+        self.console.print(grid)
+
+    @staticmethod
+    def _move_face(move: Move) -> Text:
+        if isinstance(move, Discard):
+            return cards_text(move.cards, sep="")
+        if isinstance(move, Play):
+            return card_text(move.card)
+        return Text(str(move), style="bold")
+
+    def _table_panel(self, view: View) -> Panel:
+        dealer = view.dealer if view.dealer is not None else 0
+        title = (
+            f"Deal {view.deal_number} · {self.subject(dealer, 'deals', 'deal')} · the crib is {self.possessive(dealer)}"
+        )
+        grid = Table.grid(padding=(0, 2))
+        grid.add_column(style="bold", justify="right")
+        grid.add_column()
+        grid.add_row("Board", self.board(view.side_scores, dealer=dealer))
+        grid.add_row("Starter", card_text(view.starter) if view.starter is not None else Text("face down", style="dim"))
+        if view.phase == "play":
+            count = Text.assemble((f"{view.count:>2}", "bold yellow"), "  ")
+            count.append_text(cards_text(view.sequence))
+            grid.add_row("Count", count)
+            earlier = [c for _, c in view.played][: len(view.played) - len(view.sequence)]
+            if earlier:
+                grid.add_row("Played before", cards_text(earlier))
+        others = [
+            f"{self.name(s)} {view.hand_sizes[s]}"
+            + (" (go)" if s in view.passed else "")
+            + (" (partner)" if self.rules.partnership and s % 2 == view.seat % 2 else "")
+            for s in range(view.players)
+            if s != view.seat
+        ]
+        grid.add_row("Cards held", Text(" · ".join(others)))
+        grid.add_row("Your hand", cards_text(view.hand))
+        if view.discards:
+            grid.add_row("Laid away", cards_text(view.discards))
+        return Panel(grid, title=title, title_align="left", border_style="green", expand=False)
+
+    def board(self, side_scores: Sequence[int], dealer: int | None = None) -> Table:
+        """The text cribbage board: one track per side, ``target / 40`` points per mark, the score and target."""
+        r = self.rules
+        grid = Table.grid(padding=(0, 1))
+        grid.add_column(style="bold")
+        grid.add_column()
+        grid.add_column(justify="right")
+        per = r.target / _BAR
+        skunk = r.skunk_threshold if r.skunks and not r.lowball else None
+        for side, score in enumerate(side_scores):
+            filled = min(_BAR, round(score / per))
+            track = Text("▕", style="dim")
+            style = _SIDE_STYLES[side % len(_SIDE_STYLES)]
+            for i in range(_BAR):
+                if i < filled:
+                    track.append("█", style=style)
+                elif skunk is not None and i == round(skunk / per):
+                    track.append("┊", style="dim red")
+                else:
+                    track.append("·", style="grey50")
+            track.append("▏", style="dim")
+            label = self.side_name(side)
+            if dealer is not None and r.side_of(dealer) == side:
+                label += " ✦"
+            grid.add_row(label, track, Text.assemble((f"{score:>3}", "bold"), (f" / {r.target}", "dim")))
+        return grid
+
+    def _muggins_prompt_info(self, view: View) -> None:
+        counter = view.counting
+        assert counter is not None and view.starter is not None
+        what = "crib (face up)" if view.counting_crib else "hand"
+        line = Text.assemble(
+            ("\n", ""),
+            (f"{self.possessive(counter).capitalize()} {what}: ", "bold"),
+            cards_text(view.counting_cards),
+            "   starter ",
+            card_text(view.starter),
+        )
+        self.console.print(line)
+        if view.announced is None:
+            self.console.print(Text(_MUGGINS_HOWTO, style="dim"), soft_wrap=False)
+        else:
+            self.console.print(
+                f"{self.subject(counter, 'announces', 'announce')} [bold]{view.announced}[/]. Accept it, call "
+                "[cyan]muggins N[/] if points were missed (you take the missed points, up to N; nothing missed "
+                "gives the counter N), or [cyan]overcount[/] if too many were announced (the excess moves to you)."
+            )
+
+    # -- moves and events -----------------------------------------------------------------------------------
+    def _show_events(self, events: Sequence[Event], mover: int | None = None, move: Move | None = None) -> None:
+        for e in events:
+            seat = e.seat
+            if self._board_due and e.kind != "peg":
+                self._after_show()
+            if e.kind == "cut":
+                if e.cards:
+                    cut = Text("Cut for deal: ")
+                    for s, c in enumerate(e.cards):
+                        cut.append_text(Text.assemble(f"{self.name(s)} ", card_text(c), "   "))
+                    self.console.print(cut)
+                else:
+                    self.console.print("  Equal lowest cards: cut again.")
+            elif e.kind == "dealer" and seat is not None:
+                deals = "deal" if self._you(seat) else "deals"
+                self.console.print(f"{self.subject(seat, 'cuts', 'cut')} the lowest card and {deals} first.")
+            elif e.kind == "deal" and seat is not None:
+                self._deal_line(seat, e.points)
+            elif e.kind == "discard" and seat is not None:
+                if seat in self.humans and mover == seat and isinstance(move, Discard):
+                    self.console.print(
+                        Text.assemble(f"{self.subject(seat, 'lays', 'lay')} away ", cards_text(move.cards))
+                    )
+                else:
+                    k = e.points
+                    self.console.print(
+                        f"{self.subject(seat, 'lays', 'lay')} {k} card{'s' if k > 1 else ''} away to the crib."
+                    )
+            elif e.kind == "starter":
+                self.console.print(Text.assemble(("Starter: ", "bold"), card_text(e.cards[0])))
+            elif e.kind == "play" and seat is not None:
+                self._sequence.append(e.cards[0])
+                line = Text.assemble(
+                    (f"{self.subject(seat, 'plays', 'play')} ", "bold green" if seat in self.humans else "bold"),
+                    card_text(e.cards[0]),
+                    ("   count ", "dim"),
+                    (f"{e.points:>2}", "bold yellow"),
+                )
+                if len(self._sequence) > 1:
+                    line.append("   [" + " ".join(plain(c) for c in self._sequence) + "]", style="dim")
+                self.console.print(line)
+            elif e.kind == "go" and seat is not None:
+                self.console.print(Text(f"{self.subject(seat, 'says', 'say')} go", style="italic"))
+            elif e.kind == "peg" and seat is not None:
+                self._scores[seat] += e.points
+                self._peg_line(e)
+            elif e.kind == "reset":
+                self._sequence.clear()
+                self.console.print(Text("  — the count starts again at 0 —", style="dim"))
+            elif e.kind == "show" and seat is not None:
+                self._show_line(seat, e.cards, is_crib=self._shows == self.rules.players, points=e.points)
+                self._counted()
+            elif e.kind == "announce" and seat is not None:
+                what = "crib (face up)" if self._shows == self.rules.players else "hand"
+                self.console.print(
+                    Text.assemble(
+                        (f"{self.possessive(seat).capitalize()} {what}: ", "bold"),
+                        cards_text(sorted(e.cards[:4])),
+                        "  starter ",
+                        card_text(e.cards[4]),
+                        (f"   {self.subject(seat, 'announces', 'announce')} {e.points}", "bold yellow"),
+                    )
+                )
+            elif e.kind == "response" and seat is not None:
+                said = e.text.split(": ", 1)[-1]
+                if said == "accept":
+                    words = Text(f"  {self.subject(seat, 'accepts', 'accept')}", style="bold")
+                else:
+                    words = Text.assemble((f"  {self.subject(seat, 'calls', 'call')} ", "bold"), (said, "bold cyan"))
+                self.console.print(words)
+            elif e.kind == "settle":
+                self.console.print(Text("  Settled: " + e.text.split(": ", 1)[-1], style="yellow"))
+            elif e.kind == "reveal" and seat is not None:
+                self._show_line(seat, e.cards, is_crib=self._shows == self.rules.players, points=e.points, reveal=True)
+                self._counted()
+            # "game_over" is shown by _game_over
+        if self._board_due and not self.game.is_over():
+            self._after_show()
+
+    def _deal_line(self, dealer: int, cards: int) -> None:
+        self._shows = 0
+        self._sequence.clear()
+        deal_no = self.game.view(0).deal_number
+        extra = " and one to the crib" if self.rules.crib_from_pack else ""
+        self.console.print(
+            Text.assemble(
+                ("\n── ", "green"),
+                (f"Deal {deal_no}", "bold"),
+                f": {self.subject(dealer, 'deals', 'deal')} {cards} cards each{extra}; "
+                f"the crib is {self.possessive(dealer)} ",
+                ("──", "green"),
+            )
+        )
+
+    def _counted(self) -> None:
+        """One hand or the crib has been counted; after the crib the board is shown (and a pause, at a terminal)."""
+        self._shows += 1
+        self._board_due = self._shows > self.rules.players and not self.game.is_over()
+
+    def _peg_line(self, e: Event) -> None:
+        assert e.seat is not None
+        r = self.rules
+        side = r.side_of(e.seat)
+        score = sum(p for s, p in enumerate(self._scores) if r.side_of(s) == side)
+        reasons = ", ".join(e.reasons)
+        sign = "+" if e.points > 0 else ""
+        style = "bold yellow" if e.points > 0 else "bold red"
+        self.console.print(
+            Text.assemble(
+                ("  ★ ", style),
+                (f"{self.name(e.seat)}: ", "bold"),
+                (reasons, style),
+                (f"   ({sign}{e.points} → {self.side_name(side)} {score})", "dim"),
+            )
+        )
+
+    def _show_line(self, seat: int, cards: Sequence[Card], *, is_crib: bool, points: int, reveal: bool = False) -> None:
+        hand, starter = tuple(cards[:4]), cards[4]
+        shown = score_show(hand, starter, crib=is_crib)
+        what = "crib (face up)" if is_crib else "hand"
+        head = "True count of " if reveal else ""
+        owner = self.possessive(seat)
+        title = f"{head}{owner if head else owner.capitalize()} {what}"
+        self.console.print(
+            Text.assemble((title + ": ", "bold"), cards_text(sorted(hand)), "  starter ", card_text(starter))
+        )
+        call = ", ".join(shown.callout("en"))
+        self.console.print(
+            Text.assemble(
+                ("    “", "dim"),
+                (call[0].upper() + call[1:], "italic cyan"),
+                ("”", "dim"),
+                ("  = ", "dim"),
+                (f"{shown.total}", "bold yellow"),
+            )
+        )
+
+    def _after_show(self) -> None:
+        self._board_due = False
+        r = self.rules
+        sides = [sum(p for s, p in enumerate(self._scores) if r.side_of(s) == side) for side in range(r.sides)]
+        self.console.print(Panel(self.board(sides), title="Board", title_align="left", expand=False))
+        if self.interactive:
+            try:
+                self.read_line("Press Enter for the next deal ")
+            except (EOFError, KeyboardInterrupt):
+                raise Quit("end of input") from None
+
+    def _game_over(self) -> None:
+        res = self.game.result()
+        r = self.rules
+        scores = "   ".join(f"{self.side_name(s)} {res.side_scores[s]}" for s in range(len(res.side_scores)))
+        lines: list[Text] = []
+        winner_sides = sorted({r.side_of(w) for w in res.winners})
+        names = " and ".join(self.side_name(s) for s in winner_sides)
+        plural = len(winner_sides) > 1 or r.partnership or (len(res.winners) == 1 and self._you(res.winners[0]))
+        if res.lowball:
+            loser = r.side_of(res.reached)
+            lines.append(
+                Text(
+                    f"{self.side_name(loser)} reached {r.target} first and "
+                    f"{'lose' if r.partnership or self._you(res.reached) else 'loses'} (Lowball).",
+                    style="bold red",
+                )
+            )
+            lines.append(Text(f"{names} {'win' if plural else 'wins'} the game!", style="bold yellow"))
+        else:
+            lines.append(Text(f"{names} {'win' if plural else 'wins'} the game!", style="bold yellow"))
+            if res.double_skunk:
+                losers = ", ".join(self.side_name(s) for s in res.double_skunked)
+                lines.append(
+                    Text(
+                        f"Double skunk: {losers} at {r.double_skunk_threshold} or less — worth {res.game_points} games.",
+                        style="bold magenta",
+                    )
+                )
+            elif res.skunk:
+                losers = ", ".join(self.side_name(s) for s in res.skunked)
+                lines.append(
+                    Text(
+                        f"Skunk: {losers} at {r.skunk_threshold} or less — worth {res.game_points} games.",
+                        style="bold magenta",
+                    )
+                )
+        lines.append(Text(f"Final score: {scores}", style="bold"))
+        body = Group(self.board(res.side_scores), Text(""), *lines)
+        self.console.print(Panel(body, title="Game over", border_style="yellow", expand=False))
+
+    def _save(self) -> None:
+        try:
+            self.record_path.parent.mkdir(parents=True, exist_ok=True)
+            self.record_path.write_text(
+                json.dumps(self.game.to_record(), ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
+            )
+        except OSError as exc:
+            self.console.print(f"[bold red]Could not save the game record to {self.record_path}:[/] {exc}")
+            return
+        self.console.print(
+            f"Game record saved to [bold]{self.record_path}[/]\n"
+            f"Replay it with: kortbord cribbage replay {self.record_path}",
+            soft_wrap=True,
+        )
+
+
+def _default_record_path(seed: int) -> Path:
+    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    return base / "kortbord" / "games" / f"cribbage-{stamp}-seed{seed}.json"
+
+
+def run(options: Options, console: Console | None = None, read_line: Callable[[str], str] | None = None) -> int:
+    """Play ``kortbord play cribbage`` with ``options``; returns the exit code (0; 2 for bad options).
+
+    Bad options are reported on standard error with the reason; nothing is played.
+    """
+    try:
+        table = CribbageTable(options, console, read_line)
+    except (ValueError, KortbordError) as exc:
+        Console(stderr=True, highlight=False).print(f"[bold red]error:[/] {exc}", soft_wrap=True)
+        return 2
+    return table.run()
