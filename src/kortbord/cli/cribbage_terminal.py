@@ -64,6 +64,26 @@ _BLACK: Final = "bold grey0 on grey93"
 _SYMBOL: Final = "♠♥♦♣"
 _SIDE_STYLES: Final = ("bold green", "bold magenta", "bold cyan", "bold yellow")
 _BAR: Final = 40
+#: First words of move notation (``kortbord.cribbage.moves``); anything else that is not a card is no move.
+_MOVE_WORDS: Final = frozenset(
+    [
+        "discard",
+        "d",
+        "throw",
+        "play",
+        "p",
+        "go",
+        "pass",
+        "count",
+        "announce",
+        "accept",
+        "ok",
+        "muggins",
+        "m",
+        "overcount",
+        "over",
+    ]
+)
 _COMMANDS_HELP: Final = """\
 [bold]Entering a move[/]
   [cyan]5H 10D[/]        the discard: two cards for the crib (one with 3 or 4 players); also [cyan]5♥ T♦[/]
@@ -223,6 +243,11 @@ def resolve_input(text: str, game: Game, numbered: Sequence[Move]) -> Move:
         if not 1 <= i <= len(numbered):
             raise IllegalMoveError(f"there is no move {i}: choose a number from 1 to {len(numbered)}")
         return numbered[i - 1]
+    first = t.split(" ")[0].lower()
+    if first not in _MOVE_WORDS and not (2 <= len(first) <= 3 and first[0] in "a23456789tjqk1"):
+        raise InvalidMoveError(
+            f"{t!r} is neither a move nor a command: type cards such as 5H 10D, go, a move number, or ? for help"
+        )
     return engine.parse_move(game.state, t)
 
 
@@ -340,7 +365,7 @@ class CribbageTable:
         if r.partnership:
             options.append("partnerships")
         seats = ", ".join(
-            f"{self.name(s)} (P{s}, {'you' if s in self.humans else o.bot + ' computer'})" for s in range(r.players)
+            f"{self.name(s)} (P{s}{'' if s in self.humans else ', ' + o.bot + ' computer'})" for s in range(r.players)
         )
         lines = [
             Text.assemble(("CRIBBAGE", "bold"), f" — {r.players} players, {', '.join(options)}"),
@@ -508,18 +533,17 @@ class CribbageTable:
     def _muggins_prompt_info(self, view: View) -> None:
         counter = view.counting
         assert counter is not None and view.starter is not None
-        what = "crib (face up)" if view.counting_crib else "hand"
-        line = Text.assemble(
-            ("\n", ""),
-            (f"{self.possessive(counter).capitalize()} {what}: ", "bold"),
-            cards_text(view.counting_cards),
-            "   starter ",
-            card_text(view.starter),
-        )
-        self.console.print(line)
         if view.announced is None:
-            self.console.print(Text(_MUGGINS_HOWTO, style="dim"), soft_wrap=False)
-        else:
+            what = "crib (face up)" if view.counting_crib else "hand"
+            line = Text.assemble(
+                (f"\nCount {self.possessive(counter)} {what}: ", "bold"),
+                cards_text(sorted(view.counting_cards)),
+                "   starter ",
+                card_text(view.starter),
+            )
+            self.console.print(line)
+            self.console.print(Text(_MUGGINS_HOWTO, style="dim"))
+        else:  # the counted cards and the announcement were just printed with the announce event
             self.console.print(
                 f"{self.subject(counter, 'announces', 'announce')} [bold]{view.announced}[/]. Accept it, call "
                 "[cyan]muggins N[/] if points were missed (you take the missed points, up to N; nothing missed "
