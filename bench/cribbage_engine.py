@@ -1,0 +1,126 @@
+"""Cribbage engine benchmark: kortbord's random full games per second against OpenSpiel's, in one process and run.
+
+Measured in the same process, one after the other, for 2, 3 and 4 players:
+
+* **kortbord**: ``new_game(Rules(players=n))`` (first dealer by the cut for deal), then until ``is_over``: at a
+  chance node ``apply(state, chance_outcome(state, rng))``, otherwise ``apply(state, rng.choice(legal_moves(state)))``;
+  games to 121 with automatic counting (the standard game);
+* **OpenSpiel, Python loop**: ``bench/openspiel_cribbage.py``'s :func:`openspiel_python_loop` (uniform chance
+  outcome or legal action, ``apply_action``, until terminal; OpenSpiel's target is fixed at 121, spec §7);
+* **OpenSpiel, C++ loop**: its :func:`openspiel_cpp_loop` (``pyspiel.evaluate_bots`` with uniform random bots).
+
+Each figure is the median of 3 runs (after a short warm-up of each loop), in games per second; the ratios are
+kortbord over OpenSpiel (target: >= 1.0x the Python loop). Then the time to score all 12,994,800 (hand, starter)
+pairs (``bench/cribbage_scoring.py``'s :func:`time_all_shows`, cold and warm; target < 10 s).
+
+Usage (from the repository root, after ``make test`` or ``make run`` has set up ``.venv``)::
+
+    .venv/bin/python bench/cribbage_engine.py            # about a minute
+    .venv/bin/python bench/cribbage_engine.py --quick    # a few seconds: fewer games, one run
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from types import ModuleType
+
+from kortbord.cribbage import Rules, apply, chance_outcome, is_chance, is_over, legal_moves, new_game
+
+HERE = Path(__file__).resolve().parent
+GAMES, CPP_GAMES, RUNS = 1_000, 5_000, 3
+QUICK_GAMES, QUICK_CPP_GAMES, QUICK_RUNS = 150, 1_000, 1
+WARMUP_GAMES = 50
+
+
+def _load(name: str) -> ModuleType:
+    """Import ``bench/<name>.py`` by path (``bench`` is not a package)."""
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", HERE / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def kortbord_games_per_second(players: int, games: int, seed: int) -> float:
+    """Play ``games`` uniformly random kortbord Cribbage games; return games per second (wall clock).
+
+    Args:
+        players: 2, 3 or 4 (4 = partnerships).
+        games: complete games to 121, >= 1.
+        seed: seeds the one ``random.Random`` that draws every chance move and decision.
+    """
+    rules = Rules(players=players)
+    rng = random.Random(seed)
+    choice = rng.choice
+    start = time.perf_counter()
+    for _ in range(games):
+        state = new_game(rules)
+        while not is_over(state):
+            if is_chance(state):
+                state = apply(state, chance_outcome(state, rng))
+            else:
+                state = apply(state, choice(legal_moves(state)))
+    return games / (time.perf_counter() - start)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help=f"{QUICK_GAMES} games ({QUICK_CPP_GAMES} C++), one run")
+    parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 4], choices=[2, 3, 4])
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--no-shows", action="store_true", help="skip the all-shows timing")
+    args = parser.parse_args(argv)
+    games, cpp_games, runs = (QUICK_GAMES, QUICK_CPP_GAMES, QUICK_RUNS) if args.quick else (GAMES, CPP_GAMES, RUNS)
+    command = " ".join([".venv/bin/python", "bench/cribbage_engine.py", *(sys.argv[1:] if argv is None else argv)])
+
+    peer = _load("openspiel_cribbage")
+    print("kortbord Cribbage engine v OpenSpiel cribbage: uniformly random full games to 121, games per second")
+    print(f"reproduce: {command}")
+    print(
+        f"CPython {platform.python_version()}, open_spiel {peer._openspiel_version()}, {platform.machine()}, "
+        f"{os.cpu_count()} cores; one process, median of {runs} run(s); {games:,} games per Python-loop run, "
+        f"{cpp_games:,} per C++ run"
+    )
+    print()
+    head = (
+        f"{'players':>7} | {'kortbord':>9} | {'OpenSpiel Python loop':>21} | {'ratio':>6} | "
+        f"{'OpenSpiel C++ loop':>18} | {'ratio':>6}"
+    )
+    print(head)
+    print("-" * len(head))
+    ratios = []
+    for players in args.players:
+        kortbord_games_per_second(players, WARMUP_GAMES, args.seed + 10_000)
+        peer.openspiel_python_loop(players, WARMUP_GAMES, args.seed + 10_000)
+        ours, py, cpp = [], [], []
+        for r in range(runs):
+            ours.append(kortbord_games_per_second(players, games, args.seed + r))
+            py.append(peer.openspiel_python_loop(players, games, args.seed + r))
+            cpp.append(peer.openspiel_cpp_loop(players, cpp_games, args.seed + r * cpp_games))
+        k, p, c = statistics.median(ours), statistics.median(py), statistics.median(cpp)
+        ratios.append(k / p)
+        print(f"{players:>7} | {k:>9,.0f} | {p:>21,.0f} | {k / p:>5.2f}x | {c:>18,.0f} | {k / c:>5.2f}x")
+    print(f"target: >= 1.00x OpenSpiel's Python loop -- {'met' if min(ratios) >= 1.0 else 'NOT met'}")
+
+    if not args.no_shows:
+        scoring = _load("cribbage_scoring")
+        cold = scoring.time_all_shows()
+        warm = statistics.median(scoring.time_all_shows() for _ in range(runs))
+        print()
+        print("All 12,994,800 (hand, starter) shows scored (show_totals_all, NumPy; target < 10 s):")
+        print(f"  cold (tables built from the rules first): {cold:6.2f} s")
+        print(f"  warm (median of {runs}):                    {warm:6.2f} s")
+        print(f"target: < 10 s -- {'met' if cold < 10 else 'NOT met'}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
