@@ -335,6 +335,10 @@ def _packings(values: tuple[int, ...], h: int) -> tuple[tuple[int, ...], tuple[i
                 subsets(j + 1, remaining - v, mask | (1 << j))
 
     subsets(0, h, 0)
+    if len(groups) <= 1:  # nothing to combine: the one group (if any) is the only maximal union
+        out = (tuple(groups), tuple(groups) or (0,), (0, *groups))
+        _PACK_CACHE[key] = out
+        return out
     by_low: dict[int, list[int]] = {}
     for g in groups:
         by_low.setdefault((g & -g).bit_length() - 1, []).append(g)
@@ -379,25 +383,22 @@ def _loose_options(state: State, x: Card) -> list[tuple[tuple[Card, ...], tuple[
         return [((), ())]
     if rules.pure_mulle and not SCORING[x] and x in table:
         return [((x,), ())]
-    if rules.builds_in_sums:
-        addends = [b for b in state.builds if b.value < h]
-        values = tuple(TV[c] for c in table) + tuple(b.value for b in addends)
-    else:
-        key = (table, h, rules.maximal)
-        hit = _LOOSE_CACHE.get(key)
-        if hit is not None:
-            return hit
-        addends = []
-        values = tuple(TV[c] for c in table)
-        opts = _loose_unions(table, values, h, rules.maximal, [])
-        if len(_LOOSE_CACHE) > 100_000:
-            _LOOSE_CACHE.clear()
-        _LOOSE_CACHE[key] = opts
-        return opts
+    addends = [b for b in state.builds if b.value < h] if rules.builds_in_sums else []
+    values = tuple(map(TV.__getitem__, table))
+    if addends:
+        values += tuple(b.value for b in addends)
     return _loose_unions(table, values, h, rules.maximal, addends)
 
 
-_LOOSE_CACHE: dict[tuple[tuple[Card, ...], int, str], list[tuple[tuple[Card, ...], tuple[str, ...]]]] = {}
+_BIT_INDEXES: dict[int, tuple[int, ...]] = {}
+
+
+def _pick(items: tuple[Card, ...], mask: int) -> tuple[Card, ...]:
+    """The items at the set bits of ``mask``, in order."""
+    idx = _BIT_INDEXES.get(mask)
+    if idx is None:
+        idx = _BIT_INDEXES[mask] = tuple(i for i in range(mask.bit_length()) if mask >> i & 1)
+    return tuple([items[i] for i in idx])
 
 
 def _loose_unions(
@@ -405,6 +406,8 @@ def _loose_unions(
 ) -> list[tuple[tuple[Card, ...], tuple[str, ...]]]:
     _, maximal, every = _packings(values, h)
     unions = every if mode == "free" else maximal
+    if len(unions) == 1 and not addends:
+        return [(_pick(table, unions[0]), ())]
     nt = len(table)
     seen: set[tuple[tuple[Card, ...], tuple[str, ...]]] = set()
     out: list[tuple[tuple[Card, ...], tuple[str, ...]]] = []
@@ -428,7 +431,7 @@ def _loose_unions(
 def _captures(state: State, x: Card) -> list[Capture]:
     """Every capture move with hand card ``x`` (spec §2.6 M1), before the reserve rule."""
     h = HV[x]
-    hb = tuple(b.id for b in state.builds if b.value == h)
+    hb = tuple(b.id for b in state.builds if b.value == h) if state.builds else ()
     out: list[Capture] = []
     if state.rules.capture_all_builds or not hb:
         build_sets: list[tuple[str, ...]] = [hb]
@@ -450,12 +453,16 @@ class _TableFacts:
     Attributes:
         distinct: the distinct loose cards, sorted.
         by_tv: ``by_tv[v]`` = the distinct loose cards of table value ``v`` (1..13), sorted.
+        tv_bits: bit ``v`` set when a loose card has table value ``v``.
+        sums: bit ``h`` set when some loose cards add up to ``h`` (2..16): without a build of value ``h`` and
+            with builds never addends, a card of hand value ``h`` has no capture unless that bit is set.
         captures: ``(x, ids of the builds of value hv(x))`` -> :func:`_captures` (filled on demand; only used
             when builds are never addends, so captures depend on nothing else).
         pairs: ``(founding cards, value, forced)`` -> :func:`_pair_sets` of the rest of the table.
+        founds: ``(x, v, table_packaging)`` -> :func:`_found_moves`.
     """
 
-    __slots__ = ("by_tv", "captures", "distinct", "pairs")
+    __slots__ = ("by_tv", "captures", "distinct", "founds", "pairs", "sums", "tv_bits")
 
     def __init__(self, table: tuple[Card, ...]) -> None:
         self.distinct: list[Card] = sorted(set(table))
@@ -463,8 +470,14 @@ class _TableFacts:
         for y in self.distinct:
             by_tv[TV[y]].append(y)
         self.by_tv: tuple[tuple[Card, ...], ...] = tuple(tuple(b) for b in by_tv)
+        sums = 1
+        for y in table:
+            sums |= (sums << TV[y]) & 0x1FFFF
+        self.sums = sums
+        self.tv_bits = sum(1 << v for v in range(17) if by_tv[v])
         self.captures: dict[object, list[Capture]] = {}
         self.pairs: dict[tuple[tuple[Card, ...], int, bool], list[tuple[tuple[Card, Card], ...]]] = {}
+        self.founds: dict[tuple[Card, int, str], list[Build]] = {}
 
 
 _TABLE_FACTS: dict[tuple[object, ...], _TableFacts] = {}
@@ -488,6 +501,21 @@ def _pair_sets_cached(
     if hit is None:
         hit = facts.pairs[key] = _pair_sets(_without(table, combo), v, forced)
     return hit
+
+
+def _found_moves(facts: _TableFacts, table: tuple[Card, ...], x: Card, v: int, packaging: str) -> list[Build]:
+    """The M2 moves founding a build of value ``v`` with ``x`` on one loose card (D7: worth ``v - tv(x)``),
+    each with every allowed set of packed table pairs (A11); cached in ``facts.founds``."""
+    out: list[Build] = []
+    for y in facts.by_tv[v - TV[x]]:
+        combo: tuple[Card, ...] = (y,)
+        if packaging == "off":
+            out.append(_fast_build(x, combo, v, ()))
+        else:
+            for pk in _pair_sets_cached(facts, table, combo, v, packaging == "forced"):
+                out.append(_fast_build(x, combo, v, pk))
+    facts.founds[(x, v, packaging)] = out
+    return out
 
 
 # ----------------------------------------------------------------------------------------------- legal moves
@@ -519,6 +547,20 @@ def _fast_change(cls: type[Raise] | type[BuildDown], card: Card, build: str, val
     _set_attr(m, "card", card)
     _set_attr(m, "build", build)
     _set_attr(m, "value", value)
+    return m
+
+
+_CHANGES: dict[tuple[type, Card, str, int], Raise | BuildDown] = {}
+
+
+def _change_move(cls: type[Raise] | type[BuildDown], card: Card, build: str, value: int) -> Raise | BuildDown:
+    """The Raise / BuildDown value (shared instances: moves are immutable)."""
+    key = (cls, card, build, value)
+    m = _CHANGES.get(key)
+    if m is None:
+        if len(_CHANGES) > 100_000:
+            _CHANGES.clear()
+        m = _CHANGES[key] = _fast_change(cls, card, build, value)
     return m
 
 
@@ -586,6 +628,8 @@ def _without(cards: tuple[Card, ...], remove: Sequence[Card]) -> tuple[Card, ...
 
 
 _NO_PAIRS: Final[list[tuple[tuple[Card, Card], ...]]] = [()]
+_NO_CAPTURES: Final[list[Capture]] = []
+_NO_BUILDS: Final[list[TableBuild]] = []
 
 
 def _legal(state: State) -> list[PlayerMove]:
@@ -605,11 +649,22 @@ def _legal(state: State) -> list[PlayerMove]:
     builds = state.builds
     facts = _table_facts(table, rules)
     hvc = [0] * 17
+    held = 0  # bit v: the mover holds a card of hand value v; held2: at least two such cards
+    held2 = 0
+    distinct: list[Card] = []
+    prev = None
     for c in hand:
-        hvc[HV[c]] += 1
-    held = [v for v in range(2, 17) if hvc[v]]
+        v = HV[c]
+        if hvc[v]:
+            held2 |= 1 << v
+        else:
+            held |= 1 << v
+        hvc[v] += 1
+        if c != prev:
+            distinct.append(c)
+            prev = c
     reserve_rule = rules.reserve_rule
-    owned = [b for b in builds if b.owner == seat]
+    owned = [b for b in builds if b.owner == seat] if builds else _NO_BUILDS
 
     def ok(x: int, drop: str | None, add: int | None) -> bool:
         # Reserve rule (spec §2.6): after the move the mover still holds a card for every build it owns; ``add``
@@ -623,10 +678,6 @@ def _legal(state: State) -> list[PlayerMove]:
                     return False
         return True
 
-    distinct: list[Card] = []
-    for c in hand:
-        if not distinct or distinct[-1] != c:
-            distinct.append(c)
     captures: list[PlayerMove] = []
     capturing: set[int] = set()
     others: list[PlayerMove] = []
@@ -634,24 +685,36 @@ def _legal(state: State) -> list[PlayerMove]:
     packaging = rules.table_packaging if locking else "off"
     forced = packaging == "forced"
     max_on = rules.max_table_cards_in_found
-    one_per_value = rules.one_build_per_value
     by_value: dict[int, TableBuild] = {}
     ids_by_value: dict[int, tuple[str, ...]] = {}
-    for b in builds:
-        by_value.setdefault(b.value, b)
-        ids_by_value[b.value] = (*ids_by_value.get(b.value, ()), b.id)
+    build_values = 0  # with one build per value, a combination worth a build's value is packaged into it (M5)
+    if builds:
+        for b in builds:
+            by_value.setdefault(b.value, b)
+            ids_by_value[b.value] = (*ids_by_value.get(b.value, ()), b.id)
+        if rules.one_build_per_value:
+            for v in by_value:
+                build_values |= 1 << v
     cacheable = not rules.builds_in_sums  # then a capture depends only on x, the table and builds of hv(x)
     scoring_builds = rules.scoring_build_from_hand
     by_tv = facts.by_tv
+    sums = facts.sums
+    tv_bits = facts.tv_bits
+    facts_captures = facts.captures
+    facts_founds = facts.founds
     for x in distinct:
         hx = HV[x]
         # M1 capture
         if cacheable:
-            hb = ids_by_value.get(hx)
-            ckey: object = x if hb is None else (x, hb)
-            caps = facts.captures.get(ckey)
-            if caps is None:
-                caps = facts.captures[ckey] = _captures(state, x)
+            hb = ids_by_value.get(hx) if builds else None
+            if hb is None and not sums >> hx & 1:
+                caps = _NO_CAPTURES  # no build of the value and no loose cards adding up to it
+            else:
+                ckey: object = x if hb is None else (x, hb)
+                hit = facts_captures.get(ckey)
+                if hit is None:
+                    hit = facts_captures[ckey] = _captures(state, x)
+                caps = hit
         else:
             caps = _captures(state, x)
         for m in caps:
@@ -663,30 +726,20 @@ def _legal(state: State) -> list[PlayerMove]:
         t = TV[x]
         # M2 create (founded on 1 .. max_on loose cards); equal value -> package (M5) when one build per value
         if max_on == 1:
-            # one table card y (D7): for each value v the mover holds, the loose cards worth v - t, in card order
-            combos: list[tuple[Card, ...]] = []
-            for v in held:
-                need = v - t
-                if need < 1:
+            # one table card y (D7): the values v = t + tv(y) over the loose cards y for which the mover keeps
+            # a card of hand value v besides x (D5), in increasing v, hence in card order of y
+            keeps = (held & ~(1 << hx)) | (held2 & (1 << hx))
+            cand = (tv_bits << t) & keeps & ~build_values
+            while cand:
+                low = cand & -cand
+                cand ^= low
+                v = low.bit_length() - 1
+                if owned and not ok(x, None, v):
                     continue
-                if need > 13:
-                    break
-                if hvc[v] - (hx == v) <= 0:
-                    continue
-                ys = by_tv[need]
-                if not ys:
-                    continue
-                if one_per_value and v in by_value:
-                    continue  # a combination worth an existing build's value is packaged into it (below)
-                if not ok(x, None, v):
-                    continue
-                for y in ys:
-                    combo: tuple[Card, ...] = (y,)
-                    if packaging == "off":
-                        others.append(_fast_build(x, combo, v, ()))
-                    else:
-                        for pk in _pair_sets_cached(facts, table, combo, v, forced):
-                            others.append(_fast_build(x, combo, v, pk))
+                found = facts_founds.get((x, v, packaging))
+                if found is None:
+                    found = _found_moves(facts, table, x, v, packaging)
+                others += found
         else:
             cset: set[tuple[Card, ...]] = set()
             for k in range(1, min(max_on, len(table)) + 1):
@@ -698,7 +751,7 @@ def _legal(state: State) -> list[PlayerMove]:
                 v = t + sum(TV[c] for c in combo)
                 if hvc[v] - (hx == v) <= 0:
                     continue
-                if one_per_value and v in by_value:
+                if rules.one_build_per_value and v in by_value:
                     continue  # a combination worth an existing build's value is packaged into it (below)
                 if not ok(x, None, v):
                     continue
@@ -715,11 +768,11 @@ def _legal(state: State) -> list[PlayerMove]:
                 continue
             v = b.value + t
             if v <= 16 and hvc[v] - (hx == v) > 0 and ok(x, b.id, v):
-                others.append(_fast_change(Raise, x, b.id, v))
+                others.append(_change_move(Raise, x, b.id, v))
             if rules.build_down and not (own and rules.build_down_only_on_others):
                 v = b.value - t
                 if v >= 2 and hvc[v] - (hx == v) > 0 and ok(x, b.id, v):
-                    others.append(_fast_change(BuildDown, x, b.id, v))
+                    others.append(_change_move(BuildDown, x, b.id, v))
         if not locking:
             continue
         # M5 package from the hand, M6 lay on
@@ -742,7 +795,7 @@ def _legal(state: State) -> list[PlayerMove]:
                 others.append(_fast_layon(x, b.id))
     moves: list[PlayerMove] = captures + others
     # M7 trail: only without an own build, and per the capture duty (spec §2.6, option capture_duty)
-    if not any(_owns(state, seat, b) for b in builds):
+    if not builds or not any(_owns(state, seat, b) for b in builds):
         duty = rules.capture_duty
         for x in distinct:
             if duty == "player" and captures:
@@ -751,7 +804,7 @@ def _legal(state: State) -> list[PlayerMove]:
                 break
             if duty == "card" and x in capturing:
                 continue
-            if ok(x, None, None):
+            if not owned or ok(x, None, None):
                 moves.append(_TRAILS[x])
     if not moves:  # safety valve (spec §2.6): trail any card
         moves = [_TRAILS[x] for x in distinct]
