@@ -695,6 +695,19 @@ def _legal(state: State) -> list[PlayerMove]:
         if rules.one_build_per_value:
             for v in by_value:
                 build_values |= 1 << v
+    # builds the mover may raise / build down (open; one's own only with raise_own and no_consecutive_raise off)
+    # and may package into / lay on (locking on; any build with ligger_any, else only the own side's)
+    changeable: list[tuple[str, int, bool]] = []
+    lockable: list[tuple[str, int]] = []
+    if builds:
+        no_own_change = not rules.raise_own or rules.no_consecutive_raise
+        changeable = [
+            (b.id, b.value, b.owner == seat) for b in builds if not b.locked and not (b.owner == seat and no_own_change)
+        ]
+        if locking:
+            lockable = [(b.id, b.value) for b in builds if rules.ligger_any or _same_team(state, b.owner, seat)]
+    down = rules.build_down
+    down_own_off = rules.build_down_only_on_others
     cacheable = not rules.builds_in_sums  # then a capture depends only on x, the table and builds of hv(x)
     scoring_builds = rules.scoring_build_from_hand
     by_tv = facts.by_tv
@@ -724,11 +737,12 @@ def _legal(state: State) -> list[PlayerMove]:
         if SCORING[x] and not scoring_builds:
             continue  # D6: no scoring card builds from the hand
         t = TV[x]
+        # bit v of keeps: besides x the mover holds a card of hand value v (D5: may build to v)
+        keeps = (held & ~(1 << hx)) | (held2 & (1 << hx))
         # M2 create (founded on 1 .. max_on loose cards); equal value -> package (M5) when one build per value
         if max_on == 1:
             # one table card y (D7): the values v = t + tv(y) over the loose cards y for which the mover keeps
-            # a card of hand value v besides x (D5), in increasing v, hence in card order of y
-            keeps = (held & ~(1 << hx)) | (held2 & (1 << hx))
+            # a card of v, in increasing v, hence in card order of y
             cand = (tv_bits << t) & keeps & ~build_values
             while cand:
                 low = cand & -cand
@@ -760,39 +774,29 @@ def _legal(state: State) -> list[PlayerMove]:
         if not builds:
             continue
         # M3 raise / M4 build down on open builds
-        for b in builds:
-            if b.locked:
-                continue
-            own = b.owner == seat
-            if own and (not rules.raise_own or rules.no_consecutive_raise):
-                continue
-            v = b.value + t
-            if v <= 16 and hvc[v] - (hx == v) > 0 and ok(x, b.id, v):
-                others.append(_change_move(Raise, x, b.id, v))
-            if rules.build_down and not (own and rules.build_down_only_on_others):
-                v = b.value - t
-                if v >= 2 and hvc[v] - (hx == v) > 0 and ok(x, b.id, v):
-                    others.append(_change_move(BuildDown, x, b.id, v))
-        if not locking:
-            continue
+        for bid, bv, own in changeable:
+            v = bv + t
+            if v <= 16 and keeps >> v & 1 and (not owned or ok(x, bid, v)):
+                others.append(_change_move(Raise, x, bid, v))
+            if down and not (own and down_own_off):
+                v = bv - t
+                if v >= 2 and keeps >> v & 1 and (not owned or ok(x, bid, v)):
+                    others.append(_change_move(BuildDown, x, bid, v))
         # M5 package from the hand, M6 lay on
-        for b in builds:
-            if not rules.ligger_any and not _same_team(state, b.owner, seat):
+        for bid, bv in lockable:
+            if not keeps >> bv & 1 or (owned and not ok(x, None, bv)):
                 continue
-            v = b.value
-            if hvc[v] - (hx == v) <= 0 or not ok(x, None, v):
-                continue
-            need = v - t
+            need = bv - t
             if need >= 1:
                 if max_on == 1:
                     pcombos: Sequence[tuple[Card, ...]] = [(y,) for y in by_tv[need]] if need <= 13 else ()
                 else:
                     pcombos = [c for c in combos if sum(TV[y] for y in c) == need]
                 for combo in pcombos:
-                    for pk in _pair_sets_cached(facts, table, combo, v, forced) if packaging != "off" else _NO_PAIRS:
-                        others.append(_fast_package(x, combo, b.id, pk))
-            if t == v:
-                others.append(_fast_layon(x, b.id))
+                    for pk in _pair_sets_cached(facts, table, combo, bv, forced) if packaging != "off" else _NO_PAIRS:
+                        others.append(_fast_package(x, combo, bid, pk))
+            if t == bv:
+                others.append(_fast_layon(x, bid))
     moves: list[PlayerMove] = captures + others
     # M7 trail: only without an own build, and per the capture duty (spec §2.6, option capture_duty)
     if not builds or not any(_owns(state, seat, b) for b in builds):
