@@ -316,6 +316,10 @@ class CribbageTable:
         """``"Anna's"``, ``"your"`` for a person named "You"."""
         return "your" if self._you(seat) else f"{self.name(seat)}'s"
 
+    def owner(self, seat: int) -> str:
+        """``"Anna's"``, ``"yours"`` for a person named "You" (as in "the crib is yours")."""
+        return "yours" if self._you(seat) else f"{self.name(seat)}'s"
+
     def _names_in(self, text: str) -> str:
         """An engine message with its seat labels (``P0``) followed by the seat's name."""
         return re.sub(
@@ -475,9 +479,7 @@ class CribbageTable:
 
     def _table_panel(self, view: View) -> Panel:
         dealer = view.dealer if view.dealer is not None else 0
-        title = (
-            f"Deal {view.deal_number} · {self.subject(dealer, 'deals', 'deal')} · the crib is {self.possessive(dealer)}"
-        )
+        title = f"Deal {view.deal_number} · {self.subject(dealer, 'deals', 'deal')} · the crib is {self.owner(dealer)}"
         grid = Table.grid(padding=(0, 2))
         grid.add_column(style="bold", justify="right")
         grid.add_column()
@@ -640,7 +642,7 @@ class CribbageTable:
                 ("\n── ", "green"),
                 (f"Deal {deal_no}", "bold"),
                 f": {self.subject(dealer, 'deals', 'deal')} {cards} cards each{extra}; "
-                f"the crib is {self.possessive(dealer)} ",
+                f"the crib is {self.owner(dealer)} ",
                 ("──", "green"),
             )
         )
@@ -678,6 +680,8 @@ class CribbageTable:
             Text.assemble((title + ": ", "bold"), cards_text(sorted(hand)), "  starter ", card_text(starter))
         )
         call = ", ".join(shown.callout("en"))
+        if shown.total == 0:
+            call += " (the players' joke for a hand worth nothing)"
         self.console.print(
             Text.assemble(
                 ("    “", "dim"),
