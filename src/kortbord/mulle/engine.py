@@ -936,11 +936,11 @@ def _apply_play(state: State, move: PlayerMove, want_events: bool = True) -> tup
                     mulles.extend([(c, pts)] * pairs)
         tabbe = not table and not builds and not last_play and not (rules.no_tabbe_in_last_deal and state.is_last_deal)
         pile = piles[side]
-        piles = _set(
-            piles,
-            side,
-            PileInfo(pile.cards + tuple(got), pile.mulles + tuple(mulles), pile.tabbar + (1 if tabbe else 0)),
-        )
+        new_pile = _new_object(PileInfo)  # PileInfo(cards, mulles, tabbar) without re-validating
+        _set_attr(new_pile, "cards", pile.cards + tuple(got))
+        _set_attr(new_pile, "mulles", pile.mulles + tuple(mulles) if mulles else pile.mulles)
+        _set_attr(new_pile, "tabbar", pile.tabbar + 1 if tabbe else pile.tabbar)
+        piles = _set(piles, side, new_pile)
         last_capturer = seat
         if want_events:
             events.append(Event("capture", {"seat": seat, "side": side, "cards": [str(c) for c in got]}))
