@@ -1,0 +1,240 @@
+// The server contract (docs/protocol.md): REST under /api, one WebSocket per game at /ws/games/{id}.
+
+export type GameKind = "mulle" | "cribbage";
+
+export interface OptionSpec {
+  key: string;
+  type: "bool" | "int" | "choice";
+  choices?: (string | number)[];
+  default: unknown;
+  label_en?: string;
+  label_sv?: string;
+  help_en?: string;
+  help_sv?: string;
+  min?: number;
+  max?: number;
+}
+
+export interface OptionsDoc {
+  game: GameKind;
+  options: OptionSpec[];
+  profiles?: (string | { name: string; [k: string]: unknown })[];
+  bot_levels: string[];
+}
+
+export interface SeatSummary {
+  seat: number;
+  kind: "human" | "bot";
+  level?: string;
+  claimed: boolean;
+  name?: string | null;
+}
+
+export interface GameSummary {
+  game_id: string;
+  game: GameKind;
+  rules: Record<string, unknown>;
+  players: number;
+  seats: SeatSummary[];
+  status: "waiting" | "playing" | "over";
+  created_at: string;
+}
+
+export interface Invite {
+  seat: number;
+  invite_code: string;
+  url: string;
+}
+
+export interface Created {
+  game_id: string;
+  seat: number;
+  token: string;
+  invites: Invite[];
+  notices: string[];
+}
+
+export interface StateMsg {
+  type: "state";
+  version: number;
+  seat: number | null;
+  game: GameKind;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  view: any;
+  legal_moves: ({ notation: string } | string)[];
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  events: any[];
+  status: "playing" | "over" | "waiting";
+  result?: Record<string, unknown>;
+  seats: SeatSummary[];
+}
+
+export interface ErrorMsg {
+  type: "error";
+  code: string;
+  message: string;
+  version?: number;
+}
+
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    public code: string,
+    public status: number,
+  ) {
+    super(message);
+  }
+}
+
+async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(path, {
+    method,
+    headers: body === undefined ? {} : { "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  let data: unknown = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = null;
+  }
+  if (!res.ok) {
+    const err = (data as { error?: { code?: string; message?: string }; detail?: unknown } | null) ?? {};
+    const message =
+      err.error?.message ?? (typeof err.detail === "string" ? err.detail : JSON.stringify(err.detail ?? text));
+    throw new ApiError(message || res.statusText, err.error?.code ?? String(res.status), res.status);
+  }
+  return data as T;
+}
+
+export const api = {
+  options: (game: GameKind) => call<OptionsDoc>("GET", `/api/options/${game}`),
+  create: (body: unknown) => call<Created>("POST", "/api/games", body),
+  games: () => call<GameSummary[]>("GET", "/api/games"),
+  game: (id: string) => call<GameSummary>("GET", `/api/games/${encodeURIComponent(id)}`),
+  join: (id: string, invite_code: string, name?: string) =>
+    call<{ seat: number; token: string }>("POST", `/api/games/${encodeURIComponent(id)}/join`, { invite_code, name }),
+};
+
+/** The moves of a state message as notation strings (the server may send objects or strings). */
+export function notations(msg: StateMsg): string[] {
+  return (msg.legal_moves ?? []).map((m) => (typeof m === "string" ? m : m.notation));
+}
+
+// ------------------------------------------------------------------------------------------ seats kept locally
+export interface SavedSeat {
+  game_id: string;
+  game: GameKind;
+  seat: number;
+  token: string;
+  created: string;
+  invites?: Invite[];
+  notices?: string[];
+}
+
+const KEY = "kortbord.games";
+
+export function savedSeats(): SavedSeat[] {
+  try {
+    const v = JSON.parse(localStorage.getItem(KEY) ?? "[]");
+    return Array.isArray(v) ? v : [];
+  } catch {
+    return [];
+  }
+}
+
+export function saveSeat(s: SavedSeat): void {
+  const all = savedSeats().filter((x) => x.game_id !== s.game_id);
+  all.unshift(s);
+  localStorage.setItem(KEY, JSON.stringify(all.slice(0, 50)));
+}
+
+export function forgetSeat(id: string): void {
+  localStorage.setItem(KEY, JSON.stringify(savedSeats().filter((x) => x.game_id !== id)));
+}
+
+export function seatFor(id: string): SavedSeat | undefined {
+  return savedSeats().find((x) => x.game_id === id);
+}
+
+// ------------------------------------------------------------------------------------------------- websocket
+export interface SocketHandlers {
+  onState(msg: StateMsg): void;
+  onError(msg: ErrorMsg): void;
+  onStatus(status: "connecting" | "open" | "closed"): void;
+}
+
+/** One game's WebSocket, reconnecting with backoff; resyncs when a version gap shows. */
+export class GameSocket {
+  private ws: WebSocket | null = null;
+  private closedByUs = false;
+  private retry = 0;
+  private pingTimer: number | undefined;
+  version = -1;
+
+  constructor(
+    private gameId: string,
+    private token: string | undefined,
+    private handlers: SocketHandlers,
+  ) {
+    this.open();
+  }
+
+  private url(): string {
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    const q = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
+    return `${proto}//${location.host}/ws/games/${encodeURIComponent(this.gameId)}${q}`;
+  }
+
+  private open(): void {
+    this.handlers.onStatus("connecting");
+    const ws = new WebSocket(this.url());
+    this.ws = ws;
+    ws.onopen = () => {
+      this.retry = 0;
+      this.handlers.onStatus("open");
+      this.pingTimer = window.setInterval(() => this.send({ type: "ping" }), 25000);
+    };
+    ws.onmessage = (e) => {
+      let msg: { type?: string };
+      try {
+        msg = JSON.parse(String(e.data));
+      } catch {
+        return;
+      }
+      if (msg.type === "state") {
+        const s = msg as StateMsg;
+        if (this.version >= 0 && s.version > this.version + 1) {
+          // A gap: ask for a fresh state (protocol: V increases by exactly 1 per move).
+          this.send({ type: "resync" });
+        }
+        this.version = s.version;
+        this.handlers.onState(s);
+      } else if (msg.type === "error") {
+        this.handlers.onError(msg as ErrorMsg);
+      }
+    };
+    ws.onclose = () => {
+      window.clearInterval(this.pingTimer);
+      this.handlers.onStatus("closed");
+      if (this.closedByUs) return;
+      const delay = Math.min(8000, 500 * 2 ** this.retry++);
+      window.setTimeout(() => this.open(), delay);
+    };
+  }
+
+  send(msg: unknown): void {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(msg));
+  }
+
+  move(notation: string): void {
+    this.send({ type: "move", version: this.version, move: notation });
+  }
+
+  close(): void {
+    this.closedByUs = true;
+    window.clearInterval(this.pingTimer);
+    this.ws?.close();
+  }
+}

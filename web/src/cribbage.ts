@@ -1,0 +1,749 @@
+// The Cribbage table: discard to the crib, the cut, the play with the running count and go, the show with
+// its breakdown ("fifteen two, fifteen four..."), Muggins counting and responses, and an SVG board.
+import type { StateMsg } from "./api";
+import { notations } from "./api";
+import { drawBoard, pegColor } from "./board";
+import { backs, cardImg, cardName, cardsText, cribValue, short } from "./cards";
+import { clear, h } from "./dom";
+import type { Table, TableCtx } from "./gamepage";
+import { lang, t, ts } from "./i18n";
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any;
+
+const WORDS_EN =
+  "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty twenty-one twenty-two twenty-three twenty-four twenty-five twenty-six twenty-seven twenty-eight twenty-nine".split(
+    " ",
+  );
+const WORDS_SV =
+  "noll ett två tre fyra fem sex sju åtta nio tio elva tolv tretton fjorton femton sexton sjutton arton nitton tjugo tjugoett tjugotvå tjugotre tjugofyra tjugofem tjugosex tjugosju tjugoåtta tjugonio".split(
+    " ",
+  );
+const PHRASES = {
+  en: {
+    fifteen: "fifteen {t}",
+    pair2: "a pair is {t}",
+    pair3: "a pair royal is {t}",
+    pair4: "a double pair royal is {t}",
+    run: "a run of {n} is {t}",
+    runs: "{k} runs of {n} is {t}",
+    flush: "a flush of {n} is {t}",
+    nobs: "nobs is {t}",
+  },
+  sv: {
+    fifteen: "femton {t}",
+    pair2: "ett par blir {t}",
+    pair3: "tretal blir {t}",
+    pair4: "fyrtal blir {t}",
+    run: "en följd på {n} blir {t}",
+    runs: "{k} följder på {n} blir {t}",
+    flush: "färg på {n} blir {t}",
+    nobs: "nobs blir {t}",
+  },
+};
+
+interface Group {
+  kind: string;
+  cards: string[];
+  points: number;
+}
+
+/** A show breakdown group as the engine writes it: "fifteen 5D QH for 2", "run 6D 7S 8S for 3". */
+export function parseGroup(s: string): Group | null {
+  const m = s.match(/^(fifteen|pair|run|flush|nobs)\s+((?:\S+\s+)*?)for\s+(\d+)$/);
+  if (!m) return null;
+  return { kind: m[1], cards: m[2].trim().split(/\s+/).filter(Boolean), points: Number(m[3]) };
+}
+
+/** The spoken count ("fifteen two, fifteen four, a pair is six"), as players call a hand (spec §2.5). */
+export function callout(groups: Group[]): string[] {
+  const words = lang() === "sv" ? WORDS_SV : WORDS_EN;
+  const say = PHRASES[lang()];
+  const fill = (s: string, p: Record<string, string>) => s.replace(/\{(\w)\}/g, (_, k: string) => p[k]);
+  if (!groups.length) return [t("callout_zero")];
+  const out: string[] = [];
+  let total = 0;
+  for (const g of groups.filter((g) => g.kind === "fifteen")) {
+    total += g.points;
+    out.push(fill(say.fifteen, { t: words[total] }));
+  }
+  const pairRanks = new Map<string, number>();
+  for (const g of groups.filter((g) => g.kind === "pair"))
+    for (const c of g.cards) pairRanks.set(c[0], (pairRanks.get(c[0]) ?? 0) + 1);
+  const order = "A23456789TJQK";
+  for (const r of [...pairRanks.keys()].sort((a, b) => order.indexOf(a) - order.indexOf(b))) {
+    const k = ({ 2: 2, 6: 3, 12: 4 } as Record<number, number>)[pairRanks.get(r)!] ?? 2;
+    total += { 2: 2, 3: 6, 4: 12 }[k as 2 | 3 | 4];
+    out.push(fill(say[`pair${k}` as "pair2"], { t: words[total] }));
+  }
+  const runs = groups.filter((g) => g.kind === "run");
+  if (runs.length) {
+    total += runs.reduce((a, g) => a + g.points, 0);
+    const n = words[runs[0].cards.length];
+    out.push(fill(runs.length === 1 ? say.run : say.runs, { k: words[runs.length], n, t: words[total] }));
+  }
+  for (const g of groups.filter((g) => g.kind === "flush" || g.kind === "nobs")) {
+    total += g.points;
+    out.push(fill(say[g.kind as "flush" | "nobs"], { n: words[g.cards.length], t: words[total] }));
+  }
+  return out;
+}
+
+const REASONS_SV: [RegExp, string][] = [
+  [/double pair royal/g, "fyrtal"],
+  [/pair royal/g, "tretal"],
+  [/\bpair\b/g, "par"],
+  [/thirty-one/g, "trettioett"],
+  [/\bfifteen\b/g, "femton"],
+  [/run of (\d+)/g, "följd på $1"],
+  [/\brun\b/g, "följd"],
+  [/\bflush\b/g, "färg"],
+  [/last card/g, "sista kortet"],
+  [/his heels/g, "his heels (knekt som startkort)"],
+  [/false muggins/g, "falsk muggins"],
+  [/wrong overcount/g, "felaktig överräkning"],
+  [/overcount/g, "överräkning"],
+  [/\(announced\)/g, "(meddelat)"],
+  [/\bhand\b/g, "hand"],
+  [/\bfor (-?\d+)/g, "för $1"],
+];
+
+/** A peg reason ("fifteen for 2", "go for 1", "hand for 12") in the current language. */
+export function reasonText(s: string): string {
+  if (lang() !== "sv") return s;
+  let out = s;
+  for (const [re, rep] of REASONS_SV) out = out.replace(re, rep);
+  return out;
+}
+
+const OUTCOME: Record<string, [string, string]> = {
+  accept: ["everyone accepts: the count stands", "alla godtar: räkningen står"],
+  muggins: ["muggins: points were missed", "muggins: poäng missades"],
+  "false muggins": ["false muggins: nothing was missed", "falsk muggins: inget missades"],
+  overcount: ["overcount: the count was too high", "överräkning: räkningen var för hög"],
+  "wrong overcount": ["overcount called, but the count was not too high", "överräkning ropad, men räkningen var inte för hög"],
+};
+
+function outcomeText(o: string): string {
+  const p = OUTCOME[o];
+  return p ? (lang() === "sv" ? p[1] : p[0]) : o;
+}
+
+interface ShowItem {
+  seat: number;
+  crib: boolean;
+  cards: string[];
+  points: number;
+  groups: Group[];
+  announced?: number;
+  outcome?: string;
+}
+
+export class CribbageTable implements Table {
+  root = h("div", { class: "cribbage felt" });
+  private msg: StateMsg | null = null;
+  private moves: string[] = [];
+  private chosen: string[] = [];
+  private version = -1;
+  private prevScores: number[] = [];
+  private lastScores: number[] = [];
+  private callouts: { text: string; seat: number }[] = [];
+  private shows: ShowItem[] = []; // the last show (no Muggins), shown until dismissed
+  private showOpen = false;
+  private settled: ShowItem | null = null; // the Muggins count being settled
+  private settledList: ShowItem[] = []; // this show's settled counts with their true breakdowns (M9)
+  private pendingAnnounce: number | null = null;
+  private countInput = "";
+  private muggInput = "";
+
+  constructor(private ctx: TableCtx) {}
+
+  private get v(): Json {
+    return this.msg!.view;
+  }
+
+  private sides(): number {
+    const r = this.v.rules ?? {};
+    return r.partnership || (this.v.side_scores ?? []).length === 2 && r.players === 4 ? 2 : r.players ?? 2;
+  }
+
+  private sideOf(seat: number): number {
+    return this.sides() === 2 && (this.v.rules?.players ?? 2) === 4 ? seat % 2 : seat;
+  }
+
+  private sideName(side: number): string {
+    const me = this.ctx.seat;
+    if ((this.v.rules?.players ?? 2) === 4) {
+      return me !== null && me % 2 === side ? t("yourTeam") : t("team", { n: side + 1 });
+    }
+    return this.ctx.name(side);
+  }
+
+  update(msg: StateMsg): void {
+    const fresh = msg.version !== this.version;
+    this.msg = msg;
+    this.moves = notations(msg);
+    const scores: number[] = msg.view.side_scores ?? msg.view.scores ?? [];
+    if (fresh) {
+      this.version = msg.version;
+      this.chosen = [];
+      this.countInput = "";
+      this.muggInput = "";
+      this.absorb(msg.events ?? []);
+      if (this.lastScores.length === scores.length) {
+        scores.forEach((s, i) => {
+          if (s !== this.lastScores[i]) this.prevScores[i] = this.lastScores[i];
+        });
+      } else {
+        this.prevScores = scores.map(() => 0);
+      }
+      this.lastScores = [...scores];
+    }
+    this.draw();
+  }
+
+  private absorb(events: Json[]): void {
+    let newShow = false;
+    for (const ev of events) {
+      if (ev.kind === "peg") {
+        for (const r of ev.reasons ?? []) this.callouts.push({ text: `${this.ctx.name(ev.seat)}: ${reasonText(r)}`, seat: ev.seat });
+      } else if (ev.kind === "go") {
+        this.callouts.push({ text: `${this.ctx.name(ev.seat)}: ${t("go")}`, seat: ev.seat });
+      } else if (ev.kind === "reset") {
+        this.callouts.push({ text: t("ev_reset"), seat: -1 });
+      } else if (ev.kind === "show") {
+        if (!newShow) this.shows = [];
+        newShow = true;
+        this.shows.push({
+          seat: ev.seat,
+          crib: /crib/.test(ev.text ?? ""),
+          cards: ev.cards ?? [],
+          points: ev.points,
+          groups: (ev.reasons ?? []).map(parseGroup).filter(Boolean) as Group[],
+        });
+      } else if (ev.kind === "announce") {
+        this.pendingAnnounce = ev.points;
+        this.settled = null;
+      } else if (ev.kind === "settle") {
+        this.settled = {
+          seat: ev.seat,
+          crib: /crib/.test(ev.text ?? ""),
+          cards: [],
+          points: 0,
+          groups: [],
+          announced: ev.points,
+          outcome: (ev.reasons ?? [])[0],
+        };
+      } else if (ev.kind === "reveal") {
+        const base = this.settled ?? { seat: ev.seat, crib: /crib/.test(ev.text ?? ""), announced: this.pendingAnnounce ?? undefined, outcome: undefined };
+        this.settled = {
+          ...base,
+          seat: ev.seat,
+          crib: /crib/.test(ev.text ?? ""),
+          cards: ev.cards ?? [],
+          points: ev.points,
+          groups: (ev.reasons ?? []).map(parseGroup).filter(Boolean) as Group[],
+        } as ShowItem;
+        this.settledList.push(this.settled);
+      } else if (ev.kind === "deal") {
+        this.callouts = [];
+        if (this.settledList.length) {
+          // The Muggins show is over: keep its settled counts in the show summary until dismissed.
+          this.shows = this.settledList;
+          newShow = true;
+        }
+        this.settledList = [];
+        this.settled = null;
+      }
+    }
+    if (newShow) this.showOpen = true;
+    if (this.callouts.length > 6) this.callouts.splice(0, this.callouts.length - 6);
+  }
+
+  private myTurn(): boolean {
+    return this.ctx.seat !== null && this.v.to_act === this.ctx.seat && this.msg!.status !== "over";
+  }
+
+  // ---------------------------------------------------------------------------------------------- drawing
+  private draw(): void {
+    const v = this.v;
+    clear(this.root);
+    const me: number | null = this.ctx.seat;
+    const n: number = v.rules?.players ?? v.hand_sizes.length;
+    const others: number[] = [];
+    for (let i = 1; i <= n; i++) {
+      const s = me === null ? i - 1 : (me + i) % n;
+      if (s !== me) others.push(s);
+    }
+    const sides = this.sides();
+    const scores: number[] = v.side_scores ?? v.scores;
+    const names = Array.from({ length: sides }, (_, s) => this.sideName(s));
+    const boardBox = h(
+      "section",
+      { class: "boardbox", "aria-label": t("board") },
+      drawBoard(v.target ?? 121, scores, this.prevScores.length ? this.prevScores : scores.map(() => 0), names),
+      h(
+        "div",
+        { class: "legend" },
+        names.map((nm, s) =>
+          h("span", { class: "score", "data-side": String(s) }, h("i", { class: "dot", style: { background: pegColor(s) } }), `${nm}: `, h("b", {}, String(scores[s] ?? 0))),
+        ),
+        h("span", { class: "muted" }, `${t("target")} ${v.target}`),
+        v.rules?.lowball ? h("span", { class: "badge" }, t("lowballNote")) : null,
+        v.rules?.muggins ? h("span", { class: "badge" }, "Muggins") : null,
+      ),
+    );
+    this.root.append(
+      boardBox,
+      h("div", { class: "opps" }, others.map((s) => this.seatBox(s))),
+      this.center(),
+      this.actions(),
+      me !== null ? this.myArea(me) : "",
+    );
+    if (this.showOpen && this.shows.length) this.root.append(this.showModal());
+  }
+
+  private seatBox(s: number): HTMLElement {
+    const v = this.v;
+    const played = (v.played as [number, string][]).filter(([p]) => p === s).map(([, c]) => c);
+    return h(
+      "div",
+      { class: `seatbox ${v.to_act === s ? "active" : ""} ${(v.passed ?? []).includes(s) ? "passed" : ""}`, "data-seat": String(s) },
+      h(
+        "div",
+        { class: "who" },
+        h("i", { class: "dot", style: { background: pegColor(this.sideOf(s)) } }),
+        h("strong", {}, this.ctx.name(s)),
+        v.dealer === s ? h("span", { class: "chip dealer", title: t("dealer") }, "D") : null,
+        (v.passed ?? []).includes(s) ? h("span", { class: "chip go" }, t("go")) : null,
+      ),
+      backs(v.hand_sizes[s] ?? 0, 6),
+      played.length ? h("div", { class: "played-row" }, played.map((c) => cardImg(c, "small"))) : null,
+    );
+  }
+
+  private center(): HTMLElement {
+    const v = this.v;
+    const dealerName = v.dealer !== null && v.dealer !== undefined ? this.ctx.name(v.dealer) : "";
+    const deck = h(
+      "div",
+      { class: "deck" },
+      h("div", { class: "stack" }, cardImg("back"), h("small", {}, t("stock", { n: v.stock_size }))),
+      h(
+        "div",
+        { class: "stack starter" },
+        v.starter ? cardImg(v.starter) : h("div", { class: "card slot" }),
+        h("small", {}, t("starter")),
+      ),
+      h(
+        "div",
+        { class: "stack crib" },
+        v.crib ? h("span", { class: "fan" }, (v.crib as string[]).map((c) => cardImg(c))) : v.crib_size ? backs(v.crib_size, 4) : h("div", { class: "card slot" }),
+        h("small", {}, dealerName ? ts("cribOf", this.ctx.isMe(v.dealer), { name: dealerName }) : t("crib")),
+      ),
+    );
+    const count = h(
+      "div",
+      { class: "countbox", "aria-live": "polite" },
+      h("div", { class: "count" }, h("small", {}, t("count")), h("b", { id: "count" }, String(v.count ?? 0))),
+      h("div", { class: "sequence" }, (v.sequence as string[]).map((c) => cardImg(c))),
+    );
+    const calls = h("ul", { class: "callouts", "aria-live": "polite" });
+    for (const c of this.callouts.slice(-4)) calls.append(h("li", { style: c.seat >= 0 ? { borderColor: pegColor(this.sideOf(c.seat)) } : {} }, c.text));
+    const center = h("section", { class: "center" }, deck, v.phase === "play" || (v.sequence ?? []).length ? count : null, calls);
+    if (v.phase === "show" || this.settledList.length) center.append(this.mugginsBox());
+    if (v.deal_number === 1 && v.phase === "discard" && (v.cuts ?? []).length) {
+      const cuts = (v.cuts as string[]).map((c, s) => `${this.ctx.name(s)} ${short(c)}`).join(", ");
+      center.append(h("p", { class: "muted cut" }, t("cutForDeal", { cuts, name: dealerName })));
+    }
+    if (this.shows.length && !this.showOpen) {
+      center.append(h("button", { class: "ghost small", id: "reopen-show", onclick: () => { this.showOpen = true; this.draw(); } }, t("theShow")));
+    }
+    return center;
+  }
+
+  private mugginsBox(): HTMLElement {
+    const v = this.v;
+    const box = h("div", { class: "muggins" });
+    if (v.phase === "show" && v.counting !== null && v.counting !== undefined) {
+      const what = v.counting_crib ? t("yourCribW") : t("yourHand");
+      const who = ts(v.counting_crib ? "cribShow" : "showOf", this.ctx.isMe(v.counting), { name: this.ctx.name(v.counting) });
+      box.append(
+        h(
+          "div",
+          { class: "counting" },
+          h("h3", {}, who, v.announced !== null && v.announced !== undefined ? ` — ${ts("ev_announce", this.ctx.isMe(v.counting), { name: this.ctx.name(v.counting), n: v.announced })}` : ""),
+          h("div", { class: "fan big" }, (v.counting_cards as string[]).map((c) => cardImg(c)), v.starter ? cardImg(v.starter, "starter-in") : null),
+        ),
+      );
+      void what;
+    }
+    for (const s of [...this.settledList].reverse()) {
+      const what = s.crib ? t("yourCribW") : t("yourHand");
+      box.append(
+        h(
+          "div",
+          { class: "settled reveal" },
+          h("h3", {}, ts("settledHeading", this.ctx.isMe(s.seat), { name: this.ctx.name(s.seat), what, a: s.announced ?? "?", t: s.points })),
+          s.outcome ? h("p", { class: "outcome" }, outcomeText(s.outcome)) : null,
+          h("div", { class: "fan" }, s.cards.map((c, i) => cardImg(c, i === s.cards.length - 1 ? "small starter-in" : "small"))),
+          h("p", { class: "callout" }, callout(s.groups).join(", ")),
+          s.groups.length ? h("ul", { class: "groups" }, s.groups.map((g) => h("li", {}, `${reasonText(g.kind)} ${cardsText(g.cards)}: ${g.points}`))) : null,
+          h("p", {}, h("b", {}, t("trueCount", { n: s.points }))),
+        ),
+      );
+    }
+    return box;
+  }
+
+  private myArea(me: number): HTMLElement {
+    const v = this.v;
+    const mine = this.myTurn();
+    const hand = h("div", { class: "hand", role: "group", "aria-label": t("hand") });
+    const phase = v.phase;
+    (v.hand as string[]).forEach((code, i) => {
+      let legal = false;
+      if (mine && phase === "discard") legal = true;
+      if (mine && phase === "play") legal = this.moves.includes(code);
+      const chosen = this.chosen.includes(code);
+      hand.append(
+        h(
+          "button",
+          {
+            class: `cardbtn hand-card ${chosen ? "chosen" : ""} ${legal ? "legal" : mine && phase === "play" ? "dim" : ""}`,
+            "data-code": code,
+            "data-row": "hand",
+            "aria-pressed": String(chosen),
+            "aria-label": `${i + 1}: ${cardName(code)}`,
+            disabled: !mine || (phase !== "discard" && phase !== "play"),
+            onclick: () => this.clickCard(code),
+          },
+          cardImg(code),
+          h("span", { class: "keyhint", "aria-hidden": "true" }, String(i + 1)),
+        ),
+      );
+    });
+    const played = (v.played as [number, string][]).filter(([p]) => p === me).map(([, c]) => c);
+    return h(
+      "section",
+      { class: `me seatbox ${mine ? "active" : ""}`, "aria-label": t("hand") },
+      h(
+        "div",
+        { class: "who" },
+        h("i", { class: "dot", style: { background: pegColor(this.sideOf(me)) } }),
+        h("strong", {}, t("you")),
+        v.dealer === me ? h("span", { class: "chip dealer", title: t("dealer") }, "D") : null,
+        (v.passed ?? []).includes(me) ? h("span", { class: "chip go" }, t("go")) : null,
+        (v.discards ?? []).length ? h("span", { class: "muted" }, `${t("crib")}: `, cardsText(v.discards)) : null,
+      ),
+      played.length ? h("div", { class: "played-row" }, played.map((c) => cardImg(c, "small"))) : null,
+      hand,
+    );
+  }
+
+  private discardCount(): number {
+    const d = this.moves.find((m) => m.startsWith("discard"));
+    return d ? d.split(/\s+/).length - 1 : (this.v.rules?.players ?? 2) === 2 ? 2 : 1;
+  }
+
+  private actions(): HTMLElement {
+    const v = this.v;
+    const box = h("section", { class: "actions", "aria-live": "polite" });
+    if (!this.myTurn()) return box;
+    const me = this.ctx.seat!;
+    if (v.phase === "discard") {
+      const need = this.discardCount();
+      const whose = v.dealer === me ? t("yourCrib") : t("theirCrib", { name: this.ctx.name(v.dealer) });
+      box.append(h("p", { class: "hint" }, t("chooseDiscard", { n: need })));
+      const ok = this.chosen.length === need;
+      box.append(
+        h(
+          "button",
+          { class: `primary ${ok ? "legal" : ""}`, id: "discard", disabled: !ok, onclick: () => this.discard() },
+          t("discardTo", { whose }),
+          this.chosen.length ? ` (${cardsText(this.chosen)})` : "",
+        ),
+      );
+    } else if (v.phase === "play") {
+      const canGo = this.moves.includes("go");
+      box.append(h("p", { class: "hint" }, canGo ? t("mustGo") : t("playACard")));
+      box.append(h("button", { class: `primary ${canGo ? "legal" : ""}`, id: "go", onclick: () => this.sayGo() }, t("go")));
+    } else if (v.phase === "show") {
+      if (this.moves.some((m) => m.startsWith("count"))) box.append(this.announcePanel());
+      else if (this.moves.includes("accept")) box.append(this.respondPanel());
+    }
+    return box;
+  }
+
+  private numberGrid(from: number, to: number, current: string, pickN: (n: number) => void, idPrefix: string): HTMLElement {
+    const grid = h("div", { class: "numgrid", role: "group" });
+    for (let n = from; n <= to; n++) {
+      grid.append(
+        h("button", { class: String(n) === current ? "on" : "", id: `${idPrefix}-${n}`, "aria-pressed": String(String(n) === current), onclick: () => pickN(n) }, String(n)),
+      );
+    }
+    return grid;
+  }
+
+  private announcePanel(): HTMLElement {
+    const v = this.v;
+    const what = v.counting_crib ? t("yourCribW") : t("yourHand");
+    const input = h("input", {
+      class: "count-input",
+      id: "count-input",
+      type: "number",
+      min: "0",
+      max: "29",
+      inputmode: "numeric",
+      value: this.countInput,
+      "aria-label": t("announceTitle", { what }),
+      oninput: (e: Event) => {
+        this.countInput = (e.target as HTMLInputElement).value;
+        btn.textContent = t("announce", { n: this.countInput || "?" });
+      },
+      onkeydown: (e: KeyboardEvent) => {
+        if (e.key === "Enter") {
+          e.preventDefault();
+          this.announce();
+        }
+      },
+    });
+    const btn = h("button", { class: "primary legal", id: "announce", onclick: () => this.announce() }, t("announce", { n: this.countInput || "?" }));
+    return h(
+      "div",
+      { class: "panel announce" },
+      h("h3", {}, t("announceTitle", { what })),
+      h("p", { class: "hint" }, t("announceHelp")),
+      this.numberGrid(0, 29, this.countInput, (n) => {
+        this.countInput = String(n);
+        this.draw();
+        (this.root.querySelector("#announce") as HTMLElement | null)?.focus();
+      }, "n"),
+      h("div", { class: "row" }, input, btn),
+    );
+  }
+
+  private respondPanel(): HTMLElement {
+    const v = this.v;
+    const input = h("input", {
+      class: "count-input",
+      id: "muggins-input",
+      type: "number",
+      min: "1",
+      max: "29",
+      inputmode: "numeric",
+      value: this.muggInput,
+      "aria-label": t("mugginsN", { n: "" }),
+      oninput: (e: Event) => {
+        this.muggInput = (e.target as HTMLInputElement).value;
+        mbtn.textContent = t("mugginsN", { n: this.muggInput || "?" });
+      },
+      onkeydown: (e: KeyboardEvent) => {
+        if (e.key === "Enter") {
+          e.preventDefault();
+          this.mugg();
+        }
+      },
+    });
+    const mbtn = h("button", { class: "move", id: "muggins", onclick: () => this.mugg() }, t("mugginsN", { n: this.muggInput || "?" }));
+    return h(
+      "div",
+      { class: "panel respond" },
+      h("h3", {}, t("respondTitle", { name: this.ctx.name(v.counting), n: v.announced })),
+      h("p", { class: "hint" }, t("respondHelp")),
+      h(
+        "div",
+        { class: "row" },
+        h("button", { class: "primary legal", id: "accept", onclick: () => this.ctx.send("accept") }, t("accept")),
+        h("button", { class: "move", id: "overcount", onclick: () => this.ctx.send("overcount") }, t("overcount")),
+      ),
+      this.numberGrid(1, 29, this.muggInput, (n) => {
+        this.muggInput = String(n);
+        this.draw();
+        (this.root.querySelector("#muggins") as HTMLElement | null)?.focus();
+      }, "m"),
+      h("div", { class: "row" }, input, mbtn),
+    );
+  }
+
+  private showModal(): HTMLElement {
+    const list = h("div", { class: "shows" });
+    for (const s of this.shows) {
+      const title = ts(s.crib ? "cribShow" : "showOf", this.ctx.isMe(s.seat), { name: this.ctx.name(s.seat) });
+      list.append(
+        h(
+          "div",
+          { class: "show" },
+          h("h3", {}, title, ": ", h("b", {}, String(s.points))),
+          s.announced !== undefined ? h("p", { class: "outcome" }, t("settledHeading", { name: "", what: "", a: s.announced, t: s.points }).replace(/^[^:]*:\s*/, ""), s.outcome ? ` — ${outcomeText(s.outcome)}` : "") : null,
+          h("div", { class: "fan" }, s.cards.map((c, i) => cardImg(c, i === s.cards.length - 1 ? "small starter-in" : "small"))),
+          h("p", { class: "callout" }, callout(s.groups).join(", ")),
+          s.groups.length ? h("ul", { class: "groups" }, s.groups.map((g) => h("li", {}, `${reasonText(g.kind)} ${cardsText(g.cards)}: ${g.points}`))) : null,
+        ),
+      );
+    }
+    const close = () => {
+      this.showOpen = false;
+      this.draw();
+    };
+    const modal = h(
+      "div",
+      { class: "modal-back", onclick: (e: Event) => e.target === e.currentTarget && close() },
+      h(
+        "div",
+        { class: "modal panel", role: "dialog", "aria-modal": "true", "aria-labelledby": "show-h", id: "show-panel" },
+        h("h2", { id: "show-h" }, t("theShow")),
+        h("div", { class: "scroll" }, list),
+        h("button", { class: "primary", id: "show-close", onclick: close }, t("continue")),
+      ),
+    );
+    return modal;
+  }
+
+  // ---------------------------------------------------------------------------------------------- input
+  private clickCard(code: string): void {
+    const v = this.v;
+    if (!this.myTurn()) {
+      this.ctx.flash(t("notYourTurn"), "error");
+      return;
+    }
+    if (v.phase === "discard") {
+      const i = this.chosen.indexOf(code);
+      if (i >= 0) this.chosen.splice(i, 1);
+      else {
+        this.chosen.push(code);
+        const need = this.discardCount();
+        if (this.chosen.length > need) this.chosen.shift();
+      }
+      this.draw();
+      (this.root.querySelector(`.hand-card[data-code="${code}"]`) as HTMLElement | null)?.focus();
+    } else if (v.phase === "play") {
+      if (this.moves.includes(code)) this.ctx.send(code);
+      else {
+        const n = (v.count ?? 0) + cribValue(code);
+        this.ctx.flash(n > 31 ? t("tooHigh", { card: short(code), n }) : t("illegal", { msg: code }), "error");
+      }
+    }
+  }
+
+  private discard(): void {
+    const want = [...this.chosen].sort().join(" ");
+    const m = this.moves.find((x) => x.startsWith("discard") && x.split(/\s+/).slice(1).sort().join(" ") === want);
+    this.ctx.send(m ?? `discard ${this.chosen.join(" ")}`);
+  }
+
+  private sayGo(): void {
+    if (this.moves.includes("go")) this.ctx.send("go");
+    else this.ctx.flash(t("mustPlay"), "error");
+  }
+
+  private announce(): void {
+    const n = Number(this.countInput);
+    if (this.countInput === "" || !Number.isInteger(n) || n < 0 || n > 29) {
+      this.ctx.flash(t("announceHelp"), "error");
+      return;
+    }
+    this.ctx.send(`count ${n}`);
+  }
+
+  private mugg(): void {
+    const n = Number(this.muggInput);
+    if (this.muggInput === "" || !Number.isInteger(n) || n < 1 || n > 29) {
+      this.ctx.flash(t("respondHelp"), "error");
+      return;
+    }
+    this.ctx.send(`muggins ${n}`);
+  }
+
+  key(e: KeyboardEvent): boolean {
+    if (!this.msg) return false;
+    const target = e.target as HTMLElement | null;
+    const inInput = target?.tagName === "INPUT";
+    if (this.showOpen && this.shows.length && (e.key === "Escape" || (e.key === "Enter" && !inInput))) {
+      this.showOpen = false;
+      this.draw();
+      return true;
+    }
+    if (inInput) return false;
+    const v = this.v;
+    const hand: string[] = v.hand ?? [];
+    if (/^[1-9]$/.test(e.key) && (v.phase === "discard" || v.phase === "play")) {
+      const i = Number(e.key) - 1;
+      if (i < hand.length) {
+        this.clickCard(hand[i]);
+        return true;
+      }
+    }
+    if ((e.key === "g" || e.key === "G") && v.phase === "play") {
+      this.sayGo();
+      return true;
+    }
+    if (e.key === "Escape") {
+      this.chosen = [];
+      this.draw();
+      return true;
+    }
+    if (e.key === "ArrowLeft" || e.key === "ArrowRight") {
+      const el = document.activeElement as HTMLElement | null;
+      if (!el?.dataset?.row) return false;
+      const all = Array.from(this.root.querySelectorAll<HTMLElement>(`[data-row="${el.dataset.row}"]:not([disabled])`));
+      const i = all.indexOf(el);
+      all[(i + (e.key === "ArrowRight" ? 1 : all.length - 1)) % all.length]?.focus();
+      return true;
+    }
+    if (e.key === "Enter" && v.phase === "discard" && this.chosen.length === this.discardCount() && !(document.activeElement instanceof HTMLButtonElement)) {
+      this.discard();
+      return true;
+    }
+    return false;
+  }
+
+  describe(ev: Json): string | null {
+    const n = (s: number | null) => (s === null || s === undefined ? "" : this.ctx.name(s));
+    switch (ev.kind) {
+      case "cut":
+        return t("ev_cut", { cuts: (ev.cards ?? []).map((c: string, s: number) => `${n(s)} ${short(c)}`).join(", ") });
+      case "dealer":
+        return `${n(ev.seat)}: ${t("dealer")}`;
+      case "deal":
+        return ts("ev_cdeal", this.ctx.isMe(ev.seat), { name: n(ev.seat), k: ev.points });
+      case "discard":
+        return ts("ev_discard", this.ctx.isMe(ev.seat), { name: n(ev.seat), n: ev.points });
+      case "starter":
+        return t("ev_starter", { card: short((ev.cards ?? [])[0] ?? "") });
+      case "play":
+        return ts("ev_cplay", this.ctx.isMe(ev.seat), { name: n(ev.seat), card: short((ev.cards ?? [])[0] ?? ""), n: ev.points });
+      case "go":
+        return t("ev_go", { name: n(ev.seat) });
+      case "peg":
+        return ts("ev_peg", this.ctx.isMe(ev.seat), { name: n(ev.seat), n: ev.points, why: (ev.reasons ?? []).map(reasonText).join(", ") });
+      case "reset":
+        return t("ev_reset");
+      case "show": {
+        const g = (ev.reasons ?? []).map(parseGroup).filter(Boolean) as Group[];
+        return `${/crib/.test(ev.text ?? "") ? ts("cribShow", this.ctx.isMe(ev.seat), { name: n(ev.seat) }) : ts("showOf", this.ctx.isMe(ev.seat), { name: n(ev.seat) })} (${cardsText(ev.cards ?? [])}): ${callout(g).join(", ")} = ${ev.points}`;
+      }
+      case "announce":
+        return ts("ev_announce", this.ctx.isMe(ev.seat), { name: n(ev.seat), n: ev.points });
+      case "response": {
+        const r = (ev.reasons ?? [])[0] ?? "";
+        const what = r === "accept" ? t("accept") : /muggins/.test(r) ? t("mugginsN", { n: ev.points }) : t("overcount");
+        return t("ev_response", { name: n(ev.seat), what });
+      }
+      case "settle":
+        return t("ev_settle", { text: outcomeText((ev.reasons ?? [])[0] ?? "") });
+      case "reveal": {
+        const g = (ev.reasons ?? []).map(parseGroup).filter(Boolean) as Group[];
+        return `${ts("ev_reveal", this.ctx.isMe(ev.seat), { name: n(ev.seat), what: /crib/.test(ev.text ?? "") ? t("yourCribW") : t("yourHand"), n: ev.points })}: ${callout(g).join(", ")}`;
+      }
+      case "game_over":
+        return `${t("ev_cgame_over")}${ev.text ? ` (${ev.text})` : ""}`;
+    }
+    return null;
+  }
+
+  mover(events: Json[]): number | null {
+    const p = events.find((e) => ["play", "go", "discard", "announce", "response"].includes(e.kind));
+    return p ? p.seat : null;
+  }
+}

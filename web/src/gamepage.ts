@@ -1,0 +1,267 @@
+// One game's page: the connection, whose turn, seats, invites, the log, and the game's own table.
+import { GameSocket, seatFor, type ErrorMsg, type SavedSeat, type SeatSummary, type StateMsg } from "./api";
+import { clear, h } from "./dom";
+import { t } from "./i18n";
+import { MulleTable } from "./mulle";
+import { CribbageTable } from "./cribbage";
+
+export interface TableCtx {
+  seat: number | null;
+  name(seat: number): string;
+  isMe(seat: number | null | undefined): boolean;
+  send(notation: string): void;
+  flash(text: string, kind?: "error" | "info" | "good"): void;
+}
+
+export interface Table {
+  root: HTMLElement;
+  update(msg: StateMsg): void;
+  key(e: KeyboardEvent): boolean;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  describe(ev: any): string | null;
+  /** The seat whose move produced these events, if any (to pace other players' moves). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  mover(events: any[]): number | null;
+}
+
+function pace(): number {
+  const v = localStorage.getItem("kortbord.pace");
+  return v === null ? 550 : Number(v) || 0;
+}
+
+export class GamePage {
+  root = h("main", { id: "main", class: "gamepage" });
+  private saved: SavedSeat | undefined;
+  private socket: GameSocket | null = null;
+  private table: Table | null = null;
+  private msg: StateMsg | null = null;
+  private queue: StateMsg[] = [];
+  private busy = false;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  private events: any[] = [];
+  private statusEl = h("div", { class: "turn", role: "status", "aria-live": "polite" });
+  private flashEl = h("div", { class: "flash", role: "alert", "aria-live": "assertive" });
+  private connEl = h("div", { class: "conn" });
+  private invitesEl = h("div", { class: "invites-wrap" });
+  private logList = h("ol", { class: "log-list" });
+  private tableWrap = h("div", { class: "table-wrap" });
+  private overEl = h("div", { class: "over-wrap" });
+  private flashTimer: number | undefined;
+  private keyHandler = (e: KeyboardEvent) => this.onKey(e);
+
+  constructor(public gameId: string) {
+    this.saved = seatFor(gameId);
+    const log = h(
+      "details",
+      { class: "log", open: window.innerWidth > 900 },
+      h("summary", {}, t("log")),
+      this.logList,
+    );
+    this.root.append(
+      h("div", { class: "gamebar" }, this.statusEl, this.connEl),
+      this.flashEl,
+      this.invitesEl,
+      this.overEl,
+      h("div", { class: "game-grid" }, this.tableWrap, log),
+    );
+    this.tableWrap.append(h("p", { class: "loading" }, t("connecting")));
+    this.socket = new GameSocket(gameId, this.saved?.token, {
+      onState: (m) => this.enqueue(m),
+      onError: (e) => this.onError(e),
+      onStatus: (s) => {
+        this.connEl.textContent = s === "open" ? "" : s === "connecting" ? t("connecting") : t("reconnecting");
+      },
+    });
+    document.addEventListener("keydown", this.keyHandler);
+  }
+
+  destroy(): void {
+    this.socket?.close();
+    document.removeEventListener("keydown", this.keyHandler);
+  }
+
+  rerender(): void {
+    // Language changed: rebuild the table from the last state.
+    if (this.msg) {
+      this.table = null;
+      const m = this.msg;
+      this.render(m, false);
+    }
+  }
+
+  private ctx(): TableCtx {
+    return {
+      seat: this.msg?.seat ?? this.saved?.seat ?? null,
+      name: (s) => this.name(s),
+      isMe: (s) => s !== null && s !== undefined && s === (this.msg?.seat ?? null),
+      send: (n) => this.socket?.move(n),
+      flash: (text, kind = "info") => this.flash(text, kind),
+    };
+  }
+
+  name(seat: number): string {
+    const me = this.msg?.seat ?? null;
+    if (seat === me) return t("you");
+    const s: SeatSummary | undefined = this.msg?.seats?.find((x) => x.seat === seat);
+    if (!s) return `P${seat + 1}`;
+    if (s.kind === "bot") return s.name || t("computer", { level: s.level ?? "" });
+    return s.name || `${t("seat", { n: seat + 1 })}`;
+  }
+
+  flash(text: string, kind: string): void {
+    this.flashEl.textContent = text;
+    this.flashEl.className = `flash show ${kind}`;
+    window.clearTimeout(this.flashTimer);
+    this.flashTimer = window.setTimeout(() => (this.flashEl.className = "flash"), kind === "error" ? 7000 : 4000);
+  }
+
+  private onError(e: ErrorMsg): void {
+    if (e.code === "stale_version") {
+      this.socket?.send({ type: "resync" });
+      return;
+    }
+    if (e.code === "illegal_move" || e.code === "ambiguous" || e.code === "not_your_turn") {
+      this.flash(t("illegal", { msg: e.message }), "error");
+    } else {
+      this.flash(`${t("error")}: ${e.message}`, "error");
+    }
+  }
+
+  private enqueue(m: StateMsg): void {
+    this.queue.push(m);
+    void this.pump();
+  }
+
+  private async pump(): Promise<void> {
+    if (this.busy) return;
+    this.busy = true;
+    while (this.queue.length) {
+      const m = this.queue.shift()!;
+      // Collapse a backlog (e.g. after a reconnect) but keep every event for the log.
+      this.render(m, true);
+      const mover = this.table?.mover(m.events ?? []) ?? null;
+      const p = pace();
+      if (this.queue.length && p > 0 && mover !== null && mover !== m.seat) {
+        await new Promise((r) => setTimeout(r, p));
+      }
+    }
+    this.busy = false;
+  }
+
+  private render(m: StateMsg, fresh: boolean): void {
+    this.msg = m;
+    if (!this.table) {
+      this.table = m.game === "mulle" ? new MulleTable(this.ctx()) : new CribbageTable(this.ctx());
+      clear(this.tableWrap);
+      this.tableWrap.append(this.table.root);
+    }
+    if (fresh) for (const ev of m.events ?? []) this.events.push(ev);
+    if (this.events.length > 300) this.events.splice(0, this.events.length - 300);
+    this.table.update(m);
+    this.drawStatus(m);
+    this.drawLog();
+    this.drawInvites(m);
+    this.drawOver(m);
+  }
+
+  private drawStatus(m: StateMsg): void {
+    const me = m.seat;
+    const v = m.view ?? {};
+    const toAct: number | null = v.to_move ?? v.to_act ?? null;
+    let text = "";
+    let cls = "turn";
+    if (m.status === "over" || v.phase === "over") {
+      text = t("gameOver");
+    } else if (me === null) {
+      text = t("spectator");
+    } else if (toAct === me) {
+      text = t("yourTurn");
+      cls += " mine";
+    } else if (toAct !== null) {
+      const s = m.seats?.find((x) => x.seat === toAct);
+      text = s && s.kind === "human" && !s.claimed ? t("waitingJoin", { name: this.name(toAct) }) : t("theirTurn", { name: this.name(toAct) });
+    }
+    this.statusEl.textContent = text;
+    this.statusEl.className = cls;
+    document.title = `${text ? text + " · " : ""}kortbord`;
+  }
+
+  private drawLog(): void {
+    clear(this.logList);
+    if (!this.table) return;
+    const lines: string[] = [];
+    for (const ev of this.events) {
+      const s = this.table.describe(ev);
+      if (s) lines.push(s);
+    }
+    for (const line of lines.slice(-60).reverse()) this.logList.append(h("li", {}, line));
+  }
+
+  private drawInvites(m: StateMsg): void {
+    clear(this.invitesEl);
+    const open = (m.seats ?? []).filter((s) => s.kind === "human" && !s.claimed);
+    const invites = this.saved?.invites ?? [];
+    if (!open.length || !invites.length) return;
+    const box = h("section", { class: "panel invites", "aria-label": t("invites") }, h("h2", {}, t("invites")), h("p", {}, t("inviteHelp")));
+    for (const s of open) {
+      const inv = invites.find((i) => i.seat === s.seat);
+      if (!inv) continue;
+      const url = new URL(inv.url, location.origin).toString();
+      const input = h("input", { class: "invite-url", readonly: true, value: url, "data-seat": String(s.seat), "aria-label": t("seat", { n: s.seat + 1 }) });
+      const btn = h("button", {}, t("copy"));
+      btn.addEventListener("click", async () => {
+        try {
+          await navigator.clipboard.writeText(url);
+        } catch {
+          input.select();
+          document.execCommand("copy");
+        }
+        btn.textContent = t("copied");
+        setTimeout(() => (btn.textContent = t("copy")), 1500);
+      });
+      box.append(h("div", { class: "invite" }, h("span", { class: "seatname" }, t("seat", { n: s.seat + 1 })), input, btn));
+    }
+    this.invitesEl.append(box);
+  }
+
+  private drawOver(m: StateMsg): void {
+    clear(this.overEl);
+    if (m.status !== "over" && m.view?.phase !== "over") return;
+    this.overEl.append(
+      h(
+        "section",
+        { class: "panel over", id: "game-over" },
+        h("h2", {}, t("gameOver")),
+        h("p", { class: "result" }, this.resultText(m)),
+        h("a", { class: "button primary", href: "#/" }, t("backToLobby")),
+      ),
+    );
+  }
+
+  private resultText(m: StateMsg): string {
+    const v = m.view ?? {};
+    const me = m.seat;
+    if (m.game === "mulle") {
+      const winners: number[] = v.winners ?? [];
+      if (!winners.length) return t("draw");
+      const mySide = me === null ? null : v.teams ? me % 2 : me;
+      if (mySide !== null && winners.includes(mySide)) return t("youWin");
+      const names = winners.map((w) => (v.teams ? t("team", { n: w + 1 }) : this.name(w))).join(", ");
+      return `${mySide !== null ? t("youLose") + " " : ""}${t("winners", { names })}`;
+    }
+    const r = v.result ?? m.result ?? {};
+    const winners: number[] = r.winners ?? [];
+    if (me !== null && winners.includes(me)) return t("youWin");
+    const names = winners.map((w: number) => this.name(w)).join(", ");
+    return `${me !== null ? t("youLose") + " " : ""}${t("winners", { names })}`;
+  }
+
+  private onKey(e: KeyboardEvent): void {
+    const tgt = e.target as HTMLElement | null;
+    if (tgt && (tgt.tagName === "INPUT" || tgt.tagName === "SELECT" || tgt.tagName === "TEXTAREA")) {
+      if (!tgt.classList.contains("count-input")) return;
+    }
+    if (this.table?.key(e)) e.preventDefault();
+  }
+}
+

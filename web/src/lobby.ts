@@ -1,0 +1,425 @@
+// The lobby: a new game (every rule option the server offers), the games saved in this browser, rules links.
+import { api, ApiError, forgetSeat, saveSeat, savedSeats, type GameKind, type OptionSpec, type OptionsDoc } from "./api";
+import { clear, h } from "./dom";
+import { pick, t } from "./i18n";
+
+interface FormState {
+  game: GameKind;
+  players: number;
+  together: boolean; // teams (Mulle) / partnership (Cribbage)
+  opponents: string[]; // per seat 1..n-1: "bot:<level>" or "human"
+  values: Record<GameKind, Record<string, unknown>>;
+  touched: Record<GameKind, Set<string>>;
+}
+
+const form: FormState = {
+  game: (localStorage.getItem("kortbord.lastGame") as GameKind) || "mulle",
+  players: 2,
+  together: false,
+  opponents: [],
+  values: { mulle: {}, cribbage: {} },
+  touched: { mulle: new Set(), cribbage: new Set() },
+};
+
+const docs: Partial<Record<GameKind, OptionsDoc>> = {};
+
+// Options the lobby shows as its own first controls (the rest go under "All rule options").
+const MAIN: Record<GameKind, string[]> = {
+  mulle: ["profile", "game_length", "kryp"],
+  cribbage: ["target", "muggins", "lowball"],
+};
+const HIDDEN = new Set(["players", "partnership", "teams", "hand_size", "table_size", "jokers"]);
+const DEAL_FORMATS: [number, number][] = [
+  [8, 8],
+  [5, 5],
+  [4, 8],
+];
+
+function profileNames(doc: OptionsDoc): string[] {
+  return (doc.profiles ?? []).map((p) => (typeof p === "string" ? p : p.name));
+}
+
+function profileOverrides(doc: OptionsDoc, name: string): Record<string, unknown> | null {
+  for (const p of doc.profiles ?? []) {
+    if (typeof p !== "string" && p.name === name) {
+      const r = (p.rules ?? p.overrides ?? p.options) as Record<string, unknown> | undefined;
+      return r ?? null;
+    }
+  }
+  return null;
+}
+
+function value(doc: OptionsDoc, key: string): unknown {
+  const v = form.values[doc.game];
+  if (key in v) return v[key];
+  return doc.options.find((o) => o.key === key)?.default;
+}
+
+function setValue(game: GameKind, key: string, v: unknown): void {
+  form.values[game][key] = v;
+  form.touched[game].add(key);
+}
+
+function optLabel(o: OptionSpec): string {
+  return pick(o.label_en, o.label_sv) || o.key;
+}
+
+function choiceLabel(key: string, c: string | number): string {
+  const s = String(c);
+  const named: Record<string, [string, string]> = {
+    "target:100": ["to 100", "till 100"],
+    "target:200": ["to 200", "till 200"],
+    single_round: ["one round", "en omgång"],
+    each_deals_once: ["everyone deals once", "alla ger en gång"],
+  };
+  if (key === "game_length" && named[s]) return pick(named[s][0], named[s][1]);
+  return s;
+}
+
+function control(doc: OptionsDoc, o: OptionSpec, rerender: () => void): HTMLElement {
+  const id = `opt-${doc.game}-${o.key}`;
+  const v = value(doc, o.key);
+  const help = pick(o.help_en, o.help_sv);
+  let input: HTMLElement;
+  if (o.type === "bool") {
+    input = h("input", {
+      type: "checkbox",
+      id,
+      checked: Boolean(v),
+      onchange: (e: Event) => {
+        setValue(doc.game, o.key, (e.target as HTMLInputElement).checked);
+        rerender();
+      },
+    });
+    return h(
+      "div",
+      { class: "opt bool" },
+      input,
+      h("label", { for: id }, optLabel(o)),
+      help ? h("small", { class: "help" }, help) : null,
+    );
+  }
+  if (o.type === "choice" && o.choices) {
+    const sel = h(
+      "select",
+      {
+        id,
+        onchange: (e: Event) => {
+          const raw = (e.target as HTMLSelectElement).value;
+          const orig = o.choices!.find((c) => String(c) === raw);
+          setValue(doc.game, o.key, orig ?? raw);
+          rerender();
+        },
+      },
+      o.choices.map((c) => h("option", { value: String(c), selected: String(c) === String(v) }, choiceLabel(o.key, c))),
+    );
+    input = sel;
+  } else {
+    input = h("input", {
+      type: "number",
+      id,
+      value: v === null || v === undefined ? "" : String(v),
+      min: o.min,
+      max: o.max,
+      onchange: (e: Event) => {
+        const raw = (e.target as HTMLInputElement).value;
+        setValue(doc.game, o.key, raw === "" ? null : Number(raw));
+      },
+    });
+  }
+  return h(
+    "div",
+    { class: "opt" },
+    h("label", { for: id }, optLabel(o)),
+    input,
+    help ? h("small", { class: "help" }, help) : null,
+  );
+}
+
+export function renderLobby(main: HTMLElement, nav: { openGame(id: string): void }): void {
+  const newGame = h("section", { class: "panel newgame", "aria-labelledby": "ng-h" });
+  const resume = h("section", { class: "panel resume", "aria-labelledby": "rs-h" });
+  main.append(
+    h(
+      "div",
+      { class: "hero" },
+      h("h1", {}, t("appName")),
+      h("p", {}, t("tagline")),
+    ),
+    h("div", { class: "lobby" }, newGame, resume),
+  );
+  const draw = () => drawNewGame(newGame, nav);
+  draw();
+  drawResume(resume, nav);
+}
+
+async function loadDoc(game: GameKind): Promise<OptionsDoc> {
+  if (!docs[game]) docs[game] = await api.options(game);
+  return docs[game]!;
+}
+
+function drawNewGame(el: HTMLElement, nav: { openGame(id: string): void }): void {
+  const rerender = () => drawNewGame(el, nav);
+  clear(el);
+  el.append(h("h2", { id: "ng-h" }, t("newGame")));
+  const tab = (g: GameKind) =>
+    h(
+      "button",
+      {
+        class: `tab ${form.game === g ? "on" : ""}`,
+        role: "tab",
+        "aria-selected": String(form.game === g),
+        id: `tab-${g}`,
+        onclick: () => {
+          form.game = g;
+          localStorage.setItem("kortbord.lastGame", g);
+          rerender();
+        },
+      },
+      g === "mulle" ? t("mulle") : t("cribbage"),
+    );
+  el.append(h("div", { class: "tabs", role: "tablist" }, tab("mulle"), tab("cribbage")));
+  const doc = docs[form.game];
+  if (!doc) {
+    el.append(h("p", {}, t("loading")));
+    loadDoc(form.game)
+      .then(rerender)
+      .catch((e: Error) => el.append(h("p", { class: "msg error" }, `${t("error")}: ${e.message}`)));
+    return;
+  }
+  const game = form.game;
+  const body = h("div", { class: "form" });
+  el.append(body);
+
+  // Name
+  const nameInput = h("input", {
+    id: "player-name",
+    value: localStorage.getItem("kortbord.name") ?? "",
+    maxlength: "40",
+    autocomplete: "nickname",
+    onchange: (e: Event) => localStorage.setItem("kortbord.name", (e.target as HTMLInputElement).value),
+  });
+  body.append(h("div", { class: "opt" }, h("label", { for: "player-name" }, t("yourName")), nameInput));
+
+  // Players
+  const pl = h("div", { class: "opt seg", role: "radiogroup", "aria-label": t("players") }, h("span", { class: "lbl" }, t("players")));
+  for (const n of [2, 3, 4]) {
+    pl.append(
+      h(
+        "button",
+        {
+          class: form.players === n ? "on" : "",
+          role: "radio",
+          "aria-checked": String(form.players === n),
+          id: `players-${n}`,
+          onclick: () => {
+            form.players = n;
+            if (n !== 4) form.together = false;
+            if (game === "cribbage" && n === 4) form.together = true;
+            rerender();
+          },
+        },
+        String(n),
+      ),
+    );
+  }
+  body.append(pl);
+  if (form.players === 4) {
+    const forced = game === "cribbage"; // four-hand cribbage is always a partnership (spec §2.2)
+    if (forced) form.together = true;
+    body.append(
+      h(
+        "div",
+        { class: "opt bool" },
+        h("input", {
+          type: "checkbox",
+          id: "together",
+          checked: form.together,
+          disabled: forced,
+          onchange: (e: Event) => (form.together = (e.target as HTMLInputElement).checked),
+        }),
+        h("label", { for: "together" }, game === "mulle" ? t("teams") : t("partnership")),
+      ),
+    );
+  }
+
+  // Opponents
+  const levels = doc.bot_levels.length ? doc.bot_levels : ["greedy"];
+  while (form.opponents.length < 3) form.opponents.push(`bot:${levels[levels.length - 1]}`);
+  const opp = h("fieldset", { class: "opponents" }, h("legend", {}, t("opponents")));
+  for (let s = 1; s < form.players; s++) {
+    const id = `seat-${s}`;
+    opp.append(
+      h(
+        "div",
+        { class: "opt" },
+        h("label", { for: id }, t("seat", { n: s + 1 })),
+        h(
+          "select",
+          {
+            id,
+            onchange: (e: Event) => (form.opponents[s - 1] = (e.target as HTMLSelectElement).value),
+          },
+          levels.map((l) =>
+            h("option", { value: `bot:${l}`, selected: form.opponents[s - 1] === `bot:${l}` }, t("computer", { level: l })),
+          ),
+          h("option", { value: "human", selected: form.opponents[s - 1] === "human" }, t("person")),
+        ),
+      ),
+    );
+  }
+  body.append(opp);
+
+  // Main rule options
+  const byKey = new Map(doc.options.map((o) => [o.key, o]));
+  if (game === "mulle") {
+    const profiles = profileNames(doc);
+    if (profiles.length) {
+      const cur = String(form.values.mulle.profile ?? byKey.get("profile")?.default ?? profiles[0]);
+      body.append(
+        h(
+          "div",
+          { class: "opt" },
+          h("label", { for: "opt-mulle-profile" }, t("profile")),
+          h(
+            "select",
+            {
+              id: "opt-mulle-profile",
+              onchange: (e: Event) => {
+                const p = (e.target as HTMLSelectElement).value;
+                form.values.mulle = { profile: p, ...(profileOverrides(doc, p) ?? {}) };
+                form.touched.mulle = new Set(["profile"]);
+                rerender();
+              },
+            },
+            profiles.map((p) => h("option", { value: p, selected: p === cur }, p)),
+          ),
+        ),
+      );
+    }
+    if (byKey.has("hand_size") && byKey.has("table_size")) {
+      const hs = Number(value(doc, "hand_size"));
+      const ts = Number(value(doc, "table_size"));
+      body.append(
+        h(
+          "div",
+          { class: "opt" },
+          h("label", { for: "opt-deal" }, t("dealFormat")),
+          h(
+            "select",
+            {
+              id: "opt-deal",
+              onchange: (e: Event) => {
+                const [a, b] = (e.target as HTMLSelectElement).value.split("+").map(Number);
+                setValue("mulle", "hand_size", a);
+                setValue("mulle", "table_size", b);
+              },
+            },
+            DEAL_FORMATS.map(([a, b]) => h("option", { value: `${a}+${b}`, selected: a === hs && b === ts }, `${a}+${b}`)),
+          ),
+        ),
+      );
+    }
+  }
+  for (const key of MAIN[game]) {
+    const o = byKey.get(key);
+    if (o && key !== "profile") body.append(control(doc, o, rerender));
+  }
+  if (game === "cribbage" && value(doc, "muggins") && value(doc, "lowball")) {
+    body.append(h("p", { class: "notice", role: "status" }, t("muggLowball")));
+  }
+  const more = h("details", { class: "more" }, h("summary", {}, t("moreOptions")));
+  for (const o of doc.options) {
+    if (MAIN[game].includes(o.key) || HIDDEN.has(o.key) || o.key === "profile") continue;
+    more.append(control(doc, o, rerender));
+  }
+  body.append(more);
+
+  const msg = h("p", { class: "msg", role: "status" });
+  const btn = h("button", { class: "primary big", id: "create" }, t("create"));
+  btn.addEventListener("click", async () => {
+    btn.disabled = true;
+    btn.textContent = t("creating");
+    const rules: Record<string, unknown> = {};
+    for (const k of form.touched[game]) rules[k] = form.values[game][k];
+    const seats: Record<string, unknown>[] = [{ kind: "human" }];
+    for (let s = 1; s < form.players; s++) {
+      const o = form.opponents[s - 1];
+      seats.push(o === "human" ? { kind: "human" } : { kind: "bot", level: o.slice(4) });
+    }
+    const bodyJson: Record<string, unknown> = { game, rules, players: form.players, seats };
+    if (form.players === 4) bodyJson[game === "mulle" ? "teams" : "partnership"] = form.together;
+    const name = nameInput.value.trim();
+    if (name) bodyJson.name = name;
+    try {
+      const r = await api.create(bodyJson);
+      saveSeat({
+        game_id: r.game_id,
+        game,
+        seat: r.seat,
+        token: r.token,
+        created: new Date().toISOString(),
+        invites: r.invites,
+        notices: r.notices,
+      });
+      nav.openGame(r.game_id);
+    } catch (e) {
+      msg.textContent = `${t("error")}: ${e instanceof ApiError ? e.message : String(e)}`;
+      msg.className = "msg error";
+      btn.disabled = false;
+      btn.textContent = t("create");
+    }
+  });
+  el.append(btn, msg, h("p", { class: "kbd-help" }, t("keyboardHelp")));
+}
+
+function drawResume(el: HTMLElement, nav: { openGame(id: string): void }): void {
+  clear(el);
+  el.append(h("h2", { id: "rs-h" }, t("resume")));
+  const seats = savedSeats();
+  if (!seats.length) {
+    el.append(h("p", { class: "muted" }, t("noSaved")));
+    return;
+  }
+  const list = h("ul", { class: "saved" });
+  for (const s of seats) {
+    const status = h("span", { class: "status" }, "…");
+    api
+      .game(s.game_id)
+      .then((g) => {
+        status.textContent = t(`status_${g.status}` as "status_over");
+        status.className = `status ${g.status}`;
+      })
+      .catch(() => {
+        status.textContent = t("status_unknown");
+        status.className = "status unknown";
+      });
+    list.append(
+      h(
+        "li",
+        {},
+        h(
+          "div",
+          { class: "what" },
+          h("strong", {}, s.game === "mulle" ? t("mulle") : t("cribbage")),
+          " ",
+          status,
+          h("small", {}, new Date(s.created).toLocaleString()),
+        ),
+        h("button", { class: "primary", onclick: () => nav.openGame(s.game_id) }, t("resumeBtn")),
+        h(
+          "button",
+          {
+            class: "ghost",
+            onclick: () => {
+              forgetSeat(s.game_id);
+              drawResume(el, nav);
+            },
+          },
+          t("forget"),
+        ),
+      ),
+    );
+  }
+  el.append(list);
+}

@@ -1,0 +1,136 @@
+// The page: header (language switch), router (#/ lobby, #/rules/<game>, #/game/<id>, ?join=<id>&invite=<code>).
+import "./style.css";
+import { api, ApiError, forgetSeat, saveSeat, savedSeats, type GameKind, type GameSummary } from "./api";
+import { clear, h } from "./dom";
+import { lang, onLangChange, setLang, t } from "./i18n";
+import { renderLobby } from "./lobby";
+import { renderRules } from "./rulespage";
+import { GamePage } from "./gamepage";
+
+const app = document.getElementById("app")!;
+let page: { destroy(): void; rerender?(): void } | null = null;
+
+function header(): HTMLElement {
+  const langBtn = (l: "en" | "sv", label: string) =>
+    h(
+      "button",
+      {
+        class: `lang ${lang() === l ? "on" : ""}`,
+        "aria-pressed": String(lang() === l),
+        lang: l,
+        onclick: () => setLang(l),
+      },
+      label,
+    );
+  return h(
+    "header",
+    { class: "top" },
+    h("a", { class: "brand", href: "#/" }, h("span", { class: "logo", "aria-hidden": "true" }, "♠♥"), t("appName")),
+    h(
+      "nav",
+      { "aria-label": "main" },
+      h("a", { href: "#/" }, t("lobby")),
+      h("a", { href: "#/rules/mulle" }, `${t("rules")}: ${t("mulle")}`),
+      h("a", { href: "#/rules/cribbage" }, `${t("rules")}: ${t("cribbage")}`),
+    ),
+    h("div", { class: "langs", role: "group", "aria-label": t("language") }, langBtn("en", "EN"), langBtn("sv", "SV")),
+  );
+}
+
+function route(): void {
+  document.documentElement.lang = lang();
+  const params = new URLSearchParams(location.search);
+  const hash = location.hash.replace(/^#/, "") || "/";
+  const main = h("main", { id: "main" });
+  const gameMatch = hash.match(/^\/game\/([^/?]+)/);
+  if (page && gameMatch && page instanceof GamePage && page.gameId === gameMatch[1]) {
+    // Same game: only the language changed; keep the connection.
+    clear(app);
+    app.append(header(), page.root);
+    page.rerender?.();
+    return;
+  }
+  page?.destroy();
+  page = null;
+  clear(app);
+  app.append(header(), main);
+  if (params.get("join") && params.get("invite")) {
+    renderJoin(main, params.get("join")!, params.get("invite")!);
+    return;
+  }
+  if (gameMatch) {
+    const gp = new GamePage(decodeURIComponent(gameMatch[1]));
+    page = gp;
+    main.replaceWith(gp.root);
+    return;
+  }
+  const rules = hash.match(/^\/rules\/(mulle|cribbage)/);
+  if (rules) {
+    renderRules(main, rules[1] as GameKind);
+    return;
+  }
+  renderLobby(main, {
+    openGame: (id) => (location.hash = `#/game/${id}`),
+  });
+}
+
+function renderJoin(main: HTMLElement, id: string, code: string): void {
+  const name = h("input", {
+    id: "join-name",
+    value: localStorage.getItem("kortbord.name") ?? "",
+    autocomplete: "nickname",
+    maxlength: "40",
+  });
+  const msg = h("p", { class: "msg", role: "status" });
+  const info = h("p", {}, t("loading"));
+  let summary: GameSummary | null = null;
+  api
+    .game(id)
+    .then((s) => {
+      summary = s;
+      info.textContent = `${s.game === "mulle" ? t("mulle") : t("cribbage")} · ${t("players")}: ${s.players}`;
+    })
+    .catch((e: Error) => {
+      info.textContent = t("invalidLink") + " " + e.message;
+    });
+  const go = async () => {
+    localStorage.setItem("kortbord.name", name.value);
+    try {
+      const r = await api.join(id, code, name.value || undefined);
+      saveSeat({
+        game_id: id,
+        game: summary?.game ?? "mulle",
+        seat: r.seat,
+        token: r.token,
+        created: new Date().toISOString(),
+      });
+      history.replaceState(null, "", `/#/game/${encodeURIComponent(id)}`);
+      route();
+    } catch (e) {
+      msg.textContent = t("joinFailed", { msg: e instanceof ApiError ? e.message : String(e) });
+      msg.className = "msg error";
+    }
+  };
+  main.append(
+    h(
+      "section",
+      { class: "panel join" },
+      h("h1", {}, t("joinTitle")),
+      info,
+      h("label", { for: "join-name" }, t("yourName")),
+      name,
+      h("button", { class: "primary", id: "join-btn", onclick: go }, t("joinBtn")),
+      msg,
+    ),
+  );
+  name.addEventListener("keydown", (e) => {
+    if (e.key === "Enter") void go();
+  });
+}
+
+onLangChange(route);
+window.addEventListener("hashchange", route);
+route();
+
+// For the tests and the curious: the saved seats.
+(window as unknown as { kortbord: unknown }).kortbord = { savedSeats, forgetSeat };

@@ -1,0 +1,581 @@
+// The Mulle table: hand, loose cards and builds; choose a hand card, then table cards/builds, then the move.
+import type { StateMsg } from "./api";
+import { notations } from "./api";
+import { backs, cardImg, cardName, cardsText, handValue, short, tableValue } from "./cards";
+import { clear, h } from "./dom";
+import type { Table, TableCtx } from "./gamepage";
+import { t, ts, type Key } from "./i18n";
+import { parseMove, usesAtLeast, usesExactly, type MulleMove } from "./mullenotation";
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any;
+
+interface BuildJ {
+  id: string;
+  cards: string[];
+  value: number;
+  owner: number;
+  locked: boolean;
+}
+
+const ITEMS = [
+  "cards",
+  "spades",
+  "ace_of_spades",
+  "lillan",
+  "storan",
+  "other_aces",
+  "card_points",
+  "mulle",
+  "mulle_points",
+  "tabbe",
+  "surplus_bonus",
+  "total",
+] as const;
+
+export class MulleTable implements Table {
+  root = h("div", { class: "mulle felt" });
+  private msg: StateMsg | null = null;
+  private moves: MulleMove[] = [];
+  private card: string | null = null; // chosen hand card
+  private loose: number[] = []; // chosen table indices
+  private builds: string[] = []; // chosen build ids
+  private version = -1;
+  private summaryOpen: number | null = null; // index into round_log shown in the modal
+  private seenRounds = -1;
+
+  constructor(private ctx: TableCtx) {}
+
+  private get v(): Json {
+    return this.msg!.view;
+  }
+
+  private side(seat: number): number {
+    return this.v.teams ? seat % 2 : seat;
+  }
+
+  private sideName(side: number): string {
+    const me = this.ctx.seat;
+    if (this.v.teams) return me !== null && me % 2 === side ? t("yourTeam") : t("team", { n: side + 1 });
+    return this.ctx.name(side);
+  }
+
+  update(msg: StateMsg): void {
+    const newVersion = msg.version !== this.version;
+    this.msg = msg;
+    this.moves = notations(msg)
+      .map(parseMove)
+      .filter((m): m is MulleMove => m !== null);
+    if (newVersion) {
+      this.version = msg.version;
+      for (const ev of msg.events ?? []) {
+        if (["mulle", "tabbe", "baat", "last_capture"].includes(ev.kind)) this.ctx.flash(this.describe(ev) ?? "", "good");
+      }
+      this.card = null;
+      this.loose = [];
+      this.builds = [];
+    }
+    const log: Json[] = this.v.round_log ?? [];
+    if (this.seenRounds < 0) this.seenRounds = log.length;
+    if (log.length > this.seenRounds) {
+      this.summaryOpen = log.length - 1;
+      this.seenRounds = log.length;
+    }
+    this.draw();
+  }
+
+  private myTurn(): boolean {
+    return this.ctx.seat !== null && this.v.to_move === this.ctx.seat && this.msg!.status !== "over";
+  }
+
+  private looseCodes(): string[] {
+    return this.loose.map((i) => this.v.table[i]);
+  }
+
+  private cardMoves(): MulleMove[] {
+    return this.card ? this.moves.filter((m) => m.card === this.card) : [];
+  }
+
+  // ---------------------------------------------------------------------------------------------- drawing
+  private draw(): void {
+    const v = this.v;
+    clear(this.root);
+    const me: number | null = this.ctx.seat;
+    const others: number[] = [];
+    for (let i = 1; i <= v.players; i++) {
+      const s = me === null ? i - 1 : (me + i) % v.players;
+      if (s !== me) others.push(s);
+    }
+    this.root.append(
+      h("div", { class: "opps" }, others.map((s) => this.seatBox(s))),
+      this.infoBar(),
+      this.tableArea(),
+      this.actions(),
+      me !== null ? this.myArea(me) : "",
+      this.scoreBar(),
+    );
+    if (this.summaryOpen !== null) this.root.append(this.summaryModal(this.summaryOpen));
+  }
+
+  private seatBox(s: number): HTMLElement {
+    const v = this.v;
+    const pile = v.piles[this.side(s)] ?? { cards: [], mulle: [], tabbe: 0 };
+    const active = v.to_move === s;
+    return h(
+      "div",
+      { class: `seatbox ${active ? "active" : ""}`, "data-seat": String(s) },
+      h(
+        "div",
+        { class: "who" },
+        h("strong", {}, this.ctx.name(s)),
+        v.dealer === s ? h("span", { class: "chip dealer", title: t("dealer") }, "D") : null,
+      ),
+      backs(v.hand_sizes[s] ?? 0),
+      this.pileLine(pile),
+    );
+  }
+
+  private pileLine(pile: Json): HTMLElement {
+    const mullePts = (pile.mulle ?? []).reduce((a: number, m: Json) => a + (m.points ?? 0), 0);
+    return h(
+      "div",
+      { class: "pileline" },
+      h("span", { title: t("pile") }, `${t("pile")}: ${pile.cards.length}`),
+      h(
+        "span",
+        { class: "mulles" },
+        `${t("mulles")}: ${(pile.mulle ?? []).length}`,
+        (pile.mulle ?? []).length ? ` (${(pile.mulle as Json[]).map((m) => short(m.card)).join(" ")} = ${mullePts})` : "",
+      ),
+      h("span", { class: "tabbar" }, `${t("tabbe")}: ${pile.tabbe ?? 0}`),
+    );
+  }
+
+  private infoBar(): HTMLElement {
+    const v = this.v;
+    return h(
+      "div",
+      { class: "infobar" },
+      h("span", {}, t("round", { n: v.round })),
+      h("span", {}, t("deal", { n: v.deal_no, m: v.deals_total })),
+      h("span", { class: "stock" }, backs(v.stock_size ? 1 : 0, 1), t("stock", { n: v.stock_size })),
+      v.is_last_deal ? h("span", { class: "badge baat", id: "baat" }, "⛵ " + t("baat")) : null,
+      v.last_capturer !== null && v.last_capturer !== undefined
+        ? h("span", { class: "lastcap" }, t("lastCapturer", { name: this.ctx.name(v.last_capturer) }))
+        : null,
+    );
+  }
+
+  private tableArea(): HTMLElement {
+    const v = this.v;
+    const mine = this.myTurn();
+    const cm = this.cardMoves();
+    const selLoose = this.looseCodes();
+    const area = h("section", { class: "tablearea", "aria-label": t("table") });
+    const looseRow = h("div", { class: "loose", role: "group", "aria-label": t("table") });
+    (v.table as string[]).forEach((code, i) => {
+      const chosen = this.loose.includes(i);
+      const usable =
+        this.card !== null && !chosen && cm.some((m) => usesAtLeast(m, [...selLoose, code], this.builds));
+      const b = h(
+        "button",
+        {
+          class: `cardbtn table-card ${chosen ? "chosen" : ""} ${usable ? "legal" : ""}`,
+          "data-code": code,
+          "data-idx": String(i),
+          "data-row": "table",
+          "aria-pressed": String(chosen),
+          "aria-label": cardName(code) + (usable ? " ✓" : ""),
+          disabled: !mine || this.card === null,
+          onclick: () => this.toggleLoose(i),
+        },
+        cardImg(code),
+      );
+      looseRow.append(b);
+    });
+    area.append(looseRow);
+    const buildRow = h("div", { class: "builds" });
+    for (const b of v.builds as BuildJ[]) {
+      const chosen = this.builds.includes(b.id);
+      const usable = this.card !== null && !chosen && cm.some((m) => usesAtLeast(m, selLoose, [...this.builds, b.id]));
+      const fan = h("span", { class: "fan" }, b.cards.map((c) => cardImg(c)));
+      const label = `${t("build")} ${b.id}: ${b.value}, ${b.locked ? t("locked") : t("open")}, ${t("owner")} ${this.ctx.name(b.owner)}`;
+      buildRow.append(
+        h(
+          "button",
+          {
+            class: `cardbtn build ${b.locked ? "locked" : ""} ${chosen ? "chosen" : ""} ${usable ? "legal" : ""}`,
+            "data-build": b.id,
+            "data-row": "table",
+            "aria-pressed": String(chosen),
+            "aria-label": label + (usable ? " ✓" : ""),
+            title: label,
+            disabled: !mine || this.card === null,
+            onclick: () => this.toggleBuild(b.id),
+          },
+          fan,
+          h(
+            "span",
+            { class: "buildtag" },
+            h("b", { class: "bval" }, String(b.value)),
+            h("span", { class: "bid" }, b.id),
+            h("span", { class: "bown" }, this.ctx.name(b.owner)),
+            b.locked ? h("span", { class: "lock", title: t("locked") }, "🔒") : null,
+          ),
+        ),
+      );
+    }
+    if ((v.builds as BuildJ[]).length) area.append(buildRow);
+    if (!(v.table as string[]).length && !(v.builds as BuildJ[]).length) area.append(h("p", { class: "empty" }, "—"));
+    return area;
+  }
+
+  private myArea(me: number): HTMLElement {
+    const v = this.v;
+    const mine = this.myTurn();
+    const hand = h("div", { class: "hand", role: "group", "aria-label": t("hand") });
+    (v.hand as string[]).forEach((code, i) => {
+      const playable = mine && this.moves.some((m) => m.card === code);
+      const chosen = this.card === code;
+      hand.append(
+        h(
+          "button",
+          {
+            class: `cardbtn hand-card ${chosen ? "chosen" : ""} ${playable ? "legal" : mine ? "dim" : ""}`,
+            "data-code": code,
+            "data-row": "hand",
+            "aria-pressed": String(chosen),
+            "aria-label": `${i + 1}: ${cardName(code)}`,
+            disabled: !mine,
+            onclick: () => this.chooseCard(code),
+          },
+          cardImg(code),
+          h("span", { class: "keyhint", "aria-hidden": "true" }, String(i + 1)),
+        ),
+      );
+    });
+    const pile = v.piles[this.side(me)] ?? { cards: [], mulle: [], tabbe: 0 };
+    return h(
+      "section",
+      { class: `me seatbox ${mine ? "active" : ""}`, "aria-label": t("hand") },
+      h(
+        "div",
+        { class: "who" },
+        h("strong", {}, v.teams ? `${t("you")} (${t("yourTeam")})` : t("you")),
+        v.dealer === me ? h("span", { class: "chip dealer", title: t("dealer") }, "D") : null,
+        this.pileLine(pile),
+      ),
+      hand,
+    );
+  }
+
+  private actions(): HTMLElement {
+    const box = h("section", { class: "actions", "aria-live": "polite" });
+    if (!this.myTurn()) return box;
+    if (this.card === null) {
+      box.append(h("p", { class: "hint" }, t("chooseCard")));
+      return box;
+    }
+    const card = this.card;
+    const cm = this.cardMoves();
+    const selLoose = this.looseCodes();
+    const exact = cm.filter((m) => usesExactly(m, selLoose, this.builds));
+    if (!cm.length) box.append(h("p", { class: "hint warn" }, t("noLegalWithCard", { card: short(card) })));
+    else if (!exact.length) box.append(h("p", { class: "hint" }, t("chooseTable")));
+    const row = h("div", { class: "moves" });
+    for (const m of exact) {
+      row.append(
+        h("button", { class: "move legal primary", "data-move": m.text, onclick: () => this.play(m.text) }, this.describeMove(m)),
+      );
+    }
+    // Attempts the player may try although no legal move matches: the server says why they are illegal.
+    const attempts = this.attempts(card, selLoose).filter(([, text]) => !exact.some((m) => m.text === text));
+    if (attempts.length) {
+      const tr = h("div", { class: "attempts" }, h("span", { class: "lbl" }, t("tryMove")));
+      for (const [label, text] of attempts)
+        tr.append(h("button", { class: "move attempt", "data-move": text, onclick: () => this.ctx.send(text) }, label));
+      row.append(tr);
+    }
+    box.append(row);
+    // All legal moves with this card, as a compact list (click to choose their table cards).
+    const others = cm.filter((m) => !exact.includes(m));
+    if (others.length) {
+      const list = h("details", { class: "allmoves", open: cm.length <= 12 }, h("summary", {}, `${t("movesWith", { card: short(card) })} (${cm.length})`));
+      for (const m of others.slice(0, 40)) {
+        list.append(
+          h(
+            "button",
+            { class: "move small", "data-move": m.text, onclick: () => this.selectFor(m) },
+            this.describeMove(m),
+          ),
+        );
+      }
+      box.append(list);
+    }
+    return box;
+  }
+
+  private attempts(card: string, loose: string[]): [string, string][] {
+    const out: [string, string][] = [];
+    const builds = (this.v.builds as BuildJ[]).filter((b) => this.builds.includes(b.id));
+    if (!loose.length && !builds.length) {
+      out.push([t("try_T", { card: short(card) }), `T ${card}`]);
+      return out;
+    }
+    const items = [...loose, ...builds.map((b) => `[${b.id}]`)];
+    out.push([t("try_C"), `C ${card} x {${items.join(",")}}`]);
+    if (loose.length === 1 && !builds.length) {
+      out.push([t("try_B", { on: short(loose[0]) }), `B ${card} on ${loose[0]} =${tableValue(card) + tableValue(loose[0])}`]);
+    }
+    if (builds.length === 1 && !loose.length) {
+      const b = builds[0];
+      out.push([t("try_R", { id: b.id }), `R ${card} -> [${b.id}] =${b.value + tableValue(card)}`]);
+      out.push([t("try_D", { id: b.id }), `D ${card} -> [${b.id}] =${b.value - tableValue(card)}`]);
+      out.push([t("try_L", { id: b.id }), `L ${card} -> [${b.id}]`]);
+    }
+    if (builds.length === 1 && loose.length === 1) {
+      out.push([t("try_P", { id: builds[0].id }), `P ${card}+${loose[0]} -> [${builds[0].id}]`]);
+    }
+    return out;
+  }
+
+  private scoreBar(): HTMLElement {
+    const v = this.v;
+    const sides = v.teams ? 2 : v.players;
+    const bar = h("section", { class: "scorebar", "aria-label": t("gameScore") }, h("span", { class: "lbl" }, t("gameScore")));
+    for (let s = 0; s < sides; s++) {
+      bar.append(h("span", { class: "score", "data-side": String(s) }, `${this.sideName(s)}: `, h("b", {}, String(v.scores[s] ?? 0))));
+    }
+    const log: Json[] = v.round_log ?? [];
+    if (log.length) {
+      bar.append(
+        h("button", { class: "ghost small", id: "show-summary", onclick: () => this.openSummary(log.length - 1) }, t("roundHistory")),
+      );
+    }
+    return bar;
+  }
+
+  private openSummary(i: number): void {
+    this.summaryOpen = i;
+    this.draw();
+    (this.root.querySelector("#summary-close") as HTMLElement | null)?.focus();
+  }
+
+  private summaryModal(i: number): HTMLElement {
+    const v = this.v;
+    const log: Json[][] = v.round_log ?? [];
+    const rows: Json[] = log[i] ?? [];
+    const sides = rows.length;
+    const table = h("table", { class: "summary" });
+    const head = h("tr", {}, h("th", {}, t("item")));
+    for (let s = 0; s < sides; s++) head.append(h("th", {}, this.sideName(s)));
+    table.append(h("thead", {}, head));
+    const tb = h("tbody");
+    for (const item of ITEMS) {
+      if (!rows.some((r) => item in r)) continue;
+      const tr = h("tr", { class: `it-${item}` }, h("th", { scope: "row" }, t(`it_${item}` as Key)));
+      for (const r of rows) {
+        const val = r[item];
+        let cell: string;
+        if (item === "mulle") cell = (val ?? []).map((m: Json) => `${short(m.card)} ${m.points}`).join(", ") || "–";
+        else cell = String(val ?? 0);
+        tr.append(h("td", {}, cell));
+      }
+      tb.append(tr);
+    }
+    table.append(tb);
+    // Running game score after this round.
+    const totals: number[] = [];
+    for (let s = 0; s < sides; s++) totals.push(log.slice(0, i + 1).reduce((a, r) => a + (r[s]?.total ?? 0), 0));
+    const foot = h("tfoot", {}, h("tr", {}, h("th", { scope: "row" }, t("gameScore")), totals.map((x) => h("td", {}, String(x)))));
+    table.append(foot);
+    const close = () => {
+      this.summaryOpen = null;
+      this.draw();
+    };
+    const nav = h("div", { class: "modal-nav" });
+    if (log.length > 1) {
+      for (let k = 0; k < log.length; k++)
+        nav.append(h("button", { class: k === i ? "on small" : "ghost small", onclick: () => this.openSummary(k) }, String(k + 1)));
+    }
+    return h(
+      "div",
+      { class: "modal-back", onclick: (e: Event) => e.target === e.currentTarget && close() },
+      h(
+        "div",
+        { class: "modal panel", role: "dialog", "aria-modal": "true", "aria-labelledby": "sum-h", id: "round-summary" },
+        h("h2", { id: "sum-h" }, t("roundSummary", { n: i + 1 })),
+        nav,
+        h("div", { class: "scroll" }, table),
+        h("button", { class: "primary", id: "summary-close", onclick: close }, t("continue")),
+      ),
+    );
+  }
+
+  // ---------------------------------------------------------------------------------------------- input
+  private chooseCard(code: string): void {
+    if (!this.myTurn()) return;
+    if (this.card === code) {
+      this.card = null;
+    } else {
+      this.card = code;
+    }
+    this.loose = [];
+    this.builds = [];
+    this.draw();
+    this.focusSel(`.hand-card[data-code="${code}"]`);
+  }
+
+  private toggleLoose(i: number): void {
+    const k = this.loose.indexOf(i);
+    if (k >= 0) this.loose.splice(k, 1);
+    else this.loose.push(i);
+    this.draw();
+    this.focusSel(`.table-card[data-idx="${i}"]`);
+  }
+
+  private toggleBuild(id: string): void {
+    const k = this.builds.indexOf(id);
+    if (k >= 0) this.builds.splice(k, 1);
+    else this.builds.push(id);
+    this.draw();
+    this.focusSel(`.build[data-build="${id}"]`);
+  }
+
+  private selectFor(m: MulleMove): void {
+    const table: string[] = this.v.table;
+    this.loose = [];
+    const used = new Set<number>();
+    for (const c of m.loose) {
+      const i = table.findIndex((x, j) => x === c && !used.has(j));
+      if (i >= 0) {
+        used.add(i);
+        this.loose.push(i);
+      }
+    }
+    this.builds = [...m.builds];
+    this.draw();
+    this.focusSel(`.move.legal`);
+  }
+
+  private focusSel(sel: string): void {
+    (this.root.querySelector(sel) as HTMLElement | null)?.focus();
+  }
+
+  private play(text: string): void {
+    this.ctx.send(text);
+  }
+
+  key(e: KeyboardEvent): boolean {
+    if (!this.msg) return false;
+    if (this.summaryOpen !== null) {
+      if (e.key === "Escape" || e.key === "Enter") {
+        this.summaryOpen = null;
+        this.draw();
+        return true;
+      }
+      return false;
+    }
+    const hand: string[] = this.v.hand ?? [];
+    if (/^[1-9]$/.test(e.key) && !e.ctrlKey && !e.metaKey && !e.altKey) {
+      const i = Number(e.key) - 1;
+      if (i < hand.length) {
+        this.chooseCard(hand[i]);
+        return true;
+      }
+    }
+    if (e.key === "Escape") {
+      this.card = null;
+      this.loose = [];
+      this.builds = [];
+      this.draw();
+      return true;
+    }
+    if (e.key === "ArrowLeft" || e.key === "ArrowRight") {
+      const el = document.activeElement as HTMLElement | null;
+      const row = el?.dataset?.row;
+      if (!row) return false;
+      const all = Array.from(this.root.querySelectorAll<HTMLElement>(`[data-row="${row}"]:not([disabled])`));
+      const i = all.indexOf(el!);
+      const n = all[(i + (e.key === "ArrowRight" ? 1 : all.length - 1)) % all.length];
+      n?.focus();
+      return true;
+    }
+    if (e.key === "ArrowUp" || e.key === "ArrowDown") {
+      const el = document.activeElement as HTMLElement | null;
+      const row = el?.dataset?.row;
+      if (!row) return false;
+      const target = row === "hand" ? "table" : "hand";
+      (this.root.querySelector<HTMLElement>(`[data-row="${target}"]:not([disabled])`) ?? null)?.focus();
+      return true;
+    }
+    if (e.key === "Enter" && !(document.activeElement instanceof HTMLButtonElement)) {
+      const exact = this.root.querySelectorAll<HTMLButtonElement>(".move.legal");
+      if (exact.length === 1) {
+        exact[0].click();
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // ---------------------------------------------------------------------------------------------- words
+  describeMove(m: MulleMove): string {
+    const card = short(m.card);
+    switch (m.kind) {
+      case "C":
+        return `${card}: ${t("mv_C", { items: [...m.loose.map(short), ...m.builds.map((b) => `[${b}]`)].join(" ") })}`;
+      case "T":
+        return t("mv_T", { card });
+      case "B":
+        return `${card}: ${m.pkg.length ? t("mv_Bpkg", { v: m.value!, on: short(m.on!), pkg: m.pkg.map(([a, b]) => `${short(a)}+${short(b)}`).join(", ") }) : t("mv_B", { v: m.value!, on: short(m.on!) })}`;
+      case "R":
+        return `${card}: ${t("mv_R", { id: m.builds[0], v: m.value! })}`;
+      case "D":
+        return `${card}: ${t("mv_D", { id: m.builds[0], v: m.value! })}`;
+      case "P":
+        return `${card}: ${t("mv_P", { card, on: short(m.on!), id: m.builds[0] })}`;
+      case "L":
+        return `${card}: ${t("mv_L", { id: m.builds[0] })}`;
+    }
+  }
+
+  describe(ev: Json): string | null {
+    const n = (s: number) => this.ctx.name(s);
+    switch (ev.kind) {
+      case "dealer":
+        return ts("ev_dealer", this.ctx.isMe(ev.seat), { name: n(ev.seat) });
+      case "deal":
+        return t("ev_deal", { n: ev.deal_no, m: ev.deals_total, k: (ev.cards ?? [])[0] ?? "" });
+      case "baat":
+        return ts("baatCall", this.ctx.isMe(ev.dealer), { name: n(ev.dealer) });
+      case "play": {
+        const m = parseMove(ev.move);
+        return t("ev_play", { name: n(ev.seat), move: m ? this.describeMove(m) : ev.move });
+      }
+      case "capture":
+        return ts("ev_capture", this.ctx.isMe(ev.seat), { name: n(ev.seat), cards: cardsText(ev.cards ?? []) });
+      case "mulle":
+        return ts("ev_mulle", this.ctx.isMe(ev.seat), { name: n(ev.seat), card: short(ev.card), points: ev.points });
+      case "tabbe":
+        return ts("ev_tabbe", this.ctx.isMe(ev.seat), { name: n(ev.seat) });
+      case "last_capture":
+        return ts("ev_last_capture", this.ctx.isMe(ev.seat), { name: n(ev.seat), cards: cardsText(ev.cards ?? []) });
+      case "round_over":
+        return `${t("ev_round_over", { n: ev.round })}: ${(ev.breakdown ?? []).map((b: Json, s: number) => `${this.sideName(s)} ${b.total}`).join(", ")}`;
+      case "game_over":
+        return t("ev_game_over");
+      case "safety_valve":
+        return ts("ev_safety_valve", this.ctx.isMe(ev.seat), { name: n(ev.seat) });
+    }
+    return null;
+  }
+
+  mover(events: Json[]): number | null {
+    const p = events.find((e) => e.kind === "play");
+    return p ? p.seat : null;
+  }
+}
+
+// Values used by the page's hints (spec §2.1), exported for the tests of the notation helpers.
+export { handValue };
