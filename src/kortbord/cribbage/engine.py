@@ -30,7 +30,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from itertools import combinations
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from kortbord.cards import Card, format_cards, full_deck
 from kortbord.cribbage import muggins as _mug
@@ -51,7 +51,7 @@ from kortbord.cribbage.moves import (
 )
 from kortbord.cribbage.moves import parse_move as _parse_notation
 from kortbord.cribbage.rules import Rules
-from kortbord.cribbage.scoring import card_value, score_play, score_show, show_total
+from kortbord.cribbage.scoring import _score_last, _show_points, card_value, score_play, score_show, show_total
 from kortbord.cribbage.state import CUT, DEAL, DISCARD, FIELDS, OVER, PHASE_NAMES, PLAY, SHOW, Event, Result, State
 from kortbord.errors import (
     AmbiguousMoveError,
@@ -85,14 +85,64 @@ _CARDS: Final = tuple(Card(i) for i in range(52))
 _FULL_DECK: Final[tuple[Card, ...]] = tuple(full_deck())
 _VALUE: Final[tuple[int, ...]] = tuple(card_value(c) for c in _CARDS)
 _PLAYS: Final[tuple[Play, ...]] = tuple(Play.of(c) for c in _CARDS)
+_PLAY_OF: Final = _PLAYS.__getitem__
 _DISCARD1: Final[tuple[Discard, ...]] = tuple(Discard((c,)) for c in _CARDS)
 _DISCARD2: Final[dict[tuple[Card, Card], Discard]] = {(a, b): Discard((a, b)) for a, b in combinations(_CARDS, 2)}
+#: _DISCARD2_ROW[a][b]: the shared ``Discard((a, b))`` for cards a < b (list lookups: the 2-player discard).
+_DISCARD2_ROW: Final = cast(  # None below the diagonal: never looked up
+    "tuple[tuple[Discard, ...], ...]", tuple(tuple(_DISCARD2.get((a, b)) for b in _CARDS) for a in _CARDS)
+)
 _ANNOUNCES: Final[list[Move]] = [Announce.of(n) for n in range(30)]
 _RESPONSES: Final[list[Move]] = [ACCEPT, *(MugginsCall.of(n) for n in range(1, 30)), OVERCOUNT]
 _JACK_RANK: Final = 11
+_RANK1: Final[tuple[int, ...]] = tuple((c >> 2) + 1 for c in range(52))  # rank 1..13 by card index
+#: The play-cache flags of a count: bit 0 the count is 15, bit 1 it is 31 (spec §2.4 step 3).
+_COUNT_FLAGS: Final[tuple[int, ...]] = tuple((c == 15) | ((c == 31) << 1) for c in range(32))
+#: _REPLACE[n][s](hands, hand): ``hands`` (n seats) with seat s's hand replaced, without a temporary list.
+_REPLACE: Final = {
+    2: (lambda h, x: (x, h[1]), lambda h, x: (h[0], x)),
+    3: (lambda h, x: (x, h[1], h[2]), lambda h, x: (h[0], x, h[2]), lambda h, x: (h[0], h[1], x)),
+    4: (lambda h, x: (x, h[1], h[2], h[3]), lambda h, x: (h[0], x, h[2], h[3]), lambda h, x: (h[0], h[1], x, h[3]),
+        lambda h, x: (h[0], h[1], h[2], x)),
+}  # fmt: skip
 _SEQ_MASK: Final = (1 << 28) - 1  # the last 7 ranks, 4 bits each (runs are at most 7 long, pairs 4; spec §2.4)
 _PLAY_CACHE: dict[int, int] = {}  # (seq_key << 2 | count is 15 | count is 31 << 1) -> points (memo of score_play)
 _PLAY_CACHE_LIMIT: Final = 1 << 19
+
+
+#: (i, i + 1, bit length of i + 1) for i = 51 .. 1: the steps of ``random.Random.shuffle`` on 52 cards.
+_SHUFFLE_STEPS: Final = tuple((i, i + 1, (i + 1).bit_length()) for i in range(51, 0, -1))
+
+
+def _shuffle(getrandbits: Any, deck: list[Card]) -> None:
+    """Shuffle the 52 cards of ``deck`` in place exactly as ``random.Random.shuffle`` does, only faster.
+
+    CPython's ``shuffle`` swaps ``deck[i]`` with ``deck[j]`` for i = 51 .. 1, j = ``_randbelow(i + 1)``, and
+    ``_randbelow`` draws ``getrandbits(bit_length(i + 1))`` until the value is below ``i + 1``.  This does the
+    same draws inline (no method call per card), so a seed gives the same pack as ``rng.shuffle``: the engine
+    API's promise that shuffles are ``rng.shuffle(full_deck())``.  :data:`_FAST_SHUFFLE` checks the equivalence
+    on this interpreter at import and falls back to ``rng.shuffle`` if it does not hold.
+    """
+    for i, n, k in _SHUFFLE_STEPS:
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        deck[i], deck[j] = deck[j], deck[i]
+
+
+def _same_as_random_shuffle() -> bool:
+    for seed in (0, 1, 2024):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        a, b = list(_FULL_DECK), list(_FULL_DECK)
+        for _ in range(3):
+            _shuffle(ours.getrandbits, a)
+            theirs.shuffle(b)
+        if a != b or ours.getrandbits(32) != theirs.getrandbits(32):
+            return False
+    return True
+
+
+_FAST_SHUFFLE: Final = _same_as_random_shuffle()
 
 
 def seat_name(seat: int) -> str:
@@ -329,13 +379,21 @@ def legal_moves(state: State) -> list[Move]:
     """
     phase = state[1]
     if phase == PLAY:
-        room = 31 - state[11]
+        count = state[11]
         hand = state[4][state[12]]
-        plays: list[Move] = [_PLAYS[c] for c in hand if _VALUE[c] <= room]
+        if count <= 21 and hand:  # every card fits (no card counts more than 10)
+            return list(map(_PLAY_OF, hand))
+        plays: list[Move] = [_PLAYS[c] for c in hand if _VALUE[c] <= 31 - count]
         return plays or [GO]
     if phase == DISCARD:
         hand = state[4][state[12]]
         if state[0].players == 2:
+            if len(hand) == 6:  # the 15 pairs of a dealt hand (sorted), unrolled
+                a, b, c, d, e, f = hand
+                row = _DISCARD2_ROW
+                ra, rb, rc, rd, re = row[a], row[b], row[c], row[d], row[e]
+                return [ra[b], ra[c], ra[d], ra[e], ra[f], rb[c], rb[d], rb[e], rb[f], rc[d], rc[e], rc[f], rd[e],
+                        rd[f], re[f]]  # fmt: skip
             return [_DISCARD2[pair] for pair in combinations(hand, 2)]
         return [_DISCARD1[c] for c in hand]
     if phase == SHOW:
@@ -356,7 +414,10 @@ def chance_outcome(state: State, rng: random.Random) -> Move:
     if phase > DEAL:
         raise IllegalMoveError(f"no chance step in the {PHASE_NAMES[phase]} phase")
     deck = list(_FULL_DECK)  # == full_deck(), copied fast
-    rng.shuffle(deck)
+    if type(rng) is random.Random and _FAST_SHUFFLE:
+        _shuffle(rng.getrandbits, deck)  # the very permutation rng.shuffle(deck) draws, faster
+    else:
+        rng.shuffle(deck)
     if phase == CUT:
         return CutForDeal(tuple(deck[: state[0].players]))
     shuffle = _object_new(Shuffle)  # a permutation by construction: skip the validation of Shuffle()
@@ -504,17 +565,18 @@ def _side_total(rules: Rules, scores: Sequence[int], seat: int) -> int:
     return scores[seat]
 
 
-def _play_points(seq: tuple[Card, ...], key: int) -> int:
-    """Points of the last card of ``seq`` (spec §2.4 step 3): :func:`scoring.score_play`, memoised.
+def _play_points(seq: tuple[Card, ...], count: int, key: int) -> int:
+    """Points of the last card of ``seq`` (spec §2.4 step 3; the count ``count`` includes it), memoised.
 
-    ``key`` holds the last 7 ranks (runs are at most 7 long, pairs 4) and whether the count is 15 or 31 -- all
-    that the score of the last card depends on.
+    The rule is :func:`scoring.score_play`'s (its checks skipped: the engine's sequences are valid by
+    construction).  ``key`` holds the last 7 ranks (runs are at most 7 long, pairs 4) and whether the count is 15
+    or 31 -- all that the score of the last card depends on.
     """
     points = _PLAY_CACHE.get(key)
     if points is None:
         if len(_PLAY_CACHE) >= _PLAY_CACHE_LIMIT:
             _PLAY_CACHE.clear()
-        points = _PLAY_CACHE[key] = score_play(seq).points
+        points = _PLAY_CACHE[key] = _score_last(seq, count).points
     return points
 
 
@@ -573,28 +635,26 @@ def _apply(state: State, move: Move, ev: list[Event] | None) -> State:
             card = move.card  # type: ignore[union-attr]
             if card not in hand:
                 raise IllegalMoveError(f"{seat_name(turn)} does not hold {card}")
-            value = _VALUE[card]
-            if count + value > 31:
-                raise IllegalMoveError(
-                    f"{card} would take the count from {count} to {count + value}, past 31 (spec §2.4 item 9)")
+            count += _VALUE[card]
+            if count > 31:
+                raise IllegalMoveError(f"{card} would take the count from {count - _VALUE[card]} to {count}, past 31 "
+                                       "(spec §2.4 item 9)")
             s = last = turn
             i = hand.index(card)
-            hands_l = list(hands)
-            hands_l[s] = hand[:i] + hand[i + 1:]
-            hands = tuple(hands_l)
-            played = (*played, card)
-            seq = (*seq, card)
-            count += value
-            seq_key = ((seq_key << 4) | ((card >> 2) + 1)) & _SEQ_MASK
-            if ev is not None:
+            hands = _REPLACE[len(hands)][s](hands, hand[:i] + hand[i + 1:])
+            played += (card,)
+            seq += (card,)
+            seq_key = ((seq_key << 4) | _RANK1[card]) & _SEQ_MASK
+            if ev is None:
+                key = (seq_key << 2) | _COUNT_FLAGS[count]
+                points = _PLAY_CACHE.get(key)
+                if points is None:
+                    points = _play_points(seq, count, key)
+                reasons: tuple[str, ...] = ()
+            else:
                 ev.append(Event("play", s, count, (), (card,), f"{seat_name(s)} plays {card}: count {count}"))
                 ps = score_play(seq)
                 points, reasons = ps.points, ps.reasons
-            else:
-                key = (seq_key << 2) | (count == 15) | ((count == 31) << 1)
-                cached = _PLAY_CACHE.get(key)
-                points = _play_points(seq, key) if cached is None else cached
-                reasons = ()
             if points:
                 score_l = list(scores)
                 score_l[s] += points
@@ -667,7 +727,7 @@ def _apply(state: State, move: Move, ev: list[Event] | None) -> State:
             if c not in hand:
                 raise IllegalMoveError(f"{seat_name(turn)} does not hold {c}")
         hands_l = list(hands)
-        hands_l[turn] = tuple(c for c in hand if c not in cards)
+        hands_l[turn] = tuple([c for c in hand if c not in cards])
         hands = tuple(hands_l)
         discards_l = list(discards)
         discards_l[turn] = cards
@@ -708,7 +768,7 @@ def _apply(state: State, move: Move, ev: list[Event] | None) -> State:
         k = rules.cards_dealt
         dealt = n * k
         # one card at a time from the dealer's left: seat s gets every n-th card from offset (s - dealer - 1) % n
-        hands = tuple(tuple(sorted(deck[(s - dealer - 1) % n:dealt:n])) for s in range(n))
+        hands = tuple([tuple(sorted(deck[(s - dealer - 1) % n:dealt:n])) for s in range(n)])
         extra = rules.crib_from_pack
         empty = ((),) * n
         if ev is not None:
@@ -761,7 +821,8 @@ def _show(rules: Rules, dealer: int, scores: tuple[int, ...], crib: tuple[Card, 
                             f"{seat_name(seat)}'s {what} {format_cards(cards)} with {starter}: {points}"
                             + (f" ({'; '.join(groups)})" if groups else "")))
         else:
-            points = show_total(cards, starter, is_crib)
+            a, b, c, d = cards
+            points = _show_points(a, b, c, d, starter, is_crib)
         if points:
             score_l[seat] += points
             if ev is not None:

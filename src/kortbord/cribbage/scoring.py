@@ -71,6 +71,8 @@ _FIFTEEN: Final = 15
 _JACK: Final = 11
 #: Counting value by card index: A = 1, 2-9 face value, 10/J/Q/K = 10 (spec §2.1).
 _VALUE: Final[tuple[int, ...]] = tuple(min(i // 4 + 1, 10) for i in range(52))
+#: Rank 0..12 (ace .. king) by card index.
+_RANK: Final[tuple[int, ...]] = tuple(i // 4 for i in range(52))
 #: Points for the last k cards of one rank laid in a row, or k cards of one rank in a show (spec §2.4, §2.5).
 _PAIR_POINTS: Final = (0, 0, 2, 6, 12)
 #: Base-5 digit of each card's rank: the sum over five cards identifies their rank multiset.
@@ -182,7 +184,7 @@ def card_value(card: Card | str) -> int:
 
 def _is_fifteen(cards: Sequence[int]) -> bool:
     """Cards whose values total exactly 15 (spec §2.4 step 3, §2.5 "Fifteens")."""
-    return sum(_VALUE[c] for c in cards) == _FIFTEEN
+    return sum(map(_VALUE.__getitem__, cards)) == _FIFTEEN
 
 
 def _same_rank(a: int, b: int) -> bool:
@@ -192,7 +194,7 @@ def _same_rank(a: int, b: int) -> bool:
 
 def _is_run(cards: Sequence[int]) -> bool:
     """Distinct ranks forming one consecutive block, any order, ace low, no wrap-around (spec §2.1, §2.4, §2.5)."""
-    ranks = {c // 4 for c in cards}
+    ranks = set(map(_RANK.__getitem__, cards))
     return len(ranks) == len(cards) and max(ranks) - min(ranks) == len(cards) - 1
 
 
@@ -370,6 +372,14 @@ def show_total(hand: Sequence[Card | str], starter: Card | str, crib: bool = Fal
             a, b, c, d, s = _check_show(hand, starter)
     else:
         a, b, c, d, s = _check_show(hand, starter)
+    return _show_points(a, b, c, d, s, crib)
+
+
+def _show_points(a: int, b: int, c: int, d: int, s: int, crib: bool) -> int:
+    """:func:`show_total` of the hand ``a b c d`` and starter ``s`` (card indices), without checking them.
+
+    For callers that hold five distinct cards by construction (the engine's automatic show).
+    """
     key = _RANK_KEY[a] + _RANK_KEY[b] + _RANK_KEY[c] + _RANK_KEY[d] + _RANK_KEY[s]
     total = _RANK_TOTAL.get(key)
     if total is None:
