@@ -17,7 +17,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/kortbord play mulle
+	$(BIN)/kortbord serve
 
 play-mulle: $(STAMP)
 	$(BIN)/kortbord play mulle

@@ -5,6 +5,7 @@ Sub-commands live in their own modules so each game's commands stay together:
 * ``kortbord mulle legal|apply|score|replay`` -- :mod:`kortbord.cli.mulle`
 * ``kortbord cribbage score|play-score|replay`` -- :mod:`kortbord.cli.cribbage`
 * ``kortbord play mulle|cribbage`` -- the terminal games, :mod:`kortbord.cli.play`
+* ``kortbord serve`` -- the web table, :mod:`kortbord.cli.serve`
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from kortbord import __version__
 from kortbord.cli.cribbage import app as cribbage_app
 from kortbord.cli.mulle import app as mulle_app
 from kortbord.cli.play import app as play_app
+from kortbord.cli.serve import serve
 
 app = typer.Typer(
     name="kortbord",
@@ -26,6 +28,7 @@ app = typer.Typer(
 app.add_typer(mulle_app, name="mulle", help="Mulle tools: legal moves, apply a move, score a pile, replay a record.")
 app.add_typer(cribbage_app, name="cribbage", help="Cribbage tools: score a hand or a count, replay a record.")
 app.add_typer(play_app, name="play", help="Play a game in the terminal against the computer.")
+app.command("serve")(serve)
 
 
 @app.command()

@@ -1,0 +1,63 @@
+"""``kortbord serve``: run the web table (FastAPI + Uvicorn) at http://127.0.0.1:8000 on SQLite by default.
+
+The database is ``sqlite+aiosqlite:///<user data dir>/kortbord.db`` (``$XDG_DATA_HOME/kortbord`` or
+``~/.local/share/kortbord``) unless ``--database-url`` or the environment variable ``KORTBORD_DATABASE_URL``
+names another (``postgresql+asyncpg://user:password@host:5432/kortbord`` for PostgreSQL).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+__all__ = ["default_database_url", "serve"]
+
+
+def default_database_url() -> str:
+    """``KORTBORD_DATABASE_URL`` if set, else SQLite in the user's data folder."""
+    env = os.environ.get("KORTBORD_DATABASE_URL")
+    if env:
+        return env
+    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share") / "kortbord"
+    return f"sqlite+aiosqlite:///{base / 'kortbord.db'}"
+
+
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.", min=1, max=65535)] = 8000,
+    database_url: Annotated[
+        str | None,
+        typer.Option(
+            "--database-url",
+            help="SQLAlchemy async URL (default: $KORTBORD_DATABASE_URL or SQLite in ~/.local/share/kortbord).",
+        ),
+    ] = None,
+    bot_delay: Annotated[float, typer.Option(help="Seconds a computer player waits before moving.", min=0)] = 0.6,
+    bot_workers: Annotated[int | None, typer.Option(help="Processes the computer players think in.", min=1)] = None,
+    allow_origin: Annotated[
+        list[str] | None, typer.Option(help="Another browser origin allowed to connect (e.g. a dev server).")
+    ] = None,
+    ws_rate: Annotated[float, typer.Option(help="WebSocket messages a second per connection.", min=0.1)] = 10.0,
+    ws_burst: Annotated[float, typer.Option(help="WebSocket messages at once per connection.", min=1)] = 20.0,
+    log_level: Annotated[str, typer.Option(help="Uvicorn log level.")] = "info",
+) -> None:
+    """Run the web table: open http://HOST:PORT in a browser to play Mulle or Cribbage."""
+    import uvicorn
+
+    from kortbord.server import create_app
+
+    url = database_url or default_database_url()
+    app = create_app(
+        url,
+        bot_delay=bot_delay,
+        bot_workers=bot_workers,
+        allowed_origins=tuple(allow_origin or ()),
+        ws_rate=ws_rate,
+        ws_burst=ws_burst,
+    )
+    shown = url.split("@")[-1] if "@" in url else url
+    typer.echo(f"kortbord: the table is at http://{host}:{port}  (database: {shown})")
+    uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=64 * 1024, ws_ping_interval=20.0)

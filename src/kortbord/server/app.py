@@ -1,0 +1,402 @@
+"""The web table: FastAPI app factory :func:`create_app` (REST under ``/api``, play over ``/ws/games/{id}``, the
+page at ``/``).  The protocol is specified in ``docs/protocol.md``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import logging
+import re
+import secrets
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any, Final, Literal
+
+from fastapi import FastAPI, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.staticfiles import StaticFiles
+from starlette.types import Scope
+
+from kortbord import __version__
+from kortbord.errors import KortbordError
+from kortbord.server.bots import BotPool
+from kortbord.server.db import GameRow, SeatRow, Store
+from kortbord.server.games import GAMES
+from kortbord.server.options import options_for
+from kortbord.server.rng import RNG_NAME, new_seed, seed_commitment
+from kortbord.server.sessions import Session, SessionManager, build_session, hash_secret
+from kortbord.server.ws import game_socket
+
+__all__ = ["STATIC_DIR", "ApiError", "create_app"]
+
+log = logging.getLogger("kortbord.server")
+
+#: Where the page engineer's built assets live (``index.html``, ``assets/``, ``cards/``).
+STATIC_DIR: Final = Path(__file__).parent / "static"
+#: Largest REST request body, in bytes.
+MAX_BODY: Final = 16 * 1024
+
+_HASHED = re.compile(r"[.-][A-Za-z0-9_-]{8,}\.(?:js|mjs|css|woff2?|png|svg|webp|jpg)$")
+
+
+class ApiError(Exception):
+    """A REST error: HTTP ``status``, a stable ``code`` and a plain-words ``message``."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+def _error_response(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+# -- request bodies ---------------------------------------------------------------------------------------------
+class SeatSpec(BaseModel):
+    """One seat of a new game: a person (``human``) or a computer player (``bot`` with a ``level``)."""
+
+    model_config = ConfigDict(extra="forbid")
+    kind: Literal["human", "bot"]
+    level: str | None = Field(default=None, max_length=32)
+    name: str | None = Field(default=None, max_length=40)
+
+
+class CreateGame(BaseModel):
+    """``POST /api/games``."""
+
+    model_config = ConfigDict(extra="forbid")
+    game: Literal["mulle", "cribbage"]
+    rules: dict[str, Any] = Field(default_factory=dict)
+    players: int = Field(default=2, ge=2, le=4)
+    teams: bool | None = None
+    partnership: bool | None = None
+    seats: list[SeatSpec] | None = None
+    name: str | None = Field(default=None, max_length=80)
+
+
+class JoinGame(BaseModel):
+    """``POST /api/games/{id}/join``."""
+
+    model_config = ConfigDict(extra="forbid")
+    invite_code: str = Field(min_length=1, max_length=128)
+    name: str | None = Field(default=None, max_length=40)
+
+
+# -- static files -----------------------------------------------------------------------------------------------
+class CachedStatic(StaticFiles):
+    """Static files with caching headers: content-hashed names are immutable for a year, card images a day,
+    everything else revalidated (``no-cache`` + ETag)."""
+
+    def __init__(self, *, directory: Path, max_age: int | None = None) -> None:
+        super().__init__(directory=directory, check_dir=False)
+        self.max_age = max_age
+
+    def file_response(self, full_path: Any, stat_result: Any, scope: Scope, status_code: int = 200) -> Response:
+        response = super().file_response(full_path, stat_result, scope, status_code)
+        name = str(full_path)
+        if _HASHED.search(name):
+            response.headers["Cache-Control"] = "public, max-age=31536000, immutable"
+        elif self.max_age is not None:
+            response.headers["Cache-Control"] = f"public, max-age={self.max_age}"
+        else:
+            response.headers["Cache-Control"] = "no-cache"
+        return response
+
+
+PLACEHOLDER: Final = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>kortbord</title></head>
+<body style="font-family: sans-serif; max-width: 40em; margin: 3em auto">
+<h1>kortbord</h1>
+<p>The server is running, but the page is missing: its built files are not in
+<code>src/kortbord/server/static/</code> yet.</p>
+<p>The API is up: <a href="/api/health">/api/health</a>, <a href="/api/games">/api/games</a>,
+<a href="/docs">/docs</a>.</p>
+</body></html>
+"""
+
+
+# -- the app ----------------------------------------------------------------------------------------------------
+def create_app(
+    database_url: str,
+    *,
+    bot_workers: int | None = None,
+    bot_mode: str = "process",
+    bot_delay: float = 0.0,
+    allowed_origins: tuple[str, ...] = (),
+    ws_rate: float = 10.0,
+    ws_burst: float = 20.0,
+    rest_rate: float = 5.0,
+    rest_burst: float = 30.0,
+    static_dir: Path | None = None,
+) -> FastAPI:
+    """The kortbord web app.
+
+    Args:
+        database_url: SQLAlchemy async URL (``sqlite+aiosqlite:///file.db`` or ``postgresql+asyncpg://...``).
+        bot_workers: bot processes (default: CPUs, at most 4).  bot_mode: ``"process"`` or ``"thread"``.
+        bot_delay: seconds a bot waits before its move, so people can follow the play (0: none).
+        allowed_origins: browser origins besides the server's own that may open WebSockets (``"*"``: any).
+        ws_rate, ws_burst: per-connection message rate limit (messages a second, messages at once).
+        rest_rate, rest_burst: per-client limit on POST requests.
+        static_dir: the page's built files (default :data:`STATIC_DIR`).
+    Returns:
+        A FastAPI app; its lifespan opens the database, starts the bot pool and resumes every unfinished game.
+    """
+    static = static_dir or STATIC_DIR
+    store = Store(database_url)
+    bots = BotPool(bot_workers, bot_mode)
+    manager = SessionManager(store, bots, bot_delay)
+    origins = frozenset(allowed_origins)
+    post_buckets: dict[str, tuple[float, float]] = {}
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await store.start()
+        await bots.start()
+        resumed = await manager.resume_all()
+        if resumed:
+            log.info("resumed %d unfinished game(s)", resumed)
+        try:
+            yield
+        finally:
+            await manager.close()
+            await bots.close()
+            await store.close()
+
+    app = FastAPI(title="kortbord", version=__version__, lifespan=lifespan)
+    app.state.manager = manager
+    app.state.store = store
+
+    @app.exception_handler(ApiError)
+    async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
+        return _error_response(exc.status, exc.code, exc.message)
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation(request: Request, exc: RequestValidationError) -> JSONResponse:
+        parts = []
+        for err in exc.errors()[:5]:
+            where = ".".join(str(x) for x in err.get("loc", ()) if x != "body")
+            parts.append(f"{where or 'body'}: {err.get('msg', 'invalid')}")
+        return _error_response(422, "bad_request", "; ".join(parts) or "invalid request")
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        return _error_response(exc.status_code, code, str(exc.detail))
+
+    @app.middleware("http")
+    async def _limits(request: Request, call_next: Any) -> Response:
+        if request.method in ("POST", "PUT", "PATCH"):
+            length = request.headers.get("content-length")
+            if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+                return _error_response(413, "too_large", f"a request body may be at most {MAX_BODY} bytes")
+            client = request.client.host if request.client else "?"
+            tokens, stamp = post_buckets.get(client, (rest_burst, time.monotonic()))
+            now = time.monotonic()
+            tokens = min(rest_burst, tokens + (now - stamp) * rest_rate)
+            if tokens < 1.0:
+                post_buckets[client] = (tokens, now)
+                return _error_response(429, "rate_limited", "too many requests; wait a moment")
+            post_buckets[client] = (tokens - 1.0, now)
+            if len(post_buckets) > 10000:
+                post_buckets.clear()
+        response: Response = await call_next(request)
+        return response
+
+    # -- REST -----------------------------------------------------------------------------------------------
+    @app.get("/api/health")
+    async def health() -> dict[str, Any]:
+        """``{"ok": true, "version"}``."""
+        return {"ok": True, "version": __version__, "games_live": len(manager.sessions)}
+
+    @app.get("/api/options/{game}")
+    async def options(game: str) -> dict[str, Any]:
+        """Everything the lobby needs to offer a game's rule options and bot levels."""
+        out = options_for(game)
+        if out is None:
+            raise ApiError(404, "unknown_game", f"unknown game {game!r}; the games are mulle and cribbage")
+        return out
+
+    @app.post("/api/games", status_code=201)
+    async def create_game(body: CreateGame) -> dict[str, Any]:
+        """Create a game; the creator gets seat 0's token and an invite for each other person's seat."""
+        kind = GAMES[body.game]
+        specs = body.seats or [SeatSpec(kind="human")] + [
+            SeatSpec(kind="bot", level="greedy") for _ in range(body.players - 1)
+        ]
+        if len(specs) != body.players:
+            raise ApiError(422, "bad_request", f"{body.players} players need {body.players} seats, got {len(specs)}")
+        for i, spec in enumerate(specs):
+            if spec.kind == "bot":
+                if spec.level is None:
+                    raise ApiError(422, "bad_request", f"seat {i}: a bot needs a level ({', '.join(kind.bot_levels)})")
+                if spec.level not in kind.bot_levels:
+                    raise ApiError(
+                        422,
+                        "bad_request",
+                        f"seat {i}: unknown bot level {spec.level!r}; choose {', '.join(kind.bot_levels)}",
+                    )
+            elif spec.level is not None:
+                raise ApiError(422, "bad_request", f"seat {i}: a person's seat has no bot level")
+        teams = bool(body.teams if body.game == "mulle" else body.partnership)
+        if body.game == "mulle" and body.partnership is not None:
+            raise ApiError(422, "bad_request", 'Mulle teams are set with "teams", not "partnership"')
+        if body.game == "cribbage" and body.teams is not None:
+            raise ApiError(422, "bad_request", 'Cribbage partners are set with "partnership", not "teams"')
+        try:
+            rules, rules_dict, teams, notices = kind.make_rules(dict(body.rules), body.players, teams)
+        except (KortbordError, TypeError) as exc:
+            raise ApiError(422, "bad_rules", str(exc)) from None
+        if body.game == "cribbage" and body.partnership is False and rules.partnership:
+            raise ApiError(422, "bad_rules", "4 players always play as partners, partners opposite (spec §2.2)")
+        game_id = secrets.token_urlsafe(9)
+        seed = new_seed()
+        token: str | None = None
+        invites: list[dict[str, Any]] = []
+        seat_rows: list[SeatRow] = []
+        for i, spec in enumerate(specs):
+            if spec.kind == "bot":
+                seat_rows.append(SeatRow(i, "bot", spec.level, spec.name, None, None, True))
+            elif i == 0:
+                token = secrets.token_urlsafe(32)
+                seat_rows.append(SeatRow(0, "human", None, spec.name, hash_secret(token), None, True))
+            else:
+                code = secrets.token_urlsafe(16)
+                seat_rows.append(SeatRow(i, "human", None, spec.name, None, hash_secret(code), False))
+                invites.append({"seat": i, "invite_code": code, "url": f"/?join={game_id}&invite={code}"})
+        row = GameRow(
+            id=game_id,
+            game=kind.name,
+            name=body.name,
+            rules=rules_dict,
+            rules_version=kind.rules_version,
+            players=body.players,
+            teams=teams,
+            seed=seed,
+            seed_commitment=seed_commitment(seed),
+            rng=RNG_NAME,
+            version=0,
+            snapshot=None,
+            status="playing" if not invites else "waiting",
+            created_at=dt.datetime.now(dt.UTC),
+            seats=seat_rows,
+            moves=[],
+        )
+        session = build_session(row)  # deals the first hand with the secret seed (validates everything)
+        row.snapshot = session.snapshot(session.state, 0)
+        await store.create_game(row)
+        manager.add(session)
+        session.kick_bots()
+        return {
+            "game_id": game_id,
+            "seat": 0 if token is not None else None,
+            "token": token,
+            "invites": invites,
+            "notices": notices,
+            "seed_commitment": row.seed_commitment,
+            "ws_url": f"/ws/games/{game_id}",
+        }
+
+    @app.get("/api/games")
+    async def list_games(limit: int = 100) -> list[dict[str, Any]]:
+        """The most recent games (public facts only), newest first."""
+        limit = max(1, min(limit, 500))
+        out = []
+        for row in await store.list_games(limit):
+            live = manager.sessions.get(row.id)
+            out.append(live.summary() if live is not None else _row_summary(row))
+        return out
+
+    async def _session(game_id: str) -> Session:
+        if len(game_id) > 64:
+            raise ApiError(404, "not_found", "no such game")
+        session = await manager.get(game_id)
+        if session is None:
+            raise ApiError(404, "not_found", f"there is no game {game_id!r}")
+        return session
+
+    @app.get("/api/games/{game_id}")
+    async def get_game(game_id: str) -> dict[str, Any]:
+        """One game's public summary."""
+        return (await _session(game_id)).summary()
+
+    @app.post("/api/games/{game_id}/join")
+    async def join_game(game_id: str, body: JoinGame) -> dict[str, Any]:
+        """Take the seat an invite code belongs to (single use): returns the seat and its token."""
+        session = await _session(game_id)
+        if session.over:
+            raise ApiError(409, "game_over", "the game is over")
+        token = secrets.token_urlsafe(32)
+        seat = await store.claim_seat(game_id, hash_secret(body.invite_code), hash_secret(token), body.name)
+        if seat is None:
+            raise ApiError(403, "bad_invite", "this invite code is not valid for this game (or was used already)")
+        before = session.status
+        s = session.seats[seat]
+        s.claimed, s.token_hash, s.name = True, hash_secret(token), body.name
+        if session.status != before:
+            await store.set_status(game_id, session.status)
+        session.broadcast([])
+        session.kick_bots()
+        return {"game_id": game_id, "seat": seat, "token": token}
+
+    @app.get("/api/games/{game_id}/record")
+    async def record(game_id: str) -> dict[str, Any]:
+        """The game record with the revealed seed, once the game is over (409 before)."""
+        session = await _session(game_id)
+        if not session.over:
+            raise ApiError(409, "not_over", "the record (with the seed) is given out only when the game is over")
+        return session.record()
+
+    # -- play ---------------------------------------------------------------------------------------------------
+    @app.websocket("/ws/games/{game_id}")
+    async def play(ws: WebSocket, game_id: str, token: str | None = None) -> None:
+        await game_socket(ws, manager, game_id, token, origins, ws_rate, ws_burst)
+
+    # -- the page ---------------------------------------------------------------------------------------------
+    @app.get("/", include_in_schema=False)
+    async def index() -> Response:
+        page = static / "index.html"
+        if page.is_file():
+            return FileResponse(page, headers={"Cache-Control": "no-cache"})
+        return HTMLResponse(PLACEHOLDER, headers={"Cache-Control": "no-cache"})
+
+    app.mount("/static", CachedStatic(directory=static), name="static")
+    app.mount("/cards", CachedStatic(directory=static / "cards", max_age=86400), name="cards")
+    app.mount("/", CachedStatic(directory=static), name="page")
+    return app
+
+
+def _row_summary(row: GameRow) -> dict[str, Any]:
+    return {
+        "game_id": row.id,
+        "game": row.game,
+        "name": row.name,
+        "rules": row.rules,
+        "players": row.players,
+        "teams": row.teams,
+        "seats": [
+            {
+                k: v
+                for k, v in {
+                    "seat": s.seat,
+                    "kind": s.kind,
+                    "level": s.level,
+                    "claimed": s.claimed,
+                    "name": s.name,
+                }.items()
+                if v is not None
+            }
+            for s in row.seats
+        ],
+        "status": row.status,
+        "version": row.version,
+        "seed_commitment": row.seed_commitment,
+        "created_at": row.created_at.isoformat(),
+    }

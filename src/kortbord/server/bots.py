@@ -1,0 +1,99 @@
+"""Computer players for the table, run outside the event loop (a process pool), so a thinking bot never stalls
+other tables.
+
+A bot receives only what its seat may know: the engine's ``view(state, seat)``, the legal moves and its own
+seeded ``random.Random`` (the :class:`kortbord.bots.base.Bot` interface).  The worker returns the index of the
+chosen move in the legal-move list; the session then plays it like any other move (validated by the engine,
+written before it is acknowledged).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import logging
+import multiprocessing
+import os
+import random
+from collections.abc import Sequence
+from typing import Any
+
+__all__ = ["BotPool", "choose_index"]
+
+log = logging.getLogger("kortbord.server.bots")
+
+_BOTS: dict[tuple[str, str, Any], Any] = {}
+
+
+def choose_index(game: str, level: str, rules: Any, view: Any, legal_moves: Sequence[Any], seed: int) -> int:
+    """Run the bot of ``level`` for ``game`` on ``view`` and return the index of its move in ``legal_moves``.
+
+    Runs in a worker process; bots are cached per (game, level, rules) in the worker.
+    Raises:
+        ValueError: an unknown level, or a bot that returned a move not in ``legal_moves``.
+    """
+    from kortbord.server.games import GAMES
+
+    key = (game, level, rules)
+    bot = _BOTS.get(key)
+    if bot is None:
+        bot = _BOTS[key] = GAMES[game].make_bot(level, rules)
+    move = bot.choose(view, legal_moves, random.Random(seed))
+    return list(legal_moves).index(move)
+
+
+def _warm() -> int:
+    import kortbord.server.games  # noqa: F401  (import the engines and bots once per worker)
+
+    return os.getpid()
+
+
+class BotPool:
+    """The executor bots think in.
+
+    Args:
+        workers: processes (default: the number of CPUs, at most 4).
+        mode: ``"process"`` (default; a ``spawn`` process pool) or ``"thread"`` (tests; still off the loop).
+    """
+
+    def __init__(self, workers: int | None = None, mode: str = "process") -> None:
+        self.workers = workers or min(4, os.cpu_count() or 1)
+        self.mode = mode
+        self._executor: concurrent.futures.Executor | None = None
+
+    def _make(self) -> concurrent.futures.Executor:
+        if self.mode == "thread":
+            return concurrent.futures.ThreadPoolExecutor(self.workers, thread_name_prefix="kortbord-bot")
+        return concurrent.futures.ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+
+    async def start(self) -> None:
+        """Start the workers and import the engines in them (so the first bot move is not slow)."""
+        self._executor = self._make()
+        loop = asyncio.get_running_loop()
+        await asyncio.gather(*(loop.run_in_executor(self._executor, _warm) for _ in range(self.workers)))
+
+    async def choose(self, game: str, level: str, rules: Any, view: Any, legal_moves: Sequence[Any]) -> int:
+        """The index of the bot's move in ``legal_moves`` (computed in a worker).  If the pool has broken (a worker
+        died) it is restarted once; if the bot itself fails, a uniformly random legal move is played and logged."""
+        seed = random.SystemRandom().getrandbits(63)
+        loop = asyncio.get_running_loop()
+        for attempt in range(2):
+            if self._executor is None:
+                self._executor = self._make()
+            try:
+                return await loop.run_in_executor(
+                    self._executor, choose_index, game, level, rules, view, tuple(legal_moves), seed
+                )
+            except concurrent.futures.BrokenExecutor:
+                log.warning("bot pool broke; restarting it (attempt %d)", attempt + 1)
+                self._executor = None
+            except Exception:
+                log.exception("the %s %s bot failed; playing a random legal move", game, level)
+                break
+        return random.Random(seed).randrange(len(legal_moves))
+
+    async def close(self) -> None:
+        """Stop the workers."""
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None

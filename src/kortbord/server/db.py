@@ -1,0 +1,406 @@
+"""Storage: every game as rules + seed + move list (+ a small snapshot), SQLAlchemy 2 async Core.
+
+SQLite (``sqlite+aiosqlite:///path``) by default, PostgreSQL by URL (``postgresql+asyncpg://...``).  Tables:
+
+* ``games``: id, game, name, rules (JSON), rules_version, players, teams, seed (64 hex digits, secret until the
+  game is over), seed_commitment (SHA-256 of the seed, public), rng (generator name), version (moves applied),
+  snapshot (JSON: phase, to_act, scores -- a consistency check on resume), status, created_at, updated_at;
+* ``seats``: game_id, seat, kind (``human``/``bot``), level, name, token_hash and invite_hash (SHA-256 of the
+  secrets; the tokens themselves are never stored), claimed;
+* ``moves``: game_id, ply (1-based), seat, move (notation), created_at -- append only.
+
+A move is written before it is acknowledged: :meth:`Store.append_move` returns once the row is committed.
+Concurrent moves of different games share one transaction (group commit), so many tables cost few commits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime as dt
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Column,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    UniqueConstraint,
+    bindparam,
+    event,
+    func,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+__all__ = ["GameRow", "SeatRow", "Store", "games", "metadata", "moves", "seats"]
+
+log = logging.getLogger("kortbord.server.db")
+
+metadata = MetaData()
+
+games = Table(
+    "games",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("game", String(16), nullable=False),
+    Column("name", String(80)),
+    Column("rules", JSON, nullable=False),
+    Column("rules_version", String(32), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("teams", Boolean, nullable=False, default=False),
+    Column("seed", String(64), nullable=False),
+    Column("seed_commitment", String(64), nullable=False),
+    Column("rng", String(32), nullable=False),
+    Column("version", Integer, nullable=False, default=0),
+    Column("snapshot", JSON),
+    Column("status", String(16), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+)
+Index("ix_games_status", games.c.status)
+Index("ix_games_created", games.c.created_at)
+
+seats = Table(
+    "seats",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("kind", String(8), nullable=False),
+    Column("level", String(16)),
+    Column("name", String(40)),
+    Column("token_hash", String(64)),
+    Column("invite_hash", String(64)),
+    Column("claimed", Boolean, nullable=False, default=False),
+    UniqueConstraint("game_id", "seat", name="uq_seats_game_seat"),
+)
+
+moves = Table(
+    "moves",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("ply", Integer, primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("move", String(400), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+
+def _now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+@dataclass
+class SeatRow:
+    """One seat as stored (``token_hash``/``invite_hash``: SHA-256 hex of the secret, or None)."""
+
+    seat: int
+    kind: str
+    level: str | None
+    name: str | None
+    token_hash: str | None
+    invite_hash: str | None
+    claimed: bool
+
+
+@dataclass
+class GameRow:
+    """One game as stored, with its seats and its moves (notation, in order)."""
+
+    id: str
+    game: str
+    name: str | None
+    rules: dict[str, Any]
+    rules_version: str
+    players: int
+    teams: bool
+    seed: str
+    seed_commitment: str
+    rng: str
+    version: int
+    snapshot: dict[str, Any] | None
+    status: str
+    created_at: dt.datetime
+    seats: list[SeatRow]
+    moves: list[str]
+
+
+@dataclass
+class _Pending:
+    game_id: str
+    ply: int
+    seat: int
+    move: str
+    status: str
+    snapshot: dict[str, Any]
+    done: asyncio.Future[None]
+
+
+class Store:
+    """The database behind the table.
+
+    Args:
+        url: an SQLAlchemy async URL: ``sqlite+aiosqlite:///path/to/kortbord.db`` or
+            ``postgresql+asyncpg://user:pass@host:port/db``.  A SQLite file's folder is created.
+    """
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        parsed = make_url(url)
+        self.is_sqlite = parsed.get_backend_name() == "sqlite"
+        kwargs: dict[str, Any] = {}
+        if self.is_sqlite:
+            db = parsed.database
+            if db and db != ":memory:":
+                Path(db).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            kwargs["connect_args"] = {"timeout": 30}
+        else:
+            kwargs.update(pool_size=5, max_overflow=5)
+        self.engine: AsyncEngine = create_async_engine(url, **kwargs)
+        if self.is_sqlite:
+            event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+        self._pending: list[_Pending] = []
+        self._wake = asyncio.Event()
+        self._writer: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        """Create the tables if needed and start the group-commit writer."""
+        async with self.engine.begin() as conn:
+            await conn.run_sync(metadata.create_all)
+        self._wake = asyncio.Event()
+        self._writer = asyncio.create_task(self._write_loop(), name="kortbord-db-writer")
+
+    async def close(self) -> None:
+        """Write what is pending, stop the writer and close the connections."""
+        if self._writer is not None:
+            while self._pending:
+                self._wake.set()
+                await asyncio.sleep(0.01)
+            self._writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._writer
+            self._writer = None
+        await self.engine.dispose()
+
+    # -- games --------------------------------------------------------------------------------------------------
+    async def create_game(self, row: GameRow) -> None:
+        """Insert a new game with its seats (one transaction)."""
+        now = _now()
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                insert(games).values(
+                    id=row.id,
+                    game=row.game,
+                    name=row.name,
+                    rules=row.rules,
+                    rules_version=row.rules_version,
+                    players=row.players,
+                    teams=row.teams,
+                    seed=row.seed,
+                    seed_commitment=row.seed_commitment,
+                    rng=row.rng,
+                    version=0,
+                    snapshot=row.snapshot,
+                    status=row.status,
+                    created_at=row.created_at,
+                    updated_at=now,
+                )
+            )
+            await conn.execute(
+                insert(seats),
+                [
+                    {
+                        "game_id": row.id,
+                        "seat": s.seat,
+                        "kind": s.kind,
+                        "level": s.level,
+                        "name": s.name,
+                        "token_hash": s.token_hash,
+                        "invite_hash": s.invite_hash,
+                        "claimed": s.claimed,
+                    }
+                    for s in row.seats
+                ],
+            )
+
+    async def claim_seat(self, game_id: str, invite_hash: str, token_hash: str, name: str | None) -> int | None:
+        """Claim the seat whose unused invite has ``invite_hash``: store the new token's hash and spend the
+        invite (single use).  Returns the seat, or None when no unused invite matches."""
+        async with self.engine.begin() as conn:
+            found = (
+                await conn.execute(
+                    select(seats.c.seat).where(
+                        seats.c.game_id == game_id, seats.c.invite_hash == invite_hash, seats.c.claimed.is_(False)
+                    )
+                )
+            ).first()
+            if found is None:
+                return None
+            seat = int(found[0])
+            done = await conn.execute(
+                update(seats)
+                .where(seats.c.game_id == game_id, seats.c.seat == seat, seats.c.invite_hash == invite_hash)
+                .values(token_hash=token_hash, invite_hash=None, claimed=True, name=name)
+            )
+            if done.rowcount != 1:  # a concurrent join took it first
+                return None
+            return seat
+
+    async def set_status(self, game_id: str, status: str) -> None:
+        """Change a game's status (e.g. ``waiting`` -> ``playing`` once every seat is taken)."""
+        async with self.engine.begin() as conn:
+            await conn.execute(update(games).where(games.c.id == game_id).values(status=status, updated_at=_now()))
+
+    async def append_move(
+        self, game_id: str, ply: int, seat: int, move: str, status: str, snapshot: dict[str, Any]
+    ) -> None:
+        """Store move number ``ply`` (1-based) of a game and its new version/status/snapshot; returns once
+        committed.  Raises the database error if the write failed (the caller then changes nothing)."""
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.append(_Pending(game_id, ply, seat, move, status, snapshot, fut))
+        self._wake.set()
+        await fut
+
+    async def _write_loop(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            batch, self._pending = self._pending, []
+            if not batch:
+                continue
+            try:
+                await self._write(batch)
+            except Exception:  # one bad row must not fail the others: retry one by one
+                log.exception("group commit of %d moves failed; retrying one by one", len(batch))
+                for item in batch:
+                    try:
+                        await self._write([item])
+                    except Exception as exc:
+                        if not item.done.done():
+                            item.done.set_exception(exc)
+            for item in batch:
+                if not item.done.done():
+                    item.done.set_result(None)
+
+    async def _write(self, batch: Sequence[_Pending]) -> None:
+        now = _now()
+        last: dict[str, _Pending] = {}
+        for item in batch:
+            last[item.game_id] = item
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                insert(moves),
+                [
+                    {"game_id": p.game_id, "ply": p.ply, "seat": p.seat, "move": p.move, "created_at": now}
+                    for p in batch
+                ],
+            )
+            await conn.execute(
+                update(games)
+                .where(games.c.id == bindparam("gid"))
+                .values(
+                    version=bindparam("v"),
+                    status=bindparam("st"),
+                    snapshot=bindparam("snap", type_=JSON),
+                    updated_at=bindparam("now"),
+                ),
+                [{"gid": p.game_id, "v": p.ply, "st": p.status, "snap": p.snapshot, "now": now} for p in last.values()],
+            )
+
+    # -- reading ------------------------------------------------------------------------------------------------
+    async def load_game(self, game_id: str) -> GameRow | None:
+        """One game with its seats and moves, or None."""
+        rows = await self._load(games.c.id == game_id)
+        return rows[0] if rows else None
+
+    async def load_unfinished(self) -> list[GameRow]:
+        """Every game that is not over (to resume after a restart)."""
+        return await self._load(games.c.status != "over")
+
+    async def _load(self, where: Any, with_moves: bool = True) -> list[GameRow]:
+        async with self.engine.connect() as conn:
+            grows = (await conn.execute(select(games).where(where).order_by(games.c.created_at))).mappings().all()
+            if not grows:
+                return []
+            ids = [g["id"] for g in grows]
+            out: dict[str, GameRow] = {}
+            for g in grows:
+                out[g["id"]] = GameRow(
+                    id=g["id"],
+                    game=g["game"],
+                    name=g["name"],
+                    rules=g["rules"],
+                    rules_version=g["rules_version"],
+                    players=g["players"],
+                    teams=bool(g["teams"]),
+                    seed=g["seed"],
+                    seed_commitment=g["seed_commitment"],
+                    rng=g["rng"],
+                    version=g["version"],
+                    snapshot=g["snapshot"],
+                    status=g["status"],
+                    created_at=g["created_at"],
+                    seats=[],
+                    moves=[],
+                )
+            for chunk in _chunks(ids, 500):
+                for s in (
+                    await conn.execute(select(seats).where(seats.c.game_id.in_(chunk)).order_by(seats.c.seat))
+                ).mappings():
+                    out[s["game_id"]].seats.append(
+                        SeatRow(
+                            s["seat"], s["kind"], s["level"], s["name"], s["token_hash"], s["invite_hash"], s["claimed"]
+                        )
+                    )
+                if not with_moves:
+                    continue
+                for m in await conn.execute(
+                    select(moves.c.game_id, moves.c.move).where(moves.c.game_id.in_(chunk)).order_by(moves.c.ply)
+                ):
+                    out[m[0]].moves.append(m[1])
+            return list(out.values())
+
+    async def list_games(self, limit: int = 100) -> list[GameRow]:
+        """The most recent games (without their moves), newest first."""
+        async with self.engine.connect() as conn:
+            ids = [
+                r[0] for r in await conn.execute(select(games.c.id).order_by(games.c.created_at.desc()).limit(limit))
+            ]
+        if not ids:
+            return []
+        rows = await self._load(games.c.id.in_(ids), with_moves=False)
+        rows.sort(key=lambda r: r.created_at, reverse=True)
+        return rows
+
+    async def count_games(self) -> int:
+        """Number of stored games."""
+        async with self.engine.connect() as conn:
+            return int((await conn.execute(select(func.count()).select_from(games))).scalar_one())
+
+
+def _chunks(items: list[str], n: int) -> list[list[str]]:
+    return [items[i : i + n] for i in range(0, len(items), n)]
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    """WAL (readers never block the writer) and synchronous=NORMAL: a commit survives a killed server process."""
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.execute("PRAGMA busy_timeout=30000")
+    cur.close()

@@ -1,0 +1,236 @@
+"""The WebSocket play protocol (``docs/protocol.md``): ``/ws/games/{id}?token=<seat token>``.
+
+Each connection has an outgoing queue drained by its own task (messages reach a client in version order, and a
+slow client never holds up the table), a token-bucket rate limit and a message-size limit.  Every error message
+says why, carries the current version, and changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from typing import Any, Final
+from urllib.parse import urlsplit
+
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from kortbord.server.sessions import MoveError, Session, SessionManager
+
+__all__ = ["MAX_MESSAGE", "Connection", "RateLimit", "game_socket"]
+
+log = logging.getLogger("kortbord.server.ws")
+
+#: Largest message a client may send, in bytes (UTF-8).
+MAX_MESSAGE: Final = 4096
+#: Messages queued for one client before it is considered gone.
+MAX_QUEUE: Final = 256
+#: Close codes (application range 4000-4999).
+CLOSE_NOT_FOUND: Final = 4404
+CLOSE_BAD_TOKEN: Final = 4403
+CLOSE_ORIGIN: Final = 4401
+CLOSE_FLOOD: Final = 4429
+CLOSE_SLOW: Final = 4408
+
+
+class RateLimit:
+    """A token bucket: ``burst`` messages at once, refilled at ``rate`` messages a second."""
+
+    def __init__(self, rate: float = 10.0, burst: float = 20.0) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = burst
+        self.stamp = time.monotonic()
+
+    def allow(self) -> bool:
+        """Take one token if there is one."""
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+
+class Connection:
+    """One client: its seat (None: spectator), the last version sent, an outgoing queue."""
+
+    def __init__(self, ws: WebSocket, seat: int | None) -> None:
+        self.ws = ws
+        self.seat = seat
+        self.last_version = -1
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.closed = False
+        self.overflow = False
+
+    def push(self, text: str, version: int) -> None:
+        """Queue a message (non-blocking); a client that falls too far behind is disconnected."""
+        if self.closed:
+            return
+        if self.queue.qsize() >= MAX_QUEUE:
+            self.closed = True
+            self.overflow = True
+            self.queue.put_nowait(None)
+            return
+        self.last_version = max(self.last_version, version)
+        self.queue.put_nowait(text)
+
+    def send_json(self, msg: dict[str, Any]) -> None:
+        """Queue a message that is not a state (error, pong)."""
+        if not self.closed:
+            self.queue.put_nowait(json.dumps(msg, separators=(",", ":"), ensure_ascii=False))
+
+    async def pump(self) -> None:
+        """Send queued messages until the queue yields None or the socket fails."""
+        try:
+            while True:
+                text = await self.queue.get()
+                if text is None:
+                    break
+                await self.ws.send_text(text)
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            pass
+        finally:
+            self.closed = True
+            if self.overflow and self.ws.application_state == WebSocketState.CONNECTED:
+                with contextlib.suppress(Exception):
+                    await self.ws.close(code=CLOSE_SLOW, reason="too far behind")
+
+
+def origin_allowed(ws: WebSocket, allowed: frozenset[str]) -> bool:
+    """A browser's ``Origin`` must be this server itself or one of ``allowed`` (``"*"`` allows any); clients that
+    send no Origin (scripts, tests) are allowed -- the seat token is what authorises play."""
+    origin = ws.headers.get("origin")
+    if origin is None or "*" in allowed or origin in allowed:
+        return True
+    host = ws.headers.get("host", "")
+    return bool(host) and urlsplit(origin).netloc == host
+
+
+def _error(code: str, message: str, version: int) -> dict[str, Any]:
+    return {"type": "error", "code": code, "message": message, "version": version}
+
+
+async def game_socket(
+    ws: WebSocket,
+    manager: SessionManager,
+    game_id: str,
+    token: str | None,
+    allowed_origins: frozenset[str],
+    rate: float,
+    burst: float,
+) -> None:
+    """Serve one WebSocket client of game ``game_id`` (seat from ``token``; no token: spectator)."""
+    if not origin_allowed(ws, allowed_origins):
+        await ws.close(code=CLOSE_ORIGIN, reason="origin not allowed")
+        return
+    session = await manager.get(game_id)
+    await ws.accept()
+    if session is None:
+        await ws.send_text(json.dumps(_error("not_found", f"there is no game {game_id!r}", 0)))
+        await ws.close(code=CLOSE_NOT_FOUND)
+        return
+    seat: int | None = None
+    if token:
+        seat = session.seat_for_token(token)
+        if seat is None:
+            await ws.send_text(
+                json.dumps(_error("bad_token", "this seat token is not valid for this game", session.version))
+            )
+            await ws.close(code=CLOSE_BAD_TOKEN)
+            return
+    conn = Connection(ws, seat)
+    pump = asyncio.create_task(conn.pump())
+    session.attach(conn)
+    limit = RateLimit(rate, burst)
+    refused = 0
+    last_notice = 0.0
+    flooded = False
+    try:
+        while not conn.closed:
+            msg = await ws.receive()
+            if msg["type"] == "websocket.disconnect":
+                break
+            raw = msg.get("text")
+            if raw is None:
+                data = msg.get("bytes") or b""
+                size = len(data)
+            else:
+                size = len(raw.encode("utf-8")) if len(raw) * 4 > MAX_MESSAGE else len(raw)
+            if not limit.allow():
+                refused += 1
+                if refused > 10 * burst:
+                    conn.send_json(_error("rate_limited", "too many messages: disconnected", session.version))
+                    flooded = True
+                    break
+                now = time.monotonic()
+                if now - last_notice >= 1.0:
+                    last_notice = now
+                    conn.send_json(
+                        _error(
+                            "rate_limited",
+                            f"too many messages: at most {burst:g} at once and {rate:g} a second; this one was ignored",
+                            session.version,
+                        )
+                    )
+                continue
+            refused = 0
+            if size > MAX_MESSAGE:
+                conn.send_json(
+                    _error("too_large", f"a message may be at most {MAX_MESSAGE} bytes; got {size}", session.version)
+                )
+                continue
+            if raw is None:
+                try:
+                    raw = (msg.get("bytes") or b"").decode("utf-8")
+                except UnicodeDecodeError:
+                    conn.send_json(_error("bad_message", "messages are JSON text (UTF-8)", session.version))
+                    continue
+            await _handle(session, conn, raw)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        session.detach(conn)
+        conn.closed = True
+        conn.queue.put_nowait(None)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(pump, timeout=2.0)
+        if ws.application_state == WebSocketState.CONNECTED:
+            with contextlib.suppress(Exception):
+                await ws.close(code=CLOSE_FLOOD if flooded else 1000)
+
+
+async def _handle(session: Session, conn: Connection, raw: str) -> None:
+    try:
+        msg = json.loads(raw)
+    except ValueError as exc:
+        conn.send_json(_error("bad_message", f"not valid JSON: {exc}", session.version))
+        return
+    if not isinstance(msg, dict):
+        conn.send_json(_error("bad_message", 'a message is a JSON object with a "type"', session.version))
+        return
+    kind = msg.get("type")
+    if kind == "ping":
+        conn.send_json({"type": "pong", "version": session.version})
+    elif kind == "resync":
+        since = msg.get("since")
+        events = session.events_since(since) if type(since) is int and since >= 0 else []
+        session.send_state(conn, events or [])
+    elif kind == "move":
+        try:
+            await session.submit(conn.seat, msg.get("version"), msg.get("move"))
+        except MoveError as exc:
+            conn.send_json(_error(exc.code, exc.message, session.version))
+            if exc.code == "stale_version":
+                session.send_state(conn, [])
+    else:
+        conn.send_json(
+            _error(
+                "bad_message",
+                f"unknown message type {kind!r}; the types are move, resync and ping",
+                session.version,
+            )
+        )
