@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -325,6 +326,7 @@ def _packings(values: tuple[int, ...], h: int) -> tuple[tuple[int, ...], tuple[i
         return hit
     n = len(values)
     groups: list[int] = []
+    ascending = all(values[i] <= values[i + 1] for i in range(n - 1))  # then larger items need not be tried
 
     def subsets(i: int, remaining: int, mask: int) -> None:
         for j in range(i, n):
@@ -333,6 +335,8 @@ def _packings(values: tuple[int, ...], h: int) -> tuple[tuple[int, ...], tuple[i
                 groups.append(mask | (1 << j))
             elif v < remaining:
                 subsets(j + 1, remaining - v, mask | (1 << j))
+            elif ascending:
+                break
 
     subsets(0, h, 0)
     if len(groups) <= 1:  # nothing to combine: the one group (if any) is the only maximal union
@@ -378,9 +382,10 @@ def _loose_options(state: State, x: Card) -> list[tuple[tuple[Card, ...], tuple[
     by card code; builds of value ``hv(x)`` are not included here."""
     rules = state.rules
     h = HV[x]
-    table = state.table
     if rules.special_capture_builds_only and h >= 14:
         return [((), ())]
+    # Only loose cards worth at most h can be in a group worth h: in the sorted table, those below rank h + 1.
+    table = state.table[: bisect_left(state.table, 4 * h)]
     if rules.pure_mulle and not SCORING[x] and x in table:
         return [((x,), ())]
     addends = [b for b in state.builds if b.value < h] if rules.builds_in_sums else []
@@ -452,30 +457,43 @@ class _TableFacts:
 
     Attributes:
         distinct: the distinct loose cards, sorted.
-        by_tv: ``by_tv[v]`` = the distinct loose cards of table value ``v`` (1..13), sorted.
+        by_tv: ``by_tv[v]`` = the distinct loose cards of table value ``v`` (0..16), sorted.
         tv_bits: bit ``v`` set when a loose card has table value ``v``.
+        pair_sums: bit ``v`` set when two loose cards add up to ``v`` (else no table pair can be packed into a
+            build of ``v``).
         sums: bit ``h`` set when some loose cards add up to ``h`` (2..16): without a build of value ``h`` and
             with builds never addends, a card of hand value ``h`` has no capture unless that bit is set.
-        captures: ``(x, ids of the builds of value hv(x))`` -> :func:`_captures` (filled on demand; only used
-            when builds are never addends, so captures depend on nothing else).
+        values: the table values of the loose cards, ascending (the table is sorted).
+        rules_key: the capture options the facts were computed for (part of every cache key).
         pairs: ``(founding cards, value, forced)`` -> :func:`_pair_sets` of the rest of the table.
         founds: ``(x, v, table_packaging)`` -> :func:`_found_moves`.
     """
 
-    __slots__ = ("by_tv", "captures", "distinct", "founds", "pairs", "sums", "tv_bits")
+    __slots__ = ("by_tv", "founds", "pair_sums", "pairs", "rules_key", "sums", "tv_bits", "values")
 
-    def __init__(self, table: tuple[Card, ...]) -> None:
-        self.distinct: list[Card] = sorted(set(table))
-        by_tv: list[list[Card]] = [[] for _ in range(17)]
-        for y in self.distinct:
-            by_tv[TV[y]].append(y)
-        self.by_tv: tuple[tuple[Card, ...], ...] = tuple(tuple(b) for b in by_tv)
+    def __init__(self, table: tuple[Card, ...], rules_key: tuple[object, ...]) -> None:
+        by_tv: list[tuple[Card, ...]] = [()] * 17
+        tv_bits = 0
         sums = 1
-        for y in table:
-            sums |= (sums << TV[y]) & 0x1FFFF
+        pair_sums = 0
+        prev = None
+        values: list[int] = []
+        for y in table:  # sorted, so twins are adjacent
+            v = TV[y]
+            for w in values:
+                pair_sums |= 1 << (v + w)
+            values.append(v)
+            sums |= (sums << v) & 0x1FFFF
+            if y != prev:
+                by_tv[v] += (y,)
+                tv_bits |= 1 << v
+                prev = y
+        self.by_tv: list[tuple[Card, ...]] = by_tv
+        self.tv_bits = tv_bits
         self.sums = sums
-        self.tv_bits = sum(1 << v for v in range(17) if by_tv[v])
-        self.captures: dict[object, list[Capture]] = {}
+        self.pair_sums = pair_sums
+        self.values = values
+        self.rules_key = rules_key
         self.pairs: dict[tuple[tuple[Card, ...], int, bool], list[tuple[tuple[Card, Card], ...]]] = {}
         self.founds: dict[tuple[Card, int, str], list[Build]] = {}
 
@@ -484,18 +502,27 @@ _TABLE_FACTS: dict[tuple[object, ...], _TableFacts] = {}
 
 
 def _table_facts(table: tuple[Card, ...], rules: Rules) -> _TableFacts:
-    key = (table, rules.maximal, rules.pure_mulle, rules.special_capture_builds_only, rules.capture_all_builds)
+    rules_key = (rules.maximal, rules.pure_mulle, rules.special_capture_builds_only, rules.capture_all_builds)
+    key = (table, rules_key)
     facts = _TABLE_FACTS.get(key)
     if facts is None:
         if len(_TABLE_FACTS) > 50_000:
             _TABLE_FACTS.clear()
-        facts = _TABLE_FACTS[key] = _TableFacts(table)
+        facts = _TABLE_FACTS[key] = _TableFacts(table, rules_key)
     return facts
+
+
+#: ``(x, loose cards of table value <= hv(x), ids of the builds of value hv(x), capture options)`` ->
+#: :func:`_captures`.  Only used when builds are never addends: then a capture with ``x`` depends on nothing else
+#: (a loose card worth more than ``hv(x)`` is in no group worth ``hv(x)``, and ``x``'s twin is worth less).
+_CAPTURES: dict[tuple[object, ...], list[Capture]] = {}
 
 
 def _pair_sets_cached(
     facts: _TableFacts, table: tuple[Card, ...], combo: tuple[Card, ...], v: int, forced: bool
 ) -> list[tuple[tuple[Card, Card], ...]]:
+    if not facts.pair_sums >> v & 1:
+        return _NO_PAIRS
     key = (combo, v, forced)
     hit = facts.pairs.get(key)
     if hit is None:
@@ -713,7 +740,8 @@ def _legal(state: State) -> list[PlayerMove]:
     by_tv = facts.by_tv
     sums = facts.sums
     tv_bits = facts.tv_bits
-    facts_captures = facts.captures
+    values = facts.values
+    rules_key = facts.rules_key
     facts_founds = facts.founds
     for x in distinct:
         hx = HV[x]
@@ -723,10 +751,12 @@ def _legal(state: State) -> list[PlayerMove]:
             if hb is None and not sums >> hx & 1:
                 caps = _NO_CAPTURES  # no build of the value and no loose cards adding up to it
             else:
-                ckey: object = x if hb is None else (x, hb)
-                hit = facts_captures.get(ckey)
+                ckey = (x, table[: bisect_right(values, hx)], hb, rules_key)
+                hit = _CAPTURES.get(ckey)
                 if hit is None:
-                    hit = facts_captures[ckey] = _captures(state, x)
+                    if len(_CAPTURES) > 200_000:
+                        _CAPTURES.clear()
+                    hit = _CAPTURES[ckey] = _captures(state, x)
                 caps = hit
         else:
             caps = _captures(state, x)
