@@ -6,6 +6,7 @@ Sub-commands live in their own modules so each game's commands stay together:
 * ``kortbord cribbage score|play-score|replay`` -- :mod:`kortbord.cli.cribbage`
 * ``kortbord play mulle|cribbage`` -- the terminal games, :mod:`kortbord.cli.play`
 * ``kortbord serve`` -- the web table, :mod:`kortbord.cli.serve`
+* ``kortbord arena mulle|cribbage`` -- computer players against each other, :mod:`kortbord.cli.arena`
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import typer
 
 from kortbord import __version__
+from kortbord.cli.arena import arena
 from kortbord.cli.cribbage import app as cribbage_app
 from kortbord.cli.mulle import app as mulle_app
 from kortbord.cli.play import app as play_app
@@ -29,6 +31,7 @@ app.add_typer(mulle_app, name="mulle", help="Mulle tools: legal moves, apply a m
 app.add_typer(cribbage_app, name="cribbage", help="Cribbage tools: score a hand or a count, replay a record.")
 app.add_typer(play_app, name="play", help="Play a game in the terminal against the computer.")
 app.command("serve")(serve)
+app.command("arena")(arena)
 
 
 @app.command()

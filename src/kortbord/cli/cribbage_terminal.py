@@ -1,9 +1,9 @@
 """``kortbord play cribbage``: a whole game of Cribbage in the terminal against the computer (Rich rendering).
 
-The person sits at seat 0 (``P0``) and computers (:mod:`kortbord.bots.cribbage_simple`) at the others; with
-``auto`` every seat is a computer and the game is printed.  The client drives the engine only through its public
-API (:class:`kortbord.cribbage.game.Game`, ``engine.parse_move``, ``view``, ``result``, ``score_show``) and gives
-each bot only its seat's View.
+The person sits at seat 0 (``P0``) and computers (:mod:`kortbord.bots.registry`: random, greedy or strong) at
+the others; with ``auto`` every seat is a computer and the game is printed.  The client drives the engine only
+through its public API (:class:`kortbord.cribbage.game.Game`, ``engine.parse_move``, ``view``, ``result``,
+``score_show``) and gives each bot only its seat's View.
 
 What is shown (rules spec ``../shared/rules/cribbage.md``): the cut for deal, each deal and whose crib it is, the
 person's hand (sorted), the starter and his heels (§2.3), the play with the running count and the cards of the
@@ -42,8 +42,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from kortbord.bots import registry
 from kortbord.bots.base import Bot
-from kortbord.bots.cribbage_simple import LEVELS, make_bot
 from kortbord.cards import Card
 from kortbord.cribbage import engine
 from kortbord.cribbage.game import Game
@@ -54,10 +54,12 @@ from kortbord.cribbage.state import Event
 from kortbord.cribbage.view import View
 from kortbord.errors import IllegalMoveError, InvalidMoveError, KortbordError
 
-__all__ = ["COMPUTER_NAMES", "CribbageTable", "Options", "Quit", "build_rules", "resolve_input", "run"]
+__all__ = ["COMPUTER_NAMES", "LEVELS", "CribbageTable", "Options", "Quit", "build_rules", "resolve_input", "run"]
 
 #: Names of the computer players, by seat after the person's.
 COMPUTER_NAMES: Final = ("Anna", "Bo", "Cilla", "Dag")
+#: The computer levels (:data:`kortbord.bots.registry.LEVELS`), weakest first.
+LEVELS: Final = registry.LEVELS["cribbage"]
 
 _RED: Final = "bold red3 on grey93"
 _BLACK: Final = "bold grey0 on grey93"
@@ -129,7 +131,7 @@ class Options:
         players: 2, 3 or 4.  partnership: 4 players as two partnerships (partners opposite; four players always
             play so).  target: 61 or 121 points.  muggins: players count their own hands (§2.10).  lowball: the
             first to the target loses (§2.8; with ``muggins`` too, Lowball is played without Muggins).
-        bot: a level of :data:`kortbord.bots.cribbage_simple.LEVELS`.  seed: seed of the shuffles and the
+        bot: a level of :data:`LEVELS` (``random``, ``greedy``, ``strong``).  seed: seed of the shuffles and the
             computers (None: a fresh one).  name: the person's name.  auto: every seat is a computer.
         record: where to save the game record (None: a new file under the user's data directory).
         delay: seconds to pause after each computer move when a person plays at a terminal.
@@ -283,7 +285,9 @@ class CribbageTable:
             names = [options.name, *COMPUTER_NAMES[: n - 1]]
             self.humans = frozenset({0})
         self.game = Game(self.rules, seed=self.seed, seats=names)
-        self.bots: dict[int, Bot[Move]] = {s: make_bot(options.bot) for s in range(n) if s not in self.humans}
+        self.bots: dict[int, Bot[Move]] = {
+            s: registry.make_bot("cribbage", options.bot, self.rules) for s in range(n) if s not in self.humans
+        }
         self.bot_rngs = {s: random.Random(f"kortbord-cribbage-bot:{self.seed}:{s}") for s in self.bots}
         self.interactive = bool(self.humans) and sys.stdin.isatty()
         self.record_path = options.record or _default_record_path(self.seed)

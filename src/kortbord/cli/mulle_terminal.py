@@ -1,7 +1,7 @@
 """``kortbord play mulle``: a whole game of Mulle in the terminal against the computer (Rich rendering).
 
-The person sits at seat 0 and computers (:mod:`kortbord.bots.mulle_simple`) at the others; with ``auto`` every
-seat is a computer and the game is printed.  The client drives the engine only through its public API
+The person sits at seat 0 and computers (:mod:`kortbord.bots.registry`: random, greedy or strong) at the others;
+with ``auto`` every seat is a computer and the game is printed.  The client drives the engine only through its public API
 (:class:`kortbord.mulle.game.Game`, ``parse_move``, ``explain_illegal``) and gives each bot only its seat's View.
 
 Each turn the person sees the table (loose cards; builds with id, value, owner, locked flag), the own hand (with
@@ -38,8 +38,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from kortbord.bots import registry
 from kortbord.bots.base import Bot
-from kortbord.bots.mulle_simple import LEVELS, make_bot
 from kortbord.cards import Card
 from kortbord.errors import AmbiguousMoveError, IllegalMoveError, InvalidCardError, InvalidMoveError, KortbordError
 from kortbord.mulle import engine
@@ -61,6 +61,7 @@ __all__ = [
     "Quit",
     "build_rules",
     "describe_move",
+    "make_bot",
     "resolve_input",
     "run",
 ]
@@ -75,6 +76,8 @@ PROFILES: Final = ("standard", "cardgames.zone")
 _LONG_LIST: Final = 14
 #: Names of the computer players, by seat after the person's.
 COMPUTER_NAMES: Final = ("Anna", "Bo", "Cilla", "Dag")
+#: The computer levels (:data:`kortbord.bots.registry.LEVELS`), weakest first.
+LEVELS: Final = registry.LEVELS["mulle"]
 
 _RED: Final = "bold red3 on grey93"
 _BLACK: Final = "bold grey0 on grey93"
@@ -120,8 +123,8 @@ class Options:
     Attributes:
         players: 2, 3 or 4.  teams: 4 players as two partnerships (P1+P3 against P2+P4).
         deal: a key of :data:`DEALS`.  length: a key of :data:`LENGTHS`.  profile: one of :data:`PROFILES`.
-        kryp: Kryp-mulle (points are to be avoided; the lowest total wins).  bot: a level of
-        :data:`kortbord.bots.mulle_simple.LEVELS`.  seed: seed of the shuffles and bots (None: a fresh one).
+        kryp: Kryp-mulle (points are to be avoided; the lowest total wins).  bot: a level of :data:`LEVELS`
+        (``random``, ``greedy``, ``strong``).  seed: seed of the shuffles and bots (None: a fresh one).
         name: the person's name.  auto: every seat is a computer.  record: where to save the game record
             (None: a new file under the user's data directory).  delay: seconds to pause after each computer
             move when the person plays at a terminal.
@@ -170,6 +173,16 @@ def build_rules(options: Options) -> Rules:
             "kryp": options.kryp,
         }
     )
+
+
+def make_bot(level: str, rules: Rules) -> Bot[PlayerMove]:
+    """The computer player of ``level`` for a game under ``rules``, from :func:`kortbord.bots.registry.make_bot`.
+
+    Raises:
+        ValueError: an unknown level, or ``strong`` when its module is not available.
+    """
+    bot: Bot[PlayerMove] = registry.make_bot("mulle", level, rules)
+    return bot
 
 
 # ------------------------------------------------------------------------------------------------- rendering

@@ -11,6 +11,9 @@ from typing import Annotated
 
 import typer
 
+#: The computer level when ``--bot`` is not given.
+DEFAULT_LEVEL = "greedy"
+
 app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
 
 
@@ -27,7 +30,7 @@ def mulle(
     ] = "100",
     profile: Annotated[str, typer.Option("--profile", help="Rules: standard or cardgames.zone.")] = "standard",
     kryp: Annotated[bool, typer.Option("--kryp", help="Kryp-mulle: avoid points, the lowest total wins.")] = False,
-    bot: Annotated[str, typer.Option("--bot", help="Computer level: random or greedy.")] = "greedy",
+    bot: Annotated[str, typer.Option("--bot", help="Computer level: random, greedy or strong.")] = DEFAULT_LEVEL,
     seed: Annotated[
         int | None,
         typer.Option("--seed", help="Seed of the shuffles and the computers (the same seed, the same game)."),
@@ -70,7 +73,7 @@ def cribbage(
     lowball: Annotated[
         bool, typer.Option("--lowball", help="Lowball: whoever reaches the target first loses.")
     ] = False,
-    bot: Annotated[str, typer.Option("--bot", help="Computer level: random or greedy.")] = "greedy",
+    bot: Annotated[str, typer.Option("--bot", help="Computer level: random, greedy or strong.")] = DEFAULT_LEVEL,
     seed: Annotated[
         int | None,
         typer.Option("--seed", help="Seed of the shuffles and the computers (the same seed, the same game)."),

@@ -1,0 +1,679 @@
+"""The arena: computer players against each other, many games, with honest statistics (``kortbord arena``).
+
+One driver per game plays one whole game through the engine's public API (``new_game``, ``is_chance``,
+``chance_outcome``, ``legal_moves``, ``view``, ``apply``, ``result``); each bot is made by
+:func:`kortbord.bots.registry.make_bot` and receives only ``view(state, seat)``, a fresh list of the legal moves
+and its own seeded ``random.Random``.  The time of every decision is measured with ``time.perf_counter`` around
+``choose`` alone.  A bot that raises or returns a move that is not legal is *not* corrected: the game stops and is
+reported as a bot error (it counts in no statistic, and ``kortbord arena`` exits with status 1).
+
+**Seats and deals.**  With ``k`` bot specs for ``n`` seats (``k == n``; or ``k == 2`` in team play -- Mulle 4
+players with teams, Cribbage 4 players -- where partners are the same bot), game ``i`` puts spec ``j`` in every
+seat ``s`` with ``(s - i) % k == j``: with two players bot A sits in seat ``i % 2``.  The ``k`` games of a block
+``i // k`` draw their shuffles from the same generator, so each bot plays every seat of the same sequence of
+decks (duplicate style; the dealer seat is the same, so the cards one bot held the other holds next).  Run a
+multiple of ``k`` games for full fairness.  Seeds: the shuffles of block ``b`` come from
+``random.Random(f"kortbord-arena:{seed}:deals:{b}")``, the bot in seat ``s`` of game ``i`` draws from
+``random.Random(f"kortbord-arena:{seed}:game:{i}:seat:{s}")``.  With bots in ``iterations`` mode (no clock in
+any decision) the same seed gives the same games, whatever the number of processes.
+
+**Figures** (per bot spec; :func:`summarize`):
+
+* wins, losses, draws (a game whose winners include another side too, or none -- a Mulle draw, a shared Lowball
+  win -- is a draw); the *win rate* counts a draw as half a win: ``(wins + draws / 2) / games``, with the Wilson
+  95% score interval (:func:`wilson`) over the games;
+* Mulle: points per round (the side's round total of spec §2.11: card points, mulles, tabbar), mean with a
+  normal 95% interval over rounds;
+* Cribbage: points per deal as dealer and as pone.  The points of a deal are the change of each side's score
+  from the deal's shuffle to the next shuffle: for the dealer's side his heels, its pegging, its hand(s) and the
+  crib; for a pone's side its pegging and hand(s); under Muggins the points taken or given back by muggins and
+  overcount calls in that deal too.  Only *complete* deals count: the deal in which the game ends is cut short
+  by the rules (play stops at the target), so it is left out and reported as ``cut_short``.  The arena also
+  reports the mean over every complete deal of the dealer's side and of the pone side(s), whoever the bots are;
+* decision times in milliseconds: p50, p95 (linear interpolation between order statistics), max and mean, of
+  every decision and, for Cribbage, of the discard, the pegging (play) and the Muggins show separately.
+
+Intervals of means are ``mean ± 1.96 · s / sqrt(n)``; rounds and deals of one game are not independent, so read
+them as indications, the game-level Wilson interval as the firm one.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import os
+import random
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from typing import Any, Final
+
+from kortbord.bots import registry
+from kortbord.bots.base import Bot
+
+__all__ = [
+    "ArenaConfig",
+    "BotSpec",
+    "GameRecord",
+    "parse_option_value",
+    "percentile",
+    "play_game",
+    "run_arena",
+    "seat_specs",
+    "summarize",
+    "wilson",
+]
+
+#: A safety limit: a game with more decisions than this stops as an error (no rules game comes near it).
+MAX_DECISIONS: Final = 200_000
+_Z95: Final = 1.959963984540054
+_SPEC_OPTIONS: Final = frozenset(registry.OPTIONS)
+
+BotFactory = Callable[["BotSpec", str, Any], Bot[Any]]
+Watcher = Callable[[Any, int, Any, Sequence[Any]], None]
+
+
+# ---------------------------------------------------------------------------------------------------- configuration
+def parse_option_value(text: str) -> Any:
+    """A command-line option value: ``true``/``false`` -> bool, ``null``/``none`` -> None, an integer, a float,
+    else the text itself (``"target:100"``, ``"cardgames.zone"``)."""
+    low = text.strip().lower()
+    if low in ("true", "yes", "on"):
+        return True
+    if low in ("false", "no", "off"):
+        return False
+    if low in ("null", "none"):
+        return None
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+@dataclasses.dataclass(frozen=True)
+class BotSpec:
+    """A bot to seat: a level of :data:`kortbord.bots.registry.LEVELS` and its options.
+
+    Attributes:
+        level: ``random``, ``greedy`` or ``strong``.
+        options: ``(name, value)`` pairs, names from :data:`kortbord.bots.registry.OPTIONS`, sorted.
+    """
+
+    level: str
+    options: tuple[tuple[str, Any], ...] = ()
+
+    @classmethod
+    def parse(cls, text: str) -> BotSpec:
+        """``"strong"`` or ``"strong:iterations=200:time_budget_ms=80"`` (options after colons).
+
+        Raises:
+            ValueError: an empty level, an option that is not ``name=value`` or not a known bot option.
+        """
+        level, *parts = text.strip().split(":")
+        if not level:
+            raise ValueError(f"no bot level in {text!r}")
+        opts: dict[str, Any] = {}
+        for part in parts:
+            name, sep, value = part.partition("=")
+            name = name.strip()
+            if not sep or not name:
+                raise ValueError(f"bot option {part!r} in {text!r} must be name=value")
+            if name not in _SPEC_OPTIONS:
+                raise ValueError(f"unknown bot option {name!r}; known: {', '.join(sorted(_SPEC_OPTIONS))}")
+            opts[name] = parse_option_value(value)
+        return cls(level, tuple(sorted(opts.items())))
+
+    def with_defaults(self, **defaults: Any) -> BotSpec:
+        """This spec with ``defaults`` for the options it does not set itself (None values are skipped)."""
+        opts = {k: v for k, v in defaults.items() if v is not None}
+        opts.update(self.options)
+        return BotSpec(self.level, tuple(sorted(opts.items())))
+
+    def __str__(self) -> str:
+        return ":".join([self.level, *(f"{k}={v}" for k, v in self.options)])
+
+    def make(self, game: str, rules: Any) -> Bot[Any]:
+        """The bot, from :func:`kortbord.bots.registry.make_bot`. Raises ValueError (see there)."""
+        return registry.make_bot(game, self.level, rules, **dict(self.options))
+
+
+def _default_factory(spec: BotSpec, game: str, rules: Any) -> Bot[Any]:
+    return spec.make(game, rules)
+
+
+@dataclasses.dataclass(frozen=True)
+class ArenaConfig:
+    """What to play.
+
+    Attributes:
+        game: ``"mulle"`` or ``"cribbage"``.
+        bots: the bot specs, bot A first.
+        games: number of games.
+        seed: the master seed (see the module docstring).
+        players: seats at the table (2 by default).
+        rules: rule options as ``(name, value)`` pairs for the game's ``Rules.from_dict`` (Mulle also takes
+            ``teams``, a ``new_game`` option; Cribbage's ``players`` comes from :attr:`players`).
+    Raises:
+        ValueError: an unknown game, no bots, fewer than one game, or a bot/seat combination the arena cannot
+            seat fairly; InvalidRulesError: bad rules.
+    """
+
+    game: str
+    bots: tuple[BotSpec, ...]
+    games: int = 100
+    seed: int = 0
+    players: int = 2
+    rules: tuple[tuple[str, Any], ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.game not in registry.GAMES:
+            raise ValueError(f"unknown game {self.game!r}; choose one of {', '.join(registry.GAMES)}")
+        if not self.bots:
+            raise ValueError("name at least one bot, e.g. --bots strong,greedy")
+        for spec in self.bots:
+            if spec.level not in registry.LEVELS[self.game]:
+                raise ValueError(
+                    f"unknown {self.game.capitalize()} bot level {spec.level!r}; choose one of "
+                    f"{', '.join(registry.LEVELS[self.game])}"
+                )
+        if self.games < 1:
+            raise ValueError(f"games must be at least 1, got {self.games}")
+        k, n = len(self.bots), self.players
+        if n not in (2, 3, 4):
+            raise ValueError(f"{self.game.capitalize()} is played by 2, 3 or 4 players, not {n}")
+        if not (k == n or (k == 2 and n == 4 and self.team_play)):
+            raise ValueError(
+                f"{k} bot(s) for {n} seats: name one bot per seat, or two bots for a 4-player team game "
+                "(Mulle --option teams=true, Cribbage 4 players)"
+            )
+        self.make_rules()  # validates the rules
+
+    @property
+    def rules_dict(self) -> dict[str, Any]:
+        """The rule options as a dict (without Mulle's ``teams``)."""
+        return {k: v for k, v in self.rules if not (self.game == "mulle" and k == "teams")}
+
+    @property
+    def teams(self) -> bool:
+        """Mulle: 4 players as two teams."""
+        return self.game == "mulle" and bool(dict(self.rules).get("teams", False))
+
+    @property
+    def team_play(self) -> bool:
+        """Partners share a bot: Mulle with teams, Cribbage with 4 players (always partnerships)."""
+        return self.teams if self.game == "mulle" else self.players == 4
+
+    def make_rules(self) -> Any:
+        """The game's ``Rules`` for this arena. Raises InvalidRulesError."""
+        if self.game == "cribbage":
+            return registry.resolve_rules("cribbage", {**self.rules_dict, "players": self.players})
+        return registry.resolve_rules("mulle", self.rules_dict)
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        """``("A:strong", "B:greedy")``: a letter per spec and its level (and options)."""
+        return tuple(f"{chr(ord('A') + j)}:{spec}" for j, spec in enumerate(self.bots))
+
+    @property
+    def rotation(self) -> int:
+        """Games in a block that share the deals (one per seat assignment)."""
+        return len(self.bots)
+
+
+def seat_specs(config: ArenaConfig, index: int) -> tuple[int, ...]:
+    """The spec index of every seat in game ``index``: seat ``s`` plays spec ``(s - index) % k`` (``k`` specs),
+    so bot A sits in seat ``index % k``."""
+    k = len(config.bots)
+    return tuple((s - index) % k for s in range(config.players))
+
+
+# ---------------------------------------------------------------------------------------------------- one game
+@dataclasses.dataclass
+class GameRecord:
+    """What one game produced (JSON-ready through :meth:`to_json`).
+
+    Attributes:
+        index: the game's number.  seats: the spec index of each seat.
+        sides: the spec index of each scoring side.
+        outcome: per spec, ``"win"``, ``"loss"`` or ``"draw"`` (empty after a bot error).
+        scores: final points per side.
+        rounds: Mulle: per round, each side's round total (points).
+        deals: Cribbage: per deal ``{"dealer": seat, "points": [per side], "complete": bool}``.
+        times: per spec, per decision kind (Mulle ``play``; Cribbage ``discard``, ``pegging``, ``show``), the
+            decision times in milliseconds.
+        moves: decisions per spec.
+        error: None, or ``{"bot", "seat", "kind", "move", "message"}`` when a bot failed.
+    """
+
+    index: int
+    seats: tuple[int, ...]
+    sides: tuple[int, ...] = ()
+    outcome: dict[int, str] = dataclasses.field(default_factory=dict)
+    scores: tuple[int, ...] = ()
+    rounds: list[list[int]] = dataclasses.field(default_factory=list)
+    deals: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+    times: dict[int, dict[str, list[float]]] = dataclasses.field(default_factory=dict)
+    moves: dict[int, int] = dataclasses.field(default_factory=dict)
+    error: dict[str, Any] | None = None
+
+    def to_json(self, *, times: bool = False) -> dict[str, Any]:
+        """The record as a dict (decision times only when ``times``: they are not reproducible)."""
+        d: dict[str, Any] = {
+            "index": self.index,
+            "seats": list(self.seats),
+            "outcome": {str(k): v for k, v in sorted(self.outcome.items())},
+            "scores": list(self.scores),
+            "moves": {str(k): v for k, v in sorted(self.moves.items())},
+        }
+        if self.rounds:
+            d["rounds"] = self.rounds
+        if self.deals:
+            d["deals"] = self.deals
+        if self.error is not None:
+            d["error"] = self.error
+        if times:
+            d["times"] = {str(k): v for k, v in sorted(self.times.items())}
+        return d
+
+
+class _BotFailure(Exception):
+    def __init__(self, info: dict[str, Any]) -> None:
+        super().__init__(info["message"])
+        self.info = info
+
+
+def play_game(
+    config: ArenaConfig,
+    index: int,
+    *,
+    factory: BotFactory | None = None,
+    watch: Watcher | None = None,
+) -> GameRecord:
+    """Play game ``index`` of ``config`` to its end.
+
+    Args:
+        config: the arena.
+        index: the game's number (decides the seats and the seeds; see the module docstring).
+        factory: makes the bot of a spec (default :meth:`BotSpec.make`); tests pass spies.
+        watch: called as ``watch(state, seat, view, legal_moves)`` before every decision (tests, diagnostics:
+            it sees the full state, the bot never does).
+    Returns:
+        The :class:`GameRecord`; a bot that raised or chose an illegal move ends the game with ``error`` set.
+    """
+    make = factory or _default_factory
+    rules = config.make_rules()
+    seats = seat_specs(config, index)
+    bots = {j: make(spec, config.game, rules) for j, spec in enumerate(config.bots) if j in seats}
+    chance_rng = random.Random(f"kortbord-arena:{config.seed}:deals:{index // config.rotation}")
+    bot_rngs = [random.Random(f"kortbord-arena:{config.seed}:game:{index}:seat:{s}") for s in range(config.players)]
+    record = GameRecord(index=index, seats=seats)
+    record.times = {j: {} for j in bots}
+    record.moves = dict.fromkeys(bots, 0)
+    driver = _MulleDriver(config, rules) if config.game == "mulle" else _CribbageDriver(config, rules)
+    try:
+        driver.play(record, bots, bot_rngs, chance_rng, watch)
+    except _BotFailure as failure:
+        record.error = failure.info
+        record.outcome = {}
+    return record
+
+
+class _Driver:
+    """The loop shared by both games; subclasses name the engine and collect the game's own figures."""
+
+    kind_of: Callable[[Any], str]
+
+    def __init__(self, config: ArenaConfig, rules: Any, eng: Any) -> None:
+        self.config = config
+        self.rules = rules
+        self.eng = eng
+
+    def new_game(self) -> Any:
+        raise NotImplementedError
+
+    def before_chance(self, state: Any) -> None:
+        """Called at every chance node."""
+
+    def finish(self, record: GameRecord, state: Any) -> None:
+        raise NotImplementedError
+
+    def side_of(self, seat: int) -> int:
+        raise NotImplementedError
+
+    def play(
+        self,
+        record: GameRecord,
+        bots: Mapping[int, Bot[Any]],
+        bot_rngs: Sequence[random.Random],
+        chance_rng: random.Random,
+        watch: Watcher | None,
+    ) -> None:
+        eng = self.eng
+        state = self.new_game()
+        seats = record.seats
+        decisions = 0
+        perf = time.perf_counter
+        while not eng.is_over(state):
+            if eng.is_chance(state):
+                self.before_chance(state)
+                state = eng.apply(state, eng.chance_outcome(state, chance_rng))
+                continue
+            seat = eng.to_act(state)
+            legal = eng.legal_moves(state)
+            view = eng.view(state, seat)
+            if watch is not None:
+                watch(state, seat, view, legal)
+            j = seats[seat]
+            offered = list(legal)
+            t0 = perf()
+            try:
+                move = bots[j].choose(view, offered, bot_rngs[seat])
+            except Exception as exc:
+                raise _BotFailure(self._failure(j, seat, "exception", None, f"{type(exc).__name__}: {exc}")) from exc
+            ms = (perf() - t0) * 1000.0
+            if move not in legal:
+                raise _BotFailure(
+                    self._failure(j, seat, "illegal move", move, "the bot chose a move that is not legal here")
+                )
+            kind = self.kind_of(view)
+            record.times[j].setdefault(kind, []).append(ms)
+            record.moves[j] += 1
+            state = eng.apply(state, move)
+            decisions += 1
+            if decisions > MAX_DECISIONS:
+                raise _BotFailure(self._failure(j, seat, "endless game", None, f"over {MAX_DECISIONS} decisions"))
+        self.finish(record, state)
+        sides = range(len(record.scores))
+        record.sides = tuple(
+            next(seats[s] for s in range(self.config.players) if self.side_of(s) == side) for side in sides
+        )
+
+    def _failure(self, j: int, seat: int, kind: str, move: Any, message: str) -> dict[str, Any]:
+        return {
+            "bot": self.config.labels[j],
+            "seat": seat,
+            "kind": kind,
+            "move": None if move is None else str(move),
+            "message": message,
+        }
+
+    def outcomes(self, record: GameRecord, winner_sides: Iterable[int]) -> None:
+        """Win / loss / draw per spec from the winning sides (empty: a draw)."""
+        seats = record.seats
+        won = {seats[s] for s in range(self.config.players) if self.side_of(s) in set(winner_sides)}
+        for j in set(seats):
+            if not won or (j in won and len(won) > 1):
+                record.outcome[j] = "draw" if (not won or j in won) else "loss"
+            else:
+                record.outcome[j] = "win" if j in won else "loss"
+
+
+class _MulleDriver(_Driver):
+    def __init__(self, config: ArenaConfig, rules: Any) -> None:
+        from kortbord import mulle
+
+        super().__init__(config, rules, mulle)
+        self.kind_of = lambda view: "play"
+
+    def new_game(self) -> Any:
+        return self.eng.new_game(self.rules, players=self.config.players, teams=self.config.teams)
+
+    def side_of(self, seat: int) -> int:
+        return seat % 2 if self.config.teams else seat
+
+    def finish(self, record: GameRecord, state: Any) -> None:
+        res = self.eng.result(state)
+        record.scores = tuple(res.scores)
+        record.rounds = [[int(side["total"]) for side in round_] for round_ in res.rounds]
+        self.outcomes(record, res.winners)
+
+
+def _cribbage_kind(view: Any) -> str:
+    phase: str = view.phase
+    return "pegging" if phase == "play" else phase
+
+
+class _CribbageDriver(_Driver):
+    def __init__(self, config: ArenaConfig, rules: Any) -> None:
+        from kortbord import cribbage
+
+        super().__init__(config, rules, cribbage)
+        self.kind_of = _cribbage_kind
+        self._deal: dict[str, Any] | None = None
+        self._start: tuple[int, ...] = ()
+        self.deals: list[dict[str, Any]] = []
+
+    def new_game(self) -> Any:
+        return self.eng.new_game(self.rules)
+
+    def side_of(self, seat: int) -> int:
+        side: int = self.rules.side_of(seat)
+        return side
+
+    def _close(self, state: Any, complete: bool) -> None:
+        if self._deal is not None:
+            now = self.eng.side_scores(state)
+            self._deal["points"] = [b - a for a, b in zip(self._start, now, strict=True)]
+            self._deal["complete"] = complete
+            self.deals.append(self._deal)
+            self._deal = None
+
+    def before_chance(self, state: Any) -> None:
+        if state.phase_name != "deal":  # the cut for deal
+            return
+        self._close(state, True)
+        self._deal = {"dealer": state.dealer}
+        self._start = tuple(self.eng.side_scores(state))
+
+    def finish(self, record: GameRecord, state: Any) -> None:
+        self._close(state, False)
+        res = self.eng.result(state)
+        record.scores = tuple(res.side_scores)
+        record.deals = self.deals
+        self.outcomes(record, {self.rules.side_of(w) for w in res.winners})
+
+
+# ---------------------------------------------------------------------------------------------------- statistics
+def wilson(successes: float, n: int, z: float = _Z95) -> tuple[float, float]:
+    """The Wilson score interval for a proportion (Wilson 1927; Newcombe 1998, method 3).
+
+    Args:
+        successes: the count of successes (a draw may count half).
+        n: the number of trials.
+        z: the normal quantile (default 1.96, a 95% interval).
+    Returns:
+        ``(low, high)`` within 0..1; ``(0.0, 1.0)`` when ``n == 0``.
+    """
+    if n <= 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denom = 1.0 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The ``q``-th percentile (0..100) by linear interpolation between order statistics (NumPy's default).
+
+    Raises:
+        ValueError: no values.
+    """
+    if not values:
+        raise ValueError("no values")
+    xs = sorted(values)
+    pos = (len(xs) - 1) * q / 100.0
+    lo = math.floor(pos)
+    hi = min(lo + 1, len(xs) - 1)
+    return xs[lo] + (xs[hi] - xs[lo]) * (pos - lo)
+
+
+def _mean_ci(values: Sequence[float]) -> dict[str, Any]:
+    n = len(values)
+    if n == 0:
+        return {"n": 0, "mean": None, "ci95": None}
+    mean = sum(values) / n
+    if n < 2:
+        return {"n": n, "mean": mean, "ci95": None}
+    var = sum((x - mean) ** 2 for x in values) / (n - 1)
+    half = _Z95 * math.sqrt(var / n)
+    return {"n": n, "mean": mean, "ci95": [mean - half, mean + half]}
+
+
+def _time_stats(values: Sequence[float]) -> dict[str, Any]:
+    if not values:
+        return {"n": 0}
+    return {
+        "n": len(values),
+        "p50": percentile(values, 50),
+        "p95": percentile(values, 95),
+        "max": max(values),
+        "mean": sum(values) / len(values),
+    }
+
+
+def summarize(
+    config: ArenaConfig, records: Sequence[GameRecord], *, jobs: int = 1, elapsed_s: float = 0.0
+) -> dict[str, Any]:
+    """The arena's figures (see the module docstring) as a JSON-ready dict.
+
+    Keys: ``game``, ``players``, ``rules``, ``games``, ``seed``, ``bots`` (labels), ``seating``, ``results``
+    (per label: ``games``, ``wins``, ``losses``, ``draws``, ``win_rate``, ``win_rate_ci95``, ``mean_score``,
+    ``moves``, Mulle ``points_per_round``, Cribbage ``points_per_deal`` {``as_dealer``, ``as_pone``},
+    ``decision_ms`` {``all``, and per kind}), Cribbage ``deals`` (every complete deal: ``dealer``, ``pone``,
+    ``complete``, ``cut_short``), ``errors`` (bot errors), ``game_results`` (per game, without times),
+    ``jobs`` and ``elapsed_s``.  Decision times and ``elapsed_s`` depend on the machine; everything else is
+    reproducible in iterations mode.
+    """
+    records = sorted(records, key=lambda r: r.index)
+    ok = [r for r in records if r.error is None]
+    labels = config.labels
+    results: dict[str, Any] = {}
+    rules = config.make_rules()
+    for j, label in enumerate(labels):
+        mine = [r for r in ok if j in r.outcome]
+        wins = sum(1 for r in mine if r.outcome[j] == "win")
+        draws = sum(1 for r in mine if r.outcome[j] == "draw")
+        losses = len(mine) - wins - draws
+        n = len(mine)
+        score = wins + draws / 2
+        lo, hi = wilson(score, n)
+        entry: dict[str, Any] = {
+            "games": n,
+            "wins": wins,
+            "losses": losses,
+            "draws": draws,
+            "win_rate": score / n if n else None,
+            "win_rate_ci95": [lo, hi],
+            "mean_score": _mean_ci([float(r.scores[r.sides.index(j)]) for r in mine])["mean"] if n else None,
+            "moves": sum(r.moves.get(j, 0) for r in ok),
+        }
+        if config.game == "mulle":
+            pts = [float(rnd[side]) for r in mine for rnd in r.rounds for side, s in enumerate(r.sides) if s == j]
+            entry["points_per_round"] = _mean_ci(pts)
+        else:
+            dealer_pts: list[float] = []
+            pone_pts: list[float] = []
+            for r in mine:
+                for d in r.deals:
+                    if not d["complete"]:
+                        continue
+                    dealer_side = rules.side_of(d["dealer"])
+                    for side, s in enumerate(r.sides):
+                        if s == j:
+                            (dealer_pts if side == dealer_side else pone_pts).append(float(d["points"][side]))
+            entry["points_per_deal"] = {"as_dealer": _mean_ci(dealer_pts), "as_pone": _mean_ci(pone_pts)}
+        kinds: dict[str, list[float]] = {}
+        for r in ok:
+            for kind, ts in r.times.get(j, {}).items():
+                kinds.setdefault(kind, []).extend(ts)
+        every = [t for ts in kinds.values() for t in ts]
+        entry["decision_ms"] = {"all": _time_stats(every), **{k: _time_stats(v) for k, v in sorted(kinds.items())}}
+        results[label] = entry
+    out: dict[str, Any] = {
+        "game": config.game,
+        "players": config.players,
+        "rules": rules.to_dict(),
+        "options": dict(config.rules),
+        "games": len(records),
+        "seed": config.seed,
+        "bots": list(labels),
+        "seating": f"game i: seat s plays bot (s - i) mod {len(config.bots)} (bot A in seat i mod {len(config.bots)}); "
+        f"the {config.rotation} games of a block share the deals",
+        "win_rate": "(wins + draws/2) / games; 95% Wilson score interval",
+        "results": results,
+    }
+    if config.game == "cribbage":
+        dealer_all: list[float] = []
+        pone_all: list[float] = []
+        cut_short = 0
+        for r in ok:
+            for d in r.deals:
+                if not d["complete"]:
+                    cut_short += 1
+                    continue
+                dealer_side = rules.side_of(d["dealer"])
+                for side, p in enumerate(d["points"]):
+                    (dealer_all if side == dealer_side else pone_all).append(float(p))
+        out["deals"] = {
+            "complete": len(dealer_all),
+            "cut_short": cut_short,
+            "dealer": _mean_ci(dealer_all),
+            "pone": _mean_ci(pone_all),
+        }
+    out["errors"] = [{"game": r.index, **r.error} for r in records if r.error is not None]
+    out["game_results"] = [r.to_json() for r in records]
+    out["jobs"] = jobs
+    out["elapsed_s"] = elapsed_s
+    return out
+
+
+# ---------------------------------------------------------------------------------------------------- running
+def _play_chunk(config: ArenaConfig, indices: Sequence[int]) -> list[GameRecord]:
+    return [play_game(config, i) for i in indices]
+
+
+def run_arena(
+    config: ArenaConfig,
+    *,
+    jobs: int | None = None,
+    progress: Callable[[int], None] | None = None,
+    chunk: int | None = None,
+) -> dict[str, Any]:
+    """Play every game of ``config`` and return :func:`summarize`'s figures.
+
+    Args:
+        config: the arena.
+        jobs: worker processes (default ``os.cpu_count()``); 1 plays in this process.
+        progress: called with the number of games just finished (for a progress bar).
+        chunk: games per task sent to a worker (default: about 4 tasks per worker, at most 8 games).
+    Raises:
+        ValueError: a bot level that cannot be made (checked before any game is played).
+    """
+    jobs = max(1, jobs or os.cpu_count() or 1)
+    rules = config.make_rules()
+    for spec in config.bots:  # fail fast, in this process, on a level that cannot be made
+        spec.make(config.game, rules)
+    t0 = time.perf_counter()
+    indices = list(range(config.games))
+    records: list[GameRecord] = []
+    if jobs == 1:
+        for i in indices:
+            records.append(play_game(config, i))
+            if progress:
+                progress(1)
+    else:
+        size = chunk or max(1, min(8, config.games // (jobs * 4)))
+        chunks = [indices[k : k + size] for k in range(0, len(indices), size)]
+        import multiprocessing
+
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+            futures = [pool.submit(_play_chunk, config, c) for c in chunks]
+            for fut in as_completed(futures):
+                done = fut.result()
+                records.extend(done)
+                if progress:
+                    progress(len(done))
+    return summarize(config, records, jobs=jobs, elapsed_s=time.perf_counter() - t0)

@@ -1,0 +1,215 @@
+"""``kortbord arena GAME --bots A,B``: computer players against each other (:mod:`kortbord.arena`).
+
+Examples::
+
+    kortbord arena mulle --bots strong,greedy --games 400
+    kortbord arena cribbage --bots strong,greedy --games 1000 --jobs 2 --json result.json
+    kortbord arena cribbage --bots strong:iterations=300,strong:iterations=300 --games 40 --seed 7
+    kortbord arena mulle --bots greedy,random --option target=200 --option profile=cardgames.zone
+
+Prints, per bot: games, wins, losses, draws, the win rate (draws count half) with its Wilson 95% interval, the
+mean final score, Mulle points per round or Cribbage points per deal as dealer and as pone (with 95% intervals),
+and decision times p50/p95/max in milliseconds (Cribbage: also discard and pegging separately); for Cribbage
+also the mean points per complete deal of the dealer and of the pone over all deals.  ``--json FILE`` writes the
+same figures (and every game's outcome).  Exit status: 0, 1 if a bot failed (an illegal move or an exception:
+reported, never corrected), 2 for bad options.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table
+
+from kortbord.arena import ArenaConfig, BotSpec, parse_option_value, run_arena
+from kortbord.errors import KortbordError
+
+__all__ = ["arena", "render"]
+
+
+def _pct(x: float | None) -> str:
+    return "—" if x is None else f"{100 * x:.1f}%"
+
+
+def _mean(stat: dict[str, Any]) -> str:
+    if not stat or stat.get("mean") is None:
+        return "—"
+    ci = stat.get("ci95")
+    if ci is None:
+        return f"{stat['mean']:.2f}"
+    return f"{stat['mean']:.2f} [{ci[0]:.2f}, {ci[1]:.2f}]"
+
+
+def _ms(stat: dict[str, Any] | None) -> str:
+    if not stat or not stat.get("n"):
+        return "—"
+    return f"{stat['p50']:.1f} / {stat['p95']:.1f} / {stat['max']:.1f}"
+
+
+def render(summary: dict[str, Any], console: Console) -> None:
+    """Print the arena's figures (:func:`kortbord.arena.summarize`'s dict) as tables."""
+    game = summary["game"]
+    rules = summary["rules"]
+    goal = rules.get("game_length") if game == "mulle" else f"target {rules.get('target')}"
+    extra = ", ".join(f"{k}={v}" for k, v in summary["options"].items())
+    console.print(
+        f"[bold]kortbord arena[/] — {game}, {summary['players']} players, {goal}"
+        + (f" ({extra})" if extra else "")
+        + f", {summary['games']} games, seed {summary['seed']}, {summary['jobs']} process(es), "
+        f"{summary['elapsed_s']:.1f} s"
+    )
+    console.print(f"[dim]Seating: {summary['seating']}. Win rate: {summary['win_rate']}.[/]")
+    table = Table(header_style="bold", title="Results", title_justify="left")
+    for col, justify in (
+        ("Bot", "left"),
+        ("Games", "right"),
+        ("W", "right"),
+        ("L", "right"),
+        ("D", "right"),
+        ("Win rate [95% CI]", "right"),
+        ("Mean score", "right"),
+    ):
+        table.add_column(col, justify=justify)  # type: ignore[arg-type]
+    if game == "mulle":
+        table.add_column("Points/round [95% CI]", justify="right")
+    else:
+        table.add_column("Points/deal as dealer [95% CI]", justify="right")
+        table.add_column("as pone [95% CI]", justify="right")
+    for label, r in summary["results"].items():
+        lo, hi = r["win_rate_ci95"]
+        row = [
+            label,
+            str(r["games"]),
+            str(r["wins"]),
+            str(r["losses"]),
+            str(r["draws"]),
+            f"{_pct(r['win_rate'])} [{100 * lo:.1f}, {100 * hi:.1f}]",
+            "—" if r["mean_score"] is None else f"{r['mean_score']:.1f}",
+        ]
+        if game == "mulle":
+            row.append(_mean(r["points_per_round"]))
+        else:
+            row += [_mean(r["points_per_deal"]["as_dealer"]), _mean(r["points_per_deal"]["as_pone"])]
+        table.add_row(*row)
+    console.print(table)
+    times = Table(header_style="bold", title="Decision time, ms: p50 / p95 / max", title_justify="left")
+    kinds = ["all"] + (["discard", "pegging", "show"] if game == "cribbage" else [])
+    kinds = [k for k in kinds if k == "all" or any(k in r["decision_ms"] for r in summary["results"].values())]
+    times.add_column("Bot")
+    times.add_column("Decisions", justify="right")
+    for k in kinds:
+        times.add_column(k, justify="right")
+    for label, r in summary["results"].items():
+        times.add_row(label, str(r["moves"]), *[_ms(r["decision_ms"].get(k)) for k in kinds])
+    console.print(times)
+    if game == "cribbage":
+        d = summary["deals"]
+        console.print(
+            f"All complete deals ({d['complete']}; {d['cut_short']} cut short by the game's end, left out): "
+            f"dealer {_mean(d['dealer'])} points per deal, pone {_mean(d['pone'])}"
+        )
+    for e in summary["errors"]:
+        console.print(
+            f"[bold red]bot error[/] in game {e['game']}: {e['bot']} (seat {e['seat']}) — {e['kind']}"
+            + (f" {e['move']}" if e["move"] else "")
+            + f": {e['message']}",
+            soft_wrap=True,
+        )
+
+
+def _parse_options(items: list[str]) -> tuple[tuple[str, Any], ...]:
+    out: dict[str, Any] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise ValueError(f"--option {item!r}: write key=value, e.g. --option target=61")
+        out[key.strip()] = parse_option_value(value.strip())
+    return tuple(out.items())
+
+
+def arena(
+    game: Annotated[str, typer.Argument(help="mulle or cribbage.")],
+    bots: Annotated[
+        str,
+        typer.Option(
+            "--bots",
+            "-b",
+            help="Bot levels, A first, comma-separated: random, greedy, strong; options after colons, e.g. "
+            "strong:iterations=300,greedy.",
+        ),
+    ] = "strong,greedy",
+    games: Annotated[int, typer.Option("--games", "-n", min=1, help="Number of games.")] = 100,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Master seed of the deals and the bots.")] = 0,
+    jobs: Annotated[
+        int | None, typer.Option("--jobs", "-j", min=1, help="Worker processes (default: every core).")
+    ] = None,
+    option: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--option",
+            "-o",
+            help="A rules option key=value (repeatable): Mulle target=200, profile=cardgames.zone, teams=true; "
+            "Cribbage target=61, muggins=true, lowball=true.",
+        ),
+    ] = None,
+    players: Annotated[int, typer.Option("--players", "-p", min=2, max=4, help="Seats at the table.")] = 2,
+    json_path: Annotated[Path | None, typer.Option("--json", help="Also write the figures to this JSON file.")] = None,
+    time_budget_ms: Annotated[
+        float | None,
+        typer.Option("--time-budget-ms", help="Thinking time per strong decision, ms (default: the bot's, 150)."),
+    ] = None,
+    iterations: Annotated[
+        int | None,
+        typer.Option("--iterations", min=1, help="Fixed search iterations per strong decision (reproducible)."),
+    ] = None,
+    progress: Annotated[bool, typer.Option("--progress/--no-progress", help="Show a progress bar.")] = True,
+) -> None:
+    """Play computer players against each other and print win rates, points and decision times."""
+    err = Console(stderr=True, highlight=False)
+    try:
+        specs = tuple(
+            BotSpec.parse(text).with_defaults(time_budget_ms=time_budget_ms, iterations=iterations)
+            for text in bots.split(",")
+            if text.strip()
+        )
+        config = ArenaConfig(
+            game=game.lower(),
+            bots=specs,
+            games=games,
+            seed=seed,
+            players=players,
+            rules=_parse_options(option or []),
+        )
+        for spec in config.bots:
+            spec.make(config.game, config.make_rules())
+    except (ValueError, KortbordError) as exc:
+        err.print(f"[bold red]error:[/] {exc}", soft_wrap=True)
+        raise typer.Exit(2) from None
+    console = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
+    n_jobs = jobs or os.cpu_count() or 1
+    bar = Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        disable=not progress,
+        transient=True,
+    )
+    with bar:
+        task = bar.add_task(f"{config.game}: {' v '.join(config.labels)}", total=config.games)
+        summary = run_arena(config, jobs=n_jobs, progress=lambda k: bar.advance(task, k))
+    render(summary, console)
+    if json_path is not None:
+        json_path.write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
+        console.print(f"Figures written to {json_path}")
+    if summary["errors"]:
+        raise typer.Exit(1)
