@@ -268,6 +268,11 @@ export class CribbageTable implements Table {
   private draw(): void {
     const v = this.v;
     clear(this.root);
+    this.root.dataset.version = String(this.msg!.version);
+    this.root.dataset.mine = this.myTurn() ? "1" : "0";
+    this.root.dataset.phase = v.phase;
+    this.root.dataset.deal = String(v.deal_number);
+    this.root.dataset.legal = JSON.stringify(this.myTurn() ? this.moves : []);
     const me: number | null = this.ctx.seat;
     const n: number = v.rules?.players ?? v.hand_sizes.length;
     const others: number[] = [];

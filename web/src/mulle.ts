@@ -100,6 +100,10 @@ export class MulleTable implements Table {
   private draw(): void {
     const v = this.v;
     clear(this.root);
+    // State for tests and assistive tools: the version, whether the viewer is to play and its legal moves.
+    this.root.dataset.version = String(this.msg!.version);
+    this.root.dataset.mine = this.myTurn() ? "1" : "0";
+    this.root.dataset.legal = JSON.stringify(this.myTurn() ? this.moves.map((m) => m.text) : []);
     const me: number | null = this.ctx.seat;
     const others: number[] = [];
     for (let i = 1; i <= v.players; i++) {
@@ -289,7 +293,7 @@ export class MulleTable implements Table {
       );
     }
     // Attempts the player may try although no legal move matches: the server says why they are illegal.
-    const attempts = this.attempts(card, selLoose).filter(([, text]) => !exact.some((m) => m.text === text));
+    const attempts = this.attempts(card, selLoose).filter(([, text]) => !exact.some((m) => m.kind === text[0]));
     if (attempts.length) {
       const tr = h("div", { class: "attempts" }, h("span", { class: "lbl" }, t("tryMove")));
       for (const [label, text] of attempts)

@@ -1,0 +1,434 @@
+"""The web table end to end: the real server, Debian's Chromium driven by Playwright, games played by clicking.
+
+* a whole round of Mulle against the computer (every deal, the båt call, the last-capture sweep, the round
+  summary whose card points add up to 40 -- Mulle rules spec §2.11), with an illegal attempt explained;
+* a deal of Cribbage with Muggins against the computer: discard, the play, announcing our own count and
+  answering the computer's (spec §2.10 M2-M9: the true breakdown is shown only after settlement);
+* a Mulle game between two browsers joined through the invite link;
+* the lobby and both tables at phone size (375 px) without sideways scrolling, and keyboard play.
+
+Screenshots are kept as test artifacts in ``artifacts/screenshots/`` (or ``$KORTBORD_ARTIFACTS``).  The tests
+skip when ``/usr/bin/chromium`` is missing (CI installs Debian's ``chromium`` package).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+ROOT = Path(__file__).resolve().parents[2]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+pytestmark = [
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed (apt-get install chromium)"),
+    pytest.mark.slow,
+]
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+
+def _artifacts() -> Path:
+    base = Path(os.environ.get("KORTBORD_ARTIFACTS", ROOT / "artifacts"))
+    out = base / "screenshots"
+    out.mkdir(parents=True, exist_ok=True)
+    return out
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _server_command(port: int, db: Path) -> list[str]:
+    exe = Path(sys.executable).parent / "kortbord"
+    url = f"sqlite+aiosqlite:///{db}"
+    probe = subprocess.run([str(exe), "serve", "--help"], capture_output=True, text=True, check=False)
+    if probe.returncode == 0:
+        return [str(exe), "serve", "--port", str(port), "--database-url", url]
+    # Until the `serve` command lands: the same app through uvicorn.
+    code = (
+        "import uvicorn; from kortbord.server.app import create_app; "
+        f"uvicorn.run(create_app(database_url={url!r}), host='127.0.0.1', port={port}, log_level='warning')"
+    )
+    return [sys.executable, "-c", code]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    tmp = tmp_path_factory.mktemp("web")
+    port = _free_port()
+    log = (tmp / "server.log").open("w")
+    proc = subprocess.Popen(_server_command(port, tmp / "t.db"), stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(base + "/api/health", timeout=1) as r:
+                    if json.load(r).get("ok"):
+                        break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                log.flush()
+                pytest.fail("the server did not start:\n" + (tmp / "server.log").read_text()[-3000:])
+            time.sleep(0.2)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def _context(browser: Any, *, width: int = 1280, height: int = 900, lang: str = "en") -> Any:
+    ctx = browser.new_context(viewport={"width": width, "height": height}, locale="en-GB")
+    # Other players' moves are shown without the human-friendly pause; the language is fixed.
+    ctx.add_init_script(f"localStorage.setItem('kortbord.pace', '0'); localStorage.setItem('kortbord.lang', '{lang}');")
+    return ctx
+
+
+class PageErrors:
+    """Collects the page's uncaught errors so a test fails on any of them."""
+
+    def __init__(self, page: Any) -> None:
+        self.errors: list[str] = []
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+
+    def check(self) -> None:
+        assert not self.errors, self.errors
+
+
+def shot(page: Any, name: str, full: bool = True) -> None:
+    page.screenshot(path=str(_artifacts() / f"{name}.png"), full_page=full)
+
+
+def root_data(page: Any, sel: str) -> dict[str, Any]:
+    return page.eval_on_selector(sel, "el => ({...el.dataset})")
+
+
+def wait_mine_or_over(page: Any, sel: str, timeout: float = 20000) -> bool:
+    """Wait until the viewer is to move (True) or the game is over (False)."""
+    page.wait_for_function(
+        f"() => document.querySelector('#game-over') || document.querySelector('{sel}')?.dataset.mine === '1'",
+        timeout=timeout,
+    )
+    return page.locator("#game-over").count() == 0
+
+
+def close_modals(page: Any) -> None:
+    for button in ("#summary-close", "#show-close"):
+        if page.locator(button).count():
+            page.click(button)
+
+
+def create_game(page: Any, base: str, game: str, *, options: dict[str, Any] | None = None, **extra: Any) -> None:
+    page.goto(base + "/")
+    page.click(f"#tab-{game}")
+    page.wait_for_selector(f"#opt-{game}-{'kryp' if game == 'mulle' else 'muggins'}")
+    for key, value in (options or {}).items():
+        sel = f"#opt-{game}-{key}"
+        if isinstance(value, bool):
+            page.set_checked(sel, value)
+        else:
+            page.select_option(sel, str(value))
+    if "seat1" in extra:
+        page.select_option("#seat-1", extra["seat1"])
+    page.click("#create")
+
+
+# ------------------------------------------------------------------------------------------------------ Mulle
+CARD = r"(?:[A2-9TJQK][SHDC])"
+
+
+def mulle_click_move(page: Any, move: str) -> None:
+    """Play ``move`` the way a person does: its hand card, its table cards and builds, then the move button."""
+    card = move.split()[1].split("+")[0]
+    if page.locator(f".hand-card.chosen[data-code='{card}']").count() == 0:
+        page.click(f".hand-card[data-code='{card}']")
+    if move.startswith(("C ", "B ")):
+        loose = re.findall(CARD, move.split(None, 2)[2])
+    elif move.startswith("P "):
+        loose = re.findall(CARD, move.split(None, 1)[1])[1:]
+    else:
+        loose = []
+    for c in loose:
+        page.click(f".table-card[data-code='{c}']:not(.chosen)")
+    for b in re.findall(r"\[(\w+)\]", move):
+        page.click(f".build[data-build='{b}']")
+    page.click(f".move.legal[data-move='{move}']")
+
+
+def choose_mulle_move(legal: list[str], turn: int) -> str:
+    """A varied but simple policy: captures first (the largest), then builds now and then, else a trail."""
+    caps = sorted((m for m in legal if m.startswith("C ")), key=lambda m: -len(re.findall(CARD, m)))
+    if caps:
+        return caps[0]
+    builds = [m for m in legal if m[0] in "BRDPL"]
+    trails = [m for m in legal if m.startswith("T ")]
+    if builds and (turn % 3 == 0 or not trails):
+        return builds[0]
+    return trails[0] if trails else legal[0]
+
+
+def test_mulle_round_against_the_computer(server: str, browser: Any) -> None:
+    ctx = _context(browser)
+    page = ctx.new_page()
+    errors = PageErrors(page)
+    page.goto(server + "/")
+    page.wait_for_selector("#create")
+    shot(page, "01-lobby-desktop")
+    create_game(page, server, "mulle", options={"game_length": "single_round"})
+    page.wait_for_selector(".mulle .hand-card")
+    assert page.locator(".mulle .hand-card").count() == 8  # 8+8 deal (spec §2.3)
+    assert page.locator(".mulle .table-card").count() == 8
+    shot(page, "02-mulle-first-deal")
+
+    turn = 0
+    explained = False
+    seen_baat = False
+    while wait_mine_or_over(page, ".mulle"):
+        close_modals(page)
+        data = root_data(page, ".mulle")
+        legal = json.loads(data["legal"])
+        assert legal, "my turn without legal moves"
+        if not explained:
+            # An illegal attempt says why: a card whose every move is a capture, tried as a trail.
+            hand_cards = page.eval_on_selector_all(".hand-card", "els => els.map(e => e.dataset.code)")
+            for c in hand_cards:
+                if f"T {c}" not in legal:
+                    page.click(f".hand-card[data-code='{c}']")
+                    page.click(f".move.attempt[data-move='T {c}']")
+                    page.wait_for_selector(".flash.show.error")
+                    text = page.inner_text(".flash")
+                    assert text.startswith("Not allowed:") and len(text) > 20, text
+                    shot(page, "03-mulle-illegal-attempt")
+                    page.keyboard.press("Escape")
+                    explained = True
+                    break
+        move = choose_mulle_move(legal, turn)
+        if move.startswith("C ") and turn < 12:
+            page.click(f".hand-card[data-code='{move.split()[1]}']")
+            # the legal choices for the chosen card are highlighted on the table
+            assert page.locator(".table-card.legal, .build.legal").count() > 0
+        before = data["version"]
+        mulle_click_move(page, move)
+        page.wait_for_function(f"() => document.querySelector('.mulle')?.dataset.version !== '{before}'")
+        if turn == 2:
+            shot(page, "04-mulle-after-a-move")
+        if page.locator("#baat").count() and not seen_baat:
+            seen_baat = True
+            shot(page, "05-mulle-baat-last-deal")
+        turn += 1
+        assert turn < 80
+
+    # Game over after the single round: the round summary shows the breakdown per item.
+    page.wait_for_selector("#round-summary")
+    shot(page, "06-mulle-round-summary")
+    assert seen_baat, "the båt call was never shown"
+    cells = page.eval_on_selector_all(
+        "#round-summary tr.it-card_points td", "tds => tds.map(td => Number(td.textContent))"
+    )
+    assert sum(cells) == 40  # the card points of a round add up to 40 (spec §2.11)
+    totals = page.eval_on_selector_all("#round-summary tr.it-total td", "tds => tds.map(td => Number(td.textContent))")
+    scores = page.eval_on_selector_all(".scorebar .score b", "bs => bs.map(b => Number(b.textContent))")
+    assert totals == scores
+    log = page.inner_text(".log-list")
+    assert "Last capture" in log
+    page.click("#summary-close")
+    assert page.locator("#game-over").is_visible()
+    shot(page, "07-mulle-game-over")
+    errors.check()
+    ctx.close()
+
+
+# --------------------------------------------------------------------------------------------------- Cribbage
+def test_cribbage_deal_with_muggins(server: str, browser: Any) -> None:
+    ctx = _context(browser)
+    page = ctx.new_page()
+    errors = PageErrors(page)
+    create_game(page, server, "cribbage", options={"muggins": True})
+    page.wait_for_selector(".cribbage .hand-card")
+    shot(page, "10-cribbage-cut-and-deal")
+    announced = responded = False
+    steps = 0
+    while wait_mine_or_over(page, ".cribbage"):
+        steps += 1
+        assert steps < 60
+        data = root_data(page, ".cribbage")
+        if data["deal"] != "1":
+            break
+        legal = json.loads(data["legal"])
+        before = data["version"]
+        phase = data["phase"]
+        if phase == "discard":
+            hand = page.eval_on_selector_all(".hand-card", "els => els.map(e => e.dataset.code)")
+            page.click(f".hand-card[data-code='{hand[0]}']")
+            page.click(f".hand-card[data-code='{hand[1]}']")
+            shot(page, "11-cribbage-discard")
+            page.click("#discard")
+        elif phase == "play":
+            if "go" in legal:
+                page.click("#go")
+            else:
+                page.click(f".hand-card[data-code='{legal[0]}']")
+        elif phase == "show" and any(m.startswith("count") for m in legal):
+            # Announce our own count (0-29), pegged at once (M2).
+            shot(page, "12-cribbage-muggins-count")
+            page.fill("#count-input", "2")
+            page.press("#count-input", "Enter")
+            announced = True
+        elif phase == "show" and "accept" in legal:
+            shot(page, "13-cribbage-muggins-respond")
+            assert page.locator("#accept").is_visible() and page.locator("#overcount").is_visible()
+            if not responded:
+                page.click("#m-3")
+                page.click("#muggins")
+                responded = True
+            else:
+                page.click("#accept")
+        else:
+            pytest.fail(f"unexpected turn: {phase} {legal}")
+        page.wait_for_function(f"() => document.querySelector('.cribbage')?.dataset.version !== '{before}'")
+        if phase == "show" and page.locator(".settled.reveal").count():
+            shot(page, "14-cribbage-muggins-reveal")
+        if page.locator(".cribbage .sequence img").count() >= 2:
+            shot(page, "15-cribbage-the-play")
+
+    assert announced and responded
+    # After the deal the show summary lists every settled count with its true breakdown (M9).
+    page.wait_for_selector("#show-panel")
+    shot(page, "16-cribbage-show-summary")
+    text = page.inner_text("#show-panel")
+    assert "announced" in text
+    assert re.search(r"fifteen two|a pair is two|a run of three|nineteen|nobs is|flush of", text), text
+    page.click("#show-close")
+    # The board's front pegs stand at the scores shown beside it.
+    pegs = page.eval_on_selector_all("svg.board .peg.front", "ps => ps.map(p => Number(p.dataset.score))")
+    legend = page.eval_on_selector_all(".legend .score b", "bs => bs.map(b => Number(b.textContent))")
+    assert pegs == legend and sum(legend) > 0
+    shot(page, "17-cribbage-board")
+    errors.check()
+    ctx.close()
+
+
+# -------------------------------------------------------------------------------------------- invite link
+def test_invite_link_game_between_two_browsers(server: str, browser: Any) -> None:
+    host_ctx = _context(browser)
+    guest_ctx = _context(browser, width=390, height=844, lang="sv")
+    host = host_ctx.new_page()
+    guest = guest_ctx.new_page()
+    errors = [PageErrors(host), PageErrors(guest)]
+    create_game(host, server, "mulle", seat1="human")
+    host.wait_for_selector(".invite-url")
+    url = host.input_value(".invite-url")
+    assert "?join=" in url and "invite=" in url
+    shot(host, "20-invite-link")
+    guest.goto(url)
+    guest.fill("#join-name", "Greta")
+    guest.click("#join-btn")
+    guest.wait_for_selector(".mulle .hand-card")
+    pages = {"host": host, "guest": guest}
+    moves = 0
+    while moves < 6:
+        for who, page in pages.items():
+            if root_data(page, ".mulle").get("mine") == "1":
+                legal = json.loads(root_data(page, ".mulle")["legal"])
+                before = root_data(page, ".mulle")["version"]
+                move = choose_mulle_move(legal, moves)
+                if who == "guest" and moves == 1 and move.startswith("T "):
+                    # Keyboard: the number key of the card, then Enter plays the one matching move.
+                    hand = page.eval_on_selector_all(".hand-card", "els => els.map(e => e.dataset.code)")
+                    page.keyboard.press(str(hand.index(move.split()[1]) + 1))
+                    page.keyboard.press("Enter")
+                else:
+                    mulle_click_move(page, move)
+                for p in pages.values():
+                    p.wait_for_function(f"() => document.querySelector('.mulle')?.dataset.version !== '{before}'")
+                moves += 1
+                break
+        else:
+            time.sleep(0.1)
+    host.wait_for_selector(".mulle .seatbox:has-text('Greta')")
+    assert host.locator(".invite-url").count() == 0  # the seat is taken: no invite left to show
+    shot(host, "21-invite-game-host")
+    shot(guest, "22-invite-game-guest-phone-sv")
+    assert host.inner_text(".mulle .opps").count("Greta") == 1
+    assert "Din tur" in guest.inner_text(".turn") or "spelar" in guest.inner_text(".turn")
+    for e in errors:
+        e.check()
+    host_ctx.close()
+    guest_ctx.close()
+
+
+# ------------------------------------------------------------------------------------------ phone and rules
+def test_phone_size_and_rules_pages(server: str, browser: Any) -> None:
+    ctx = _context(browser, width=375, height=812)
+    page = ctx.new_page()
+    errors = PageErrors(page)
+    page.goto(server + "/")
+    page.wait_for_selector("#create")
+    shot(page, "30-lobby-phone")
+
+    def no_sideways_scroll() -> None:
+        width = page.evaluate("document.scrollingElement.scrollWidth")
+        assert width <= 376, width
+
+    no_sideways_scroll()
+    create_game(page, server, "mulle")
+    page.wait_for_selector(".mulle .hand-card")
+    no_sideways_scroll()
+    assert wait_mine_or_over(page, ".mulle")
+    page.keyboard.press("1")
+    page.wait_for_selector(".hand-card.chosen")
+    shot(page, "31-mulle-phone")
+    create_game(page, server, "cribbage", options={"muggins": True, "lowball": True})
+    page.wait_for_selector(".cribbage .hand-card")
+    no_sideways_scroll()
+    shot(page, "32-cribbage-phone")
+    page.goto(server + "/#/rules/mulle")
+    page.wait_for_selector(".options-doc dl")
+    assert "tabbe" in page.inner_text("#rules-mulle").lower()
+    page.click("button.lang[lang='sv']")
+    page.wait_for_selector("text=Kortens värden")
+    shot(page, "33-rules-mulle-sv-phone")
+    page.goto(server + "/#/")
+    page.wait_for_selector("ul.saved li")
+    assert page.locator("ul.saved li").count() >= 2  # the games just started can be resumed
+    shot(page, "34-resume-list-phone-sv")
+    errors.check()
+    with contextlib.suppress(Exception):
+        ctx.close()
