@@ -98,7 +98,7 @@ _JACK_RANK: Final = 11
 _RANK1: Final[tuple[int, ...]] = tuple((c >> 2) + 1 for c in range(52))  # rank 1..13 by card index
 #: The play-cache flags of a count: bit 0 the count is 15, bit 1 it is 31 (spec §2.4 step 3).
 _COUNT_FLAGS: Final[tuple[int, ...]] = tuple((c == 15) | ((c == 31) << 1) for c in range(32))
-#: _REPLACE[n][s](hands, hand): ``hands`` (n seats) with seat s's hand replaced, without a temporary list.
+#: _REPLACE[n][s](per_seat, x): the n-tuple ``per_seat`` with seat s's entry replaced by x (no temporary list).
 _REPLACE: Final = {
     2: (lambda h, x: (x, h[1]), lambda h, x: (h[0], x)),
     3: (lambda h, x: (x, h[1], h[2]), lambda h, x: (h[0], x, h[2]), lambda h, x: (h[0], h[1], x)),
@@ -617,6 +617,9 @@ def _peg(ev: list[Event], seat: int, points: int, reasons: tuple[str, ...], scor
 
 #: _AFTER[n][s]: the seats after ``s`` in playing order (to the left), ending with ``s`` itself.
 _AFTER: Final = {n: tuple(tuple((s + k) % n for k in range(1, n + 1)) for s in range(n)) for n in (2, 3, 4)}
+#: _SHOW_SEATS[n][dealer]: whose count comes next in the automatic show -- each hand from the dealer's left round
+#: to the dealer (:func:`show_order`), then the crib, counted for the dealer (spec §2.6).
+_SHOW_SEATS: Final = {n: tuple((*show_order(Rules(players=n), d), d) for d in range(n)) for n in (2, 3, 4)}
 
 
 # The hot path of every playout: kept compact and unformatted on purpose (one state tuple per move, fields by
@@ -726,13 +729,10 @@ def _apply(state: State, move: Move, ev: list[Event] | None) -> State:
         for c in cards:
             if c not in hand:
                 raise IllegalMoveError(f"{seat_name(turn)} does not hold {c}")
-        hands_l = list(hands)
-        hands_l[turn] = tuple([c for c in hand if c not in cards])
-        hands = tuple(hands_l)
-        discards_l = list(discards)
-        discards_l[turn] = cards
-        discards = tuple(discards_l)
-        crib = (*crib, *cards)
+        replace = _REPLACE[n][turn]
+        hands = replace(hands, tuple([c for c in hand if c not in cards]))
+        discards = replace(discards, cards)
+        crib += cards
         if ev is not None:
             ev.append(Event("discard", turn, need, (), (),
                             f"{seat_name(turn)} lays {need} card{'s' if need > 1 else ''} away to the crib"))
@@ -809,7 +809,7 @@ def _show(rules: Rules, dealer: int, scores: tuple[int, ...], crib: tuple[Card, 
         return _new(State, (rules, SHOW, dealer, scores, empty, empty, crib, stock, starter, played, (), 0,
                             (dealer + 1) % n, -1, 0, kept, 0, -1, cuts, -1, deal_no, False, 0))
     score_l = list(scores)
-    for index, seat in enumerate(_AFTER[n][dealer] + (dealer,)):
+    for index, seat in enumerate(_SHOW_SEATS[n][dealer]):
         is_crib = index == n
         cards = crib if is_crib else kept[seat]
         if ev is not None:
