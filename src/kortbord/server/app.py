@@ -10,7 +10,7 @@ import logging
 import re
 import secrets
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any, Final, Literal
 
@@ -135,6 +135,7 @@ def create_app(
     rest_rate: float = 5.0,
     rest_burst: float = 30.0,
     static_dir: Path | None = None,
+    seed_factory: Callable[[], str] = new_seed,
 ) -> FastAPI:
     """The kortbord web app.
 
@@ -146,6 +147,8 @@ def create_app(
         ws_rate, ws_burst: per-connection message rate limit (messages a second, messages at once).
         rest_rate, rest_burst: per-client limit on POST requests.
         static_dir: the page's built files (default :data:`STATIC_DIR`).
+        seed_factory: where game seeds come from (default :func:`~kortbord.server.rng.new_seed`, the OS CSPRNG;
+            tests pass a fixed sequence to make deals reproducible).
     Returns:
         A FastAPI app; its lifespan opens the database, starts the bot pool and resumes every unfinished game.
     """
@@ -257,7 +260,7 @@ def create_app(
         if body.game == "cribbage" and body.partnership is False and rules.partnership:
             raise ApiError(422, "bad_rules", "4 players always play as partners, partners opposite (spec §2.2)")
         game_id = secrets.token_urlsafe(9)
-        seed = new_seed()
+        seed = seed_factory()
         token: str | None = None
         invites: list[dict[str, Any]] = []
         seat_rows: list[SeatRow] = []
