@@ -536,13 +536,23 @@ def _found_moves(facts: _TableFacts, table: tuple[Card, ...], x: Card, v: int, p
     out: list[Build] = []
     for y in facts.by_tv[v - TV[x]]:
         combo: tuple[Card, ...] = (y,)
-        if packaging == "off":
-            out.append(_fast_build(x, combo, v, ()))
+        pair_sets = (
+            _NO_PAIRS if packaging == "off" else _pair_sets_cached(facts, table, combo, v, packaging == "forced")
+        )
+        if pair_sets is _NO_PAIRS:
+            plain = _PLAIN_BUILDS.get((x, y))
+            if plain is None:
+                plain = _PLAIN_BUILDS[(x, y)] = _fast_build(x, combo, v, ())
+            out.append(plain)
         else:
-            for pk in _pair_sets_cached(facts, table, combo, v, packaging == "forced"):
+            for pk in pair_sets:
                 out.append(_fast_build(x, combo, v, pk))
     facts.founds[(x, v, packaging)] = out
     return out
+
+
+#: ``B x on y`` without packed pairs, by ``(x, y)`` (at most 52 x 52 shared values).
+_PLAIN_BUILDS: dict[tuple[Card, Card], Build] = {}
 
 
 # ----------------------------------------------------------------------------------------------- legal moves
@@ -627,7 +637,7 @@ def _pair_sets(loose: tuple[Card, ...], v: int, forced: bool) -> list[tuple[tupl
     n = len(loose)
     pairs = [(i, j) for i in range(n) for j in range(i + 1, n) if TV[loose[i]] + TV[loose[j]] == v]
     if not pairs:
-        return [()]
+        return _NO_PAIRS  # shared, never changed
     results: set[tuple[tuple[Card, Card], ...]] = set()
 
     def rec(k: int, used: int, chosen: list[tuple[Card, Card]]) -> None:
