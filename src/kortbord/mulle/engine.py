@@ -6,13 +6,21 @@ until ``is_over``.  No I/O and no global randomness: the only random draws are i
 
 Where each rule lives:
 
-* capture enumeration (M1, maximal partitions, pure mulle, builds of the value): :func:`_captures`, :func:`_packings`
-* build moves M2-M6, reserve rule, ownership: :func:`_legal`
+* capture enumeration (M1, maximal partitions, pure mulle, builds of the value): :func:`_captures`,
+  :func:`_loose_options`, :func:`_packings`
+* build moves M2-M6, reserve rule (the ``ok`` check), ownership: :func:`_legal`; founding on one table card
+  (M2, D7) with packed pairs (A11): :func:`_found_moves`, :func:`_pair_sets`
 * trail (M7), capture duty, safety valve: end of :func:`_legal`
 * mulle detection (§2.8) and tabbe (§2.9): :func:`_apply_play` (capture branch)
 * dealing, short last deal, båt (§2.3), turn order (§2.4): :func:`_deal`, :func:`_advance`
 * last-capture sweep and round scoring (§2.10, §2.11): :func:`_end_round`; game end and ties (§2.12)
 * why a move is illegal, in plain words: :func:`explain_illegal`
+
+Speed (``bench/mulle_engine.py``) comes from caches that hold no rule of their own: facts about a loose table
+shared by every position with that table (:class:`_TableFacts`), capture lists per card and the loose cards it
+could take (``_CAPTURES``), subset-sum packings per value list (``_PACK_CACHE``), shared immutable move values,
+the legal-move list cached on the state (``apply`` recognises a move from that list by identity and checks any
+other move by value), and State copies that skip ``__init__`` (:meth:`State._evolve`).
 """
 
 from __future__ import annotations
@@ -22,7 +30,7 @@ import random
 from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 from kortbord.cards import Card, full_deck
@@ -1037,7 +1045,7 @@ def _apply_play(state: State, move: PlayerMove, want_events: bool = True) -> tup
     )
     if nxt is not None:
         return new, tuple(events)
-    return _advance(new, seat, last_play, events)
+    return _advance(new, seat, last_play, events, want_events)
 
 
 def _set(t: tuple[PileInfo, ...], i: int, v: PileInfo) -> tuple[PileInfo, ...]:
@@ -1085,34 +1093,37 @@ def _is_last_play(state: State) -> bool:
     return not state._stock and sum(len(h) for h in state._hands) == 1
 
 
-def _advance(state: State, seat: int, was_last: bool, events: list[Event]) -> tuple[State, tuple[Event, ...]]:
+def _advance(
+    state: State, seat: int, was_last: bool, events: list[Event], want_events: bool = True
+) -> tuple[State, tuple[Event, ...]]:
     n = state.players
     hands = state._hands
     if state.partial and not was_last:
-        return replace(state, to_move=(seat + 1) % n), tuple(events)
+        return state._evolve({"to_move": (seat + 1) % n}), tuple(events)
     for i in range(1, n + 1):
         s = (seat + i) % n
         if hands[s]:
-            return replace(state, to_move=s), tuple(events)
+            return state._evolve({"to_move": s}), tuple(events)
     if state._stock and not state.partial:
         assert state.dealer is not None
         dealt, _, stock = _deal(state.rules, n, state.dealer, state._stock, False)
         last = not stock
         deal_no = state.deal_no + 1
-        events.append(
-            Event(
-                "deal",
-                {
-                    "deal_no": deal_no,
-                    "deals_total": state.deals_total,
-                    "cards": [len(h) for h in dealt],
-                    "table": [],
-                    "last": last,
-                },
+        if want_events:
+            events.append(
+                Event(
+                    "deal",
+                    {
+                        "deal_no": deal_no,
+                        "deals_total": state.deals_total,
+                        "cards": [len(h) for h in dealt],
+                        "table": [],
+                        "last": last,
+                    },
+                )
             )
-        )
-        if last:
-            events.append(Event("baat", {"dealer": state.dealer}))
+            if last:
+                events.append(Event("baat", {"dealer": state.dealer}))
         new = state._evolve(
             {
                 "_hands": tuple(tuple(sorted(h)) for h in dealt),
@@ -1123,10 +1134,10 @@ def _advance(state: State, seat: int, was_last: bool, events: list[Event]) -> tu
             }
         )
         return new, tuple(events)
-    return _end_round(state, events)
+    return _end_round(state, events, want_events)
 
 
-def _end_round(state: State, events: list[Event]) -> tuple[State, tuple[Event, ...]]:
+def _end_round(state: State, events: list[Event], want_events: bool = True) -> tuple[State, tuple[Event, ...]]:
     """Last-capture sweep (§2.10, never a tabbe), round scoring (§2.11), game end and ties (§2.12)."""
     rules = state.rules
     piles = state.piles
@@ -1137,33 +1148,40 @@ def _end_round(state: State, events: list[Event]) -> tuple[State, tuple[Event, .
         side = state.side(state.last_capturer)
         p = piles[side]
         piles = _set(piles, side, PileInfo(p.cards + tuple(leftover), p.mulles, p.tabbar))
-        events.append(
-            Event(
-                "last_capture",
-                {"seat": state.last_capturer, "side": side, "cards": [str(c) for c in sorted(leftover)]},
+        if want_events:
+            events.append(
+                Event(
+                    "last_capture",
+                    {"seat": state.last_capturer, "side": side, "cards": [str(c) for c in sorted(leftover)]},
+                )
             )
-        )
     breakdown = tuple(score_pile(p.cards, p.mulles, p.tabbar, rules) for p in piles)
     scores = tuple(s + int(b["total"]) for s, b in zip(state.scores, breakdown, strict=True))
-    events.append(Event("round_over", {"round": state.round_no, "breakdown": list(breakdown), "scores": list(scores)}))
-    base = replace(
-        state,
-        table=(),
-        builds=(),
-        piles=piles,
-        scores=scores,
-        round_log=(*state.round_log, breakdown),
-        to_move=None,
-        is_last_deal=False,
-    )
+    if want_events:
+        events.append(
+            Event("round_over", {"round": state.round_no, "breakdown": list(breakdown), "scores": list(scores)})
+        )
+    changes: dict[str, Any] = {
+        "table": (),
+        "builds": (),
+        "piles": piles,
+        "scores": scores,
+        "round_log": (*state.round_log, breakdown),
+        "to_move": None,
+        "is_last_deal": False,
+    }
     if state.partial:
-        return replace(base, phase="over", winners=None), tuple(events)
+        changes.update(phase="over", winners=None)
+        return state._evolve(changes), tuple(events)
     winners = _winners(rules, scores, state.round_no, state.players)
     if winners is not None:
-        events.append(Event("game_over", {"winners": list(winners), "scores": list(scores)}))
-        return replace(base, phase="over", winners=winners), tuple(events)
+        if want_events:
+            events.append(Event("game_over", {"winners": list(winners), "scores": list(scores)}))
+        changes.update(phase="over", winners=winners)
+        return state._evolve(changes), tuple(events)
     assert state.dealer is not None
-    return replace(base, phase="deal", dealer=(state.dealer + 1) % state.players), tuple(events)
+    changes.update(phase="deal", dealer=(state.dealer + 1) % state.players)
+    return state._evolve(changes), tuple(events)
 
 
 def _winners(rules: Rules, scores: tuple[int, ...], rounds: int, players: int) -> tuple[int, ...] | None:
