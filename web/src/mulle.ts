@@ -513,7 +513,9 @@ export class MulleTable implements Table {
       (this.root.querySelector<HTMLElement>(`[data-row="${target}"]:not([disabled])`) ?? null)?.focus();
       return true;
     }
-    if (e.key === "Enter" && !(document.activeElement instanceof HTMLButtonElement)) {
+    const focused = document.activeElement;
+    const onChosenCard = focused instanceof HTMLElement && focused.matches(".hand-card.chosen");
+    if (e.key === "Enter" && (onChosenCard || !(focused instanceof HTMLButtonElement))) {
       const exact = this.root.querySelectorAll<HTMLButtonElement>(".move.legal");
       if (exact.length === 1) {
         exact[0].click();
