@@ -424,3 +424,25 @@ def test_the_view_check_catches_a_leak(monkeypatch: pytest.MonkeyPatch) -> None:
 
     record = play_game(config, 0, factory=lambda spec, g, r: _Spy(spec.make(g, r), log), watch=watch)
     assert record.error is not None and "hidden cards reached the bot" in record.error["message"]
+
+
+@pytest.mark.parametrize(("game", "args"), [("mulle", ["--length", "round"]), ("cribbage", ["--target", "61"])])
+def test_play_uses_the_registry_and_defaults_to_strong(
+    game: str, args: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    asked: list[tuple[str, str]] = []
+    real = registry.make_bot
+
+    def make(game_name: str, level: str, rules: Any = None, **opts: Any) -> Bot[Any]:
+        asked.append((game_name, level))
+        return real(game_name, "greedy", rules, **opts)  # greedy stands in: this test is about the wiring
+
+    monkeypatch.setattr(registry, "make_bot", make)
+    base = ["play", game, "--auto", "--seed", "3", "--record", str(tmp_path / "r.json"), *args]
+    result = runner.invoke(app, base)
+    assert result.exit_code == 0, result.output
+    assert asked == [(game, "strong"), (game, "strong")]
+    asked.clear()
+    result = runner.invoke(app, [*base, "--bot", "random"])
+    assert result.exit_code == 0, result.output
+    assert asked == [(game, "random"), (game, "random")]

@@ -30,7 +30,10 @@ runner = CliRunner()
 
 
 def _play(args: list[str], lines: list[str]) -> Any:
-    return runner.invoke(app, ["play", "cribbage", *args], input="".join(line + "\n" for line in lines))
+    # --bot greedy unless the test names a level: these tests are about the client, and the greedy player keeps
+    # them fast and reproducible (the default level, strong, thinks for a fixed time)
+    level = [] if "--bot" in args else ["--bot", "greedy"]
+    return runner.invoke(app, ["play", "cribbage", *level, *args], input="".join(line + "\n" for line in lines))
 
 
 def _replay(path: Path) -> Game:

@@ -23,8 +23,14 @@ from kortbord.mulle import Capture, Game, Rules, State, Trail, View, explain_ill
 runner = CliRunner()
 
 
+def _level(args: list[str]) -> list[str]:
+    """``--bot greedy`` unless ``args`` name a level: these tests are about the client, and the greedy player
+    keeps them fast and reproducible (the default level, strong, thinks for a fixed time)."""
+    return [] if "--bot" in args else ["--bot", "greedy"]
+
+
 def _play(args: list[str], lines: list[str]) -> Any:
-    return runner.invoke(app, ["play", "mulle", *args], input="".join(line + "\n" for line in lines))
+    return runner.invoke(app, ["play", "mulle", *_level(args), *args], input="".join(line + "\n" for line in lines))
 
 
 def _replay(record_path: Path) -> Game:
@@ -145,7 +151,9 @@ def test_end_of_input_stops_the_game_and_saves_it(tmp_path: Path) -> None:
 def test_auto_games_of_every_kind_finish_and_replay(tmp_path: Path, args: list[str]) -> None:
     record = tmp_path / "auto.json"
     length = [] if "--length" in args else ["--length", "round"]
-    result = runner.invoke(app, ["play", "mulle", "--auto", "--seed", "9", "--record", str(record), *length, *args])
+    result = runner.invoke(
+        app, ["play", "mulle", "--auto", "--seed", "9", "--record", str(record), *length, *_level(args), *args]
+    )
     assert result.exit_code == 0, result.output
     game = _replay(record)
     res = game.result()
@@ -182,6 +190,8 @@ def test_computers_receive_only_their_seats_view(tmp_path: Path, monkeypatch: py
             "play",
             "mulle",
             "--auto",
+            "--bot",
+            "greedy",
             "--players",
             "3",
             "--seed",

@@ -11,8 +11,13 @@ from typing import Annotated
 
 import typer
 
-#: The computer level when ``--bot`` is not given.
-DEFAULT_LEVEL = "greedy"
+#: The computer level when ``--bot`` is not given: the strongest, since its decisions take well under a quarter
+#: of a second (p95, ``bench/bots.py``) -- less than the pause the table makes after each computer move.
+DEFAULT_LEVEL = "strong"
+_SEED_HELP = (
+    "Seed of the shuffles and the computers: the same seed, the same deals (and the same game with the random "
+    "and greedy levels; the strong level thinks for a fixed time, so its choices can vary with the machine's speed)."
+)
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
 
@@ -33,7 +38,7 @@ def mulle(
     bot: Annotated[str, typer.Option("--bot", help="Computer level: random, greedy or strong.")] = DEFAULT_LEVEL,
     seed: Annotated[
         int | None,
-        typer.Option("--seed", help="Seed of the shuffles and the computers (the same seed, the same game)."),
+        typer.Option("--seed", help=_SEED_HELP),
     ] = None,
     name: Annotated[str, typer.Option("--name", help="Your name at the table.")] = "You",
     auto: Annotated[bool, typer.Option("--auto", help="Computers at every seat; print the game (demo).")] = False,
@@ -76,7 +81,7 @@ def cribbage(
     bot: Annotated[str, typer.Option("--bot", help="Computer level: random, greedy or strong.")] = DEFAULT_LEVEL,
     seed: Annotated[
         int | None,
-        typer.Option("--seed", help="Seed of the shuffles and the computers (the same seed, the same game)."),
+        typer.Option("--seed", help=_SEED_HELP),
     ] = None,
     name: Annotated[str, typer.Option("--name", help="Your name at the table.")] = "You",
     auto: Annotated[bool, typer.Option("--auto", help="Computers at every seat; print the game (demo).")] = False,
