@@ -12,12 +12,22 @@ from typing import Annotated
 import typer
 
 #: The computer level when ``--bot`` is not given: the strongest, since its decisions take well under a quarter
-#: of a second (p95, ``bench/bots.py``) -- less than the pause the table makes after each computer move.
+#: of a second (p95, ``bench/bots.py``) -- less than the pause the table makes after each computer move.  An
+#: installation without the strong players falls back to greedy (:func:`default_level`).
 DEFAULT_LEVEL = "strong"
+_FALLBACK_LEVEL = "greedy"
 _SEED_HELP = (
     "Seed of the shuffles and the computers: the same seed, the same deals (and the same game with the random "
     "and greedy levels; the strong level thinks for a fixed time, so its choices can vary with the machine's speed)."
 )
+
+
+def default_level(game: str) -> str:
+    """:data:`DEFAULT_LEVEL` if this installation can make it for ``game``, else ``greedy``."""
+    from kortbord.bots import registry
+
+    return DEFAULT_LEVEL if DEFAULT_LEVEL in registry.available_levels(game) else _FALLBACK_LEVEL
+
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
 
@@ -35,7 +45,9 @@ def mulle(
     ] = "100",
     profile: Annotated[str, typer.Option("--profile", help="Rules: standard or cardgames.zone.")] = "standard",
     kryp: Annotated[bool, typer.Option("--kryp", help="Kryp-mulle: avoid points, the lowest total wins.")] = False,
-    bot: Annotated[str, typer.Option("--bot", help="Computer level: random, greedy or strong.")] = DEFAULT_LEVEL,
+    bot: Annotated[
+        str | None, typer.Option("--bot", help="Computer level: random, greedy or strong (default: strong).")
+    ] = None,
     seed: Annotated[
         int | None,
         typer.Option("--seed", help=_SEED_HELP),
@@ -56,7 +68,7 @@ def mulle(
         length=length,
         profile=profile,
         kryp=kryp,
-        bot=bot,
+        bot=bot or default_level("mulle"),
         seed=seed,
         name=name,
         auto=auto,
@@ -78,7 +90,9 @@ def cribbage(
     lowball: Annotated[
         bool, typer.Option("--lowball", help="Lowball: whoever reaches the target first loses.")
     ] = False,
-    bot: Annotated[str, typer.Option("--bot", help="Computer level: random, greedy or strong.")] = DEFAULT_LEVEL,
+    bot: Annotated[
+        str | None, typer.Option("--bot", help="Computer level: random, greedy or strong (default: strong).")
+    ] = None,
     seed: Annotated[
         int | None,
         typer.Option("--seed", help=_SEED_HELP),
@@ -98,7 +112,7 @@ def cribbage(
         target=target,
         muggins=muggins,
         lowball=lowball,
-        bot=bot,
+        bot=bot or default_level("cribbage"),
         seed=seed,
         name=name,
         auto=auto,
