@@ -2,7 +2,8 @@
 
 500 random games (200 with 2 players, 150 with 3, 150 with 4; half with the cut for deal, half with a fixed first
 dealer) are played by kortbord's engine through its public API (``new_game``, ``chance_outcome``, ``legal_moves``,
-``step``, ``view``, ``result``), each decision a seeded ``rng.choice`` over the legal moves. Every deal (the dealt
+``step``, ``view``, ``result``), each decision a seeded ``rng.choice`` over the legal moves; every move is also
+applied with ``apply`` (the fast path without events), which must give the very state ``step`` gives. Every deal (the dealt
 hands, the discards, the starter and the play order) is then replayed in OpenSpiel with
 ``tests/cribbage/openspiel_ref.py``, and every award is compared, as a per-player score change in OpenSpiel's
 player order with 4-player team copying (each point also goes to the partner, as OpenSpiel keeps it):
@@ -52,6 +53,7 @@ import openspiel_ref as ref  # noqa: E402
 from kortbord.cards import Card  # noqa: E402
 from kortbord.cribbage import (  # noqa: E402
     Rules,
+    apply,
     chance_outcome,
     is_chance,
     is_over,
@@ -133,7 +135,9 @@ def play_kortbord(players: int, seed: int) -> KGame:
         seat = to_act(state)
         move = chance_outcome(state, rng) if is_chance(state) else rng.choice(legal_moves(state))
         before = state.scores
+        fast = apply(state, move)  # the fast path (no events) must reach the very same state as step
         state, events = step(state, move)
+        assert fast == state, f"apply and step differ after {move} (seed {seed})"
         if isinstance(move, Shuffle):
             n, k = players, rules.cards_dealt
             if first_dealer < 0:

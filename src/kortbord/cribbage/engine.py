@@ -105,7 +105,23 @@ _REPLACE: Final = {
     4: (lambda h, x: (x, h[1], h[2], h[3]), lambda h, x: (h[0], x, h[2], h[3]), lambda h, x: (h[0], h[1], x, h[3]),
         lambda h, x: (h[0], h[1], h[2], x)),
 }  # fmt: skip
-_SEQ_MASK: Final = (1 << 28) - 1  # the last 7 ranks, 4 bits each (runs are at most 7 long, pairs 4; spec §2.4)
+_SEQ_MASK: Final = (1 << 28) - 1
+
+
+def _plain_end(last3: int) -> bool:
+    """Whether no pair and no run can end on the last card, from the ranks (1..13, 0 = no card) of the last three
+    cards, 4 bits each, the last card lowest.  A pair needs the last two of one rank; a run of L >= 3 needs the last
+    three to be distinct ranks within a span of L - 1 <= 6 (spec §2.4 step 3).  Then only 15 and 31 can score, so
+    the play-score memo is keyed by the last rank alone: a far smaller memo."""
+    r1, r2, r3 = last3 & 15, last3 >> 4 & 15, last3 >> 8 & 15
+    if r2 == r1:
+        return False
+    return r3 == 0 or r3 in (r1, r2) or max(r1, r2, r3) - min(r1, r2, r3) > 6
+
+
+_PLAIN_END: Final[tuple[bool, ...]] = tuple(
+    _plain_end(i) for i in range(1 << 12)
+)  # the last 7 ranks, 4 bits each (runs are at most 7 long, pairs 4; spec §2.4)
 _PLAY_CACHE: dict[int, int] = {}  # (seq_key << 2 | count is 15 | count is 31 << 1) -> points (memo of score_play)
 _PLAY_CACHE_LIMIT: Final = 1 << 19
 
@@ -649,7 +665,7 @@ def _apply(state: State, move: Move, ev: list[Event] | None) -> State:
             seq += (card,)
             seq_key = ((seq_key << 4) | _RANK1[card]) & _SEQ_MASK
             if ev is None:
-                key = (seq_key << 2) | _COUNT_FLAGS[count]
+                key = ((seq_key & 15 if _PLAIN_END[seq_key & 0xFFF] else seq_key) << 2) | _COUNT_FLAGS[count]
                 points = _PLAY_CACHE.get(key)
                 if points is None:
                     points = _play_points(seq, count, key)
