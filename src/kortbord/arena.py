@@ -404,10 +404,12 @@ class _Driver:
         seats = record.seats
         won = {seats[s] for s in range(self.config.players) if self.side_of(s) in set(winner_sides)}
         for j in set(seats):
-            if not won or (j in won and len(won) > 1):
-                record.outcome[j] = "draw" if (not won or j in won) else "loss"
+            if not won:
+                record.outcome[j] = "draw"  # no winner (a Mulle draw)
+            elif j in won:
+                record.outcome[j] = "win" if len(won) == 1 else "draw"  # a win shared with another bot: a draw
             else:
-                record.outcome[j] = "win" if j in won else "loss"
+                record.outcome[j] = "loss"
 
 
 class _MulleDriver(_Driver):
