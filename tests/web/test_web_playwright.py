@@ -65,7 +65,18 @@ def _server_command(port: int, db: Path) -> list[str]:
     url = f"sqlite+aiosqlite:///{db}"
     probe = subprocess.run([str(exe), "serve", "--help"], capture_output=True, text=True, check=False)
     if probe.returncode == 0:
-        return [str(exe), "serve", "--port", str(port), "--database-url", url]
+        return [
+            str(exe),
+            "serve",
+            "--port",
+            str(port),
+            "--database-url",
+            url,
+            "--bot-delay",
+            "0",
+            "--log-level",
+            "warning",
+        ]
     # Until the `serve` command lands: the same app through uvicorn.
     code = (
         "import uvicorn; from kortbord.server.app import create_app; "
@@ -166,8 +177,8 @@ def create_game(page: Any, base: str, game: str, *, options: dict[str, Any] | No
             page.set_checked(sel, value)
         else:
             page.select_option(sel, str(value))
-    if "seat1" in extra:
-        page.select_option("#seat-1", extra["seat1"])
+    # The quick computer player keeps the tests short; a person's seat gets an invite link.
+    page.select_option("#seat-1", extra.get("seat1", "bot:greedy"))
     page.click("#create")
 
 

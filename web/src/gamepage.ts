@@ -172,6 +172,9 @@ export class GamePage {
     let cls = "turn";
     if (m.status === "over" || v.phase === "over") {
       text = t("gameOver");
+    } else if (m.status === "waiting") {
+      const open = (m.seats ?? []).filter((s) => s.kind === "human" && !s.claimed).map((s) => this.name(s.seat));
+      text = t("waitingFor", { name: open.join(", ") });
     } else if (me === null) {
       text = t("spectator");
     } else if (toAct === me) {

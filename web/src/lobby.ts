@@ -342,15 +342,14 @@ function drawNewGame(el: HTMLElement, nav: { openGame(id: string): void }): void
     btn.textContent = t("creating");
     const rules: Record<string, unknown> = {};
     for (const k of form.touched[game]) rules[k] = form.values[game][k];
-    const seats: Record<string, unknown>[] = [{ kind: "human" }];
+    const name = nameInput.value.trim();
+    const seats: Record<string, unknown>[] = [name ? { kind: "human", name } : { kind: "human" }];
     for (let s = 1; s < form.players; s++) {
       const o = form.opponents[s - 1];
       seats.push(o === "human" ? { kind: "human" } : { kind: "bot", level: o.slice(4) });
     }
     const bodyJson: Record<string, unknown> = { game, rules, players: form.players, seats };
     if (form.players === 4) bodyJson[game === "mulle" ? "teams" : "partnership"] = form.together;
-    const name = nameInput.value.trim();
-    if (name) bodyJson.name = name;
     try {
       const r = await api.create(bodyJson);
       saveSeat({
