@@ -410,6 +410,8 @@ def _pick(items: tuple[Card, ...], mask: int) -> tuple[Card, ...]:
     """The items at the set bits of ``mask``, in order."""
     idx = _BIT_INDEXES.get(mask)
     if idx is None:
+        if len(_BIT_INDEXES) > 100_000:
+            _BIT_INDEXES.clear()
         idx = _BIT_INDEXES[mask] = tuple(i for i in range(mask.bit_length()) if mask >> i & 1)
     return tuple([items[i] for i in idx])
 
