@@ -1,0 +1,419 @@
+"""OpenSpiel games ``kortbord_mulle`` and ``kortbord_cribbage`` (optional extra ``kortbord[openspiel]``).
+
+``import kortbord.openspiel`` registers both with ``pyspiel.register_game``; then::
+
+    import pyspiel
+    import kortbord.openspiel  # noqa: F401  (registers the games)
+    game = pyspiel.load_game("kortbord_mulle", {"game_length": "single_round"})
+
+* **Parameters**: every rule option of the engine's ``Rules`` (choice options as strings), plus ``players``,
+  Mulle ``teams``, ``first_dealer`` (-1: drawn by chance -- Mulle a random seat, Cribbage the cut for deal),
+  ``utility`` (``"win_loss"`` or ``"score_diff"``, see :func:`kortbord.research.table.utilities`) and Mulle
+  ``max_actions`` (the size of the action space, see :mod:`kortbord.research.encoding`) and ``max_rounds`` (a
+  game still running after that many rounds ends as a draw).  Mulle ``profile`` (``standard``,
+  ``cardgames.zone``, ``kryp``) sets the base options; a parameter left at its ``standard`` value takes the
+  profile's value.
+* **Chance**: deals are explicit chance nodes drawn card by card (outcome = a card index 0..51 with probability
+  copies left / cards left).  Mulle draws the whole 104-card order of the round's Shuffle (position i of the
+  deck = the i-th draw), after drawing the first dealer (outcomes 0..players-1) when ``first_dealer`` is -1.
+  Cribbage draws only the positions a deal uses -- the hands (position i goes to the seat ``(dealer+1+i) mod
+  n``), the 3-hand crib card and the starter -- the rest of the pack is never seen and stays in card order; the
+  cut for deal draws one card per seat.
+* **Observations**: information-state and observation strings and tensors per player, built only from
+  ``view(state, seat)``, public move notation and public events (never another player's hidden cards);
+  ``PrivateInfoType.ALL_PLAYERS`` is refused.  Layouts: :mod:`kortbord.research.encoding`, ``docs/research.md``.
+* **Resampling**: ``state.resample_from_infostate(player, sampler)`` for information-set search
+  (OpenSpiel's Python ``ISMCTSBot``), see :meth:`kortbord.research.table.Table.resample`.
+
+OpenSpiel's C++ ``pyspiel.MCTSBot`` crashes on Python-implemented games in open_spiel 2.0.2 (see
+``docs/research.md``): use ``open_spiel.python.algorithms.mcts.MCTSBot`` and ``ismcts.ISMCTSBot``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from typing import Any, Final
+
+import numpy as np
+import pyspiel
+
+from kortbord import cribbage, mulle
+from kortbord.cards import Card
+from kortbord.research import encoding as enc
+from kortbord.research.table import CribbageSpec, MulleSpec, Spec, Table
+
+__all__ = [
+    "CRIBBAGE_PARAMETERS",
+    "MULLE_PARAMETERS",
+    "KortbordGame",
+    "KortbordState",
+    "cribbage_spec",
+    "mulle_spec",
+    "observation_text",
+]
+
+_MULLE_STANDARD: Final = mulle.Rules().to_dict()
+_MULLE_RULE_PARAMS: Final = {
+    k: (str(v) if k == "max_found_cards" else v) for k, v in _MULLE_STANDARD.items() if k != "profile"
+}
+#: Game parameters of ``kortbord_mulle`` with their defaults (the engine's ``standard`` rules).
+MULLE_PARAMETERS: Final[dict[str, Any]] = {
+    "players": 2,
+    "teams": False,
+    "first_dealer": -1,
+    "utility": "win_loss",
+    "max_actions": enc.MULLE_DEFAULT_MAX_ACTIONS,
+    "max_rounds": 100,
+    "profile": "standard",
+    **_MULLE_RULE_PARAMS,
+}
+
+_CRIB_DEFAULT: Final = cribbage.Rules()
+#: Game parameters of ``kortbord_cribbage`` (``skunk_line``/``double_skunk_line`` -1 = the ACC default for the
+#: target; four players always play as partners, seats 0+2 against 1+3).
+CRIBBAGE_PARAMETERS: Final[dict[str, Any]] = {
+    "players": 2,
+    "target": 121,
+    "muggins": False,
+    "lowball": False,
+    "skunks": True,
+    "skunk_line": -1,
+    "double_skunk_line": -1,
+    "skunk_games": 2,
+    "double_skunk_games": 3,
+    "first_dealer": -1,
+    "utility": "win_loss",
+}
+
+
+def mulle_spec(params: dict[str, Any]) -> MulleSpec:
+    """The driver spec for ``kortbord_mulle`` parameters (missing keys take :data:`MULLE_PARAMETERS`).
+
+    Raises:
+        InvalidRulesError: a bad rule option or combination (from the engine).
+    """
+    p = {**MULLE_PARAMETERS, **params}
+    rules: dict[str, Any] = {"profile": p["profile"]}
+    for key, default in _MULLE_RULE_PARAMS.items():
+        value = p[key]
+        if key == "max_found_cards":
+            value = int(value) if str(value).isdigit() else value
+            default = int(default)
+        if value != default:
+            rules[key] = value
+    dealer = None if p["first_dealer"] < 0 else p["first_dealer"]
+    return MulleSpec(
+        mulle.Rules.from_dict(rules),
+        players=p["players"],
+        teams=p["teams"],
+        dealer=dealer,
+        max_actions=p["max_actions"],
+        max_rounds=p["max_rounds"],
+    )
+
+
+def cribbage_spec(params: dict[str, Any]) -> CribbageSpec:
+    """The driver spec for ``kortbord_cribbage`` parameters (missing keys take :data:`CRIBBAGE_PARAMETERS`)."""
+    p = {**CRIBBAGE_PARAMETERS, **params}
+    rules = cribbage.Rules(
+        players=p["players"],
+        target=p["target"],
+        muggins=p["muggins"],
+        lowball=p["lowball"],
+        skunks=p["skunks"],
+        skunk_line=None if p["skunk_line"] < 0 else p["skunk_line"],
+        double_skunk_line=None if p["double_skunk_line"] < 0 else p["double_skunk_line"],
+        skunk_games=p["skunk_games"],
+        double_skunk_games=p["double_skunk_games"],
+    )
+    dealer = None if p["first_dealer"] < 0 else p["first_dealer"]
+    return CribbageSpec(rules, dealer=dealer)
+
+
+def _game_type(short_name: str, long_name: str, params: dict[str, Any]) -> pyspiel.GameType:
+    return pyspiel.GameType(
+        short_name=short_name,
+        long_name=long_name,
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=4,
+        min_num_players=2,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=params,
+    )
+
+
+_MULLE_TYPE: Final = _game_type("kortbord_mulle", "kortbord Mulle", MULLE_PARAMETERS)
+_CRIBBAGE_TYPE: Final = _game_type("kortbord_cribbage", "kortbord Cribbage (Muggins, Lowball, 61)", CRIBBAGE_PARAMETERS)
+
+
+class KortbordGame(pyspiel.Game):  # type: ignore[misc]
+    """A kortbord game for OpenSpiel (base of the two registered games)."""
+
+    spec: Spec
+    utility_mode: str
+
+    def __init__(self, game_type: pyspiel.GameType, spec: Spec, params: dict[str, Any], info: pyspiel.GameInfo):
+        self.spec = spec
+        self.utility_mode = params["utility"]
+        if self.utility_mode not in ("win_loss", "score_diff"):
+            raise ValueError(f"utility must be 'win_loss' or 'score_diff', got {self.utility_mode!r}")
+        super().__init__(game_type, info, params)
+
+    def new_initial_state(self) -> KortbordState:
+        """The game before its first chance node."""
+        return KortbordState(self, Table(self.spec))
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
+        """The observer for ``iig_obs_type`` (perfect recall -> information state, else observation)."""
+        return _Observer(self, iig_obs_type, params)
+
+
+class MulleGame(KortbordGame):
+    """``kortbord_mulle``."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        p = {**MULLE_PARAMETERS, **(params or {})}
+        spec = mulle_spec(p)
+        per_round = 208 - spec.rules.table_size
+        bound = 1000.0 if p["utility"] == "score_diff" else 1.0
+        info = pyspiel.GameInfo(
+            num_distinct_actions=spec.num_actions,
+            max_chance_outcomes=52,
+            num_players=spec.players,
+            min_utility=-bound,
+            max_utility=bound,
+            utility_sum=0.0,
+            max_game_length=1 + spec.max_rounds * per_round,
+        )
+        super().__init__(_MULLE_TYPE, spec, p, info)
+
+
+class CribbageGame(KortbordGame):
+    """``kortbord_cribbage``."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        p = {**CRIBBAGE_PARAMETERS, **(params or {})}
+        spec = cribbage_spec(p)
+        rules = spec.rules
+        # every deal pegs at least the last-card point, so a side reaches the target within this many deals
+        deals = rules.sides * (rules.target - 1) + 1
+        bound = float(rules.target + 60) if p["utility"] == "score_diff" else 1.0
+        info = pyspiel.GameInfo(
+            num_distinct_actions=spec.num_actions,
+            max_chance_outcomes=52,
+            num_players=spec.players,
+            min_utility=-bound,
+            max_utility=bound,
+            utility_sum=0.0,
+            max_game_length=deals * 150 + 40 * rules.players,
+        )
+        super().__init__(_CRIBBAGE_TYPE, spec, p, info)
+
+
+class KortbordState(pyspiel.State):  # type: ignore[misc]
+    """An OpenSpiel state: a :class:`~kortbord.research.table.Table` plus the cards drawn so far at a chance
+    node (``drawn``, card indices in draw order) and, for Mulle, the drawn first dealer."""
+
+    def __init__(self, game: KortbordGame, table: Table) -> None:
+        super().__init__(game)
+        self.table = table
+        self.spec = game.spec
+        self.utility_mode = game.utility_mode
+        self.drawn: tuple[int, ...] = ()
+        self.dealer_draw: int | None = None
+
+    # -- chance -----------------------------------------------------------------------------------------------
+    def _needs_dealer(self) -> bool:
+        st = self.table.state
+        return self.spec.game == "mulle" and st.dealer is None and self.dealer_draw is None
+
+    def _cards_needed(self) -> int:
+        if self.spec.game == "mulle":
+            return 104
+        st = self.table.state
+        if st.phase_name == "cut":
+            return self.spec.players
+        return self.spec.cards_used  # type: ignore[attr-defined, no-any-return]
+
+    def _remaining(self) -> Counter[int]:
+        if self.spec.game == "cribbage" and self.table.state.phase_name == "cut":
+            return Counter(c for c in range(52) if c not in self.drawn)
+        return Counter(int(c) for c in self.spec.deck) - Counter(self.drawn)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """``(outcome, probability)`` pairs: a dealer seat, or a card index weighted by the copies left."""
+        if self._needs_dealer():
+            n = self.spec.players
+            return [(s, 1.0 / n) for s in range(n)]
+        left = self._remaining()
+        total = sum(left.values())
+        return [(c, k / total) for c, k in sorted(left.items())]
+
+    def _apply_chance(self, outcome: int) -> None:
+        if self._needs_dealer():
+            if not 0 <= outcome < self.spec.players:
+                raise pyspiel.SpielError(f"dealer outcome must be a seat 0..{self.spec.players - 1}")
+            self.dealer_draw = outcome
+            return
+        if self._remaining()[outcome] <= 0:
+            raise pyspiel.SpielError(f"chance outcome {outcome} is not possible here")
+        self.drawn = (*self.drawn, outcome)
+        if len(self.drawn) < self._cards_needed():
+            return
+        cards = tuple(Card(c) for c in self.drawn)
+        if self.spec.game == "mulle":
+            move: Any = mulle.Shuffle(cards, self.dealer_draw)
+        elif self.table.state.phase_name == "cut":
+            move = cribbage.CutForDeal(cards)
+        else:
+            rest = sorted(Counter(self.spec.deck) - Counter(cards))
+            move = cribbage.Shuffle(cards + tuple(rest))
+        self.table = self.table.apply_move(move)
+        self.drawn = ()
+        self.dealer_draw = None
+
+    # -- OpenSpiel API ----------------------------------------------------------------------------------------
+    def current_player(self) -> int:
+        """The seat to act, ``PlayerId.CHANCE`` or ``PlayerId.TERMINAL``."""
+        t = self.table
+        if t.is_over():
+            return int(pyspiel.PlayerId.TERMINAL)
+        if t.is_chance():
+            return int(pyspiel.PlayerId.CHANCE)
+        seat = t.to_act()
+        assert seat is not None
+        return seat
+
+    def _legal_actions(self, player: int) -> list[int]:
+        if player != self.table.to_act():
+            return []
+        return self.table.legal_actions()
+
+    def _apply_action(self, action: int) -> None:
+        if self.table.is_chance():
+            self._apply_chance(int(action))
+        else:
+            self.table = self.table.apply_action(int(action))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"dealer P{action}" if self._needs_dealer() else f"draw {Card(action)}"
+        if self.spec.game == "cribbage":
+            return str(enc.cribbage_move(action))
+        if player == self.table.to_act():
+            moves = self.spec.legal_moves(self.table.state)
+            if 0 <= action < len(moves):
+                return str(moves[action])
+        return f"move #{action}"
+
+    def is_terminal(self) -> bool:
+        """The game is over (or cut short after ``max_rounds`` Mulle rounds)."""
+        return self.table.is_over()
+
+    def returns(self) -> list[float]:
+        """The utility per player at the end (zeros before: rewards are terminal)."""
+        return self.table.utilities(self.utility_mode)
+
+    def __str__(self) -> str:
+        """Public information only (what a spectator sees): safe to log."""
+        t = self.table
+        lines = [e for e in _public_entries(t)]
+        if self.drawn:
+            lines.append(f"({len(self.drawn)} cards drawn)")
+        return "\n".join(lines[-40:])
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> KortbordState:
+        """A state ``player_id`` cannot tell from this one, hidden cards redealt at random (for ISMCTS).
+
+        ``probability_sampler()`` (e.g. ``pyspiel.UniformProbabilitySampler(0., 1.)``) seeds the redeal.
+        Cards drawn at a pending chance node are unseen by everyone and are redrawn too.
+        """
+        seed = int(probability_sampler() * 2**31) ^ (int(probability_sampler() * 2**31) << 31)
+        rng = random.Random(seed)
+        new = self.clone()
+        new.table = self.table.resample(player_id, rng)
+        if self.drawn:  # no one has seen these cards yet: a uniformly random prefix of the deck
+            left = [int(c) for c in self.spec.deck]
+            rng.shuffle(left)
+            new.drawn = tuple(left[: len(self.drawn)])
+        return new  # type: ignore[no-any-return]
+
+
+def _public_entries(t: Table) -> list[str]:
+    from kortbord.research.table import _entries
+
+    return [e for e in _entries(t.history) if isinstance(e, str)]
+
+
+# ----------------------------------------------------------------------------------------------- observation
+def observation_text(table: Table, seat: int, *, private: bool = True) -> str:
+    """The observation string: ``seat``'s view as compact JSON (legal moves and round history left out;
+    without ``private`` also the own hand and discards)."""
+    d = table.view(seat).to_json()
+    for key in ("legal_moves", "round_log", "notices", "rules"):
+        d.pop(key, None)
+    if not private:
+        for key in ("hand", "discards"):
+            d.pop(key, None)
+    return json.dumps(d, separators=(",", ":"))
+
+
+class _Observer:
+    """OpenSpiel observer (PyObserver protocol): ``tensor``, ``dict``, ``set_from``, ``string_from``."""
+
+    def __init__(self, game: KortbordGame, iig_obs_type: Any, params: Any) -> None:
+        if params:
+            raise ValueError(f"observation parameters are not supported, got {params}")
+        if iig_obs_type is None:
+            iig_obs_type = pyspiel.IIGObservationType(perfect_recall=False)
+        if iig_obs_type.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            raise ValueError("kortbord never shows one player another player's hidden cards (ALL_PLAYERS refused)")
+        self.perfect_recall = bool(iig_obs_type.perfect_recall)
+        self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        self.spec = game.spec
+        if self.spec.game == "mulle":
+            layout = enc.mulle_info_layout() if self.perfect_recall else enc.mulle_obs_layout()
+        else:
+            layout = enc.cribbage_info_layout() if self.perfect_recall else enc.cribbage_obs_layout()
+        self.tensor = np.zeros(layout.size, np.float32)
+        self.dict = layout.views(self.tensor)
+
+    def set_from(self, state: KortbordState, player: int) -> None:
+        """Fill ``self.tensor`` with ``player``'s observation (or information state) of ``state``."""
+        table = state.table
+        view = table.view(player)
+        if self.spec.game == "mulle":
+            hand_size = self.spec.rules.hand_size  # type: ignore[attr-defined]
+            if self.perfect_recall:
+                played: list[list[Card]] = [[] for _ in range(self.spec.players)]
+                for seat, move, _ in table.round_log:
+                    played[seat].append(move.card)
+                enc.mulle_info_tensor(view, hand_size, played, private=self.private, out=self.tensor)
+            else:
+                enc.mulle_obs_tensor(view, hand_size, private=self.private, out=self.tensor)
+        elif self.perfect_recall:
+            enc.cribbage_info_tensor(view, private=self.private, out=self.tensor)
+        else:
+            enc.cribbage_obs_tensor(view, private=self.private, out=self.tensor)
+
+    def string_from(self, state: KortbordState, player: int) -> str:
+        """``player``'s information-state string (perfect recall: everything observed, in order) or observation
+        string (the current view)."""
+        if self.perfect_recall:
+            if self.private:
+                return state.table.info_string(player)
+            return "\n".join(_public_entries(state.table))
+        return observation_text(state.table, player, private=self.private)
+
+
+pyspiel.register_game(_MULLE_TYPE, MulleGame)
+pyspiel.register_game(_CRIBBAGE_TYPE, CribbageGame)
