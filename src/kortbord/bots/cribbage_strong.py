@@ -1,0 +1,462 @@
+"""The strong Cribbage computer player (level ``"strong"``): exact discard averages and pegging by search.
+
+Implements :class:`kortbord.bots.base.Bot`: ``choose(view, legal_moves, rng)`` sees only the seat's
+:class:`~kortbord.cribbage.view.View`, the legal moves and a seeded ``random.Random``.  Rules source: the spec
+``../shared/rules/cribbage.md`` (§2.4 the play, §2.5 the show, §2.8 Lowball, §2.10 and §2a Muggins, §5 the AI
+anchors and discard tables, §6 item 5).
+
+* **Discard** (§5 "expected average"): for each legal discard, the exact mean show value of the four cards kept
+  over every possible starter (46 with two players, 47 with three or four: each card not in the own hand), using
+  :func:`kortbord.cribbage.scoring.show_total`, plus the expected value of the cards thrown to the crib from the
+  project's own crib table (``bots/data/crib_values.json``, made by ``scripts/make_crib_table.py``): added when
+  the crib is the own side's (the partner's crib in a partnership), subtracted when it is an opponent's.  A small
+  pegging term prefers kept pairs and low cards (they peg and take the go).
+* **The play** (§2.4): Perfect-Information Monte Carlo.  Each iteration deals the cards the seat has not seen
+  (the pack minus its own hand, its discards, the starter, the cards played and the crib when face up) at random
+  to the other hands and the crib, rebuilds the deal with :func:`kortbord.cribbage.engine.position` and replays
+  the play so far through the engine; a deal that contradicts what happened (a player said go while holding a
+  card that fits, which the engine does not allow) is rejected.  On each consistent deal every legal card is
+  searched to the end of the play by alpha-beta over the engine's own moves (one place for the rules: 15s, 31,
+  pairs, runs, go and last card, game end), maximising the own side's points minus the opponents' (the mean over
+  opponents with three players), with a large bonus for winning the game on the spot (pegging out, or the
+  automatic show that follows the last card).  The card with the best mean over the deals is played.  Big trees
+  (three or four players early in the play) finish with greedy playouts past a node budget.
+* **Lowball** (§2.8): the same evaluation negated -- it avoids points and treats reaching the target as the loss.
+* **Muggins** (§2.10, §2a): it announces the true count of its hand or crib (computed from the counted cards and
+  the starter, which every player sees) and responds perfectly: ``muggins`` with exactly the missed points on an
+  undercount, ``overcount`` on an overcount, otherwise ``accept``.
+
+Time: ``time_budget_ms`` bounds the search of one play decision (iterations until the budget is spent, at least
+one); ``iterations`` instead fixes the number of deals searched, which makes decisions reproducible from ``rng``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Sequence
+from functools import cache
+from importlib import resources
+from typing import Any, Final
+
+from kortbord.cards import Card, full_deck
+from kortbord.cribbage import engine
+from kortbord.cribbage.moves import Accept, Announce, Discard, Go, Move, MugginsCall, Overcount, Play
+from kortbord.cribbage.rules import Rules
+from kortbord.cribbage.scoring import card_value, show_total
+from kortbord.cribbage.state import State
+from kortbord.cribbage.view import View
+
+__all__ = ["StrongBot", "crib_value", "crib_values", "discard_values", "true_count"]
+
+_DECK: Final[tuple[Card, ...]] = tuple(full_deck())
+_RANKS: Final = "A23456789TJQK"
+#: Bonus (points) for winning the game inside the searched play; dwarfs any points difference.
+_WIN: Final = 1000.0
+#: Weights of the discard's pegging term (points): per pair kept, per kept card worth 4 or less.
+_PEG_PAIR: Final = 0.15
+_PEG_LOW: Final = 0.05
+#: Node budget of one alpha-beta search (one deal) before it finishes with greedy playouts.
+_NODE_BUDGET: Final = 600
+#: A generous bound on the points a side still pegs in one play (spec §2.4: a few points per card).
+_PLAY_REACH: Final = 40
+#: Deals tried per iteration before giving up on finding one consistent with the play so far.
+_MAX_REJECTS: Final = 200
+
+
+@cache
+def crib_values() -> dict[str, Any]:
+    """The crib table (``kortbord/bots/data/crib_values.json``): ``{"metadata", "two_player": {"own", "opp"},
+    "one_card"}``; values are expected crib points (see ``scripts/make_crib_table.py``)."""
+    text = resources.files("kortbord.bots").joinpath("data/crib_values.json").read_text(encoding="utf-8")
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+def _pair_key(a: Card, b: Card) -> str:
+    ra, rb = sorted((a.rank, b.rank))
+    if ra == rb:
+        return _RANKS[ra - 1] * 2
+    return _RANKS[ra - 1] + _RANKS[rb - 1] + ("s" if a.suit == b.suit else "o")
+
+
+def crib_value(cards: Sequence[Card], own: bool) -> float:
+    """Expected points of the crib that ``cards`` go to (spec §5 discard tables; the project's table).
+
+    Args:
+        cards: two cards (two players) or one card (three or four players) thrown.
+        own: the thrower deals (his side's crib) -- with two players the pone's throw is then the balking one;
+            ``False``: the crib is an opponent's (the dealer salts it).  Ignored for one card.
+    Returns:
+        Points (the crib's mean value, 4.7 for random cards).
+    Raises:
+        ValueError: not one or two cards.
+    """
+    table = crib_values()
+    if len(cards) == 2:
+        return float(table["two_player"]["own" if own else "opp"][_pair_key(cards[0], cards[1])])
+    if len(cards) == 1:
+        return float(table["one_card"][_RANKS[cards[0].rank - 1]])
+    raise ValueError(f"a crib throw is one or two cards, got {len(cards)}")
+
+
+def true_count(view: View) -> int:
+    """The true show value (points, spec §2.5) of the Muggins count under way, from the counted cards and the
+    starter that the View shows every seat.  Raises ValueError when no count is under way."""
+    if view.counting is None or view.starter is None or len(view.counting_cards) != 4:
+        raise ValueError("no Muggins count is under way in this view")
+    return show_total(view.counting_cards, view.starter, view.counting_crib)
+
+
+def _respond(announced: int, true: int) -> Move:
+    if announced < true:
+        return MugginsCall.of(true - announced)
+    if announced > true:
+        return Overcount()
+    return Accept()
+
+
+def _sides(rules: Rules) -> int:
+    return rules.sides
+
+
+def discard_values(view: View, moves: Sequence[Move]) -> list[float]:
+    """The value (points, higher is better for the seat in a normal game) of each discard in ``moves``.
+
+    Value = exact mean show value of the kept four over every starter not in the own hand (spec §5 "average
+    hand") + the crib table value when the crib is the own side's, - it (divided by the number of opposing sides)
+    when it is an opponent's, + a small pegging term.  Negated in Lowball (§2.8).
+
+    Raises:
+        ValueError: a move that is not a :class:`Discard` of the seat's cards.
+    """
+    rules = view.rules
+    hand = view.hand
+    assert view.dealer is not None
+    held = set(hand)
+    starters = [c for c in _DECK if c not in held]
+    own_crib = rules.side_of(view.dealer) == rules.side_of(view.seat)
+    others = rules.sides - 1
+    sign = -1.0 if rules.lowball else 1.0
+    out = []
+    for move in moves:
+        if not isinstance(move, Discard) or any(c not in held for c in move.cards):
+            raise ValueError(f"{move} is not a discard of this hand")
+        kept = [c for c in hand if c not in move.cards]
+        mean = sum(show_total(kept, s) for s in starters) / len(starters)
+        crib = crib_value(move.cards, own_crib)
+        value = mean + (crib if own_crib else -crib / others)
+        ranks = [c.rank for c in kept]
+        pairs = sum(1 for i in range(4) for j in range(i + 1, 4) if ranks[i] == ranks[j])
+        low = sum(1 for c in kept if card_value(c) <= 4)
+        value += _PEG_PAIR * pairs + _PEG_LOW * low
+        out.append(sign * value)
+    return out
+
+
+class StrongBot:
+    """The strong Cribbage player (see the module docstring).
+
+    Args:
+        rules: optional; the rules always come from ``view.rules`` (kept for the arena's uniform construction).
+        time_budget_ms: the search time of one play decision, milliseconds (default 150).
+        iterations: if given, search exactly this many random deals per play decision instead of using the clock
+            (reproducible from ``rng``).
+    Raises:
+        ValueError: a non-positive budget or iteration count.
+    """
+
+    name = "strong"
+
+    def __init__(self, rules: Rules | None = None, *, time_budget_ms: float = 150.0, iterations: int | None = None):
+        if time_budget_ms <= 0:
+            raise ValueError(f"time_budget_ms must be positive, got {time_budget_ms!r}")
+        if iterations is not None and iterations < 1:
+            raise ValueError(f"iterations must be at least 1, got {iterations!r}")
+        self.rules = rules
+        self.time_budget_ms = float(time_budget_ms)
+        self.iterations = iterations
+
+    # -- the one entry point ---------------------------------------------------------------------------------
+    def choose(self, view: View, legal_moves: Sequence[Move], rng: random.Random) -> Move:
+        """One of ``legal_moves`` (see the module docstring); ties broken with ``rng``.
+
+        Raises:
+            TypeError: ``view`` is not a :class:`View` (a bot never receives the state).
+            ValueError: ``legal_moves`` is empty.
+        """
+        if not isinstance(view, View):
+            raise TypeError(f"a Cribbage bot needs the seat's View, got {type(view).__name__}")
+        if not legal_moves:
+            raise ValueError("choose() needs at least one legal move")
+        if view.phase == "show":
+            true = true_count(view)
+            if view.announced is None:
+                return Announce.of(true)
+            return _respond(view.announced, true)
+        if len(legal_moves) == 1:
+            return legal_moves[0]
+        if view.phase == "discard":
+            return _pick(legal_moves, discard_values(view, legal_moves), rng)
+        return _pick(legal_moves, self.play_values(view, legal_moves, rng), rng)
+
+    # -- the play --------------------------------------------------------------------------------------------
+    def play_values(self, view: View, legal_moves: Sequence[Move], rng: random.Random) -> list[float]:
+        """The mean searched value of each move over random deals consistent with ``view`` (module docstring).
+
+        Returns:
+            One value per move: own side's points minus the opponents' (mean over opponents) until the end of
+            the play, plus ±1000 for winning/losing there; negated in Lowball.
+        """
+        sampler = _Sampler(view)
+        totals = [0.0] * len(legal_moves)
+        done = 0
+        deadline = time.perf_counter() + self.time_budget_ms / 1000.0
+        limit = self.iterations
+        if not sampler.hidden:  # every card is known: one deal is the truth
+            limit = 1
+        while True:
+            state = sampler.sample(rng)
+            if state is None:
+                break
+            search = _Search(view.seat, view.rules, state)
+            for i, move in enumerate(legal_moves):
+                totals[i] += search.value_after(move)
+            done += 1
+            if limit is not None:
+                if done >= limit:
+                    break
+            elif time.perf_counter() >= deadline:
+                break
+        if done == 0:  # no consistent deal found: fall back to the immediate points
+            return [_immediate(view, m) for m in legal_moves]
+        return [t / done for t in totals]
+
+
+def _pick(legal_moves: Sequence[Move], scores: Sequence[float], rng: random.Random) -> Move:
+    best = max(scores)
+    top = [i for i, s in enumerate(scores) if s >= best - 1e-9]
+    return legal_moves[top[rng.randrange(len(top))] if len(top) > 1 else top[0]]
+
+
+def _immediate(view: View, move: Move) -> float:
+    """Points ``move`` scores at once (negated in Lowball); 0 for a go."""
+    from kortbord.cribbage.scoring import score_play
+
+    if not isinstance(move, Play):
+        return 0.0
+    points = float(score_play((*view.sequence, move.card)).points)
+    return -points if view.rules.lowball else points
+
+
+class _Sampler:
+    """Random deals of the cards a seat has not seen, consistent with its View (rebuilt through the engine)."""
+
+    def __init__(self, view: View) -> None:
+        self.view = view
+        rules = view.rules
+        n = rules.players
+        self.n = n
+        seen = set(view.hand) | set(view.discards) | {c for _, c in view.played}
+        assert view.starter is not None and view.dealer is not None
+        seen.add(view.starter)
+        if view.crib is not None:
+            seen.update(view.crib)
+        self.unseen = [c for c in _DECK if c not in seen]
+        self.played_by: list[list[Card]] = [[] for _ in range(n)]
+        for seat, card in view.played:
+            self.played_by[seat].append(card)
+        # cards still to place: the other hands' unplayed cards, then the crib's unknown cards
+        self.need = [0 if s == view.seat else view.hand_sizes[s] for s in range(n)]
+        self.crib_need = 0 if view.crib is not None else 4 - len(view.discards)
+        self.hidden = sum(self.need)
+        room = 31 - view.count
+        # a seat that said go in this count holds no card that fits (spec §2.4 step 2)
+        self.passed = [s for s in view.passed if s != view.seat and self.need[s]]
+        self.room = room
+        self.scores: tuple[int, ...] | None = None
+        self._muggins_rules: Rules | None = None
+
+    def _deal(self, rng: random.Random) -> tuple[list[list[Card]], list[Card]] | None:
+        pool = list(self.unseen)
+        rng.shuffle(pool)
+        hands: list[list[Card]] = [[] for _ in range(self.n)]
+        for s in self.passed:  # their hidden cards are all too big for this count
+            big = [c for c in pool if card_value(c) > self.room]
+            if len(big) < self.need[s]:
+                return None
+            chosen = big[: self.need[s]]
+            hands[s] = chosen
+            taken = set(chosen)
+            pool = [c for c in pool if c not in taken]
+        for s in range(self.n):
+            if s != self.view.seat and s not in self.passed:
+                hands[s], pool = pool[: self.need[s]], pool[self.need[s] :]
+        crib = pool[: self.crib_need]
+        return hands, crib
+
+    def sample(self, rng: random.Random) -> State | None:
+        """A state at the seat's decision, or ``None`` if no consistent deal turned up."""
+        view = self.view
+        for _ in range(_MAX_REJECTS):
+            dealt = self._deal(rng)
+            if dealt is None:
+                return None
+            hands, crib_rest = dealt
+            kept = []
+            for s in range(self.n):
+                if s == view.seat:
+                    kept.append([*view.hand, *self.played_by[s]])
+                else:
+                    kept.append([*hands[s], *self.played_by[s]])
+            crib = list(view.crib) if view.crib is not None else [*view.discards, *crib_rest]
+            if self.scores is None:  # the scores before the play: replay once from zero
+                state = self._replay(kept, crib, (0,) * self.n)
+                if state is None:
+                    continue
+                self.scores = tuple(a - b for a, b in zip(view.scores, state.scores, strict=True))
+            state = self._replay(kept, crib, self.scores)
+            if state is not None:
+                return state
+        return None
+
+    def _stop_at_show(self) -> Rules:
+        if self._muggins_rules is None:
+            self._muggins_rules = Rules.from_dict({**self.view.rules.to_dict(), "muggins": True})
+        return self._muggins_rules
+
+    def _replay(self, kept: list[list[Card]], crib: list[Card], scores: tuple[int, ...]) -> State | None:
+        view = self.view
+        assert view.dealer is not None and view.starter is not None
+        rules = view.rules
+        if not rules.lowball and not rules.muggins:
+            shows = [0] * rules.sides
+            for seat in range(self.n):
+                shows[rules.side_of(seat)] += show_total(kept[seat], view.starter)
+            shows[rules.side_of(view.dealer)] += show_total(crib, view.starter, True)
+            if all(view.side_scores[s] + shows[s] + _PLAY_REACH < rules.target for s in range(rules.sides)):
+                # this deal's show cannot end the game: the search may stop where it starts (under Muggins the
+                # play ends at the show; the play's rules are the same), which spares scoring it at every leaf
+                rules = self._stop_at_show()
+        state = engine.position(
+            rules,
+            phase="play",
+            dealer=view.dealer,
+            hands=kept,
+            crib=crib,
+            starter=view.starter,
+            scores=scores,
+        )
+        go = Go()
+        for seat, card in view.played:
+            while True:  # the gos (and resets) before this card; go only when no card fits (spec §2.4 step 2)
+                turn = engine.to_act(state)
+                if turn is None:
+                    return None
+                if turn == seat and card_value(card) + state.count <= 31:
+                    break
+                if go not in engine.legal_moves(state):
+                    return None  # a card would have had to be laid here: not the deal that was played
+                state = engine.apply(state, go)
+            state = engine.apply(state, Play.of(card))
+        passed = sum(1 << s for s in view.passed)
+        while not (
+            engine.to_act(state) == view.seat
+            and state.count == view.count
+            and len(state.sequence) == len(view.sequence)
+            and state.passed == passed
+        ):
+            if engine.to_act(state) is None or go not in engine.legal_moves(state):
+                return None
+            state = engine.apply(state, go)
+        return state
+
+
+class _Search:
+    """Alpha-beta to the end of the play on one deal, values from ``seat``'s side's point of view."""
+
+    def __init__(self, seat: int, rules: Rules, root: State) -> None:
+        self.seat = seat
+        self.rules = rules
+        self.side = rules.side_of(seat)
+        self.root = root
+        self.root_scores = root.scores
+        self.sign = -1.0 if rules.lowball else 1.0
+        self.others = rules.sides - 1
+        self.nodes = 0
+
+    def value_after(self, move: Move) -> float:
+        self.nodes = 0
+        return self._value(engine.apply(self.root, move), -1e9, 1e9)
+
+    def _leaf(self, state: State) -> float:
+        rules = self.rules
+        gains = [0.0] * rules.sides
+        for s, (now, before) in enumerate(zip(state.scores, self.root_scores, strict=True)):
+            gains[rules.side_of(s)] += now - before
+        mine = gains[self.side]
+        diff = mine - (sum(gains) - mine) / self.others
+        value = self.sign * diff
+        if engine.is_over(state):
+            value += _WIN if self.seat in engine.result(state).winners else -_WIN
+        return value
+
+    def _value(self, state: State, alpha: float, beta: float) -> float:
+        if state.phase_name != "play":
+            return self._leaf(state)
+        moves = engine.legal_moves(state)
+        mover = engine.to_act(state)
+        assert mover is not None
+        if len(moves) == 1:
+            return self._value(engine.apply(state, moves[0]), alpha, beta)
+        self.nodes += 1
+        children = [engine.apply(state, m) for m in moves]
+        maximise = self.rules.side_of(mover) == self.side
+        gains = [c.scores[mover] - state.scores[mover] for c in children]
+        # order: the mover's best immediate points first (its own objective: fewest in Lowball)
+        lowball = self.rules.lowball
+        order = sorted(range(len(children)), key=lambda i: gains[i] if lowball else -gains[i])
+        if self.nodes > _NODE_BUDGET:
+            return self._playout(children[order[0]])
+        if maximise:
+            best = -1e9
+            for i in order:
+                v = self._value(children[i], alpha, beta)
+                if v > best:
+                    best = v
+                if best > alpha:
+                    alpha = best
+                if alpha >= beta:
+                    break
+            return best
+        best = 1e9
+        for i in order:
+            v = self._value(children[i], alpha, beta)
+            if v < best:
+                best = v
+            if best < beta:
+                beta = best
+            if alpha >= beta:
+                break
+        return best
+
+    def _playout(self, state: State) -> float:
+        """Greedy to the end of the play: each player lays the card scoring the most (least in Lowball)."""
+        lowball = self.rules.lowball
+        while state.phase_name == "play":
+            moves = engine.legal_moves(state)
+            mover = engine.to_act(state)
+            assert mover is not None
+            if len(moves) == 1:
+                state = engine.apply(state, moves[0])
+                continue
+            children = [engine.apply(state, m) for m in moves]
+            gains = [c.scores[mover] for c in children]
+            pick = (
+                min(range(len(children)), key=gains.__getitem__)
+                if lowball
+                else max(range(len(children)), key=gains.__getitem__)
+            )
+            state = children[pick]
+        return self._leaf(state)
