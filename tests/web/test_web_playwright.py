@@ -145,7 +145,7 @@ class PageErrors:
 
 
 def shot(page: Any, name: str, full: bool = True) -> None:
-    page.screenshot(path=str(_artifacts() / f"{name}.png"), full_page=full)
+    page.screenshot(path=str(_artifacts() / f"{name}.png"), full_page=full, animations="disabled")
 
 
 def root_data(page: Any, sel: str) -> dict[str, Any]:
