@@ -31,7 +31,6 @@ OpenSpiel's C++ ``pyspiel.MCTSBot`` crashes on Python-implemented games in open_
 
 from __future__ import annotations
 
-import json
 import random
 from collections import Counter
 from typing import Any, Final
@@ -42,7 +41,14 @@ import pyspiel
 from kortbord import cribbage, mulle
 from kortbord.cards import Card
 from kortbord.research import encoding as enc
-from kortbord.research.table import CribbageSpec, MulleSpec, Spec, Table
+from kortbord.research.params import (
+    CRIBBAGE_PARAMETERS,
+    MULLE_PARAMETERS,
+    cribbage_spec,
+    mulle_spec,
+    observation_text,
+)
+from kortbord.research.table import Spec, Table
 
 __all__ = [
     "CRIBBAGE_PARAMETERS",
@@ -53,83 +59,6 @@ __all__ = [
     "mulle_spec",
     "observation_text",
 ]
-
-_MULLE_STANDARD: Final = mulle.Rules().to_dict()
-_MULLE_RULE_PARAMS: Final = {
-    k: (str(v) if k == "max_found_cards" else v) for k, v in _MULLE_STANDARD.items() if k != "profile"
-}
-#: Game parameters of ``kortbord_mulle`` with their defaults (the engine's ``standard`` rules).
-MULLE_PARAMETERS: Final[dict[str, Any]] = {
-    "players": 2,
-    "teams": False,
-    "first_dealer": -1,
-    "utility": "win_loss",
-    "max_actions": enc.MULLE_DEFAULT_MAX_ACTIONS,
-    "max_rounds": 100,
-    "profile": "standard",
-    **_MULLE_RULE_PARAMS,
-}
-
-_CRIB_DEFAULT: Final = cribbage.Rules()
-#: Game parameters of ``kortbord_cribbage`` (``skunk_line``/``double_skunk_line`` -1 = the ACC default for the
-#: target; four players always play as partners, seats 0+2 against 1+3).
-CRIBBAGE_PARAMETERS: Final[dict[str, Any]] = {
-    "players": 2,
-    "target": 121,
-    "muggins": False,
-    "lowball": False,
-    "skunks": True,
-    "skunk_line": -1,
-    "double_skunk_line": -1,
-    "skunk_games": 2,
-    "double_skunk_games": 3,
-    "first_dealer": -1,
-    "utility": "win_loss",
-}
-
-
-def mulle_spec(params: dict[str, Any]) -> MulleSpec:
-    """The driver spec for ``kortbord_mulle`` parameters (missing keys take :data:`MULLE_PARAMETERS`).
-
-    Raises:
-        InvalidRulesError: a bad rule option or combination (from the engine).
-    """
-    p = {**MULLE_PARAMETERS, **params}
-    rules: dict[str, Any] = {"profile": p["profile"]}
-    for key, default in _MULLE_RULE_PARAMS.items():
-        value = p[key]
-        if key == "max_found_cards":
-            value = int(value) if str(value).isdigit() else value
-            default = int(default)
-        if value != default:
-            rules[key] = value
-    dealer = None if p["first_dealer"] < 0 else p["first_dealer"]
-    return MulleSpec(
-        mulle.Rules.from_dict(rules),
-        players=p["players"],
-        teams=p["teams"],
-        dealer=dealer,
-        max_actions=p["max_actions"],
-        max_rounds=p["max_rounds"],
-    )
-
-
-def cribbage_spec(params: dict[str, Any]) -> CribbageSpec:
-    """The driver spec for ``kortbord_cribbage`` parameters (missing keys take :data:`CRIBBAGE_PARAMETERS`)."""
-    p = {**CRIBBAGE_PARAMETERS, **params}
-    rules = cribbage.Rules(
-        players=p["players"],
-        target=p["target"],
-        muggins=p["muggins"],
-        lowball=p["lowball"],
-        skunks=p["skunks"],
-        skunk_line=None if p["skunk_line"] < 0 else p["skunk_line"],
-        double_skunk_line=None if p["double_skunk_line"] < 0 else p["double_skunk_line"],
-        skunk_games=p["skunk_games"],
-        double_skunk_games=p["double_skunk_games"],
-    )
-    dealer = None if p["first_dealer"] < 0 else p["first_dealer"]
-    return CribbageSpec(rules, dealer=dealer)
 
 
 def _game_type(short_name: str, long_name: str, params: dict[str, Any]) -> pyspiel.GameType:
@@ -229,6 +158,7 @@ class KortbordState(pyspiel.State):  # type: ignore[misc]
         self.spec = game.spec
         self.utility_mode = game.utility_mode
         self.drawn: tuple[int, ...] = ()
+        self.left: tuple[int, ...] | None = None
         self.dealer_draw: int | None = None
 
     # -- chance -----------------------------------------------------------------------------------------------
@@ -244,10 +174,15 @@ class KortbordState(pyspiel.State):  # type: ignore[misc]
             return self.spec.players
         return self.spec.cards_used  # type: ignore[attr-defined, no-any-return]
 
-    def _remaining(self) -> Counter[int]:
-        if self.spec.game == "cribbage" and self.table.state.phase_name == "cut":
-            return Counter(c for c in range(52) if c not in self.drawn)
-        return Counter(int(c) for c in self.spec.deck) - Counter(self.drawn)
+    def _remaining(self) -> tuple[int, ...]:
+        """Copies left of each card index 0..51 (a cut for deal draws from one pack)."""
+        if self.left is None:
+            copies = 2 if self.spec.game == "mulle" else 1
+            left = [copies] * 52
+            for c in self.drawn:
+                left[c] -= 1
+            self.left = tuple(left)
+        return self.left
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """``(outcome, probability)`` pairs: a dealer seat, or a card index weighted by the copies left."""
@@ -255,8 +190,8 @@ class KortbordState(pyspiel.State):  # type: ignore[misc]
             n = self.spec.players
             return [(s, 1.0 / n) for s in range(n)]
         left = self._remaining()
-        total = sum(left.values())
-        return [(c, k / total) for c, k in sorted(left.items())]
+        total = sum(left)
+        return [(c, k / total) for c, k in enumerate(left) if k]
 
     def _apply_chance(self, outcome: int) -> None:
         if self._needs_dealer():
@@ -264,9 +199,11 @@ class KortbordState(pyspiel.State):  # type: ignore[misc]
                 raise pyspiel.SpielError(f"dealer outcome must be a seat 0..{self.spec.players - 1}")
             self.dealer_draw = outcome
             return
-        if self._remaining()[outcome] <= 0:
+        left = self._remaining()
+        if not 0 <= outcome < 52 or left[outcome] <= 0:
             raise pyspiel.SpielError(f"chance outcome {outcome} is not possible here")
         self.drawn = (*self.drawn, outcome)
+        self.left = (*left[:outcome], left[outcome] - 1, *left[outcome + 1 :])
         if len(self.drawn) < self._cards_needed():
             return
         cards = tuple(Card(c) for c in self.drawn)
@@ -279,6 +216,7 @@ class KortbordState(pyspiel.State):  # type: ignore[misc]
             move = cribbage.Shuffle(cards + tuple(rest))
         self.table = self.table.apply_move(move)
         self.drawn = ()
+        self.left = None
         self.dealer_draw = None
 
     # -- OpenSpiel API ----------------------------------------------------------------------------------------
@@ -345,6 +283,7 @@ class KortbordState(pyspiel.State):  # type: ignore[misc]
             left = [int(c) for c in self.spec.deck]
             rng.shuffle(left)
             new.drawn = tuple(left[: len(self.drawn)])
+            new.left = None
         return new  # type: ignore[no-any-return]
 
 
@@ -355,18 +294,6 @@ def _public_entries(t: Table) -> list[str]:
 
 
 # ----------------------------------------------------------------------------------------------- observation
-def observation_text(table: Table, seat: int, *, private: bool = True) -> str:
-    """The observation string: ``seat``'s view as compact JSON (legal moves and round history left out;
-    without ``private`` also the own hand and discards)."""
-    d = table.view(seat).to_json()
-    for key in ("legal_moves", "round_log", "notices", "rules"):
-        d.pop(key, None)
-    if not private:
-        for key in ("hand", "discards"):
-            d.pop(key, None)
-    return json.dumps(d, separators=(",", ":"))
-
-
 class _Observer:
     """OpenSpiel observer (PyObserver protocol): ``tensor``, ``dict``, ``set_from``, ``string_from``."""
 

@@ -356,10 +356,12 @@ class Table:
             for e in _entries(self.history):
                 if isinstance(e, str):
                     lines.append(e)
-                elif e[seat] is not None:
-                    lines.append(e[seat])
+                else:
+                    text = e[seat]
+                    if text is not None:
+                        lines.append(text)
             hit = self._cache[key] = "\n".join(lines)
-        return hit  # type: ignore[no-any-return]
+        return str(hit)
 
     # -- transitions ------------------------------------------------------------------------------------------
     def apply_action(self, action: int) -> Table:
@@ -621,14 +623,23 @@ class Table:
         for s in range(n):
             if s != seat:
                 known.update(played[s])
-        crib_cards: list[Card] = []
+        # a face-up crib (a Muggins crib count) is in the engine's order: the 3-hand pack card, then each discard
+        # in the order laid away -- so it fixes every seat's discard
+        crib_extra: list[Card] = []
+        crib_discards: dict[int, tuple[Card, ...]] = {}
         if v.crib is not None:
-            mine = [c for s, m, _ in self.round_log if s == seat and isinstance(m, cm.Discard) for c in m.cards]
-            crib_cards = list((Counter(v.crib) - Counter(mine)).elements())
-            known.update(crib_cards)
+            crib_extra = list(v.crib[:extra])
+            i = extra
+            for s, m, _ in self.round_log:
+                if isinstance(m, cm.Discard):
+                    crib_discards[s] = tuple(v.crib[i : i + len(m.cards)])
+                    i += len(m.cards)
+            for s, cards in crib_discards.items():
+                if s != seat:
+                    known.update(cards)
+            known.update(crib_extra)
         pool = [c for c in spec.deck if not known[c]]
         rng.shuffle(pool)
-        rng.shuffle(crib_cards)
         new_deck: list[Card | None] = [None] * 52
         for p in positions(seat):
             new_deck[p] = deck[p]
@@ -639,8 +650,7 @@ class Table:
                 continue
             cards: list[Card] = []
             if s in discarded:
-                src = crib_cards if v.crib is not None else pool
-                new_discards[s] = tuple(src.pop() for _ in range(d))
+                new_discards[s] = crib_discards[s] if s in crib_discards else tuple(pool.pop() for _ in range(d))
                 cards.extend(new_discards[s])
             cards.extend(played[s])
             rest = [pool.pop() for _ in range(k - len(cards))]
@@ -650,7 +660,7 @@ class Table:
             for p, c in zip(positions(s), cards, strict=True):
                 new_deck[p] = c
         for p in range(dealt, dealt + extra):
-            new_deck[p] = (crib_cards or pool).pop()
+            new_deck[p] = crib_extra.pop(0) if crib_extra else pool.pop()
         if v.starter is not None:
             new_deck[dealt + extra] = v.starter
         rest_cards = iter(pool)
