@@ -332,6 +332,8 @@ class StrongBot:
     MAX_CANDIDATES: Final = 12
     #: the playout policy's random-move probability.
     EPSILON: Final = 0.1
+    #: a playout runs on through the next deal when fewer than this many cards per player are left in hands.
+    EXTEND: Final = 2
 
     def __init__(self, rules: Rules | None, *, time_budget_ms: float = 150.0, iterations: int | None = None) -> None:
         if iterations is not None and iterations < 1:
@@ -374,48 +376,39 @@ class StrongBot:
         me = (view.seat - view.dealer - 1) % n  # the viewer's seat in the sampled state (position seats)
         worlds = 0
         playouts = 0
-        batch_worlds = 0
-        stop = False
-        while not stop:
-            if self.iterations is not None and worlds >= self.iterations:
-                break
+        while self.iterations is None or worlds < self.iterations:
             world = sample_state(view, self.rules, local)
             my_side = world.side(me)
             base = _side_points(world, t)
             seed = local.getrandbits(64)
             by_value = {m: m for m in engine.legal_moves(world)}
+            results: list[tuple[int, float]] = []
             for i in alive:
                 if deadline is not None and worlds > 0 and time.perf_counter() > deadline:
-                    stop = True
                     break
                 m = by_value.get(moves[i])
                 if m is None:  # pragma: no cover - the mover's moves depend only on public facts and its hand
-                    continue
+                    raise AssertionError(f"{moves[i]} is not legal in a sampled world")
+                # common random numbers: every candidate is played out with the same generator seed
                 after = self._playout(engine.apply(world, m), random.Random(seed))
                 pts = _side_points(after, t)
                 gain = [pts[s] - base[s] for s in range(len(pts))]
                 own = gain[my_side]
                 others = (sum(gain) - own) / (len(gain) - 1)
-                total[i] += sign * (own - others)
+                results.append((i, sign * (own - others)))
+            playouts += len(results)
+            if len(results) < len(alive):
+                break  # out of time in the middle of a world: it is not counted
+            for i, value in results:
+                total[i] += value
                 count[i] += 1
-                playouts += 1
-            else:
-                worlds += 1
-                batch_worlds += 1
-                if deadline is not None and time.perf_counter() > deadline:
-                    stop = True
-            if batch_worlds >= self.BATCH and len(alive) > 2:
-                batch_worlds = 0
+            worlds += 1
+            if worlds % self.BATCH == 0 and len(alive) > 2:
                 alive = self._halve(alive, total, count, prior)
-        scored = [i for i in range(len(moves)) if count[i]]
-        if not scored:
-            best = order[0]
-        else:
-            # compare only candidates that saw the same number of worlds as the most-sampled ones
-            top = max(count[i] for i in scored)
-            finalists = [i for i in scored if count[i] == top] if self.iterations is None else alive
-            finalists = [i for i in finalists if count[i]] or scored
-            best = max(finalists, key=lambda i: (total[i] / count[i], prior[i]))
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+        # the survivors have seen the same worlds; the greedy value breaks ties
+        best = max(alive, key=lambda i: (total[i] / count[i] if count[i] else -1e9, prior[i]))
         self.last_stats = {"worlds": worlds, "playouts": playouts, "candidates": len(moves)}
         return moves[best]
 
@@ -432,7 +425,7 @@ class StrongBot:
             return state
         deal = state.deal_no
         remaining = sum(state.hand_size(s) for s in range(state.players))
-        horizon = deal + 1 if remaining < 2 * state.players else deal
+        horizon = deal + 1 if remaining < self.EXTEND * state.players else deal
         eps = self.EPSILON
         t = _tables(self.rules)
         while state.phase == "play" and state.deal_no <= horizon:
