@@ -42,6 +42,11 @@ def serve(
     ] = None,
     ws_rate: Annotated[float, typer.Option(help="WebSocket messages a second per connection.", min=0.1)] = 10.0,
     ws_burst: Annotated[float, typer.Option(help="WebSocket messages at once per connection.", min=1)] = 20.0,
+    rest_rate: Annotated[float, typer.Option(help="POST requests a second per client address.", min=0.1)] = 5.0,
+    rest_burst: Annotated[float, typer.Option(help="POST requests at once per client address.", min=1)] = 30.0,
+    ws_compress: Annotated[
+        bool, typer.Option(help="Compress WebSocket messages (permessage-deflate): less traffic, more CPU.")
+    ] = False,
     log_level: Annotated[str, typer.Option(help="Uvicorn log level.")] = "info",
 ) -> None:
     """Run the web table: open http://HOST:PORT in a browser to play Mulle or Cribbage."""
@@ -57,7 +62,17 @@ def serve(
         allowed_origins=tuple(allow_origin or ()),
         ws_rate=ws_rate,
         ws_burst=ws_burst,
+        rest_rate=rest_rate,
+        rest_burst=rest_burst,
     )
     shown = url.split("@")[-1] if "@" in url else url
     typer.echo(f"kortbord: the table is at http://{host}:{port}  (database: {shown})")
-    uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=64 * 1024, ws_ping_interval=20.0)
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        log_level=log_level,
+        ws_max_size=64 * 1024,
+        ws_ping_interval=20.0,
+        ws_per_message_deflate=ws_compress,
+    )

@@ -44,7 +44,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import make_url
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 __all__ = ["GameRow", "SeatRow", "Store", "games", "metadata", "moves", "seats"]
 
@@ -276,32 +276,46 @@ class Store:
         await fut
 
     async def _write_loop(self) -> None:
-        while True:
-            await self._wake.wait()
-            self._wake.clear()
-            batch, self._pending = self._pending, []
-            if not batch:
-                continue
-            try:
-                await self._write(batch)
-            except Exception:  # one bad row must not fail the others: retry one by one
-                log.exception("group commit of %d moves failed; retrying one by one", len(batch))
+        conn: AsyncConnection | None = None
+        try:
+            while True:
+                await self._wake.wait()
+                self._wake.clear()
+                batch, self._pending = self._pending, []
+                if not batch:
+                    continue
+                try:
+                    if conn is None:
+                        conn = await self.engine.connect()
+                    await self._write(conn, batch)
+                except Exception:  # one bad row must not fail the others: retry one by one, on a new connection
+                    log.exception("group commit of %d moves failed; retrying one by one", len(batch))
+                    if conn is not None:
+                        with contextlib.suppress(Exception):
+                            await conn.close()
+                        conn = None
+                    for item in batch:
+                        try:
+                            async with self.engine.connect() as one:
+                                await self._write(one, [item])
+                        except Exception as exc:
+                            if not item.done.done():
+                                item.done.set_exception(exc)
                 for item in batch:
-                    try:
-                        await self._write([item])
-                    except Exception as exc:
-                        if not item.done.done():
-                            item.done.set_exception(exc)
-            for item in batch:
-                if not item.done.done():
-                    item.done.set_result(None)
+                    if not item.done.done():
+                        item.done.set_result(None)
+        finally:
+            if conn is not None:
+                with contextlib.suppress(Exception):
+                    await conn.close()
 
-    async def _write(self, batch: Sequence[_Pending]) -> None:
+    async def _write(self, conn: AsyncConnection, batch: Sequence[_Pending]) -> None:
+        """Write a batch of moves in one transaction on the writer's own connection."""
         now = _now()
         last: dict[str, _Pending] = {}
         for item in batch:
             last[item.game_id] = item
-        async with self.engine.begin() as conn:
+        async with conn.begin():
             await conn.execute(
                 insert(moves),
                 [
