@@ -37,7 +37,8 @@ def make_client(tmp_path: Path, label: str = "t", **kwargs: Any) -> TestClient:
         "seed_factory": seeds(label),
     }
     opts.update(kwargs)
-    return TestClient(create_app(f"sqlite+aiosqlite:///{tmp_path / 'kortbord.db'}", **opts))
+    url = opts.pop("database_url", f"sqlite+aiosqlite:///{tmp_path / 'kortbord.db'}")
+    return TestClient(create_app(url, **opts))
 
 
 def new_game(client: TestClient, **body: Any) -> dict[str, Any]:
