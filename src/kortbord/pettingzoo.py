@@ -53,7 +53,6 @@ class KortbordEnv(AECEnv):  # type: ignore[misc]
         self.spec = spec
         self.utility = utility
         self.render_mode = render_mode
-        self.metadata = {**self.metadata, "name": f"kortbord_{spec.game}_v0"}
         self.possible_agents = [f"player_{i}" for i in range(spec.players)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
         size = enc.mulle_obs_layout().size if spec.game == "mulle" else enc.cribbage_obs_layout().size

@@ -634,9 +634,9 @@ class Table:
                 if isinstance(m, cm.Discard):
                     crib_discards[s] = tuple(v.crib[i : i + len(m.cards)])
                     i += len(m.cards)
-            for s, cards in crib_discards.items():
+            for s, chunk in crib_discards.items():
                 if s != seat:
-                    known.update(cards)
+                    known.update(chunk)
             known.update(crib_extra)
         pool = [c for c in spec.deck if not known[c]]
         rng.shuffle(pool)
@@ -648,16 +648,16 @@ class Table:
         for s in range(n):
             if s == seat:
                 continue
-            cards: list[Card] = []
+            held: list[Card] = []
             if s in discarded:
                 new_discards[s] = crib_discards[s] if s in crib_discards else tuple(pool.pop() for _ in range(d))
-                cards.extend(new_discards[s])
-            cards.extend(played[s])
-            rest = [pool.pop() for _ in range(k - len(cards))]
+                held.extend(new_discards[s])
+            held.extend(played[s])
+            rest = [pool.pop() for _ in range(k - len(held))]
             if room[s] >= 0 and any(cribbage_value(c) <= room[s] for c in rest):
                 return None
-            cards.extend(rest)
-            for p, c in zip(positions(s), cards, strict=True):
+            held.extend(rest)
+            for p, c in zip(positions(s), held, strict=True):
                 new_deck[p] = c
         for p in range(dealt, dealt + extra):
             new_deck[p] = crib_extra.pop(0) if crib_extra else pool.pop()
