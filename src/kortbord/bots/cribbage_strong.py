@@ -212,7 +212,8 @@ class StrongBot:
         sampler = _Sampler(view)
         totals = [0.0] * len(legal_moves)
         done = 0
-        deadline = time.perf_counter() + self.time_budget_ms / 1000.0
+        start = time.perf_counter()
+        deadline = start + self.time_budget_ms / 1000.0
         limit = self.iterations
         if not sampler.hidden:  # every card is known: one deal is the truth
             limit = 1
@@ -227,7 +228,7 @@ class StrongBot:
             if limit is not None:
                 if done >= limit:
                     break
-            elif time.perf_counter() >= deadline:
+            elif (now := time.perf_counter()) + (now - start) / done >= deadline:  # the next deal would overrun
                 break
         if done == 0:  # no consistent deal found: fall back to the immediate points
             return [_immediate(view, m) for m in legal_moves]
