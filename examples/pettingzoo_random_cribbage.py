@@ -1,0 +1,34 @@
+"""A PettingZoo AEC loop: three random agents play a 61-point Cribbage game with Muggins counting.
+
+Run:  .venv/bin/python examples/pettingzoo_random_cribbage.py   (needs ``pip install kortbord[pettingzoo]``)
+"""
+
+from __future__ import annotations
+
+from kortbord.pettingzoo import cribbage_env
+from kortbord.research.encoding import cribbage_move
+
+
+def main() -> None:
+    env = cribbage_env(players=3, target=61, muggins=True)
+    env.reset(seed=42)
+    steps = 0
+    total = dict.fromkeys(env.possible_agents, 0.0)
+    for agent in env.agent_iter():
+        observation, reward, termination, truncation, _info = env.last()
+        total[agent] += reward
+        if termination or truncation:
+            action = None
+        else:
+            action = env.action_space(agent).sample(observation["action_mask"])  # a random legal action
+            if steps < 8:
+                print(f"{agent}: action {action} = {cribbage_move(action)}")
+            steps += 1
+        env.step(action)
+    print(f"{steps} decisions; rewards: {total}")
+    print("scores:", env.table.state.scores)
+    env.close()
+
+
+if __name__ == "__main__":
+    main()
