@@ -73,6 +73,7 @@ class Stats:
         self.errors: dict[str, int] = {}
         self.measuring = False
         self.games_done = 0
+        self.client_cpu = 0.0
 
 
 async def seat_player(url: str, seat: int, think: float, stats: Stats, rng: random.Random, stop: asyncio.Event) -> None:
@@ -144,7 +145,9 @@ async def run(port: int, games: int, think: float, warmup: float, seconds: float
     tasks = [asyncio.create_task(table(base, ws_base, k, think, stats, stop)) for k in range(games)]
     await asyncio.sleep(warmup)
     stats.measuring = True
+    c0 = time.process_time()
     await asyncio.sleep(seconds)
+    stats.client_cpu = (time.process_time() - c0) / seconds
     stats.measuring = False
     stop.set()
     for t in tasks:
@@ -165,6 +168,12 @@ def _cpu_seconds(pid: int) -> float:
     except OSError:
         return 0.0
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _db_batch(port: int) -> str:
+    """The server's group-commit figures: mean / max milliseconds per batch so far."""
+    db = httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=10).json()["db"]
+    return f"{db['mean_batch_ms']:.1f}/{db['max_batch_ms']:.0f}"
 
 
 def _pct(xs: list[float], q: float) -> float:
@@ -188,7 +197,7 @@ def main() -> None:
             print(f"kortbord web table load: {os.cpu_count()} CPUs, SQLite, think {args.think_ms:g} ms (excluded), "
                   f"{args.seconds:g} s measured per run; target p99 < {TARGET_P99_MS:g} ms at 200 games")  # fmt: skip
             print(f"{'games':>6} {'moves':>7} {'moves/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} "
-                  f"{'p99/target':>10} {'server CPU':>10}  errors")  # fmt: skip
+                  f"{'p99/target':>10} {'server CPU':>10} {'client CPU':>10} {'DB batch ms':>11}  errors")  # fmt: skip
             for n in args.games:
                 cpu0 = _cpu_seconds(proc.pid)
                 stats = asyncio.run(run(port, n, args.think_ms / 1000.0, args.warmup, args.seconds))
@@ -200,7 +209,8 @@ def main() -> None:
                 print(
                     f"{n:>6} {len(stats.rtts):>7} {len(stats.rtts) / args.seconds:>8.0f} "
                     f"{statistics.median(stats.rtts) * 1000:>8.1f} {p99:>8.1f} {max(stats.rtts) * 1000:>8.1f} "
-                    f"{p99 / TARGET_P99_MS:>10.2f} {cpu * 100:>9.0f}%  {stats.errors or '-'}"
+                    f"{p99 / TARGET_P99_MS:>10.2f} {cpu * 100:>9.0f}% {stats.client_cpu * 100:>9.0f}% "
+                    f"{_db_batch(port):>11}  {stats.errors or '-'}"
                 )
         finally:
             os.killpg(proc.pid, signal.SIGTERM)

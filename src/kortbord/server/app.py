@@ -217,7 +217,14 @@ def create_app(
     @app.get("/api/health")
     async def health() -> dict[str, Any]:
         """``{"ok": true, "version"}``."""
-        return {"ok": True, "version": __version__, "games_live": len(manager.sessions)}
+        st = store.stats
+        db = {
+            "batches": st["batches"],
+            "moves": st["moves"],
+            "mean_batch_ms": round(1000 * st["seconds"] / max(1, st["batches"]), 2),
+            "max_batch_ms": round(1000 * st["max_seconds"], 2),
+        }
+        return {"ok": True, "version": __version__, "games_live": len(manager.sessions), "db": db}
 
     @app.get("/api/options/{game}")
     async def options(game: str) -> dict[str, Any]:

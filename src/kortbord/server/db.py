@@ -16,9 +16,13 @@ Concurrent moves of different games share one transaction (group commit), so man
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import datetime as dt
+import json
 import logging
+import sqlite3
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -174,8 +178,18 @@ class Store:
         if self.is_sqlite:
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
         self._pending: list[_Pending] = []
+        #: group-commit statistics: batches written, moves written, seconds spent writing, the slowest batch
+        self.stats = {"batches": 0, "moves": 0, "seconds": 0.0, "max_seconds": 0.0}
         self._wake = asyncio.Event()
         self._writer: asyncio.Task[None] | None = None
+        self._conn: AsyncConnection | None = None
+        self._sqlite_conn: sqlite3.Connection | None = None
+        self._sqlite_path: str | None = None
+        self._sqlite_thread: concurrent.futures.ThreadPoolExecutor | None = None
+        self._checkpointer: asyncio.Task[None] | None = None
+        if self.is_sqlite and parsed.database and parsed.database != ":memory:":
+            self._sqlite_path = str(Path(parsed.database).expanduser())
+            self._sqlite_thread = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="kortbord-db-writer")
 
     async def start(self) -> None:
         """Create the tables if needed and start the group-commit writer."""
@@ -183,6 +197,8 @@ class Store:
             await conn.run_sync(metadata.create_all)
         self._wake = asyncio.Event()
         self._writer = asyncio.create_task(self._write_loop(), name="kortbord-db-writer")
+        if self._sqlite_path is not None:
+            self._checkpointer = asyncio.create_task(self._checkpoints(), name="kortbord-db-checkpoint")
 
     async def close(self) -> None:
         """Write what is pending, stop the writer and close the connections."""
@@ -194,6 +210,13 @@ class Store:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._writer
             self._writer = None
+        if self._checkpointer is not None:
+            self._checkpointer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._checkpointer
+            self._checkpointer = None
+        if self._sqlite_thread is not None:
+            self._sqlite_thread.shutdown(wait=True)
         await self.engine.dispose()
 
     # -- games --------------------------------------------------------------------------------------------------
@@ -276,7 +299,6 @@ class Store:
         await fut
 
     async def _write_loop(self) -> None:
-        conn: AsyncConnection | None = None
         try:
             while True:
                 await self._wake.wait()
@@ -285,29 +307,106 @@ class Store:
                 if not batch:
                     continue
                 try:
-                    if conn is None:
-                        conn = await self.engine.connect()
-                    await self._write(conn, batch)
+                    t0 = time.perf_counter()
+                    await self._write_batch(batch)
+                    took = time.perf_counter() - t0
+                    st = self.stats
+                    st["batches"] += 1
+                    st["moves"] += len(batch)
+                    st["seconds"] += took
+                    st["max_seconds"] = max(st["max_seconds"], took)
                 except Exception:  # one bad row must not fail the others: retry one by one, on a new connection
                     log.exception("group commit of %d moves failed; retrying one by one", len(batch))
-                    if conn is not None:
-                        with contextlib.suppress(Exception):
-                            await conn.close()
-                        conn = None
+                    await self._reset_writer()
                     for item in batch:
                         try:
-                            async with self.engine.connect() as one:
-                                await self._write(one, [item])
+                            await self._write_batch([item])
                         except Exception as exc:
+                            await self._reset_writer()
                             if not item.done.done():
                                 item.done.set_exception(exc)
                 for item in batch:
                     if not item.done.done():
                         item.done.set_result(None)
         finally:
-            if conn is not None:
-                with contextlib.suppress(Exception):
-                    await conn.close()
+            await self._reset_writer()
+
+    async def _write_batch(self, batch: Sequence[_Pending]) -> None:
+        """One transaction for the whole batch.  SQLite: one call into the writer thread (a plain ``sqlite3``
+        connection: one thread hop per batch instead of one per statement); others: the writer's own
+        SQLAlchemy connection."""
+        if self._sqlite_path is not None:
+            loop = asyncio.get_running_loop()
+            await loop.run_in_executor(self._sqlite_thread, self._sqlite_write, batch)
+            return
+        if self._conn is None:
+            self._conn = await self.engine.connect()
+        await self._write(self._conn, batch)
+
+    async def _reset_writer(self) -> None:
+        if self._conn is not None:
+            with contextlib.suppress(Exception):
+                await self._conn.close()
+            self._conn = None
+        if self._sqlite_conn is not None:
+            conn, self._sqlite_conn = self._sqlite_conn, None
+            with contextlib.suppress(Exception):
+                await asyncio.get_running_loop().run_in_executor(self._sqlite_thread, conn.close)
+
+    async def _checkpoints(self, every: float = 1.0) -> None:
+        """Copy the SQLite write-ahead log into the database file in the background, off the writer's path (the
+        writer never waits for a checkpoint's fsync).  PASSIVE: never blocks readers or the writer."""
+        path = self._sqlite_path
+        assert path is not None
+        loop = asyncio.get_running_loop()
+        pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="kortbord-db-checkpoint")
+
+        def checkpoint(mode: str) -> None:
+            conn = sqlite3.connect(path, isolation_level=None, timeout=30)
+            try:
+                conn.execute(f"PRAGMA wal_checkpoint({mode})")
+            finally:
+                conn.close()
+
+        try:
+            while True:
+                await asyncio.sleep(every)
+                try:
+                    await loop.run_in_executor(pool, checkpoint, "PASSIVE")
+                except Exception:
+                    log.exception("WAL checkpoint failed")
+        finally:
+            with contextlib.suppress(Exception):
+                await asyncio.shield(loop.run_in_executor(pool, checkpoint, "PASSIVE"))
+            pool.shutdown(wait=False)
+
+    def _sqlite_write(self, batch: Sequence[_Pending]) -> None:
+        """(Writer thread.) Insert the moves and update the games in one SQLite transaction."""
+        conn = self._sqlite_conn
+        if conn is None:
+            assert self._sqlite_path is not None
+            conn = sqlite3.connect(self._sqlite_path, isolation_level=None, check_same_thread=False, timeout=30)
+            _sqlite_pragmas(conn, None)
+            self._sqlite_conn = conn
+        now = _now().strftime("%Y-%m-%d %H:%M:%S.%f")  # SQLAlchemy's SQLite DATETIME format
+        last: dict[str, _Pending] = {}
+        for item in batch:
+            last[item.game_id] = item
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            conn.executemany(
+                "INSERT INTO moves (game_id, ply, seat, move, created_at) VALUES (?, ?, ?, ?, ?)",
+                [(p.game_id, p.ply, p.seat, p.move, now) for p in batch],
+            )
+            conn.executemany(
+                "UPDATE games SET version = ?, status = ?, snapshot = ?, updated_at = ? WHERE id = ?",
+                [(p.ply, p.status, json.dumps(p.snapshot), now, p.game_id) for p in last.values()],
+            )
+            conn.execute("COMMIT")
+        except BaseException:
+            with contextlib.suppress(Exception):
+                conn.execute("ROLLBACK")
+            raise
 
     async def _write(self, conn: AsyncConnection, batch: Sequence[_Pending]) -> None:
         """Write a batch of moves in one transaction on the writer's own connection."""
@@ -417,4 +516,5 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cur.execute("PRAGMA synchronous=NORMAL")
     cur.execute("PRAGMA foreign_keys=ON")
     cur.execute("PRAGMA busy_timeout=30000")
+    cur.execute("PRAGMA wal_autocheckpoint=0")  # checkpoints run in the background (Store._checkpoints)
     cur.close()
