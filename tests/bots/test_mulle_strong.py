@@ -283,3 +283,16 @@ def test_time_budget_mode_returns_a_legal_move() -> None:
     move = StrongBot(Rules(), time_budget_ms=30).choose(game.view(seat), legal, random.Random(0))
     assert move in legal
     assert isinstance(game.view(seat), View)
+
+
+def test_when_not_one_world_fits_the_time_budget_the_greedy_choice_is_returned() -> None:
+    game = Game(Rules(), players=2, seed=4)
+    seat = game.to_act()
+    assert seat is not None
+    v, legal = game.view(seat), game.legal_moves()
+    assert len(legal) > 1
+    bot = StrongBot(Rules(), time_budget_ms=1e-6)
+    move = bot.choose(v, legal, random.Random(0))
+    assert bot.last_stats["worlds"] == 0
+    greedy = GreedyBot(Rules())
+    assert greedy.evaluate(v, move) == max(greedy.evaluate(v, m) for m in legal)

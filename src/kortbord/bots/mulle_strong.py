@@ -29,7 +29,8 @@ cards it *samples* them (rules spec §7, "notes for the computer opponent"):
 Modes: ``iterations=N`` samples exactly ``N`` worlds -- the choice then depends only on the View, the legal
 moves and ``rng`` (reproducible; used by the tests).  Without ``iterations`` the bot samples worlds until its
 ``time_budget_ms`` (wall-clock) is spent: stronger on a faster machine, and the choice then depends on the
-machine's speed and load (still drawn only from ``rng``, never from the clock).  A single legal move is
+machine's speed and load (still drawn only from ``rng``, never from the clock); the first world may overrun the
+budget by half of it, and if even that is not enough the greedy choice is returned.  A single legal move is
 returned at once.
 """
 
@@ -367,6 +368,8 @@ class StrongBot:
         order = sorted(range(len(moves)), key=lambda i: -prior[i])
         alive = order[: self.MAX_CANDIDATES]
         deadline = None if self.iterations is not None else start + self.time_budget_ms / 1000.0
+        # the first world may run over the budget by half of it; past that the greedy choice is returned
+        hard = start + 1.5 * self.time_budget_ms / 1000.0
         total = [0.0] * len(moves)
         count = [0] * len(moves)
         t = _tables(self.rules)
@@ -384,7 +387,7 @@ class StrongBot:
             by_value = {m: m for m in engine.legal_moves(world)}
             results: list[tuple[int, float]] = []
             for i in alive:
-                if deadline is not None and worlds > 0 and time.perf_counter() > deadline:
+                if deadline is not None and time.perf_counter() > (deadline if worlds else hard):
                     break
                 m = by_value.get(moves[i])
                 if m is None:  # pragma: no cover - the mover's moves depend only on public facts and its hand
@@ -408,7 +411,10 @@ class StrongBot:
             if deadline is not None and time.perf_counter() > deadline:
                 break
         # the survivors have seen the same worlds; the greedy value breaks ties
-        best = max(alive, key=lambda i: (total[i] / count[i] if count[i] else -1e9, prior[i]))
+        if worlds:
+            best = max(alive, key=lambda i: (total[i] / count[i] if count[i] else -1e9, prior[i]))
+        else:  # not one world fitted in the time budget
+            best = order[0]
         self.last_stats = {"worlds": worlds, "playouts": playouts, "candidates": len(moves)}
         return moves[best]
 
