@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import gc
 import logging
 import re
 import secrets
@@ -166,6 +167,11 @@ def create_app(
         resumed = await manager.resume_all()
         if resumed:
             log.info("resumed %d unfinished game(s)", resumed)
+        # the objects alive now (modules, engine tables) never die: keep them out of the collector's scans,
+        # and collect the young generation less often -- fewer pauses between a move and its answer
+        gc.collect()
+        gc.freeze()
+        gc.set_threshold(20000, 20, 20)
         try:
             yield
         finally:

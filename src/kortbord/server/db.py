@@ -19,7 +19,6 @@ import asyncio
 import concurrent.futures
 import contextlib
 import datetime as dt
-import json
 import logging
 import sqlite3
 import time
@@ -32,7 +31,9 @@ from sqlalchemy import (
     JSON,
     Boolean,
     Column,
+    Connection,
     DateTime,
+    Engine,
     ForeignKey,
     Index,
     Integer,
@@ -41,6 +42,7 @@ from sqlalchemy import (
     Table,
     UniqueConstraint,
     bindparam,
+    create_engine,
     event,
     func,
     insert,
@@ -48,7 +50,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import make_url
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 __all__ = ["GameRow", "SeatRow", "Store", "games", "metadata", "moves", "seats"]
 
@@ -182,14 +184,17 @@ class Store:
         self.stats = {"batches": 0, "moves": 0, "seconds": 0.0, "max_seconds": 0.0}
         self._wake = asyncio.Event()
         self._writer: asyncio.Task[None] | None = None
-        self._conn: AsyncConnection | None = None
-        self._sqlite_conn: sqlite3.Connection | None = None
+        self._sync_engine: Engine | None = None
         self._sqlite_path: str | None = None
         self._sqlite_thread: concurrent.futures.ThreadPoolExecutor | None = None
         self._checkpointer: asyncio.Task[None] | None = None
         if self.is_sqlite and parsed.database and parsed.database != ":memory:":
             self._sqlite_path = str(Path(parsed.database).expanduser())
             self._sqlite_thread = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="kortbord-db-writer")
+            self._sync_engine = create_engine(
+                f"sqlite:///{self._sqlite_path}", connect_args={"timeout": 30, "check_same_thread": False}
+            )
+            event.listen(self._sync_engine, "connect", _sqlite_pragmas)
 
     async def start(self) -> None:
         """Create the tables if needed and start the group-commit writer."""
@@ -217,76 +222,39 @@ class Store:
             self._checkpointer = None
         if self._sqlite_thread is not None:
             self._sqlite_thread.shutdown(wait=True)
+        if self._sync_engine is not None:
+            self._sync_engine.dispose()
         await self.engine.dispose()
 
     # -- games --------------------------------------------------------------------------------------------------
+    async def _run_write(self, fn: Any, *args: Any) -> Any:
+        """Run ``fn(sync_connection, *args)`` in one transaction.  SQLite: in the single writer thread on a plain
+        (synchronous) SQLAlchemy engine -- one thread hop per transaction, and every write serialised there, so
+        writers never wait on each other's locks; other databases: on an async connection (``run_sync``)."""
+        if self._sync_engine is not None:
+            engine = self._sync_engine
+
+            def call() -> Any:
+                with engine.begin() as conn:
+                    return fn(conn, *args)
+
+            return await asyncio.get_running_loop().run_in_executor(self._sqlite_thread, call)
+        async with self.engine.begin() as conn:
+            return await conn.run_sync(fn, *args)
+
     async def create_game(self, row: GameRow) -> None:
         """Insert a new game with its seats (one transaction)."""
-        now = _now()
-        async with self.engine.begin() as conn:
-            await conn.execute(
-                insert(games).values(
-                    id=row.id,
-                    game=row.game,
-                    name=row.name,
-                    rules=row.rules,
-                    rules_version=row.rules_version,
-                    players=row.players,
-                    teams=row.teams,
-                    seed=row.seed,
-                    seed_commitment=row.seed_commitment,
-                    rng=row.rng,
-                    version=0,
-                    snapshot=row.snapshot,
-                    status=row.status,
-                    created_at=row.created_at,
-                    updated_at=now,
-                )
-            )
-            await conn.execute(
-                insert(seats),
-                [
-                    {
-                        "game_id": row.id,
-                        "seat": s.seat,
-                        "kind": s.kind,
-                        "level": s.level,
-                        "name": s.name,
-                        "token_hash": s.token_hash,
-                        "invite_hash": s.invite_hash,
-                        "claimed": s.claimed,
-                    }
-                    for s in row.seats
-                ],
-            )
+        await self._run_write(_create_game, row, _now())
 
     async def claim_seat(self, game_id: str, invite_hash: str, token_hash: str, name: str | None) -> int | None:
         """Claim the seat whose unused invite has ``invite_hash``: store the new token's hash and spend the
         invite (single use).  Returns the seat, or None when no unused invite matches."""
-        async with self.engine.begin() as conn:
-            found = (
-                await conn.execute(
-                    select(seats.c.seat).where(
-                        seats.c.game_id == game_id, seats.c.invite_hash == invite_hash, seats.c.claimed.is_(False)
-                    )
-                )
-            ).first()
-            if found is None:
-                return None
-            seat = int(found[0])
-            done = await conn.execute(
-                update(seats)
-                .where(seats.c.game_id == game_id, seats.c.seat == seat, seats.c.invite_hash == invite_hash)
-                .values(token_hash=token_hash, invite_hash=None, claimed=True, name=name)
-            )
-            if done.rowcount != 1:  # a concurrent join took it first
-                return None
-            return seat
+        seat: int | None = await self._run_write(_claim_seat, game_id, invite_hash, token_hash, name)
+        return seat
 
     async def set_status(self, game_id: str, status: str) -> None:
         """Change a game's status (e.g. ``waiting`` -> ``playing`` once every seat is taken)."""
-        async with self.engine.begin() as conn:
-            await conn.execute(update(games).where(games.c.id == game_id).values(status=status, updated_at=_now()))
+        await self._run_write(_set_status, game_id, status, _now())
 
     async def append_move(
         self, game_id: str, ply: int, seat: int, move: str, status: str, snapshot: dict[str, Any]
@@ -299,72 +267,45 @@ class Store:
         await fut
 
     async def _write_loop(self) -> None:
-        try:
-            while True:
-                await self._wake.wait()
-                self._wake.clear()
-                batch, self._pending = self._pending, []
-                if not batch:
-                    continue
-                try:
-                    t0 = time.perf_counter()
-                    await self._write_batch(batch)
-                    took = time.perf_counter() - t0
-                    st = self.stats
-                    st["batches"] += 1
-                    st["moves"] += len(batch)
-                    st["seconds"] += took
-                    st["max_seconds"] = max(st["max_seconds"], took)
-                except Exception:  # one bad row must not fail the others: retry one by one, on a new connection
-                    log.exception("group commit of %d moves failed; retrying one by one", len(batch))
-                    await self._reset_writer()
-                    for item in batch:
-                        try:
-                            await self._write_batch([item])
-                        except Exception as exc:
-                            await self._reset_writer()
-                            if not item.done.done():
-                                item.done.set_exception(exc)
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            batch, self._pending = self._pending, []
+            if not batch:
+                continue
+            try:
+                t0 = time.perf_counter()
+                await self._write_batch(batch)
+                took = time.perf_counter() - t0
+                st = self.stats
+                st["batches"] += 1
+                st["moves"] += len(batch)
+                st["seconds"] += took
+                st["max_seconds"] = max(st["max_seconds"], took)
+            except Exception:  # one bad row must not fail the others: retry one by one, on a new connection
+                log.exception("group commit of %d moves failed; retrying one by one", len(batch))
                 for item in batch:
-                    if not item.done.done():
-                        item.done.set_result(None)
-        finally:
-            await self._reset_writer()
-
-    async def _write_batch(self, batch: Sequence[_Pending]) -> None:
-        """One transaction for the whole batch.  SQLite: one call into the writer thread (a plain ``sqlite3``
-        connection: one thread hop per batch instead of one per statement); others: the writer's own
-        SQLAlchemy connection."""
-        if self._sqlite_path is not None:
-            loop = asyncio.get_running_loop()
-            await loop.run_in_executor(self._sqlite_thread, self._sqlite_write, batch)
-            return
-        if self._conn is None:
-            self._conn = await self.engine.connect()
-        await self._write(self._conn, batch)
-
-    async def _reset_writer(self) -> None:
-        if self._conn is not None:
-            with contextlib.suppress(Exception):
-                await self._conn.close()
-            self._conn = None
-        if self._sqlite_conn is not None:
-            conn, self._sqlite_conn = self._sqlite_conn, None
-            with contextlib.suppress(Exception):
-                await asyncio.get_running_loop().run_in_executor(self._sqlite_thread, conn.close)
+                    try:
+                        await self._write_batch([item])
+                    except Exception as exc:
+                        if not item.done.done():
+                            item.done.set_exception(exc)
+            for item in batch:
+                if not item.done.done():
+                    item.done.set_result(None)
 
     async def _checkpoints(self, every: float = 1.0) -> None:
-        """Copy the SQLite write-ahead log into the database file in the background, off the writer's path (the
+        """Copy the SQLite write-ahead log into the database file in the background, off the writer's thread (the
         writer never waits for a checkpoint's fsync).  PASSIVE: never blocks readers or the writer."""
         path = self._sqlite_path
         assert path is not None
         loop = asyncio.get_running_loop()
         pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="kortbord-db-checkpoint")
 
-        def checkpoint(mode: str) -> None:
+        def checkpoint() -> None:
             conn = sqlite3.connect(path, isolation_level=None, timeout=30)
             try:
-                conn.execute(f"PRAGMA wal_checkpoint({mode})")
+                conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
             finally:
                 conn.close()
 
@@ -372,67 +313,15 @@ class Store:
             while True:
                 await asyncio.sleep(every)
                 try:
-                    await loop.run_in_executor(pool, checkpoint, "PASSIVE")
+                    await loop.run_in_executor(pool, checkpoint)
                 except Exception:
                     log.exception("WAL checkpoint failed")
         finally:
-            with contextlib.suppress(Exception):
-                await asyncio.shield(loop.run_in_executor(pool, checkpoint, "PASSIVE"))
             pool.shutdown(wait=False)
 
-    def _sqlite_write(self, batch: Sequence[_Pending]) -> None:
-        """(Writer thread.) Insert the moves and update the games in one SQLite transaction."""
-        conn = self._sqlite_conn
-        if conn is None:
-            assert self._sqlite_path is not None
-            conn = sqlite3.connect(self._sqlite_path, isolation_level=None, check_same_thread=False, timeout=30)
-            _sqlite_pragmas(conn, None)
-            self._sqlite_conn = conn
-        now = _now().strftime("%Y-%m-%d %H:%M:%S.%f")  # SQLAlchemy's SQLite DATETIME format
-        last: dict[str, _Pending] = {}
-        for item in batch:
-            last[item.game_id] = item
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            conn.executemany(
-                "INSERT INTO moves (game_id, ply, seat, move, created_at) VALUES (?, ?, ?, ?, ?)",
-                [(p.game_id, p.ply, p.seat, p.move, now) for p in batch],
-            )
-            conn.executemany(
-                "UPDATE games SET version = ?, status = ?, snapshot = ?, updated_at = ? WHERE id = ?",
-                [(p.ply, p.status, json.dumps(p.snapshot), now, p.game_id) for p in last.values()],
-            )
-            conn.execute("COMMIT")
-        except BaseException:
-            with contextlib.suppress(Exception):
-                conn.execute("ROLLBACK")
-            raise
-
-    async def _write(self, conn: AsyncConnection, batch: Sequence[_Pending]) -> None:
-        """Write a batch of moves in one transaction on the writer's own connection."""
-        now = _now()
-        last: dict[str, _Pending] = {}
-        for item in batch:
-            last[item.game_id] = item
-        async with conn.begin():
-            await conn.execute(
-                insert(moves),
-                [
-                    {"game_id": p.game_id, "ply": p.ply, "seat": p.seat, "move": p.move, "created_at": now}
-                    for p in batch
-                ],
-            )
-            await conn.execute(
-                update(games)
-                .where(games.c.id == bindparam("gid"))
-                .values(
-                    version=bindparam("v"),
-                    status=bindparam("st"),
-                    snapshot=bindparam("snap", type_=JSON),
-                    updated_at=bindparam("now"),
-                ),
-                [{"gid": p.game_id, "v": p.ply, "st": p.status, "snap": p.snapshot, "now": now} for p in last.values()],
-            )
+    async def _write_batch(self, batch: Sequence[_Pending]) -> None:
+        """One transaction for the whole batch of moves."""
+        await self._run_write(_write_moves, batch, _now())
 
     # -- reading ------------------------------------------------------------------------------------------------
     async def load_game(self, game_id: str) -> GameRow | None:
@@ -503,6 +392,91 @@ class Store:
         """Number of stored games."""
         async with self.engine.connect() as conn:
             return int((await conn.execute(select(func.count()).select_from(games))).scalar_one())
+
+
+def _create_game(conn: Connection, row: GameRow, now: dt.datetime) -> None:
+    conn.execute(
+        insert(games).values(
+            id=row.id,
+            game=row.game,
+            name=row.name,
+            rules=row.rules,
+            rules_version=row.rules_version,
+            players=row.players,
+            teams=row.teams,
+            seed=row.seed,
+            seed_commitment=row.seed_commitment,
+            rng=row.rng,
+            version=0,
+            snapshot=row.snapshot,
+            status=row.status,
+            created_at=row.created_at,
+            updated_at=now,
+        )
+    )
+    conn.execute(
+        insert(seats),
+        [
+            {
+                "game_id": row.id,
+                "seat": s.seat,
+                "kind": s.kind,
+                "level": s.level,
+                "name": s.name,
+                "token_hash": s.token_hash,
+                "invite_hash": s.invite_hash,
+                "claimed": s.claimed,
+            }
+            for s in row.seats
+        ],
+    )
+
+
+def _claim_seat(conn: Connection, game_id: str, invite_hash: str, token_hash: str, name: str | None) -> int | None:
+    found = conn.execute(
+        select(seats.c.seat).where(
+            seats.c.game_id == game_id, seats.c.invite_hash == invite_hash, seats.c.claimed.is_(False)
+        )
+    ).first()
+    if found is None:
+        return None
+    seat = int(found[0])
+    done = conn.execute(
+        update(seats)
+        .where(seats.c.game_id == game_id, seats.c.seat == seat, seats.c.invite_hash == invite_hash)
+        .values(token_hash=token_hash, invite_hash=None, claimed=True, name=name)
+    )
+    return seat if done.rowcount == 1 else None  # 0: a concurrent join took it first
+
+
+def _set_status(conn: Connection, game_id: str, status: str, now: dt.datetime) -> None:
+    conn.execute(update(games).where(games.c.id == game_id).values(status=status, updated_at=now))
+
+
+_UPDATE_GAME = (
+    update(games)
+    .where(games.c.id == bindparam("gid"))
+    .values(
+        version=bindparam("v"),
+        status=bindparam("st"),
+        snapshot=bindparam("snap", type_=JSON),
+        updated_at=bindparam("now"),
+    )
+)
+
+
+def _write_moves(conn: Connection, batch: Sequence[_Pending], now: dt.datetime) -> None:
+    last: dict[str, _Pending] = {}
+    for item in batch:
+        last[item.game_id] = item
+    conn.execute(
+        insert(moves),
+        [{"game_id": p.game_id, "ply": p.ply, "seat": p.seat, "move": p.move, "created_at": now} for p in batch],
+    )
+    conn.execute(
+        _UPDATE_GAME,
+        [{"gid": p.game_id, "v": p.ply, "st": p.status, "snap": p.snapshot, "now": now} for p in last.values()],
+    )
 
 
 def _chunks(items: list[str], n: int) -> list[list[str]]:
