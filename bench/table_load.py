@@ -172,8 +172,10 @@ def _cpu_seconds(pid: int) -> float:
 
 def _db_batch(port: int) -> str:
     """The server's group-commit figures: mean / max milliseconds per batch so far."""
-    db = httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=10).json()["db"]
-    return f"{db['mean_batch_ms']:.1f}/{db['max_batch_ms']:.0f}"
+    health = httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=10).json()
+    db, lag = health["db"], health["loop_lag"]
+    late = 100.0 * lag["over_50ms"] / max(1, lag["samples"])
+    return f"{db['mean_batch_ms']:.1f}/{db['max_batch_ms']:.0f}  loop late>50ms {late:.1f}% max {lag['max_ms']:.0f} (cpu {lag['max_cpu_ms']:.0f})"
 
 
 def _pct(xs: list[float], q: float) -> float:
@@ -189,12 +191,13 @@ def main() -> None:
     ap.add_argument("--think-ms", type=float, default=500.0, help="mean think time per move, not measured (ms)")
     ap.add_argument("--seconds", type=float, default=20.0, help="measured seconds per N")
     ap.add_argument("--warmup", type=float, default=5.0, help="unmeasured seconds before measuring")
+    ap.add_argument("--db-dir", default=None, help="folder for the SQLite file (default: the system temp folder)")
     args = ap.parse_args()
-    with tempfile.TemporaryDirectory(prefix="kortbord-bench-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="kortbord-bench-", dir=args.db_dir) as tmp:
         port = _free_port()
         proc = start_server(Path(tmp) / "bench.db", port, Path(tmp) / "server.log")
         try:
-            print(f"kortbord web table load: {os.cpu_count()} CPUs, SQLite, think {args.think_ms:g} ms (excluded), "
+            print(f"kortbord web table load: {os.cpu_count()} CPUs, SQLite in {tmp}, think {args.think_ms:g} ms (excluded), "
                   f"{args.seconds:g} s measured per run; target p99 < {TARGET_P99_MS:g} ms at 200 games")  # fmt: skip
             print(f"{'games':>6} {'moves':>7} {'moves/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} "
                   f"{'p99/target':>10} {'server CPU':>10} {'client CPU':>10} {'DB batch ms':>11}  errors")  # fmt: skip

@@ -4,6 +4,7 @@ page at ``/``).  The protocol is specified in ``docs/protocol.md``.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import datetime as dt
 import gc
@@ -160,6 +161,21 @@ def create_app(
     origins = frozenset(allowed_origins)
     post_buckets: dict[str, tuple[float, float]] = {}
 
+    lag = {"samples": 0, "over_50ms": 0, "max_ms": 0.0, "max_cpu_ms": 0.0}
+
+    async def watch_loop_lag(period: float = 0.05) -> None:
+        """How late the event loop wakes up (a blocked loop or a starved process delays every table)."""
+        loop = asyncio.get_running_loop()
+        while True:
+            t0, c0 = loop.time(), time.thread_time()
+            await asyncio.sleep(period)
+            late = (loop.time() - t0 - period) * 1000.0
+            lag["samples"] += 1
+            lag["over_50ms"] += late > 50.0
+            if late > lag["max_ms"]:  # and how much of it the loop spent computing (the rest: not scheduled)
+                lag["max_ms"] = round(late, 1)
+                lag["max_cpu_ms"] = round((time.thread_time() - c0) * 1000.0, 1)
+
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await store.start()
@@ -172,9 +188,11 @@ def create_app(
         gc.collect()
         gc.freeze()
         gc.set_threshold(20000, 20, 20)
+        watcher = asyncio.create_task(watch_loop_lag())
         try:
             yield
         finally:
+            watcher.cancel()
             await manager.close()
             await bots.close()
             await store.close()
@@ -230,7 +248,7 @@ def create_app(
             "mean_batch_ms": round(1000 * st["seconds"] / max(1, st["batches"]), 2),
             "max_batch_ms": round(1000 * st["max_seconds"], 2),
         }
-        return {"ok": True, "version": __version__, "games_live": len(manager.sessions), "db": db}
+        return {"ok": True, "version": __version__, "games_live": len(manager.sessions), "db": db, "loop_lag": lag}
 
     @app.get("/api/options/{game}")
     async def options(game: str) -> dict[str, Any]:

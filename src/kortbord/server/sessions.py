@@ -428,6 +428,9 @@ def build_session(row: GameRow) -> Session:
         session.state = state
         session.moves.append(str(move))
         session.events.append((i, events))
+    snap = row.snapshot
+    if snap and snap.get("version") == session.version and snap != session.snapshot(session.state, session.version):
+        raise KortbordError(f"game {row.id} replays to another position than the one stored with its last move")
     return session
 
 
