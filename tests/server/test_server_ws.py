@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from pathlib import Path
 from typing import Any
 
@@ -259,3 +260,14 @@ def test_origin_check(tmp_path: Path) -> None:
         for origin in ("http://testserver", "http://localhost:5173"):
             with c.websocket_connect(url, headers={"origin": origin}) as ws:
                 assert receive_state(ws)["seat"] is None
+
+
+def test_bots_wait_for_a_person_to_connect(tmp_path: Path) -> None:
+    with make_client(tmp_path, label="bots-wait") as c:
+        g = new_game(c, game="mulle", players=4, seats=[{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 3)
+        time.sleep(0.5)
+        assert c.get(f"/api/games/{g['game_id']}").json()["version"] == 0  # nobody moved before we came
+        with c.websocket_connect(f"/ws/games/{g['game_id']}?token={g['token']}") as ws:
+            first = receive_state(ws)
+            assert first["version"] == 0 and first["to_act"] != 0  # a bot is to play first in this deal
+            assert receive_state(ws)["version"] == 1  # and does, once we are at the table

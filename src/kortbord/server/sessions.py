@@ -113,6 +113,9 @@ class Session:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     bot_task: asyncio.Task[None] | None = None
     manager: SessionManager | None = None
+    #: a person at the table has connected (bots wait for that, so nobody finds a game begun without them);
+    #: games without people start at once
+    present: bool = False
 
     # -- facts --------------------------------------------------------------------------------------------------
     @property
@@ -243,9 +246,13 @@ class Session:
         return out
 
     def attach(self, conn: Outbox) -> None:
-        """Add a connection and queue its first state message (no events)."""
+        """Add a connection and queue its first state message (no events); a seated connection lets the bots
+        start (see :attr:`present`)."""
         self.conns.add(conn)
         self.send_state(conn, [])
+        if conn.seat is not None and not self.present:
+            self.present = True
+            self.kick_bots()
 
     def detach(self, conn: Outbox) -> None:
         """Forget a connection."""
@@ -342,6 +349,8 @@ class Session:
     def kick_bots(self) -> None:
         """Start the bot loop if a bot is to move and none is thinking already."""
         if self.manager is None or self.status != "playing":
+            return
+        if not self.present and any(s.kind == "human" for s in self.seats):
             return
         to_act = self.to_act()
         if to_act is None or self.seats[to_act].kind != "bot":
