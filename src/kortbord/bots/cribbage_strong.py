@@ -15,8 +15,10 @@ anchors and discard tables, §6 item 5).
   (the pack minus its own hand, its discards, the starter, the cards played and the crib when face up) at random
   to the other hands and the crib, rebuilds the deal with :func:`kortbord.cribbage.engine.position` and replays
   the play so far through the engine; a deal that contradicts what happened (a player said go while holding a
-  card that fits, which the engine does not allow) is rejected.  On each consistent deal every legal card is
-  searched to the end of the play by alpha-beta over the engine's own moves (one place for the rules: 15s, 31,
+  card that fits, which the engine does not allow) is rejected.  Players keep good hands, so each deal is
+  weighted by how likely its hidden hands are to have been kept (a likelihood ratio in the hand's average show
+  value, fitted on random deals).  On each consistent deal every legal card is
+  searched to the end of the play by alpha-beta (paranoid: the other side minimises) over the engine's own moves (one place for the rules: 15s, 31,
   pairs, runs, go and last card, game end), maximising the own side's points minus the opponents' (the mean over
   opponents with three players), with a large bonus for winning the game on the spot (pegging out, or the
   automatic show that follows the last card).  The card with the best mean over the deals is played.  Big trees
@@ -33,6 +35,7 @@ one); ``iterations`` instead fixes the number of deals searched, which makes dec
 from __future__ import annotations
 
 import json
+import math
 import random
 import time
 from collections.abc import Sequence
@@ -61,6 +64,9 @@ _PEG_LOW: Final = 0.05
 _NODE_BUDGET: Final = 600
 #: A generous bound on the points a side still pegs in one play (spec §2.4: a few points per card).
 _PLAY_REACH: Final = 40
+#: Weight of a hidden hand's average (points) in the deal's likelihood, by players: fitted (log-ratio slope) on
+#: random deals, best keep of 6 cards against random 4-card hands (2 players), of 5 cards (3, 4 players).
+_KEEP_BETA: Final = {2: 0.5, 3: 0.25, 4: 0.25}
 #: Deals tried per iteration before giving up on finding one consistent with the play so far.
 _MAX_REJECTS: Final = 200
 
@@ -217,13 +223,16 @@ class StrongBot:
         limit = self.iterations
         if not sampler.hidden:  # every card is known: one deal is the truth
             limit = 1
+        weights = 0.0
         while True:
-            state = sampler.sample(rng)
-            if state is None:
+            sampled = sampler.sample(rng)
+            if sampled is None:
                 break
+            state, weight = sampled
             search = _Search(view.seat, view.rules, state)
             for i, move in enumerate(legal_moves):
-                totals[i] += search.value_after(move)
+                totals[i] += weight * search.value_after(move)
+            weights += weight
             done += 1
             if limit is not None:
                 if done >= limit:
@@ -232,7 +241,7 @@ class StrongBot:
                 break
         if done == 0:  # no consistent deal found: fall back to the immediate points
             return [_immediate(view, m) for m in legal_moves]
-        return [t / done for t in totals]
+        return [t / weights for t in totals]
 
 
 def _pick(legal_moves: Sequence[Move], scores: Sequence[float], rng: random.Random) -> Move:
@@ -297,8 +306,8 @@ class _Sampler:
         crib = pool[: self.crib_need]
         return hands, crib
 
-    def sample(self, rng: random.Random) -> State | None:
-        """A state at the seat's decision, or ``None`` if no consistent deal turned up."""
+    def sample(self, rng: random.Random) -> tuple[State, float] | None:
+        """A state at the seat's decision and its weight, or ``None`` if no consistent deal turned up."""
         view = self.view
         for _ in range(_MAX_REJECTS):
             dealt = self._deal(rng)
@@ -319,8 +328,23 @@ class _Sampler:
                 self.scores = tuple(a - b for a, b in zip(view.scores, state.scores, strict=True))
             state = self._replay(kept, crib, self.scores)
             if state is not None:
-                return state
+                return state, self._weight(kept)
         return None
+
+    def _weight(self, kept: list[list[Card]]) -> float:
+        """The likelihood ratio of the other hands as dealt here: players keep good hands (spec §5), so a deal
+        whose hidden hands would have been kept counts more -- exp(beta * (average - 6)) per hand, clipped, with
+        beta fitted to how the best-average keep of 6 (2 players) or 5 cards differs from a random 4-card hand."""
+        log_w = 0.0
+        beta = _KEEP_BETA[self.n]
+        for seat in range(self.n):
+            if seat == self.view.seat or not self.need[seat]:
+                continue
+            hand = kept[seat]
+            held = set(hand)
+            average = sum(show_total(hand, c) for c in _DECK if c not in held) / 48.0
+            log_w += min(max(beta * (average - 6.0), -3.0), 2.2)
+        return math.exp(log_w)
 
     def _stop_at_show(self) -> Rules:
         if self._muggins_rules is None:
