@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import logging
 import time
 from pathlib import Path
 
@@ -187,3 +188,15 @@ def test_page_and_static_caching(tmp_path: Path) -> None:
         r = c.get("/cards/9H.svg")
         assert r.status_code == 200 and r.headers["cache-control"] == "public, max-age=86400"
         assert c.get("/cards/nope.svg").status_code == 404
+
+
+def test_logs_never_show_seat_tokens(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """uvicorn logs every WebSocket's path with its query string: the token must not reach the log."""
+    with make_client(tmp_path) as c, caplog.at_level(logging.INFO):
+        logging.getLogger("uvicorn.error").info(
+            '%s - "WebSocket %s" [accepted]', "127.0.0.1:5555", "/ws/games/abc?token=SECRETtoken123&x=1"
+        )
+        logging.getLogger("uvicorn.access").info("GET /?join=abc&invite=SECRETinvite HTTP/1.1")
+        assert c.get("/api/health").status_code == 200
+    text = caplog.text
+    assert "SECRET" not in text and "token=***&x=1" in text and "invite=***" in text

@@ -46,6 +46,23 @@ MAX_BODY: Final = 16 * 1024
 _HASHED = re.compile(r"[.-][A-Za-z0-9_-]{8,}\.(?:js|mjs|css|woff2?|png|svg|webp|jpg)$")
 
 
+_SECRET_QUERY = re.compile(r"((?:token|invite|invite_code)=)[^&\s\"']+")
+
+
+class RedactSecrets(logging.Filter):
+    """Blanks seat tokens and invite codes in log lines (uvicorn logs each WebSocket's path with its query)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.msg, str):
+            record.msg = _SECRET_QUERY.sub(r"\1***", record.msg)
+        if isinstance(record.args, tuple):
+            record.args = tuple(_SECRET_QUERY.sub(r"\1***", a) if isinstance(a, str) else a for a in record.args)
+        return True
+
+
+REDACT: Final = RedactSecrets()
+
+
 class ApiError(Exception):
     """A REST error: HTTP ``status``, a stable ``code`` and a plain-words ``message``."""
 
@@ -178,6 +195,9 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        for name in ("uvicorn.error", "uvicorn.access", "uvicorn"):
+            if REDACT not in logging.getLogger(name).filters:
+                logging.getLogger(name).addFilter(REDACT)
         await store.start()
         await bots.start()
         resumed = await manager.resume_all()
