@@ -66,7 +66,9 @@ _NODE_BUDGET: Final = 600
 _PLAY_REACH: Final = 40
 #: Weight of a hidden hand's average (points) in the deal's likelihood, by players: fitted (log-ratio slope) on
 #: random deals, best keep of 6 cards against random 4-card hands (2 players), of 5 cards (3, 4 players).
-_KEEP_BETA: Final = {2: 0.5, 3: 0.25, 4: 0.25}
+#: Tempered to half the fitted slopes (0.55, 0.28) and clipped, so that a few deals do not carry all the weight.
+_KEEP_BETA: Final = {2: 0.25, 3: 0.12, 4: 0.12}
+_KEEP_CLIP: Final = 1.5
 #: Deals tried per iteration before giving up on finding one consistent with the play so far.
 _MAX_REJECTS: Final = 200
 
@@ -334,7 +336,8 @@ class _Sampler:
     def _weight(self, kept: list[list[Card]]) -> float:
         """The likelihood ratio of the other hands as dealt here: players keep good hands (spec §5), so a deal
         whose hidden hands would have been kept counts more -- exp(beta * (average - 6)) per hand, clipped, with
-        beta fitted to how the best-average keep of 6 (2 players) or 5 cards differs from a random 4-card hand."""
+        beta half the slope of the log-ratio between the best-average keep of 6 (2 players) or 5 cards and a
+        random 4-card hand (measured on random deals)."""
         log_w = 0.0
         beta = _KEEP_BETA[self.n]
         for seat in range(self.n):
@@ -343,7 +346,7 @@ class _Sampler:
             hand = kept[seat]
             held = set(hand)
             average = sum(show_total(hand, c) for c in _DECK if c not in held) / 48.0
-            log_w += min(max(beta * (average - 6.0), -3.0), 2.2)
+            log_w += min(max(beta * (average - 6.0), -_KEEP_CLIP), _KEEP_CLIP)
         return math.exp(log_w)
 
     def _stop_at_show(self) -> Rules:
