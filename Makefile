@@ -6,7 +6,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run play-mulle play-cribbage test lint typecheck pytest bench setup clean
+.PHONY: run play-mulle play-cribbage test lint typecheck pytest bench bench-bots setup clean
 
 setup: $(STAMP)
 
@@ -28,8 +28,8 @@ play-cribbage: $(STAMP)
 test: lint typecheck pytest
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests bench
-	$(BIN)/ruff format --check src tests bench
+	$(BIN)/ruff check src tests bench examples scripts
+	$(BIN)/ruff format --check src tests bench examples scripts
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
@@ -40,6 +40,11 @@ pytest: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/mulle_engine.py
 	$(BIN)/python bench/cribbage_engine.py
+	$(BIN)/python bench/cribbage_scoring.py
+	$(BIN)/python bench/table_load.py
+
+bench-bots: $(STAMP)
+	$(BIN)/python bench/bots.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
