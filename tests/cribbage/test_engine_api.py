@@ -232,3 +232,26 @@ def test_game_rejects_bad_records_and_moves() -> None:
         Game.from_record({**record, "rules_version": "cribbage-0"})
     with pytest.raises(InvalidPositionError, match="move 1"):
         Game.from_record({**record, "moves": ["go"]})
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_face_up_crib_does_not_tell_who_laid_away_which_card(players: int) -> None:
+    # DEVELOPERS.md: no player learns hidden information the rules do not reveal. Turning the crib up (Muggins,
+    # spec §2.10 M10) shows its cards, not which opponent laid away which card: the view and the events list
+    # them in card order, whatever order they were laid away in.
+    rng = random.Random(players)
+    state = engine.new_game(Rules(players=players, muggins=True, target=121))
+    seen_crib = 0
+    while not engine.is_over(state) and seen_crib < 3:
+        if engine.is_chance(state):
+            state = engine.apply(state, engine.chance_outcome(state, rng))
+            continue
+        state, events = engine.step(state, rng.choice(engine.legal_moves(state)))
+        v = view(state, 0)
+        if v.crib is not None:
+            assert list(v.crib) == sorted(v.crib)
+            seen_crib += 1
+        for e in events:
+            if e.kind in ("show", "reveal", "announce") and len(e.cards) == 4 and set(e.cards) == set(v.crib or ()):
+                assert list(e.cards) == sorted(e.cards)
+    assert seen_crib > 0

@@ -755,7 +755,9 @@ def _apply(state: State, move: Move, ev: list[Event] | None) -> State:
         if turn != dealer:  # from the dealer's left round to the dealer
             return _new(State, (rules, DISCARD, dealer, scores, hands, discards, crib, stock, None, played, (), 0,
                                 (turn + 1) % n, -1, 0, kept, -1, -1, cuts, -1, deal_no, False, 0))
-        # Every hand is laid away: the starter is cut (spec §2.3), his heels at once.
+        # Every hand is laid away: the starter is cut (spec §2.3), his heels at once.  The crib is gathered
+        # face down; it is kept sorted so that when it is turned up nobody learns who laid away which card.
+        crib = tuple(sorted(crib))
         starter, stock = stock[0], stock[1:]
         if ev is not None:
             ev.append(Event("starter", dealer, 0, (), (starter,), f"the starter is {starter}"))

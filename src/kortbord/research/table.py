@@ -623,21 +623,22 @@ class Table:
         for s in range(n):
             if s != seat:
                 known.update(played[s])
-        # a face-up crib (a Muggins crib count) is in the engine's order: the 3-hand pack card, then each discard
-        # in the order laid away -- so it fixes every seat's discard
+        # a face-up crib (a Muggins crib count) shows which cards were laid away, but the engine keeps it sorted:
+        # which other seat laid away which of them (and, with three players, which came from the pack) stays
+        # unknown, so those cards are shared out at random
         crib_extra: list[Card] = []
         crib_discards: dict[int, tuple[Card, ...]] = {}
         if v.crib is not None:
-            crib_extra = list(v.crib[:extra])
+            own = next((m.cards for s, m, _ in self.round_log if s == seat and isinstance(m, cm.Discard)), ())
+            crib_rest = [c for c in v.crib if c not in own]
+            rng.shuffle(crib_rest)
+            known.update(crib_rest)
+            crib_extra = crib_rest[:extra]
             i = extra
             for s, m, _ in self.round_log:
-                if isinstance(m, cm.Discard):
-                    crib_discards[s] = tuple(v.crib[i : i + len(m.cards)])
+                if isinstance(m, cm.Discard) and s != seat:
+                    crib_discards[s] = tuple(crib_rest[i : i + len(m.cards)])
                     i += len(m.cards)
-            for s, chunk in crib_discards.items():
-                if s != seat:
-                    known.update(chunk)
-            known.update(crib_extra)
         pool = [c for c in spec.deck if not known[c]]
         rng.shuffle(pool)
         new_deck: list[Card | None] = [None] * 52
