@@ -14,6 +14,7 @@ from kortbord.cards import Card
 from kortbord.errors import SeatError
 from kortbord.mulle import engine
 from kortbord.mulle.moves import PlayerMove
+from kortbord.mulle.rules import Rules
 from kortbord.mulle.state import Build, PileInfo, State
 
 __all__ = ["View", "view"]
@@ -33,6 +34,7 @@ class View:
         scores: game totals per side before this round.  last_capturer: seat or None.
         to_move: the seat to play or None.  legal_moves: the viewer's legal moves when it is to play, else ().
         round_log: per finished round, the breakdown per side.  winners: when over.
+        rules: the game's rules (public: agreed before the first deal, mulle.md §3 "local build rules").
     """
 
     seat: int
@@ -56,6 +58,7 @@ class View:
     legal_moves: tuple[PlayerMove, ...]
     round_log: tuple[tuple[dict[str, Any], ...], ...]
     winners: tuple[int, ...] | None
+    rules: Rules
 
     @property
     def side(self) -> int:
@@ -96,6 +99,7 @@ class View:
             "legal_moves": [str(m) for m in self.legal_moves],
             "round_log": [list(r) for r in self.round_log],
             "winners": None if self.winners is None else list(self.winners),
+            "rules": self.rules.to_dict(),
         }
 
 
@@ -130,4 +134,5 @@ def view(state: State, seat: int) -> View:
         legal_moves=tuple(engine.legal_moves(state)) if mine else (),
         round_log=state.round_log,
         winners=state.winners,
+        rules=state.rules,
     )
