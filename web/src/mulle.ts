@@ -224,7 +224,7 @@ export class MulleTable implements Table {
             h("b", { class: "bval" }, String(b.value)),
             h("span", { class: "bid" }, b.id),
             h("span", { class: "bown" }, this.ctx.name(b.owner)),
-            b.locked ? h("span", { class: "lock", title: t("locked") }, "🔒") : null,
+            b.locked ? h("span", { class: "lock", title: t("locked") }, t("locked")) : null,
           ),
         ),
       );
