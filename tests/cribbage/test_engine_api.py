@@ -255,3 +255,25 @@ def test_a_face_up_crib_does_not_tell_who_laid_away_which_card(players: int) -> 
             if e.kind in ("show", "reveal", "announce") and len(e.cards) == 4 and set(e.cards) == set(v.crib or ()):
                 assert list(e.cards) == sorted(e.cards)
     assert seen_crib > 0
+
+
+@pytest.mark.parametrize("muggins", [False, True])
+def test_crib_events_are_marked_as_the_crib(muggins: bool) -> None:
+    # Spec §2.6 / §2.10 M10: the crib is counted last, for the dealer. Clients must not guess it from the text.
+    rng = random.Random(5)
+    state = engine.new_game(Rules(players=2, muggins=muggins, target=121))
+    deals = 0
+    while not engine.is_over(state) and deals < 4:
+        if engine.is_chance(state):
+            state = engine.apply(state, engine.chance_outcome(state, rng))
+            continue
+        dealer = state.dealer
+        state, events = engine.step(state, rng.choice(engine.legal_moves(state)))
+        counted = [e for e in events if e.kind in ("show", "reveal")]
+        for e in counted:
+            assert e.to_json()["crib"] is e.crib
+        if counted and counted[-1].crib:
+            deals += 1
+            assert counted[-1].seat == dealer
+            assert all(not e.crib for e in counted[:-1])
+    assert deals > 0

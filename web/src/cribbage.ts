@@ -216,7 +216,7 @@ export class CribbageTable implements Table {
         newShow = true;
         this.shows.push({
           seat: ev.seat,
-          crib: /crib/.test(ev.text ?? ""),
+          crib: Boolean(ev.crib),
           cards: ev.cards ?? [],
           points: ev.points,
           groups: (ev.reasons ?? []).map(parseGroup).filter(Boolean) as Group[],
@@ -227,7 +227,7 @@ export class CribbageTable implements Table {
       } else if (ev.kind === "settle") {
         this.settled = {
           seat: ev.seat,
-          crib: /crib/.test(ev.text ?? ""),
+          crib: Boolean(ev.crib),
           cards: [],
           points: 0,
           groups: [],
@@ -235,11 +235,11 @@ export class CribbageTable implements Table {
           outcome: (ev.reasons ?? [])[0],
         };
       } else if (ev.kind === "reveal") {
-        const base = this.settled ?? { seat: ev.seat, crib: /crib/.test(ev.text ?? ""), announced: this.pendingAnnounce ?? undefined, outcome: undefined };
+        const base = this.settled ?? { seat: ev.seat, crib: Boolean(ev.crib), announced: this.pendingAnnounce ?? undefined, outcome: undefined };
         this.settled = {
           ...base,
           seat: ev.seat,
-          crib: /crib/.test(ev.text ?? ""),
+          crib: Boolean(ev.crib),
           cards: ev.cards ?? [],
           points: ev.points,
           groups: (ev.reasons ?? []).map(parseGroup).filter(Boolean) as Group[],
@@ -726,7 +726,7 @@ export class CribbageTable implements Table {
         return t("ev_reset");
       case "show": {
         const g = (ev.reasons ?? []).map(parseGroup).filter(Boolean) as Group[];
-        return `${/crib/.test(ev.text ?? "") ? ts("cribShow", this.ctx.isMe(ev.seat), { name: n(ev.seat) }) : ts("showOf", this.ctx.isMe(ev.seat), { name: n(ev.seat) })} (${cardsText(ev.cards ?? [])}): ${callout(g).join(", ")} = ${ev.points}`;
+        return `${ev.crib ? ts("cribShow", this.ctx.isMe(ev.seat), { name: n(ev.seat) }) : ts("showOf", this.ctx.isMe(ev.seat), { name: n(ev.seat) })} (${cardsText(ev.cards ?? [])}): ${callout(g).join(", ")} = ${ev.points}`;
       }
       case "announce":
         return ts("ev_announce", this.ctx.isMe(ev.seat), { name: n(ev.seat), n: ev.points });
@@ -739,7 +739,7 @@ export class CribbageTable implements Table {
         return t("ev_settle", { text: outcomeText((ev.reasons ?? [])[0] ?? "") });
       case "reveal": {
         const g = (ev.reasons ?? []).map(parseGroup).filter(Boolean) as Group[];
-        return `${ts("ev_reveal", this.ctx.isMe(ev.seat), { name: n(ev.seat), what: /crib/.test(ev.text ?? "") ? t("yourCribW") : t("yourHand"), n: ev.points })}: ${callout(g).join(", ")}`;
+        return `${ts("ev_reveal", this.ctx.isMe(ev.seat), { name: n(ev.seat), what: ev.crib ? t("yourCribW") : t("yourHand"), n: ev.points })}: ${callout(g).join(", ")}`;
       }
       case "game_over":
         return `${t("ev_cgame_over")}${ev.text ? ` (${ev.text})` : ""}`;

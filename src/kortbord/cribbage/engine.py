@@ -837,7 +837,7 @@ def _show(rules: Rules, dealer: int, scores: tuple[int, ...], crib: tuple[Card, 
             groups = tuple(str(g) for g in shown.groups)
             ev.append(Event("show", seat, points, groups, (*cards, starter),
                             f"{seat_name(seat)}'s {what} {format_cards(cards)} with {starter}: {points}"
-                            + (f" ({'; '.join(groups)})" if groups else "")))
+                            + (f" ({'; '.join(groups)})" if groups else ""), is_crib))
         else:
             a, b, c, d = cards
             points = _show_points(a, b, c, d, starter, is_crib)
@@ -872,7 +872,7 @@ def _apply_show(state: State, move: Move, ev: list[Event] | None) -> State:
         score_l[counter] += a
         if ev is not None:
             ev.append(Event("announce", counter, a, (), (*cards, starter),
-                            f"{seat_name(counter)} announces {a} for the {what} {format_cards(cards)} with {starter}"))
+                            f"{seat_name(counter)} announces {a} for the {what} {format_cards(cards)} with {starter}", is_crib))
             if a:
                 _peg(ev, counter, a, (f"{what} (announced) for {a}",), score_l)
         if _mug.ends_at_announcement(a, true, _side_total(rules, score_l, counter), rules.target):  # M12
@@ -901,7 +901,8 @@ def _apply_show(state: State, move: Move, ev: list[Event] | None) -> State:
     score_l[caller] += outcome.caller_points
     if ev is not None:
         text = outcome.text if outcome.decided else f"everyone accepts: the count of {announced} stands (M4)"
-        ev.append(Event("settle", counter, announced, (outcome.outcome,), (), f"{seat_name(counter)}'s {what}: {text}"))
+        ev.append(Event("settle", counter, announced, (outcome.outcome,), (), f"{seat_name(counter)}'s {what}: {text}",
+                        is_crib))
         if outcome.counter_points:
             _peg(ev, counter, outcome.counter_points, (f"{outcome.outcome} for {outcome.counter_points}",), score_l)
         if outcome.caller_points:
@@ -947,5 +948,6 @@ def _reveal(ev: list[Event], counter: int, cards: tuple[Card, ...], starter: Car
             groups,
             (*cards, starter),
             text + (f" ({'; '.join(groups)})" if groups else ""),
+            is_crib,
         )
     )

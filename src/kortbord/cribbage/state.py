@@ -262,6 +262,7 @@ class Event:
             ``"muggins for 4"``) or breakdown groups of a ``show``/``reveal``.
         cards: public cards involved (the card laid, the starter, the counted hand, the cuts).
         text: a one-line description for people.
+        crib: the ``show``/``announce``/``settle``/``reveal`` event is about the crib (not a hand).
     """
 
     kind: str
@@ -270,6 +271,7 @@ class Event:
     reasons: tuple[str, ...] = ()
     cards: tuple[Card, ...] = ()
     text: str = ""
+    crib: bool = False
 
     def __str__(self) -> str:
         return self.text or self.kind
@@ -283,6 +285,7 @@ class Event:
             "reasons": list(self.reasons),
             "cards": [str(c) for c in self.cards],
             "text": self.text,
+            "crib": self.crib,
         }
 
 
