@@ -94,6 +94,7 @@ def _illegal_discard(state_msg: dict[str, Any]) -> str:
     [
         ("{not json", "bad_message", "JSON"),
         ("[1, 2]", "bad_message", "object"),
+        ('{"type": "ping", "x": ' + "[" * 2000 + "]" * 2000 + "}", "bad_message", "nested too deeply"),
         ('{"type": "teleport"}', "bad_message", "unknown message type"),
         ('{"type": "move", "move": "go"}', "bad_message", "version"),
         ('{"type": "move", "version": "0", "move": "go"}', "bad_message", "version"),

@@ -206,7 +206,10 @@ async def game_socket(
 async def _handle(session: Session, conn: Connection, raw: str) -> None:
     try:
         msg = json.loads(raw)
-    except ValueError as exc:
+    except RecursionError:
+        conn.send_json(_error("bad_message", "not valid JSON: nested too deeply", session.version))
+        return
+    except ValueError as exc:  # malformed JSON, or a number with too many digits
         conn.send_json(_error("bad_message", f"not valid JSON: {exc}", session.version))
         return
     if not isinstance(msg, dict):
