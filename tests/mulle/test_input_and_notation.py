@@ -191,6 +191,23 @@ def test_rules_profiles_and_dicts() -> None:
     for bad in ({"profile": "nope"}, {"hand_size": 0}, {"game_length": "target:x"}, {"max_found_cards": 1}):
         with pytest.raises(InvalidRulesError):
             Rules.from_dict(bad)
+    # integer options are bounded (a target of 1..10000 points, max_found_cards 2..16: a build is worth <= 16),
+    # and a profile is a name: absurd values get an InvalidRulesError naming the option, never a plain error
+    assert Rules.from_dict({"target": 10000}).target == 10000
+    assert Rules.from_dict({"max_found_cards": 16}).max_found_cards == 16
+    for bad, words in (
+        ({"game_length": "target:" + "9" * 5000}, "game_length"),
+        ({"game_length": "target:10001"}, "game_length"),
+        ({"game_length": "target:\u0661\u0662"}, "game_length"),  # Arabic-Indic digits are not a number here
+        ({"target": 10001}, "target"),
+        ({"target": 10**40}, "target"),
+        ({"max_found_cards": 17}, "max_found_cards"),
+        ({"max_found_cards": "9" * 5000}, "max_found_cards"),
+        ({"profile": []}, "profile"),
+        ({"profile": {}}, "profile"),
+    ):
+        with pytest.raises(InvalidRulesError, match=words):
+            Rules.from_dict(bad)
     with pytest.raises(InvalidRulesError):
         new_game(Rules(), players=5)
     with pytest.raises(InvalidRulesError):

@@ -173,6 +173,11 @@ class Rules:
         base: dict[str, Any] = {}
         profile = options.pop("profile", None)
         if profile is not None:
+            if not isinstance(profile, str):
+                raise InvalidRulesError(
+                    f"cribbage rules: profile must be a profile name ({', '.join(PROFILES_OPTIONS)}),"
+                    f" got {type(profile).__name__} {str(profile)[:40]}"
+                )
             base = PROFILES_OPTIONS.get(profile, None) or {}
             if profile not in PROFILES_OPTIONS:
                 raise InvalidRulesError(f"unknown cribbage profile {profile!r}; known: {', '.join(PROFILES_OPTIONS)}")

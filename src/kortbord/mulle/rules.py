@@ -12,6 +12,7 @@ keys on top of it: ``{"profile": "cardgames.zone", "game_length": "target:200"}`
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
@@ -37,6 +38,13 @@ _CHOICES: Final[dict[str, tuple[str, ...]]] = {
 }
 
 _PROFILE_NAMES: Final = ("standard", "cardgames.zone", "kryp")
+
+#: Bounds of the integer options: a points target (``game_length "target:N"``) and ``max_found_cards``.  A
+#: target beyond 10000 points or a build founded on more than 16 cards (a build's value is at most 16) is no
+#: game anyone plays; the bounds keep absurd input (a 5000-digit target) out of the engine.
+MAX_TARGET: Final = 10000
+MAX_FOUND_CARDS: Final = 16
+_TARGET = re.compile(r"target:([0-9]{1,5})")
 
 _BOOLS: Final = (
     "pure_mulle",
@@ -143,8 +151,12 @@ class Rules:
                 "rule 'jokers' is not implemented: no source documents how jokers play in Mulle (spec §3, A21)"
             )
         mfc = self.max_found_cards
-        if not (mfc == "unlimited" or (isinstance(mfc, int) and not isinstance(mfc, bool) and mfc >= 2)):
-            raise InvalidRulesError(f"rule 'max_found_cards' must be an integer >= 2 or 'unlimited'; got {mfc!r}")
+        if not (
+            mfc == "unlimited" or (isinstance(mfc, int) and not isinstance(mfc, bool) and 2 <= mfc <= MAX_FOUND_CARDS)
+        ):
+            raise InvalidRulesError(
+                f"rule 'max_found_cards' must be an integer 2..{MAX_FOUND_CARDS} or 'unlimited'; got {_short(mfc)}"
+            )
         for key, low, high in (("hand_size", 1, 52), ("table_size", 0, 52), ("deal_packet", 1, 52)):
             value = getattr(self, key)
             if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
@@ -152,10 +164,11 @@ class Rules:
         gl = self.game_length
         if not isinstance(gl, str) or not (gl in ("single_round", "each_deals_once") or _target_of(gl) > 0):
             raise InvalidRulesError(
-                f"rule 'game_length' must be 'target:N' (N > 0), 'single_round' or 'each_deals_once'; got {gl!r}"
+                f"rule 'game_length' must be 'target:N' (N = 1..{MAX_TARGET}), 'single_round' or 'each_deals_once';"
+                f" got {_short(gl)}"
             )
-        if self.profile not in _PROFILE_NAMES:
-            raise InvalidRulesError(f"unknown profile {self.profile!r}; known: {', '.join(_PROFILE_NAMES)}")
+        if not isinstance(self.profile, str) or self.profile not in _PROFILE_NAMES:
+            raise InvalidRulesError(f"unknown profile {_short(self.profile)}; known: {', '.join(_PROFILE_NAMES)}")
 
     # -- derived values -----------------------------------------------------------------------------------
     @property
@@ -193,25 +206,31 @@ class Rules:
         if not isinstance(data, Mapping):
             raise InvalidRulesError(f"rules must be a JSON object of options; got {type(data).__name__}")
         profile = data.get("profile", "standard")
+        if not isinstance(profile, str):
+            raise InvalidRulesError(
+                f"rule 'profile' must be a profile name ({', '.join(PROFILES)}); got a {_json_type(profile)}"
+            )
         if profile not in PROFILES:
-            raise InvalidRulesError(f"unknown profile {profile!r}; known: {', '.join(PROFILES)}")
+            raise InvalidRulesError(f"unknown profile {_short(profile)}; known: {', '.join(PROFILES)}")
         names = {f.name for f in dataclasses.fields(cls)}
         changes: dict[str, Any] = {}
         for key, value in data.items():
             if key == "profile":
                 continue
+            if not isinstance(key, str):
+                raise InvalidRulesError(f"rule names are strings; got {_short(key)}")
             if key == "target":
-                if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
-                    raise InvalidRulesError(f"rule 'target' must be a positive integer; got {value!r}")
+                if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_TARGET:
+                    raise InvalidRulesError(f"rule 'target' must be an integer 1..{MAX_TARGET}; got {_short(value)}")
                 changes["game_length"] = f"target:{value}"
                 continue
             if key not in names:
-                raise InvalidRulesError(f"unknown Mulle rule option {key!r}")
+                raise InvalidRulesError(f"unknown Mulle rule option {_short(key)}")
             if key == "locking" and value in ("on", "off"):
                 value = value == "on"
             elif key == "table_packaging" and isinstance(value, bool):
                 value = "on" if value else "off"
-            elif key == "max_found_cards" and isinstance(value, str) and value.isdigit():
+            elif key == "max_found_cards" and isinstance(value, str) and re.fullmatch(r"[0-9]{1,2}", value):
                 value = int(value)
             changes[key] = value
         return dataclasses.replace(PROFILES[profile], **changes)
@@ -222,11 +241,31 @@ class Rules:
 
 
 def _target_of(game_length: object) -> int:
-    if isinstance(game_length, str) and game_length.startswith("target:"):
-        digits = game_length[7:]
-        if digits.isdigit():
-            return int(digits)
+    """N of ``"target:N"`` (ASCII digits, 1..MAX_TARGET), else 0."""
+    if isinstance(game_length, str):
+        m = _TARGET.fullmatch(game_length)
+        if m is not None and 1 <= int(m.group(1)) <= MAX_TARGET:
+            return int(m.group(1))
     return 0
+
+
+def _short(value: object, limit: int = 60) -> str:
+    """``repr(value)`` cut to ``limit`` characters, so an absurd value does not flood an error message."""
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[: limit - 5]}...{text[-2:]}"
+
+
+def _json_type(value: object) -> str:
+    """The JSON name of a value's type (object, array, number, ...)."""
+    if isinstance(value, Mapping):
+        return "JSON object"
+    if isinstance(value, list | tuple):
+        return "JSON array"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int | float):
+        return "number"
+    return "null" if value is None else type(value).__name__
 
 
 PROFILES: dict[str, Rules] = {}

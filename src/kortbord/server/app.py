@@ -306,8 +306,11 @@ def create_app(
             raise ApiError(422, "bad_request", 'Cribbage partners are set with "partnership", not "teams"')
         try:
             rules, rules_dict, teams, notices = kind.make_rules(dict(body.rules), body.players, teams)
-        except (KortbordError, TypeError) as exc:
+        except KortbordError as exc:
             raise ApiError(422, "bad_rules", str(exc)) from None
+        except Exception as exc:  # the engines raise KortbordError; anything else is still the client's input
+            log.warning("rules %r were refused with %s", body.rules, type(exc).__name__, exc_info=True)
+            raise ApiError(422, "bad_rules", f"these rules cannot be used ({type(exc).__name__})") from None
         if body.game == "cribbage" and body.partnership is False and rules.partnership:
             raise ApiError(422, "bad_rules", "4 players always play as partners, partners opposite (spec §2.2)")
         game_id = secrets.token_urlsafe(9)
