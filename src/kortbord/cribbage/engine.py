@@ -77,7 +77,6 @@ __all__ = [
     "to_act",
 ]
 
-_new = tuple.__new__
 _object_new = object.__new__
 _object_setattr = object.__setattr__
 _EMPTY: Final = {n: ((),) * n for n in (2, 3, 4)}
@@ -85,7 +84,7 @@ _CARDS: Final = tuple(Card(i) for i in range(52))
 _FULL_DECK: Final[tuple[Card, ...]] = tuple(full_deck())
 _VALUE: Final[tuple[int, ...]] = tuple(card_value(c) for c in _CARDS)
 _PLAYS: Final[tuple[Play, ...]] = tuple(Play.of(c) for c in _CARDS)
-_PLAY_OF: Final = _PLAYS.__getitem__
+_ONE: Final[tuple[tuple[Card], ...]] = tuple((c,) for c in _CARDS)  # shared one-card tuples
 _DISCARD1: Final[tuple[Discard, ...]] = tuple(Discard((c,)) for c in _CARDS)
 _DISCARD2: Final[dict[tuple[Card, Card], Discard]] = {(a, b): Discard((a, b)) for a, b in combinations(_CARDS, 2)}
 #: _DISCARD2_ROW[a][b]: the shared ``Discard((a, b))`` for cards a < b (list lookups: the 2-player discard).
@@ -216,7 +215,7 @@ def _make(rules: Rules, phase: int, **fields: Any) -> State:
     if unknown:  # pragma: no cover - internal misuse
         raise TypeError(f"unknown state fields {sorted(unknown)}")
     values.update(fields)
-    return _new(State, tuple(values[name] for name in FIELDS))
+    return State(tuple(values[name] for name in FIELDS))
 
 
 def _between_deals(
@@ -224,8 +223,7 @@ def _between_deals(
 ) -> State:
     """The pack gathered between deals (or before the first): a chance node, the cut for deal or the shuffle."""
     empty = _EMPTY[rules.players]
-    return _new(
-        State,
+    return State(
         (rules, phase, dealer, scores, empty, empty, (), _FULL_DECK, None, (), (), 0, -1, -1, 0, empty, -1, -1, cuts,
          -1, deal_no, False, 0),
     )  # fmt: skip
@@ -398,7 +396,7 @@ def legal_moves(state: State) -> list[Move]:
         count = state[11]
         hand = state[4][state[12]]
         if count <= 21 and hand:  # every card fits (no card counts more than 10)
-            return list(map(_PLAY_OF, hand))
+            return [_PLAYS[c] for c in hand]
         plays: list[Move] = [_PLAYS[c] for c in hand if _VALUE[c] <= 31 - count]
         return plays or [GO]
     if phase == DISCARD:
@@ -602,7 +600,7 @@ def _game_over(values: list[Any], scores: list[int], seat: int, ev: list[Event] 
     values[3] = tuple(scores)
     values[12] = -1
     values[19] = seat
-    over = _new(State, tuple(values))
+    over = State(tuple(values))
     if ev is not None:
         res = result(over)
         rules: Rules = values[0]
@@ -631,6 +629,20 @@ def _peg(ev: list[Event], seat: int, points: int, reasons: tuple[str, ...], scor
     ev.append(Event("peg", seat, points, reasons, (), text))
 
 
+#: _DISCARDS[n]: cards each seat lays away; _DEALING[n][dealer]: cards dealt to each seat, cards dealt in all,
+#: cards from the pack to the crib, and per seat the slice of the shuffled pack it is dealt: one card at a time
+#: from the dealer's left, so seat s gets every n-th card from offset (s - dealer - 1) % n (spec §2.2; the
+#: numbers are :class:`Rules`'s).
+_DISCARDS: Final = {n: Rules(players=n).discards for n in (2, 3, 4)}
+_DEALING: Final = {
+    n: tuple(
+        (r.cards_dealt, n * r.cards_dealt, r.crib_from_pack,
+         tuple(slice((s - dealer - 1) % n, n * r.cards_dealt, n) for s in range(n)))
+        for dealer in range(n)
+    )
+    for n in (2, 3, 4)
+    for r in (Rules(players=n),)
+}  # fmt: skip
 #: _AFTER[n][s]: the seats after ``s`` in playing order (to the left), ending with ``s`` itself.
 _AFTER: Final = {n: tuple(tuple((s + k) % n for k in range(1, n + 1)) for s in range(n)) for n in (2, 3, 4)}
 #: _SHOW_SEATS[n][dealer]: whose count comes next in the automatic show -- each hand from the dealer's left round
@@ -643,7 +655,7 @@ _SHOW_SEATS: Final = {n: tuple((*show_order(Rules(players=n), d), d) for d in ra
 # fmt: off
 def _apply(state: State, move: Move, ev: list[Event] | None) -> State:
     (rules, phase, dealer, scores, hands, discards, crib, stock, starter, played, seq, count, turn, last, passed,
-     kept, _, _, cuts, _, deal_no, _, seq_key) = state
+     kept, _, _, cuts, _, deal_no, _, seq_key) = state[:]  # a plain tuple: unpacked faster than the subclass
     kind = type(move)
 
     # -- the play (spec §2.4) ---------------------------------------------------------------------------------
@@ -652,17 +664,19 @@ def _apply(state: State, move: Move, ev: list[Event] | None) -> State:
         after = _AFTER[rules.players]
         if kind is Play:
             card = move.card  # type: ignore[union-attr]
-            if card not in hand:
-                raise IllegalMoveError(f"{seat_name(turn)} does not hold {card}")
+            try:
+                i = hand.index(card)
+            except ValueError:
+                raise IllegalMoveError(f"{seat_name(turn)} does not hold {card}") from None
             count += _VALUE[card]
             if count > 31:
                 raise IllegalMoveError(f"{card} would take the count from {count - _VALUE[card]} to {count}, past 31 "
                                        "(spec §2.4 item 9)")
             s = last = turn
-            i = hand.index(card)
             hands = _REPLACE[len(hands)][s](hands, hand[:i] + hand[i + 1:])
-            played += (card,)
-            seq += (card,)
+            one = _ONE[card]
+            played += one
+            seq += one
             seq_key = ((seq_key << 4) | _RANK1[card]) & _SEQ_MASK
             if ev is None:
                 key = ((seq_key & 15 if _PLAIN_END[seq_key & 0xFFF] else seq_key) << 2) | _COUNT_FLAGS[count]
@@ -687,7 +701,7 @@ def _apply(state: State, move: Move, ev: list[Event] | None) -> State:
             if count != 31:  # after 31 the count ends at once, with no go point (spec §2.4 step 3)
                 for t in after[s]:
                     if hands[t] and not passed >> t & 1:
-                        return _new(State, (rules, PLAY, dealer, scores, hands, discards, crib, stock, starter, played,
+                        return State((rules, PLAY, dealer, scores, hands, discards, crib, stock, starter, played,
                                             seq, count, t, last, passed, kept, -1, -1, cuts, -1, deal_no, False,
                                             seq_key))
         elif kind is Go:
@@ -702,7 +716,7 @@ def _apply(state: State, move: Move, ev: list[Event] | None) -> State:
                 ev.append(Event("go", turn, count, (), (), f"{seat_name(turn)} says go"))
             for t in after[turn]:
                 if hands[t] and not passed >> t & 1:
-                    return _new(State, (rules, PLAY, dealer, scores, hands, discards, crib, stock, starter, played,
+                    return State((rules, PLAY, dealer, scores, hands, discards, crib, stock, starter, played,
                                         seq, count, t, last, passed, kept, -1, -1, cuts, -1, deal_no, False, seq_key))
         else:
             raise _wrong_phase(phase, move)
@@ -723,37 +737,46 @@ def _apply(state: State, move: Move, ev: list[Event] | None) -> State:
                 ev.append(Event("reset", None, 0, (), (), "the count starts again at 0"))
             for t in after[last]:
                 if hands[t]:
-                    return _new(State, (rules, PLAY, dealer, scores, hands, discards, crib, stock, starter, played,
+                    return State((rules, PLAY, dealer, scores, hands, discards, crib, stock, starter, played,
                                         (), 0, t, -1, 0, kept, -1, -1, cuts, -1, deal_no, False, 0))
         return _show(rules, dealer, scores, crib, stock, starter, played, kept, cuts, deal_no, ev)
 
     # -- the discard (spec §2.2) ------------------------------------------------------------------------------
     if phase == DISCARD:
         n = rules.players
+        need = _DISCARDS[n]
         if kind is not Discard:
-            if kind is Play and rules.discards == 1:
+            if kind is Play and need == 1:
                 move = _DISCARD1[move.card]  # type: ignore[union-attr]
             else:
                 raise _wrong_phase(phase, move)
         cards: tuple[Card, ...] = move.cards  # type: ignore[union-attr]
         hand = hands[turn]
-        need = rules.discards
         if len(cards) != need:
             raise IllegalMoveError(
                 f"with {n} players each player lays away {need} card{'s' if need > 1 else ''} to the crib "
                 f"(spec §2.2), got {len(cards)}")
-        for c in cards:
-            if c not in hand:
-                raise IllegalMoveError(f"{seat_name(turn)} does not hold {c}")
+        try:  # the hand without the cards laid away, in its order (a Discard's cards are distinct)
+            if need == 1:
+                i = hand.index(cards[0])
+                rest = hand[:i] + hand[i + 1:]
+            else:
+                i, j = sorted((hand.index(cards[0]), hand.index(cards[1])))
+                rest = hand[:i] + hand[i + 1:j] + hand[j + 1:]
+        except ValueError:
+            for c in cards:
+                if c not in hand:
+                    raise IllegalMoveError(f"{seat_name(turn)} does not hold {c}") from None
+            raise  # pragma: no cover - every card is held
         replace = _REPLACE[n][turn]
-        hands = replace(hands, tuple([c for c in hand if c not in cards]))
+        hands = replace(hands, rest)
         discards = replace(discards, cards)
         crib += cards
         if ev is not None:
             ev.append(Event("discard", turn, need, (), (),
                             f"{seat_name(turn)} lays {need} card{'s' if need > 1 else ''} away to the crib"))
         if turn != dealer:  # from the dealer's left round to the dealer
-            return _new(State, (rules, DISCARD, dealer, scores, hands, discards, crib, stock, None, played, (), 0,
+            return State((rules, DISCARD, dealer, scores, hands, discards, crib, stock, None, played, (), 0,
                                 (turn + 1) % n, -1, 0, kept, -1, -1, cuts, -1, deal_no, False, 0))
         # Every hand is laid away: the starter is cut (spec §2.3), his heels at once.  The crib is gathered
         # face down; it is kept sorted so that when it is turned up nobody learns who laid away which card.
@@ -770,7 +793,7 @@ def _apply(state: State, move: Move, ev: list[Event] | None) -> State:
                 return _game_over([rules, PLAY, dealer, scores, hands, discards, crib, stock, starter, played, (), 0,
                                    -1, -1, 0, hands, -1, -1, cuts, -1, deal_no, False, 0], score_l, dealer, ev)
             scores = tuple(score_l)
-        return _new(State, (rules, PLAY, dealer, scores, hands, discards, crib, stock, starter, played, (), 0,
+        return State((rules, PLAY, dealer, scores, hands, discards, crib, stock, starter, played, (), 0,
                             (dealer + 1) % n, -1, 0, hands, -1, -1, cuts, -1, deal_no, False, 0))
 
     # -- the Muggins show (spec §2.10) ------------------------------------------------------------------------
@@ -783,16 +806,13 @@ def _apply(state: State, move: Move, ev: list[Event] | None) -> State:
             raise _wrong_phase(phase, move)
         n = rules.players
         deck: tuple[Card, ...] = move.deck  # type: ignore[union-attr]
-        k = rules.cards_dealt
-        dealt = n * k
-        # one card at a time from the dealer's left: seat s gets every n-th card from offset (s - dealer - 1) % n
-        hands = tuple([tuple(sorted(deck[(s - dealer - 1) % n:dealt:n])) for s in range(n)])
-        extra = rules.crib_from_pack
-        empty = ((),) * n
+        k, dealt, extra, seat_slices = _DEALING[n][dealer]
+        hands = tuple([tuple(sorted(deck[c])) for c in seat_slices])
+        empty = _EMPTY[n]
         if ev is not None:
             ev.append(Event("deal", dealer, k, (), (), f"deal {deal_no + 1}: {seat_name(dealer)} deals {k} cards "
                             "each" + (" and one to the crib" if extra else "")))
-        return _new(State, (rules, DISCARD, dealer, scores, hands, empty, deck[dealt:dealt + extra],
+        return State((rules, DISCARD, dealer, scores, hands, empty, deck[dealt:dealt + extra],
                             deck[dealt + extra:], None, (), (), 0, (dealer + 1) % n, -1, 0, empty, -1, -1, cuts, -1,
                             deal_no + 1, False, 0))
     if phase == CUT:
@@ -824,7 +844,7 @@ def _show(rules: Rules, dealer: int, scores: tuple[int, ...], crib: tuple[Card, 
     n = rules.players
     empty = ((),) * n
     if rules.muggins:
-        return _new(State, (rules, SHOW, dealer, scores, empty, empty, crib, stock, starter, played, (), 0,
+        return State((rules, SHOW, dealer, scores, empty, empty, crib, stock, starter, played, (), 0,
                             (dealer + 1) % n, -1, 0, kept, 0, -1, cuts, -1, deal_no, False, 0))
     score_l = list(scores)
     for index, seat in enumerate(_SHOW_SEATS[n][dealer]):
@@ -881,7 +901,7 @@ def _apply_show(state: State, move: Move, ev: list[Event] | None) -> State:
             return _game_over([rules, SHOW, dealer, scores, hands, discards, crib, stock, starter, played, (), 0, -1,
                                -1, 0, kept, index, a, cuts, -1, deal_no, crib_shown, 0], score_l, counter, ev)
         first = _mug.next_responder(rules, counter, counter)
-        return _new(State, (rules, SHOW, dealer, tuple(score_l), hands, discards, crib, stock, starter, played, (), 0,
+        return State((rules, SHOW, dealer, tuple(score_l), hands, discards, crib, stock, starter, played, (), 0,
                             first, -1, 0, kept, index, a, cuts, -1, deal_no, crib_shown, 0))
     if kind is Announce:
         raise IllegalMoveError(
@@ -895,7 +915,7 @@ def _apply_show(state: State, move: Move, ev: list[Event] | None) -> State:
     if not outcome.decided:
         nxt = _mug.next_responder(rules, counter, caller)
         if nxt >= 0:
-            return _new(State, (rules, SHOW, dealer, scores, hands, discards, crib, stock, starter, played, (), 0,
+            return State((rules, SHOW, dealer, scores, hands, discards, crib, stock, starter, played, (), 0,
                                 nxt, -1, 0, kept, index, announced, cuts, -1, deal_no, crib_shown, 0))
     score_l[counter] += outcome.counter_points
     score_l[caller] += outcome.caller_points
@@ -915,7 +935,7 @@ def _apply_show(state: State, move: Move, ev: list[Event] | None) -> State:
     if is_crib:
         return _between_deals(rules, (dealer + 1) % n, tuple(score_l), deal_no, cuts, DEAL)
     index += 1  # M10: the next count; the crib (index n) is counted last and face up
-    return _new(State, (rules, SHOW, dealer, tuple(score_l), hands, discards, crib, stock, starter, played, (), 0,
+    return State((rules, SHOW, dealer, tuple(score_l), hands, discards, crib, stock, starter, played, (), 0,
                         _mug.counter_of(rules, dealer, index), -1, 0, kept, index, -1, cuts, -1, deal_no, index == n,
                         0))
 # fmt: on
