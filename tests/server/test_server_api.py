@@ -7,6 +7,7 @@ import dataclasses
 import hashlib
 import logging
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -134,6 +135,26 @@ def test_malformed_and_oversized_bodies(tmp_path: Path) -> None:
         assert r.status_code == 422 and r.json()["error"]["code"] == "bad_request"
         r = c.post("/api/games", content=b"[" + b"1," * 20000 + b"1]", headers={"content-type": "application/json"})
         assert r.status_code == 413 and r.json()["error"]["code"] == "too_large"
+        # a chunked upload declares no Content-Length: the limit holds on the bytes as they stream in
+        rules = "{" + ",".join(f'"k{i}":{i}' for i in range(5000)) + "}"
+
+        def chunked() -> Iterator[bytes]:
+            body = ('{"game":"mulle","rules":' + rules + "}").encode()
+            for i in range(0, len(body), 1024):
+                yield body[i : i + 1024]
+
+        r = c.post("/api/games", content=chunked(), headers={"content-type": "application/json"})
+        assert "content-length" not in r.request.headers
+        assert r.status_code == 413 and r.json()["error"]["code"] == "too_large", r.text
+        # JSON the parser cannot read safely: 400 bad_request saying why
+        deep = '{"game":"mulle","rules":{"x":' + "[" * 5000 + "]" * 5000 + "}}"
+        r = c.post("/api/games", content=deep.encode(), headers={"content-type": "application/json"})
+        assert r.status_code == 400 and r.json()["error"]["code"] == "bad_request"
+        assert "nested too deeply" in r.json()["error"]["message"]
+        huge = '{"game":"mulle","rules":{"target":' + "9" * 5000 + "}}"
+        r = c.post("/api/games", content=huge.encode(), headers={"content-type": "application/json"})
+        assert r.status_code == 400 and r.json()["error"]["code"] == "bad_request"
+        assert "digits" in r.json()["error"]["message"]
         assert c.get("/api/games/nosuch").status_code == 404
         assert c.get("/api/games/nosuch").json()["error"]["code"] == "not_found"
         assert c.get("/api/games").json() == []

@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import datetime as dt
 import gc
+import json
 import logging
 import re
 import secrets
@@ -22,7 +23,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.staticfiles import StaticFiles
-from starlette.types import Scope
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from kortbord import __version__
 from kortbord.errors import KortbordError
@@ -75,6 +76,69 @@ class ApiError(Exception):
 
 def _error_response(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+class BodyLimit:
+    """ASGI middleware: a POST/PUT/PATCH body is read here, as it streams in, and refused with 413 ``too_large``
+    the moment it passes ``limit`` bytes -- whether or not it declared a Content-Length (a chunked upload does not).
+    A JSON body the parser cannot read safely -- nested too deeply, or a number with thousands of digits -- gets
+    400 ``bad_request`` saying so.  The app then sees the buffered body as one message."""
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] not in ("POST", "PUT", "PATCH"):
+            await self.app(scope, receive, send)
+            return
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.limit:
+                await _error_response(413, "too_large", f"a request body may be at most {self.limit} bytes")(
+                    scope, receive, send
+                )
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        problem = _unreadable_json(body)
+        if problem is not None:
+            await _error_response(400, "bad_request", problem)(scope, receive, send)
+            return
+        replayed = False
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+
+def _unreadable_json(body: bytes) -> str | None:
+    """Why ``body`` is JSON that cannot be read safely (too deep, a huge number), or None (fine, or not JSON at all:
+    the route's own validation explains malformed JSON)."""
+    if not body.strip():
+        return None
+    try:
+        json.loads(body)
+    except RecursionError:
+        return "the request body is nested too deeply to read"
+    except json.JSONDecodeError:
+        return None
+    except ValueError as exc:  # e.g. an integer with more than 4300 digits
+        return f"the request body cannot be read: {str(exc).split(';')[0]}"
+    return None
 
 
 # -- request bodies ---------------------------------------------------------------------------------------------
@@ -218,6 +282,7 @@ def create_app(
             await store.close()
 
     app = FastAPI(title="kortbord", version=__version__, lifespan=lifespan)
+    app.add_middleware(BodyLimit, limit=MAX_BODY)
     app.state.manager = manager
     app.state.store = store
 
