@@ -72,11 +72,29 @@ def test_canonical_form_orders_cards_and_builds() -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["", "X 5C", "T 1C", "T 5X", "C 8C x {}", "C 8C {8S}", "B 3C on =8", "R 2D -> B1 =10", "L 9D", "T 11H"]
+    "text",
+    [
+        *("", "X 5C", "T 1C", "T 5X", "C 8C x {}", "C 8C {8S}", "B 3C on =8", "R 2D -> B1 =10", "L 9D", "T 11H"),
+        # numbers in notation are a few ASCII digits (a build's value is 2..16, spec §2.5): a 5000-digit value
+        # or Arabic-Indic digits are malformed notation, not a crash and not a value
+        "B 9H on 5H =" + "9" * 5000,
+        "R 2D -> [B1] =" + "9" * 5000,
+        "D 2D -> [B1] =" + "9" * 5000,
+        "B 9H on 5H =\u0661\u0664",
+        "L 9D -> [B" + "9" * 5000 + "]",
+        "C 8C x {[B" + "9" * 5000 + "]}",
+        "shuffle dealer=" + "9" * 5000,
+    ],
 )
 def test_malformed_moves(text: str) -> None:
     with pytest.raises(InvalidMoveError):
         parse_move_text(text)
+
+
+def test_a_huge_number_in_a_move_is_malformed_in_a_position() -> None:
+    state = load_position(_pos(table=["5H"], hands={"P1": ["9H", "5C"]}))
+    with pytest.raises(InvalidMoveError):
+        parse_move(state, "B 9H on 5H =" + "9" * 5000)
 
 
 def _pos(**kw: Any) -> dict[str, Any]:

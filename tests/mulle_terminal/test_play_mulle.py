@@ -117,6 +117,16 @@ def test_shorthand_and_full_notation_resolve_to_the_same_legal_move(tmp_path: Pa
             assert mulle_terminal.resolve_input(str(move.card).lower(), game, legal) == move
 
 
+def test_absurd_numbers_in_input_are_explained_not_a_crash(tmp_path: Path) -> None:
+    record = tmp_path / "huge.json"
+    lines = ["B 9H on 5H =" + "9" * 5000, "9" * 5000, "\u0661\u0662", "quit", "y"]
+    result = _play(["--seed", "5", "--record", str(record)], lines)
+    assert result.exit_code == 0, result.output
+    assert "Traceback" not in result.output
+    assert "malformed move" in result.output and "there is no move 999999999..." in result.output
+    assert json.loads(record.read_text())["seed"] == 5  # the record was saved
+
+
 def test_quit_asks_for_confirmation_and_saves_a_replayable_record(tmp_path: Path) -> None:
     record = tmp_path / "quit.json"
     result = _play(["--seed", "2", "--record", str(record)], ["1", "quit", "n", "1", "quit", "y"])

@@ -219,8 +219,8 @@ def resolve_input(text: str, game: Game, numbered: Sequence[Move]) -> Move:
     view = game.view(game.to_act) if game.to_act is not None else None
     if view is not None and view.phase == "show":
         if view.announced is None:
-            if t.isdigit():
-                t = f"count {int(t)}"
+            if t.isascii() and t.isdigit():
+                t = f"count {t}"
             elif t.lower() in ("accept", "ok", "a", "overcount", "over", "o") or t.lower().startswith(
                 ("m ", "muggins")
             ):
@@ -240,10 +240,11 @@ def resolve_input(text: str, game: Game, numbered: Sequence[Move]) -> Move:
                 raise IllegalMoveError(
                     "the count has been announced: answer 'accept', 'muggins N' (points missed) or 'overcount'"
                 )
-    elif t.isdigit() and numbered:
-        i = int(t)
+    elif t.isascii() and t.isdigit() and numbered:
+        i = int(t) if len(t) <= 6 else -1
         if not 1 <= i <= len(numbered):
-            raise IllegalMoveError(f"there is no move {i}: choose a number from 1 to {len(numbered)}")
+            shown = t if len(t) <= 12 else t[:9] + "..."
+            raise IllegalMoveError(f"there is no move {shown}: choose a number from 1 to {len(numbered)}")
         return numbered[i - 1]
     first = t.split(" ")[0].lower()
     if first not in _MOVE_WORDS and not (2 <= len(first) <= 3 and first[0] in "a23456789tjqk1"):
@@ -446,7 +447,7 @@ class CribbageTable:
             else:
                 try:
                     return resolve_input(text, self.game, moves)
-                except KortbordError as exc:
+                except ValueError as exc:  # KortbordError, and anything else a line of input could provoke
                     self.console.print(Text.assemble(("✗ ", "bold red"), self._names_in(str(exc))), soft_wrap=True)
 
     def _confirm_quit(self) -> bool:

@@ -276,10 +276,11 @@ def resolve_input(text: str, game: Game, numbered: Sequence[PlayerMove]) -> Play
         legal here, with the engine's reason.  AmbiguousMoveError: the shorthand names several legal moves.
     """
     t = " ".join(text.split())
-    if t.isdigit():
-        i = int(t)
+    if t.isascii() and t.isdigit():
+        i = int(t) if len(t) <= 6 else -1
         if not 1 <= i <= len(numbered):
-            raise IllegalMoveError(f"there is no move {i}: choose a number from 1 to {len(numbered)}")
+            shown = t if len(t) <= 12 else t[:9] + "..."
+            raise IllegalMoveError(f"there is no move {shown}: choose a number from 1 to {len(numbered)}")
         return numbered[i - 1]
     state = game.state
     seat = game.to_act()
@@ -453,7 +454,7 @@ class MulleTable:
             else:
                 try:
                     return resolve_input(text, self.game, moves)
-                except KortbordError as exc:
+                except ValueError as exc:  # KortbordError, and anything else a line of input could provoke
                     self.console.print(Text.assemble(("✗ ", "bold red"), str(exc)), soft_wrap=True)
 
     def _confirm_quit(self) -> bool:

@@ -207,17 +207,25 @@ PlayerMove: TypeAlias = Capture | Trail | Build | Raise | BuildDown | Package | 
 Move: TypeAlias = PlayerMove | Shuffle
 
 _CARD: Final = r"(?:10|[A2-9TJQK])[SHDC♠♥♦♣♤♡♢♧]"
-_ID: Final = r"\[\s*(B\d+)\s*\]"
+#: Numbers in move notation are ASCII digits, a few of them: a build id B1..B9999, a value of at most 3 digits.
+_ID: Final = r"\[\s*(B[0-9]{1,4})\s*\]"
+_VALUE: Final = r"(?P<value>[0-9]{1,3})"
 _PKG: Final = r"(?:\s*\+\s*pkg\s*\{(?P<pkg>[^}]*)\})?"
 _RE_CAPTURE: Final = re.compile(rf"^C\s+(?P<card>{_CARD})\s*x\s*\{{(?P<items>[^}}]*)\}}$", re.I)
 _RE_TRAIL: Final = re.compile(rf"^T\s+(?P<card>{_CARD})$", re.I)
 _RE_BUILD: Final = re.compile(
-    rf"^B\s+(?P<card>{_CARD})\s+on\s+(?P<on>{_CARD}(?:\s*\+\s*{_CARD})*)\s*=\s*(?P<value>\d+){_PKG}$", re.I
+    rf"^B\s+(?P<card>{_CARD})\s+on\s+(?P<on>{_CARD}(?:\s*\+\s*{_CARD})*)\s*=\s*{_VALUE}{_PKG}$", re.I
 )
-_RE_RAISE: Final = re.compile(rf"^(?P<kind>[RD])\s+(?P<card>{_CARD})\s*->\s*{_ID}\s*=\s*(?P<value>\d+)$", re.I)
+_RE_RAISE: Final = re.compile(rf"^(?P<kind>[RD])\s+(?P<card>{_CARD})\s*->\s*{_ID}\s*=\s*{_VALUE}$", re.I)
 _RE_PACKAGE: Final = re.compile(rf"^P\s+(?P<cards>{_CARD}(?:\s*\+\s*{_CARD})+)\s*->\s*{_ID}{_PKG}$", re.I)
 _RE_LAYON: Final = re.compile(rf"^L\s+(?P<card>{_CARD})\s*->\s*{_ID}$", re.I)
-_RE_SHUFFLE: Final = re.compile(r"^shuffle(?:\s+dealer=(?P<dealer>\d+))?(?P<deck>(?:\s+\S+)*)$", re.I)
+_RE_SHUFFLE: Final = re.compile(r"^shuffle(?:\s+dealer=(?P<dealer>[0-9]{1,2}))?(?P<deck>(?:\s+\S+)*)$", re.I)
+
+
+def _short(value: object, limit: int = 80) -> str:
+    """``repr(value)`` cut to ``limit`` characters: a 5000-character input does not flood the error message."""
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[: limit - 5]}...{text[-2:]}"
 
 
 def _split_cards(text: str, sep: str) -> list[Card]:
@@ -249,7 +257,7 @@ def parse_move_text(text: str) -> Move:
         InvalidCardError is reported as InvalidMoveError naming the bad card.
     """
     if not isinstance(text, str):
-        raise InvalidMoveError(f"a move must be text such as 'T 5C', got {text!r}")
+        raise InvalidMoveError(f"a move must be text such as 'T 5C', got {_short(text)}")
     t = " ".join(text.split())
     try:
         if m := _RE_CAPTURE.match(t):
@@ -260,8 +268,8 @@ def parse_move_text(text: str) -> Move:
                     continue
                 if item.startswith("["):
                     bid = item.strip("[]").upper()
-                    if not re.fullmatch(r"B\d+", bid):
-                        raise InvalidMoveError(f"malformed build reference {item!r}: write [B1]")
+                    if not re.fullmatch(r"B[0-9]{1,4}", bid):
+                        raise InvalidMoveError(f"malformed build reference {_short(item)}: write [B1]")
                     builds.append(bid)
                 else:
                     loose.append(Card.parse(item))
@@ -285,8 +293,8 @@ def parse_move_text(text: str) -> Move:
             deck = tuple(Card.parse(c) for c in m["deck"].split())
             return Shuffle(deck, None if m["dealer"] is None else int(m["dealer"]))
     except InvalidCardError as exc:
-        raise InvalidMoveError(f"malformed move {text!r}: {exc}") from None
+        raise InvalidMoveError(f"malformed move {_short(text)}: {exc}") from None
     raise InvalidMoveError(
-        f"malformed move {text!r}: write one of 'C 8C x {{2D,6S,[B1]}}', 'T 5C', 'B 3C on 5H =8', "
+        f"malformed move {_short(text)}: write one of 'C 8C x {{2D,6S,[B1]}}', 'T 5C', 'B 3C on 5H =8', "
         "'R 2D -> [B1] =10', 'D 3D -> [B1] =6', 'P 6D+2H -> [B1]', 'L 9D -> [B1]'"
     )
