@@ -79,7 +79,9 @@ __all__ = [
 
 _object_new = object.__new__
 _object_setattr = object.__setattr__
-_EMPTY: Final = {n: ((),) * n for n in (2, 3, 4)}
+#: Tables indexed by the number of players n (entries 0 and 1 repeat n = 2, never used): tuple lookups.
+_PLAYER_COUNTS: Final = (2, 2, 2, 3, 4)
+_EMPTY: Final = tuple(((),) * n for n in _PLAYER_COUNTS)
 _CARDS: Final = tuple(Card(i) for i in range(52))
 _FULL_DECK: Final[tuple[Card, ...]] = tuple(full_deck())
 _VALUE: Final[tuple[int, ...]] = tuple(card_value(c) for c in _CARDS)
@@ -98,12 +100,13 @@ _RANK1: Final[tuple[int, ...]] = tuple((c >> 2) + 1 for c in range(52))  # rank 
 #: The play-cache flags of a count: bit 0 the count is 15, bit 1 it is 31 (spec §2.4 step 3).
 _COUNT_FLAGS: Final[tuple[int, ...]] = tuple((c == 15) | ((c == 31) << 1) for c in range(32))
 #: _REPLACE[n][s](per_seat, x): the n-tuple ``per_seat`` with seat s's entry replaced by x (no temporary list).
-_REPLACE: Final = {
+_REPLACE_N: Final = {
     2: (lambda h, x: (x, h[1]), lambda h, x: (h[0], x)),
     3: (lambda h, x: (x, h[1], h[2]), lambda h, x: (h[0], x, h[2]), lambda h, x: (h[0], h[1], x)),
     4: (lambda h, x: (x, h[1], h[2], h[3]), lambda h, x: (h[0], x, h[2], h[3]), lambda h, x: (h[0], h[1], x, h[3]),
         lambda h, x: (h[0], h[1], h[2], x)),
 }  # fmt: skip
+_REPLACE: Final = tuple(_REPLACE_N[n] for n in _PLAYER_COUNTS)
 _SEQ_MASK: Final = (1 << 28) - 1
 
 
@@ -633,21 +636,21 @@ def _peg(ev: list[Event], seat: int, points: int, reasons: tuple[str, ...], scor
 #: cards from the pack to the crib, and per seat the slice of the shuffled pack it is dealt: one card at a time
 #: from the dealer's left, so seat s gets every n-th card from offset (s - dealer - 1) % n (spec §2.2; the
 #: numbers are :class:`Rules`'s).
-_DISCARDS: Final = {n: Rules(players=n).discards for n in (2, 3, 4)}
-_DEALING: Final = {
-    n: tuple(
+_DISCARDS: Final = tuple(Rules(players=n).discards for n in _PLAYER_COUNTS)
+_DEALING: Final = tuple(
+    tuple(
         (r.cards_dealt, n * r.cards_dealt, r.crib_from_pack,
          tuple(slice((s - dealer - 1) % n, n * r.cards_dealt, n) for s in range(n)))
         for dealer in range(n)
     )
-    for n in (2, 3, 4)
+    for n in _PLAYER_COUNTS
     for r in (Rules(players=n),)
-}  # fmt: skip
+)  # fmt: skip
 #: _AFTER[n][s]: the seats after ``s`` in playing order (to the left), ending with ``s`` itself.
-_AFTER: Final = {n: tuple(tuple((s + k) % n for k in range(1, n + 1)) for s in range(n)) for n in (2, 3, 4)}
+_AFTER: Final = tuple(tuple(tuple((s + k) % n for k in range(1, n + 1)) for s in range(n)) for n in _PLAYER_COUNTS)
 #: _SHOW_SEATS[n][dealer]: whose count comes next in the automatic show -- each hand from the dealer's left round
 #: to the dealer (:func:`show_order`), then the crib, counted for the dealer (spec §2.6).
-_SHOW_SEATS: Final = {n: tuple((*show_order(Rules(players=n), d), d) for d in range(n)) for n in (2, 3, 4)}
+_SHOW_SEATS: Final = tuple(tuple((*show_order(Rules(players=n), d), d) for d in range(n)) for n in _PLAYER_COUNTS)
 
 
 # The hot path of every playout: kept compact and unformatted on purpose (one state tuple per move, fields by
