@@ -31,6 +31,23 @@ def test_record_then_replay(tmp_path: Path, options: list[str]) -> None:
     assert f"{len(record['moves'])}. " in shown.output  # every move is printed
 
 
+@pytest.mark.parametrize(
+    ("content", "says"),
+    [
+        (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
+        (b'{"game": "cribbage", "seed": ' + b"9" * 5000 + b"}", "digits"),
+        ('{"game": "cribbage", "seats": ["Åsa", "Ulf"]}'.encode("latin-1"), "not UTF-8"),
+    ],
+)
+def test_replay_of_an_unreadable_file_is_an_error_not_a_crash(tmp_path: Path, content: bytes, says: str) -> None:
+    path = tmp_path / "in.json"
+    path.write_bytes(content)
+    result = runner.invoke(app, ["cribbage", "replay", str(path)])
+    assert result.exit_code != 0 and isinstance(result.exception, SystemExit), result.exception
+    assert result.stdout == ""
+    assert "error:" in result.stderr and says in result.stderr
+
+
 def test_replay_of_a_bad_record_fails_with_a_reason(tmp_path: Path) -> None:
     path = tmp_path / "bad.json"
     good = runner.invoke(app, ["cribbage", "record", "--seed", "1", "-o", "-"])

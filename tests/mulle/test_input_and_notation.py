@@ -265,6 +265,38 @@ def test_cli_errors_go_to_stderr(tmp_path: Any) -> None:
     assert "you can capture (C 6C x {6H}), so you may not trail" in res.stderr
 
 
+@pytest.mark.parametrize(
+    ("content", "says"),
+    [
+        (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
+        (b'{"table": [], "to_move": ' + b"9" * 5000 + b"}", "digits"),
+        ('{"table": ["5H"], "seats": ["Åsa"]}'.encode("latin-1"), "not UTF-8"),
+    ],
+)
+@pytest.mark.parametrize("command", [["legal"], ["apply", "-", "T 5C"], ["score"], ["replay"]])
+def test_cli_unreadable_json_files_are_errors_not_crashes(
+    tmp_path: Any, content: bytes, says: str, command: list[str]
+) -> None:
+    path = tmp_path / "in.json"
+    path.write_bytes(content)
+    args = ["mulle", *[str(path) if a == "-" else a for a in command]]
+    if len(command) == 1:
+        args.append(str(path))
+    res = CliRunner().invoke(app, args)
+    assert res.exit_code != 0 and isinstance(res.exception, SystemExit), res.exception
+    assert res.stdout == ""
+    assert res.stderr.startswith("error:") and says in res.stderr and str(path) in res.stderr
+
+
+def test_cli_rules_option_is_read_safely(tmp_path: Any) -> None:
+    pile = tmp_path / "pile.json"
+    pile.write_text(json.dumps({"cards": ["AS"]}))
+    for rules, says in (("[" * 5000 + "]" * 5000, "nested too deeply"), ('{"target": ' + "9" * 5000 + "}", "digits")):
+        res = CliRunner().invoke(app, ["mulle", "score", str(pile), "--rules", rules])
+        assert res.exit_code != 0 and isinstance(res.exception, SystemExit), res.exception
+        assert res.stdout == "" and "--rules" in res.stderr and says in res.stderr
+
+
 def test_cli_score_record_replay(tmp_path: Any) -> None:
     runner = CliRunner()
     pile = tmp_path / "pile.json"

@@ -20,6 +20,7 @@ from rich.console import Console
 from rich.table import Table
 
 from kortbord.cards import Card, format_cards
+from kortbord.cli._io import read_json_file
 from kortbord.cribbage.scoring import card_value, play_points_per_card, score_play, score_show
 from kortbord.errors import KortbordError
 
@@ -159,10 +160,9 @@ def replay(
     from kortbord.cribbage import engine, replay_record
 
     try:
-        with open(path, encoding="utf-8") as handle:
-            document = json.load(handle)
-    except (OSError, json.JSONDecodeError) as error:
-        raise _fail(ValueError(f"cannot read a record from {path}: {error}")) from None
+        document = read_json_file(path)
+    except KortbordError as error:
+        raise _fail(error) from None
     console = Console(highlight=False)
     try:
         for number, (game, seat, move, events) in enumerate(replay_record(document)):

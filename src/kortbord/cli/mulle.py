@@ -20,6 +20,7 @@ from typing import Annotated, Any, NoReturn, TypeVar
 
 import typer
 
+from kortbord.cli._io import parse_json, read_json_file
 from kortbord.errors import KortbordError
 from kortbord.mulle import engine
 from kortbord.mulle.game import Game
@@ -44,13 +45,10 @@ def _run(fn: Callable[[], T]) -> T:
         _fail(str(exc))
     except OSError as exc:
         _fail(f"cannot read or write {exc.filename or ''}: {exc.strerror or exc}")
-    except json.JSONDecodeError as exc:
-        _fail(f"not valid JSON: {exc}")
 
 
 def _read_json(path: Path) -> Any:
-    with open(path, encoding="utf-8") as fh:
-        return json.load(fh)
+    return read_json_file(path)
 
 
 def _emit(obj: Any) -> None:
@@ -98,7 +96,7 @@ def score(
     """The round score of one capture pile with its breakdown per item (spec §2.11)."""
 
     def compute() -> dict[str, Any]:
-        r = Rules.from_dict(json.loads(rules))
+        r = Rules.from_dict(parse_json(rules, "--rules"))
         data = _read_json(pile)
         if not isinstance(data, dict):
             raise KortbordError('a pile must be a JSON object {"cards": [...], "mulle": [...], "tabbe": n}')
@@ -126,7 +124,7 @@ def record(
     """Write the record of a game between random players (the same seed gives the same game)."""
 
     def make() -> Game:
-        game = Game(Rules.from_dict(json.loads(rules)), players=players, teams=teams, seed=seed)
+        game = Game(Rules.from_dict(parse_json(rules, "--rules")), players=players, teams=teams, seed=seed)
         rng = random.Random(seed + 1)
         while not game.is_over():
             game.play(rng.choice(game.legal_moves()))
