@@ -764,7 +764,9 @@ def _apply(state: State, move: Move, ev: list[Event] | None) -> State:
                 i = hand.index(cards[0])
                 rest = hand[:i] + hand[i + 1:]
             else:
-                i, j = sorted((hand.index(cards[0]), hand.index(cards[1])))
+                i, j = hand.index(cards[0]), hand.index(cards[1])
+                if i > j:  # pragma: no cover - hands and a Discard's cards are both in card order
+                    i, j = j, i
                 rest = hand[:i] + hand[i + 1:j] + hand[j + 1:]
         except ValueError:
             for c in cards:
