@@ -390,6 +390,7 @@ def test_cli_prints_the_figures_and_writes_the_same_json(tmp_path: Path) -> None
         (["cribbage", "--option", "target=100"], "61 or 121"),
         (["cribbage", "--option", "target"], "key=value"),
         (["mulle", "--bots", "strong:depth=3,greedy"], "unknown bot option"),
+        (["mulle", "--bots", "[/],greedy"], "unknown Mulle bot level '[/]'"),  # markup shown, not parsed
     ],
 )
 def test_cli_refuses_bad_options(args: list[str], message: str) -> None:

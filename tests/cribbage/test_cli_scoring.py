@@ -83,6 +83,12 @@ def test_play_score_readable_output() -> None:
         (["play-score", "KS", "QS", "JS", "2S", "--json"], "past 31"),
         (["play-score", "KS", "KS", "--json"], "duplicate card"),
         (["play-score", "KS", "K"], "malformed card 'K'"),
+        # user text is shown as typed: Rich markup in it is neither interpreted nor a crash
+        (["score", "[/]", "5D", "5S", "JC", "--starter", "5C"], "malformed card '[/]'"),
+        (["score", "[bold]x[/]", "5D", "5S", "JC", "--starter", "5C"], "malformed card '[bold]x[/]'"),
+        (["score", "5H", "5D", "5S", "JC", "--starter", "[/]"], "malformed card '[/]'"),
+        (["score", "5H", "5D", "5S", "JC", "--starter", "5C", "--lang", "[/]"], "'[/]'"),
+        (["play-score", "[/]"], "malformed card '[/]'"),
     ],
 )
 def test_bad_input(args: list[str], says: str) -> None:

@@ -29,6 +29,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from kortbord.arena import ArenaConfig, BotSpec, parse_option_value, run_arena
+from kortbord.cli._io import plain
 from kortbord.errors import KortbordError
 
 __all__ = ["arena", "render"]
@@ -58,7 +59,7 @@ def render(summary: dict[str, Any], console: Console) -> None:
     game = summary["game"]
     rules = summary["rules"]
     goal = rules.get("game_length") if game == "mulle" else f"target {rules.get('target')}"
-    extra = ", ".join(f"{k}={v}" for k, v in summary["options"].items())
+    extra = plain(", ".join(f"{k}={v}" for k, v in summary["options"].items()))
     console.print(
         f"[bold]kortbord arena[/] — {game}, {summary['players']} players, {goal}"
         + (f" ({extra})" if extra else "")
@@ -85,7 +86,7 @@ def render(summary: dict[str, Any], console: Console) -> None:
     for label, r in summary["results"].items():
         lo, hi = r["win_rate_ci95"]
         row = [
-            label,
+            plain(label),
             str(r["games"]),
             str(r["wins"]),
             str(r["losses"]),
@@ -107,7 +108,7 @@ def render(summary: dict[str, Any], console: Console) -> None:
     for k in kinds:
         times.add_column(k, justify="right")
     for label, r in summary["results"].items():
-        times.add_row(label, str(r["moves"]), *[_ms(r["decision_ms"].get(k)) for k in kinds])
+        times.add_row(plain(label), str(r["moves"]), *[_ms(r["decision_ms"].get(k)) for k in kinds])
     console.print(times)
     if game == "cribbage":
         d = summary["deals"]
@@ -117,9 +118,9 @@ def render(summary: dict[str, Any], console: Console) -> None:
         )
     for e in summary["errors"]:
         console.print(
-            f"[bold red]bot error[/] in game {e['game']}: {e['bot']} (seat {e['seat']}) — {e['kind']}"
-            + (f" {e['move']}" if e["move"] else "")
-            + f": {e['message']}",
+            f"[bold red]bot error[/] in game {e['game']}: {plain(e['bot'])} (seat {e['seat']}) — {e['kind']}"
+            + (f" {plain(e['move'])}" if e["move"] else "")
+            + f": {plain(e['message'])}",
             soft_wrap=True,
         )
 
@@ -190,7 +191,7 @@ def arena(
         for spec in config.bots:
             spec.make(config.game, config.make_rules())
     except (ValueError, KortbordError) as exc:
-        err.print(f"[bold red]error:[/] {exc}", soft_wrap=True)
+        err.print(f"[bold red]error:[/] {plain(exc)}", soft_wrap=True)
         raise typer.Exit(2) from None
     console = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
     n_jobs = jobs or os.cpu_count() or 1

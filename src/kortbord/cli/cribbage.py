@@ -20,7 +20,7 @@ from rich.console import Console
 from rich.table import Table
 
 from kortbord.cards import Card, format_cards
-from kortbord.cli._io import read_json_file
+from kortbord.cli._io import plain, read_json_file
 from kortbord.cribbage.scoring import card_value, play_points_per_card, score_play, score_show
 from kortbord.errors import KortbordError
 
@@ -31,7 +31,7 @@ _ERROR_EXIT = 1
 
 def _fail(error: Exception) -> typer.Exit:
     """Report ``error`` on standard error and return the exit to raise (status 1, nothing on stdout)."""
-    Console(stderr=True, highlight=False).print(f"[bold red]error:[/] {error}", markup=True, soft_wrap=True)
+    Console(stderr=True, highlight=False).print(f"[bold red]error:[/] {plain(error)}", markup=True, soft_wrap=True)
     return typer.Exit(_ERROR_EXIT)
 
 
@@ -167,15 +167,15 @@ def replay(
     try:
         for number, (game, seat, move, events) in enumerate(replay_record(document)):
             if seat is None:
-                console.print(f"[bold]cribbage[/] {game.rules.to_dict()} seed {game.seed}")
+                console.print(f"[bold]cribbage[/] {plain(game.rules.to_dict())} seed {plain(game.seed)}")
             else:
-                console.print(f"[bold]{number:4d}.[/] {game.seats[seat]}: {move}")
+                console.print(f"[bold]{number:4d}.[/] {plain(game.seats[seat])}: {plain(move)}")
             if not quiet:
                 for event in events:
                     if event.kind not in ("play", "discard"):
-                        console.print(f"        {event}")
+                        console.print(f"        {plain(event)}")
             if any(e.kind in ("peg", "game_over") for e in events) or move is None:
-                scores = ", ".join(f"{name} {s}" for name, s in zip(game.seats, game.state.scores, strict=True))
+                scores = ", ".join(f"{plain(name)} {s}" for name, s in zip(game.seats, game.state.scores, strict=True))
                 console.print(f"        [dim]scores: {scores}[/]")
     except KortbordError as error:
         raise _fail(error) from None
@@ -183,5 +183,5 @@ def replay(
     if result is None:
         console.print("[yellow]the record ends before the game does[/]")
     else:
-        names = ", ".join(game.seats[s] for s in result.winners)
+        names = ", ".join(plain(game.seats[s]) for s in result.winners)
         console.print(f"[bold]Winner: {names}[/] {list(result.scores)}" + (" (skunk)" if result.skunk else ""))

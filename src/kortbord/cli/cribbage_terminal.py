@@ -45,6 +45,7 @@ from rich.text import Text
 from kortbord.bots import registry
 from kortbord.bots.base import Bot
 from kortbord.cards import Card
+from kortbord.cli._io import plain as safe_text
 from kortbord.cribbage import engine
 from kortbord.cribbage.game import Game
 from kortbord.cribbage.moves import Discard, Go, Move, Play
@@ -301,8 +302,9 @@ class CribbageTable:
 
     # -- names ----------------------------------------------------------------------------------------------
     def name(self, seat: int) -> str:
-        """The seat's name at the table."""
-        return self.game.seats[seat]
+        """The seat's name at the table, safe to print: control characters shown as escapes, Rich markup escaped
+        (a person may call themselves ``[/]``; the record keeps the name as typed)."""
+        return safe_text(self.game.seats[seat])
 
     def side_name(self, side: int) -> str:
         """A side's name: the seat's name, or both partners' names (``You & Bo``)."""
@@ -778,6 +780,6 @@ def run(options: Options, console: Console | None = None, read_line: Callable[[s
     try:
         table = CribbageTable(options, console, read_line)
     except (ValueError, KortbordError) as exc:
-        Console(stderr=True, highlight=False).print(f"[bold red]error:[/] {exc}", soft_wrap=True)
+        Console(stderr=True, highlight=False).print(f"[bold red]error:[/] {safe_text(exc)}", soft_wrap=True)
         return 2
     return table.run()

@@ -20,7 +20,7 @@ from typing import Annotated, Any, NoReturn, TypeVar
 
 import typer
 
-from kortbord.cli._io import parse_json, read_json_file
+from kortbord.cli._io import parse_json, printable, read_json_file
 from kortbord.errors import KortbordError
 from kortbord.mulle import engine
 from kortbord.mulle.game import Game
@@ -34,7 +34,7 @@ T = TypeVar("T")
 
 
 def _fail(message: str) -> NoReturn:
-    typer.echo(f"error: {message}", err=True)
+    typer.echo(f"error: {printable(message)}", err=True)
     raise typer.Exit(code=2)
 
 
@@ -145,7 +145,7 @@ def replay(record_file: Annotated[Path, typer.Argument(metavar="RECORD.json", he
         for game, move, events in Game.replay(data):
             if move is not None:
                 seat = next(e.data["seat"] for e in events if e.kind == "play")
-                out.append(f"{game.seats[seat]:>4}  {move}")
+                out.append(f"{printable(game.seats[seat]):>4}  {move}")
             for e in events:
                 if e.kind == "play":
                     continue
@@ -164,8 +164,8 @@ def replay(record_file: Annotated[Path, typer.Argument(metavar="RECORD.json", he
 
 def _side(game: Game, side: int) -> str:
     if game.teams:
-        return "+".join(game.seats[s] for s in range(game.players) if s % 2 == side)
-    return game.seats[side]
+        return "+".join(printable(game.seats[s]) for s in range(game.players) if s % 2 == side)
+    return printable(game.seats[side])
 
 
 def _describe(game: Game, e: engine.Event) -> str:
@@ -176,9 +176,9 @@ def _describe(game: Game, e: engine.Event) -> str:
             " (last deal)" if d["last"] else ""
         )
     if e.kind == "baat":
-        return f"{game.seats[d['dealer']]} calls båt: this is the last deal"
+        return f"{printable(game.seats[d['dealer']])} calls båt: this is the last deal"
     if e.kind == "dealer":
-        return f"{game.seats[d['seat']]} deals first"
+        return f"{printable(game.seats[d['seat']])} deals first"
     if e.kind == "capture":
         return f"captures {' '.join(d['cards'])}"
     if e.kind == "mulle":
@@ -186,7 +186,9 @@ def _describe(game: Game, e: engine.Event) -> str:
     if e.kind == "tabbe":
         return "TABBE: 1 point"
     if e.kind == "last_capture":
-        return f"{game.seats[d['seat']]} takes the leftover table cards (last capture): {' '.join(d['cards'])}"
+        return (
+            f"{printable(game.seats[d['seat']])} takes the leftover table cards (last capture): {' '.join(d['cards'])}"
+        )
     if e.kind == "round_over":
         parts = [
             f"{_side(game, i)} {b['total']} (cards {b['card_points']}, mulle {b['mulle_points']}, tabbe {b['tabbe']})"

@@ -41,6 +41,7 @@ from rich.text import Text
 from kortbord.bots import registry
 from kortbord.bots.base import Bot
 from kortbord.cards import Card
+from kortbord.cli._io import plain, printable
 from kortbord.errors import AmbiguousMoveError, IllegalMoveError, InvalidCardError, InvalidMoveError, KortbordError
 from kortbord.mulle import engine
 from kortbord.mulle.engine import Event
@@ -359,16 +360,20 @@ class MulleTable:
         self.record_path = options.record or _default_record_path(self.seed)
 
     # -- names ----------------------------------------------------------------------------------------------
+    def name(self, seat: int) -> str:
+        """The seat's name, safe to print: control characters shown as escapes, Rich markup escaped (a person
+        may call themselves ``[/]``; the record keeps the name as typed)."""
+        return plain(self.game.seats[seat])
+
     def side_name(self, side: int) -> str:
         """The name of a scoring side: a seat's name, or both partners' names with teams."""
-        seats = self.game.seats
         if self.game.teams:
-            return " & ".join(seats[s] for s in range(self.game.players) if s % 2 == side)
-        return seats[side]
+            return " & ".join(self.name(s) for s in range(self.game.players) if s % 2 == side)
+        return self.name(side)
 
     def _subject(self, seat: int, verb: str, plain_verb: str) -> str:
         """``"Anna deals"``, but ``"You deal"`` for a person named "You"."""
-        name = self.game.seats[seat]
+        name = self.name(seat)
         return f"{name} {plain_verb if seat in self.humans and name.lower() == 'you' else verb}"
 
     def _sides(self) -> int:
@@ -407,7 +412,8 @@ class MulleTable:
         }.get(r.game_length, f"first to {r.target}")
         mode = "Kryp-mulle: avoid points, the lowest total wins" if r.kryp else length
         seats = ", ".join(
-            f"{name} ({'you' if s in self.humans else o.bot + ' computer'})" for s, name in enumerate(self.game.seats)
+            f"{printable(name)} ({'you' if s in self.humans else o.bot + ' computer'})"
+            for s, name in enumerate(self.game.seats)
         )
         lines = [
             Text.assemble(("MULLE", "bold"), f" — {o.deal}, {r.profile} rules, {mode}"),
@@ -431,7 +437,7 @@ class MulleTable:
         choices = "1" if len(moves) == 1 else f"1-{len(moves)}"
         while True:
             try:
-                line = self.read_line(f"[bold green]{self.game.seats[seat]}[/], your move ({choices}, ? for help): ")
+                line = self.read_line(f"[bold green]{self.name(seat)}[/], your move ({choices}, ? for help): ")
             except EOFError:
                 raise Quit("end of input") from None
             except KeyboardInterrupt:
@@ -490,8 +496,7 @@ class MulleTable:
         self.console.print(Columns(entries, column_first=True, padding=(0, 3)))
 
     def _table_panel(self, view: View) -> Panel:
-        g = self.game
-        dealer = g.seats[view.dealer] if view.dealer is not None else "?"
+        dealer = self.name(view.dealer) if view.dealer is not None else "?"
         title = f"Round {view.round_no} · deal {view.deal_no} of {view.deals_total} · stock {view.stock_size} cards"
         title += f" · {dealer} dealt"
         if view.is_last_deal:
@@ -511,7 +516,7 @@ class MulleTable:
                     Text(b.id, style="bold magenta"),
                     Text(f"= {b.value}", style="bold"),
                     cards_text(b.cards),
-                    Text(g.seats[b.owner]),
+                    Text(printable(self.game.seats[b.owner])),
                     Text("locked", style="bold red") if b.locked else Text("open", style="green"),
                 )
             grid.add_row("Builds", builds)
@@ -544,7 +549,7 @@ class MulleTable:
             held = f"{view.hand_sizes[seats[0]]} in hand"
         else:
             held = "in hand " + ", ".join(
-                f"{'you' if s == view.seat else self.game.seats[s]} {view.hand_sizes[s]}" for s in seats
+                f"{'you' if s == view.seat else printable(self.game.seats[s])} {view.hand_sizes[s]}" for s in seats
             )
         pts = sum(card_points(c, self.rules) for c in pile.cards)
         mulle = sum(p for _, p in pile.mulles)
@@ -560,13 +565,12 @@ class MulleTable:
 
     # -- moves and events -----------------------------------------------------------------------------------
     def _announce(self, seat: int, move: PlayerMove) -> None:
-        who = self.game.seats[seat]
+        who = printable(self.game.seats[seat])
         style = "bold green" if seat in self.humans else "bold"
         line = Text.assemble((f"{who} ▸ ", style), describe_move(move, self.game.state.builds), (f"   {move}", "dim"))
         self.console.print(line)
 
     def _show_events(self, events: Sequence[Event]) -> None:
-        g = self.game
         for e in events:
             d = e.data
             if e.kind == "dealer":
@@ -592,7 +596,7 @@ class MulleTable:
                 who = self._subject(d["seat"], "takes", "take")
                 self.console.print(Text.assemble(f"  Last capture: {who} the rest of the table: ", cards_text(cards)))
             elif e.kind == "safety_valve":
-                self.console.print(f"  ({g.seats[d['seat']]} had no legal move and may trail any card.)")
+                self.console.print(f"  ({self.name(d['seat'])} had no legal move and may trail any card.)")
             elif e.kind == "round_over":
                 self._round_summary(d)
             # "play", "capture" and "game_over" are shown by _announce and _game_over
@@ -602,7 +606,7 @@ class MulleTable:
         each = (
             f"{counts.pop()} cards each"
             if len(counts) == 1
-            else ", ".join(f"{self.game.seats[s]} {n}" for s, n in enumerate(d["cards"]))
+            else ", ".join(f"{printable(self.game.seats[s])} {n}" for s, n in enumerate(d["cards"]))
         )
         text = Text.assemble(("\n── ", "green"), (f"Deal {d['deal_no']} of {d['deals_total']}", "bold"), f": {each}")
         if d["table"]:
@@ -692,6 +696,6 @@ def run(options: Options, console: Console | None = None) -> int:
     try:
         table = MulleTable(options, console)
     except (ValueError, KortbordError) as exc:
-        Console(stderr=True, highlight=False).print(f"[bold red]error:[/] {exc}", soft_wrap=True)
+        Console(stderr=True, highlight=False).print(f"[bold red]error:[/] {plain(exc)}", soft_wrap=True)
         return 2
     return table.run()
