@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kortbord.cards import Card
+from kortbord.cards import Card, format_cards
 from kortbord.cribbage import Game, engine
 from kortbord.cribbage.moves import (
     Accept,
@@ -277,3 +277,28 @@ def test_crib_events_are_marked_as_the_crib(muggins: bool) -> None:
             assert counted[-1].seat == dealer
             assert all(not e.crib for e in counted[:-1])
     assert deals > 0
+
+
+def test_repr_of_a_state_names_no_hidden_card() -> None:
+    # DEVELOPERS.md: a state that ends up in a log or an error must not tell a hidden card.
+    rng = random.Random(11)
+    state = engine.new_game(Rules(players=3))
+    while engine.is_chance(state):
+        state = engine.apply(state, engine.chance_outcome(state, rng))
+    text = repr(state)
+    hidden = {c for h in state._hands for c in h} | set(state._stock) | set(state._crib)
+    assert hidden and not any(str(c) in text.replace(f"cuts=[{format_cards(state.cuts)}]", "") for c in hidden)
+
+
+@pytest.mark.parametrize("seat", [True, 1.0, "1"])
+def test_a_seat_must_be_a_plain_int(seat: object) -> None:
+    rng = random.Random(2)
+    state = engine.new_game(Rules(players=2), dealer=0)
+    while engine.is_chance(state):
+        state = engine.apply(state, engine.chance_outcome(state, rng))
+    assert engine.to_act(state) == 1
+    move = engine.legal_moves(state)[0]
+    with pytest.raises(NotYourTurnError):
+        engine.apply(state, move, seat=seat)  # type: ignore[arg-type]
+    with pytest.raises(NotYourTurnError):
+        engine.step(state, move, seat=seat)  # type: ignore[arg-type]

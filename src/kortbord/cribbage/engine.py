@@ -535,7 +535,7 @@ def apply(state: State, move: Move, *, seat: int | None = None) -> State:
         NotYourTurnError: ``seat`` is not the seat to act (or a decision is sent at a chance node).
         IllegalMoveError: the move is not legal here; the message names the rule.
     """
-    if seat is not None and seat != state[12]:
+    if seat is not None and (seat != state[12] or type(seat) is not int):
         _not_your_turn(state, seat)
     return _apply(state, move, None)
 
@@ -546,7 +546,7 @@ def step(state: State, move: Move, *, seat: int | None = None) -> tuple[State, t
     Events never name a card the rules keep hidden: discards are reported by number only, the crib only when it
     is counted, the true Muggins breakdown only after the count is settled (spec §2.10 M9).
     """
-    if seat is not None and seat != state[12]:
+    if seat is not None and (seat != state[12] or type(seat) is not int):
         _not_your_turn(state, seat)
     events: list[Event] = []
     new_state = _apply(state, move, events)

@@ -224,9 +224,15 @@ class State(tuple[Any, ...]):
         return int(self[22])
 
     def __repr__(self) -> str:
+        # Hidden fields (hands, discards, crib, stock, kept hands) show only their sizes, so that a state that
+        # ends up in a log or an error message never tells anyone a hidden card (DEVELOPERS.md).
         parts = []
         for name, value in zip(FIELDS, self, strict=True):
             if name in ("rules", "seq_key"):
+                continue
+            if name.startswith("_"):
+                sizes = [len(v) for v in value] if value and isinstance(value[0], tuple) else len(value)
+                parts.append(f"{name}=<{sizes} hidden>")
                 continue
             if isinstance(value, tuple) and value and isinstance(value[0], tuple):
                 value = "[" + " | ".join(format_cards(v) for v in value) + "]"
