@@ -1,6 +1,6 @@
 """OpenSpiel's Python MCTS and information-set MCTS play single-round Mulle against a random player.
 
-Run:  .venv/bin/python examples/openspiel_mcts_mulle.py   (needs ``pip install kortbord[openspiel]``)
+Run:  .venv/bin/python examples/openspiel_mcts_mulle.py   (needs ``pip install -e ".[openspiel]"`` in a clone)
 """
 
 from __future__ import annotations

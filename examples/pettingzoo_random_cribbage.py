@@ -1,6 +1,6 @@
 """A PettingZoo AEC loop: three random agents play a 61-point Cribbage game with Muggins counting.
 
-Run:  .venv/bin/python examples/pettingzoo_random_cribbage.py   (needs ``pip install kortbord[pettingzoo]``)
+Run:  .venv/bin/python examples/pettingzoo_random_cribbage.py   (needs ``pip install -e ".[pettingzoo]"`` in a clone)
 """
 
 from __future__ import annotations
