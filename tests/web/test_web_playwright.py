@@ -225,8 +225,14 @@ def test_mulle_round_against_the_computer(server: str, browser: Any) -> None:
     shot(page, "01-lobby-desktop")
     create_game(page, server, "mulle", options={"game_length": "single_round"})
     page.wait_for_selector(".mulle .hand-card")
-    assert page.locator(".mulle .hand-card").count() == 8  # 8+8 deal (spec §2.3)
-    assert page.locator(".mulle .table-card").count() == 8
+    # The first dealer is drawn at random (spec §2.3): the computer may be forehand and play first. Wait until it
+    # is our turn -- then nothing moves until we do.
+    assert wait_mine_or_over(page, ".mulle")
+    assert page.locator(".mulle .hand-card").count() == 8  # 8+8 deal (spec §2.3), none of ours played yet
+    if root_data(page, ".mulle")["version"] == "0":  # we are forehand: the table is as dealt
+        assert page.locator(".mulle .table-card").count() == 8
+    else:  # the computer played one card first (one move: version 1)
+        assert root_data(page, ".mulle")["version"] == "1"
     shot(page, "02-mulle-first-deal")
 
     turn = 0
