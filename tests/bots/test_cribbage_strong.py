@@ -9,6 +9,7 @@ Expected values come from the rules spec ``../shared/rules/cribbage.md`` and its
 from __future__ import annotations
 
 import json
+import os
 import random
 from itertools import combinations
 from pathlib import Path
@@ -23,7 +24,7 @@ from kortbord.cribbage.moves import Accept, Announce, Discard, MugginsCall, Over
 from kortbord.cribbage.scoring import show_total
 from kortbord.cribbage.view import View, view
 
-CASES_PATH = Path(__file__).resolve().parents[2] / ".." / "shared" / "rules" / "cribbage_cases.json"
+CASES_PATH = Path(os.environ["KORTBORD_RULES_DIR"]) / "cribbage_cases.json"
 CASES: list[dict[str, Any]] = json.loads(CASES_PATH.read_text(encoding="utf-8"))
 MUGGINS_COUNTS = [c for c in CASES if c["kind"] == "muggins" and "true_count" in c["input"]]
 

@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 from collections.abc import Callable, Iterable
 from functools import cache
@@ -21,7 +22,7 @@ from kortbord.cribbage import engine
 from kortbord.cribbage.rules import Rules
 from kortbord.cribbage.state import Event, State
 
-CASES_PATH = Path(__file__).resolve().parents[2] / ".." / "shared" / "rules" / "cribbage_cases.json"
+CASES_PATH = Path(os.environ["KORTBORD_RULES_DIR"]) / "cribbage_cases.json"
 
 
 @cache

@@ -4,6 +4,7 @@ the worked cases through the command line, and bad input (non-zero exit, a reaso
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -14,7 +15,7 @@ from typer.testing import CliRunner
 
 from kortbord.cli import app
 
-RULES = Path(__file__).resolve().parents[2] / ".." / "shared" / "rules"
+RULES = Path(os.environ["KORTBORD_RULES_DIR"])
 CASES: list[dict[str, Any]] = json.loads((RULES / "cribbage_cases.json").read_text(encoding="utf-8"))
 SHOW_CASES = [c for c in CASES if c["kind"] in ("hand", "crib")]
 COUNT_CASES = [c for c in CASES if c["kind"] == "pegging" and "sequence_ranks" in c["input"]]

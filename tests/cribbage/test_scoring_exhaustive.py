@@ -5,6 +5,7 @@ The reference table is read from the spec itself (§3, "Hand: count" and Lumetta
 
 from __future__ import annotations
 
+import os
 import random
 import re
 from itertools import combinations_with_replacement
@@ -24,7 +25,7 @@ from kortbord.cribbage.scoring import (
     show_totals_all,
 )
 
-RULES = Path(__file__).resolve().parents[2] / ".." / "shared" / "rules"
+RULES = Path(os.environ["KORTBORD_RULES_DIR"])
 ROW = re.compile(r"^\|\s*(\d+)\s*\|\s*([\d,]+)\s*\|\s*([\d.]+)\s*\|\s*([\d,]+)\s*\|\s*$")
 
 

@@ -4,6 +4,7 @@ the spec's examples, properties, and a cross-check against the third-party ``cri
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,7 @@ from kortbord.cards import Card
 from kortbord.cribbage.scoring import card_value, play_points_per_card, score_play
 from kortbord.errors import IllegalMoveError, InvalidCardError, InvalidPositionError
 
-RULES = Path(__file__).resolve().parents[2] / ".." / "shared" / "rules"
+RULES = Path(os.environ["KORTBORD_RULES_DIR"])
 SUITS = "SHDC"
 
 

@@ -4,6 +4,7 @@ against the third-party ``cribbage_scorer`` package."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,7 @@ from kortbord.cribbage.scoring import (
 )
 from kortbord.errors import InvalidCardError, InvalidPositionError, KortbordError
 
-RULES = Path(__file__).resolve().parents[2] / ".." / "shared" / "rules"
+RULES = Path(os.environ["KORTBORD_RULES_DIR"])
 
 
 def _cases(*kinds: str) -> list[dict[str, Any]]:

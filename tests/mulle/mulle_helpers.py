@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 from collections import Counter
 from pathlib import Path
@@ -13,7 +14,7 @@ from kortbord.mulle.rules import Rules
 from kortbord.mulle.state import State
 
 REPO = Path(__file__).resolve().parents[2]
-CASES_FILE = REPO / ".." / "shared" / "rules" / "mulle_cases.json"
+CASES_FILE = Path(os.environ["KORTBORD_RULES_DIR"]) / "mulle_cases.json"
 
 
 def load_cases() -> list[dict[str, Any]]:
