@@ -226,3 +226,22 @@ def test_logs_never_show_seat_tokens(tmp_path: Path, caplog: pytest.LogCaptureFi
         assert c.get("/api/health").status_code == 200
     text = caplog.text
     assert "SECRET" not in text and "token=***&x=1" in text and "invite=***" in text
+
+
+@pytest.mark.parametrize("game", ["mulle", "cribbage"])
+def test_the_strong_computer_plays_at_the_table(tmp_path: Path, game: str) -> None:
+    # The table offers the same levels as the terminal games and the arena (kortbord.bots.registry), strong
+    # included, and a strong computer really moves: a bots-only game runs to its end.
+    import random
+
+    from server_helpers import play_random
+
+    rules = {"game_length": "single_round"} if game == "mulle" else {"target": 61}
+    with make_client(tmp_path) as c:
+        assert c.get(f"/api/options/{game}").json()["bot_levels"] == ["random", "greedy", "strong"]
+        created = new_game(
+            c, game=game, rules=rules, players=2, seats=[{"kind": "human"}, {"kind": "bot", "level": "strong"}]
+        )
+        with c.websocket_connect(f"/ws/games/{created['game_id']}?token={created['token']}") as ws:
+            last = play_random(ws, random.Random(1))
+        assert last["status"] == "over"

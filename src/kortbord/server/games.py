@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Final
@@ -124,22 +124,23 @@ def _cribbage_rules(data: dict[str, Any], players: int, teams: bool) -> tuple[An
 
 
 def _mulle_bot(level: str, rules: Any) -> Any:
-    from kortbord.bots import mulle_simple
+    from kortbord.bots import registry
 
-    return mulle_simple.make_bot(level, rules)
+    return registry.make_bot("mulle", level, rules)
 
 
 def _cribbage_bot(level: str, rules: Any) -> Any:
-    from kortbord.bots import cribbage_simple
+    from kortbord.bots import registry
 
-    return cribbage_simple.make_bot(level)
+    return registry.make_bot("cribbage", level, rules)
 
 
-def _levels(module: str) -> tuple[str, ...]:
-    import importlib
+def _levels(game: str) -> tuple[str, ...]:
+    """The computer levels the table offers, weakest first (``kortbord.bots.registry``; the same players as in
+    the terminal games and the arena)."""
+    from kortbord.bots import registry
 
-    levels: Sequence[str] = importlib.import_module(f"kortbord.bots.{module}").LEVELS
-    return tuple(levels)
+    return tuple(registry.available_levels(game))
 
 
 GAMES: Final[dict[str, GameKind]] = {
@@ -152,7 +153,7 @@ GAMES: Final[dict[str, GameKind]] = {
         _new_state=lambda rules, players, teams: mulle.new_game(rules, players=players, teams=teams),
         _result=_mulle_result,
         _make_bot=_mulle_bot,
-        bot_levels=_levels("mulle_simple"),
+        bot_levels=_levels("mulle"),
     ),
     "cribbage": GameKind(
         name="cribbage",
@@ -163,7 +164,7 @@ GAMES: Final[dict[str, GameKind]] = {
         _new_state=lambda rules, players, teams: cribbage.new_game(rules),
         _result=lambda state: cribbage.result(state).to_json(),
         _make_bot=_cribbage_bot,
-        bot_levels=_levels("cribbage_simple"),
+        bot_levels=_levels("cribbage"),
     ),
 }
 

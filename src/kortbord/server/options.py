@@ -11,9 +11,9 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Final
 
-from kortbord.bots import cribbage_simple, mulle_simple
 from kortbord.cribbage import rules as cribbage_rules
 from kortbord.mulle import rules as mulle_rules
+from kortbord.server.games import GAMES
 
 __all__ = ["options_for"]
 
@@ -350,7 +350,7 @@ def options_for(game: str) -> dict[str, Any] | None:
             "profiles": profiles,
             "players": [2, 3, 4],
             "teams": "4 players may play as teams (seats 0+2 against 1+3)",
-            "bot_levels": list(mulle_simple.LEVELS),
+            "bot_levels": list(GAMES["mulle"].bot_levels),
         }
     if game == "cribbage":
         std_c = cribbage_rules.Rules()
@@ -363,6 +363,6 @@ def options_for(game: str) -> dict[str, Any] | None:
             "profiles": profiles,
             "players": [2, 3, 4],
             "teams": "4 players always play as partners (seats 0+2 against 1+3)",
-            "bot_levels": list(cribbage_simple.LEVELS),
+            "bot_levels": list(GAMES["cribbage"].bot_levels),
         }
     return None
