@@ -39,12 +39,15 @@ them as indications, the game-level Wilson interval as the firm one.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import math
 import os
 import random
+import signal
+import threading
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any, Final
 
@@ -633,6 +636,42 @@ def summarize(
 
 
 # ---------------------------------------------------------------------------------------------------- running
+class Terminated(BaseException):
+    """SIGTERM arrived while the arena ran (raised in the main thread, like KeyboardInterrupt for SIGINT)."""
+
+
+@contextlib.contextmanager
+def _terminate_raises() -> Iterator[None]:
+    """While the pool runs, SIGTERM raises :class:`Terminated` in the main thread, so the workers are stopped
+    instead of being left running when this process dies."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum: int, frame: Any) -> None:
+        raise Terminated()
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _kill_pool(pool: ProcessPoolExecutor) -> None:
+    """Cancel the queued tasks and terminate the worker processes (a strong bot may be deep in a search)."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in processes:
+        with contextlib.suppress(Exception):
+            proc.terminate()
+    for proc in processes:
+        with contextlib.suppress(Exception):
+            proc.join(timeout=2.0)
+            if proc.is_alive():
+                proc.kill()
+
+
 def _play_chunk(config: ArenaConfig, indices: Sequence[int]) -> list[GameRecord]:
     return [play_game(config, i) for i in indices]
 
@@ -671,11 +710,17 @@ def run_arena(
         chunks = [indices[k : k + size] for k in range(0, len(indices), size)]
         import multiprocessing
 
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
-            futures = [pool.submit(_play_chunk, config, c) for c in chunks]
-            for fut in as_completed(futures):
-                done = fut.result()
-                records.extend(done)
-                if progress:
-                    progress(len(done))
+        pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"))
+        with _terminate_raises():
+            try:
+                futures = [pool.submit(_play_chunk, config, c) for c in chunks]
+                for fut in as_completed(futures):
+                    done = fut.result()
+                    records.extend(done)
+                    if progress:
+                        progress(len(done))
+            except BaseException:  # Ctrl-C, SIGTERM, a failed worker: stop every worker now, wait for none
+                _kill_pool(pool)
+                raise
+            pool.shutdown(wait=True)
     return summarize(config, records, jobs=jobs, elapsed_s=time.perf_counter() - t0)

@@ -8,10 +8,15 @@ state's hidden parts (other hands, the stock, a face-down crib).
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import itertools
 import json
 import random
+import signal
+import subprocess
+import sys
+import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -448,3 +453,61 @@ def test_play_uses_the_registry_and_defaults_to_the_strongest(
     result = runner.invoke(app, [*base, "--bot", "random"])
     assert result.exit_code == 0, result.output
     assert asked == [(game, "random"), (game, "random")]
+
+
+@pytest.mark.parametrize(
+    ("option", "says"),
+    [
+        (["--time-budget-ms", "inf"], "at most 60000"),
+        (["--time-budget-ms", "nan"], "time_budget_ms"),
+        (["--time-budget-ms", "60001"], "at most 60000"),
+        (["--bots", "strong:iterations=99999999999999999999,greedy"], "from 1 to 100000"),
+        (["--iterations", "100001"], "from 1 to 100000"),
+    ],
+)
+def test_cli_refuses_unbounded_thinking(option: list[str], says: str) -> None:
+    result = runner.invoke(app, ["arena", "mulle", *option, "--games", "1", "--jobs", "1", "--no-progress"])
+    assert result.exit_code == 2, result.output
+    assert says in " ".join(result.output.split())
+
+
+def _children(pid: int) -> set[int]:
+    """The live child processes of ``pid`` (Linux /proc)."""
+    out: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        with contextlib.suppress(OSError):
+            out |= {int(c) for c in (task / "children").read_text().split()}
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux /proc")
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_an_interrupted_arena_stops_its_workers(sig: signal.Signals) -> None:
+    command = [str(Path(sys.executable).with_name("kortbord")), "arena", "mulle", "--bots", "strong,strong",
+               "--time-budget-ms", "60000", "--games", "4", "--jobs", "2", "--no-progress"]  # fmt: skip
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while len(_children(proc.pid)) < 2:  # the workers are up (each thinks a minute per move)
+            assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+            time.sleep(0.2)
+        time.sleep(1.0)
+        workers = _children(proc.pid)
+        proc.send_signal(sig)  # to the main process only, the harder case than a terminal's Ctrl-C
+        out, err = proc.communicate(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode != 0 and out == ""
+    assert "Traceback" not in err and ("interrupted" in err or "terminated" in err), err
+    deadline = time.monotonic() + 5
+    while any(_alive(w) for w in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(_alive(w) for w in workers), "worker processes were left running"

@@ -37,6 +37,11 @@ LEVELS: Final[dict[str, tuple[str, ...]]] = {
 
 #: Every bot option :func:`make_bot` accepts, with its meaning (the levels that use it are listed by
 #: :func:`level_options`).
+#: Bounds of the strong bots' effort: a minute of thought or 100000 search iterations per decision is far more
+#: than any level needs; past that an arena or a table would seem to hang (and ``inf`` would never end).
+MAX_TIME_BUDGET_MS: Final = 60_000
+MAX_ITERATIONS: Final = 100_000
+
 OPTIONS: Final[dict[str, str]] = {
     "time_budget_ms": "thinking time per decision in milliseconds (strong; default 150)",
     "iterations": "a fixed number of search iterations per decision instead of a time budget (strong; "
@@ -191,10 +196,20 @@ def make_bot(
         )
         if v is not None
     }
-    if "time_budget_ms" in given and not given["time_budget_ms"] > 0:
-        raise ValueError(f"time_budget_ms must be a positive number of milliseconds, got {time_budget_ms!r}")
-    if "iterations" in given and (isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1):
-        raise ValueError(f"iterations must be a whole number >= 1, got {iterations!r}")
+    if "time_budget_ms" in given and (
+        isinstance(time_budget_ms, bool)
+        or not isinstance(time_budget_ms, int | float)
+        or not 0 < time_budget_ms <= MAX_TIME_BUDGET_MS  # also refuses nan and inf
+    ):
+        raise ValueError(
+            f"time_budget_ms must be a number of milliseconds above 0 and at most {MAX_TIME_BUDGET_MS},"
+            f" got {time_budget_ms!r}"
+        )
+    if "iterations" in given and (
+        isinstance(iterations, bool) or not isinstance(iterations, int) or not 1 <= iterations <= MAX_ITERATIONS
+    ):
+        shown = repr(iterations) if len(repr(iterations)) <= 24 else repr(iterations)[:20] + "..."
+        raise ValueError(f"iterations must be a whole number from 1 to {MAX_ITERATIONS}, got {shown}")
     for key in ("miss_rate", "catch_rate"):
         if key in given and not 0.0 <= given[key] <= 1.0:
             raise ValueError(f"{key} must be between 0 and 1, got {given[key]!r}")

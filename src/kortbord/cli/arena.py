@@ -28,7 +28,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from kortbord.arena import ArenaConfig, BotSpec, parse_option_value, run_arena
+from kortbord.arena import ArenaConfig, BotSpec, Terminated, parse_option_value, run_arena
 from kortbord.cli._io import plain
 from kortbord.errors import KortbordError
 
@@ -205,9 +205,16 @@ def arena(
         disable=not progress,
         transient=True,
     )
-    with bar:
-        task = bar.add_task(f"{config.game}: {' v '.join(config.labels)}", total=config.games)
-        summary = run_arena(config, jobs=n_jobs, progress=lambda k: bar.advance(task, k))
+    try:
+        with bar:
+            task = bar.add_task(f"{config.game}: {' v '.join(config.labels)}", total=config.games)
+            summary = run_arena(config, jobs=n_jobs, progress=lambda k: bar.advance(task, k))
+    except KeyboardInterrupt:
+        err.print("[bold red]interrupted[/]: the arena was stopped, no figures")
+        raise typer.Exit(130) from None
+    except Terminated:
+        err.print("[bold red]terminated[/]: the arena was stopped, no figures")
+        raise typer.Exit(143) from None
     render(summary, console)
     if json_path is not None:
         json_path.write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
