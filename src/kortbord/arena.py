@@ -186,6 +186,15 @@ class ArenaConfig:
         k, n = len(self.bots), self.players
         if n not in (2, 3, 4):
             raise ValueError(f"{self.game.capitalize()} is played by 2, 3 or 4 players, not {n}")
+        names = [key for key, _ in self.rules]
+        if "players" in names:
+            raise ValueError("set the number of players with --players, not as a rules option")
+        if self.game == "mulle" and "teams" in names:
+            teams = dict(self.rules)["teams"]
+            if not isinstance(teams, bool):
+                raise ValueError(f"teams must be true or false, got {teams!r}")
+            if teams and n != 4:
+                raise ValueError(f"teams need 4 players (P1+P3 against P2+P4), not {n}; add --players 4")
         if not (k == n or (k == 2 and n == 4 and self.team_play)):
             raise ValueError(
                 f"{k} bot(s) for {n} seats: name one bot per seat, or two bots for a 4-player team game "

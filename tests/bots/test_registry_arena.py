@@ -396,6 +396,12 @@ def test_cli_prints_the_figures_and_writes_the_same_json(tmp_path: Path) -> None
         (["cribbage", "--option", "target"], "key=value"),
         (["mulle", "--bots", "strong:depth=3,greedy"], "unknown bot option"),
         (["mulle", "--bots", "[/],greedy"], "unknown Mulle bot level '[/]'"),  # markup shown, not parsed
+        # Mulle teams are P1+P3 against P2+P4: four players (rules spec §3)
+        (["mulle", "-o", "teams=true", "-p", "2", "--bots", "random,random"], "teams need 4 players"),
+        (["mulle", "-o", "teams=maybe", "-p", "4", "--bots", "random,random"], "teams must be true or false"),
+        (["cribbage", "-o", "players=5"], "--players"),
+        (["cribbage", "-o", "players=banana"], "--players"),
+        (["mulle", "--json", "/nonexistent/dir/x.json", "--bots", "random,random"], "does not exist"),
     ],
 )
 def test_cli_refuses_bad_options(args: list[str], message: str) -> None:

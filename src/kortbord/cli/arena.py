@@ -125,6 +125,17 @@ def render(summary: dict[str, Any], console: Console) -> None:
         )
 
 
+def _check_writable(path: Path) -> None:
+    """Refuse (ValueError) a ``--json`` path that cannot be written, before any game is played."""
+    parent = path.parent if str(path.parent) else Path(".")
+    if path.is_dir():
+        raise ValueError(f"--json {path}: is a directory")
+    if not parent.is_dir():
+        raise ValueError(f"--json {path}: the directory {parent} does not exist")
+    if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise ValueError(f"--json {path}: not writable")
+
+
 def _parse_options(items: list[str]) -> tuple[tuple[str, Any], ...]:
     out: dict[str, Any] = {}
     for item in items:
@@ -190,6 +201,8 @@ def arena(
         )
         for spec in config.bots:
             spec.make(config.game, config.make_rules())
+        if json_path is not None:
+            _check_writable(json_path)
     except (ValueError, KortbordError) as exc:
         err.print(f"[bold red]error:[/] {plain(exc)}", soft_wrap=True)
         raise typer.Exit(2) from None
