@@ -57,5 +57,19 @@ def test_replay_of_a_bad_record_fails_with_a_reason(tmp_path: Path) -> None:
     result = runner.invoke(app, ["cribbage", "replay", str(path)])
     assert result.exit_code == 1
     assert "move 1" in result.output
+    assert result.stdout == ""  # validated before anything is printed
+    # an illegal move in the middle, a move after the end, a tampered seed: an error and nothing on stdout
+    for name, change in (
+        ("middle", lambda r: r["moves"].__setitem__(len(r["moves"]) // 2, "discard ZZ 9Q")),
+        ("extra", lambda r: r["moves"].append("go")),
+        ("seed", lambda r: r.__setitem__("seed", r["seed"] + 1)),
+    ):
+        bad = json.loads(good.output)
+        change(bad)
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps(bad))
+        result = runner.invoke(app, ["cribbage", "replay", str(path)])
+        assert result.exit_code != 0 and result.stdout == "", (name, result.stdout[:300])
+        assert "error:" in result.stderr and "move" in result.stderr, name
     missing = runner.invoke(app, ["cribbage", "replay", str(tmp_path / "none.json")])
     assert missing.exit_code == 1 and "cannot read" in missing.output

@@ -163,25 +163,29 @@ def replay(
         document = read_json_file(path)
     except KortbordError as error:
         raise _fail(error) from None
-    console = Console(highlight=False)
+    # the whole record is replayed and checked before anything is printed: on an error, nothing on stdout
+    out: list[str] = []
     try:
         for number, (game, seat, move, events) in enumerate(replay_record(document)):
             if seat is None:
-                console.print(f"[bold]cribbage[/] {plain(game.rules.to_dict())} seed {plain(game.seed)}")
+                out.append(f"[bold]cribbage[/] {plain(game.rules.to_dict())} seed {plain(game.seed)}")
             else:
-                console.print(f"[bold]{number:4d}.[/] {plain(game.seats[seat])}: {plain(move)}")
+                out.append(f"[bold]{number:4d}.[/] {plain(game.seats[seat])}: {plain(move)}")
             if not quiet:
                 for event in events:
                     if event.kind not in ("play", "discard"):
-                        console.print(f"        {plain(event)}")
+                        out.append(f"        {plain(event)}")
             if any(e.kind in ("peg", "game_over") for e in events) or move is None:
                 scores = ", ".join(f"{plain(name)} {s}" for name, s in zip(game.seats, game.state.scores, strict=True))
-                console.print(f"        [dim]scores: {scores}[/]")
+                out.append(f"        [dim]scores: {scores}[/]")
     except KortbordError as error:
         raise _fail(error) from None
     result = engine.result(game.state) if engine.is_over(game.state) else None
     if result is None:
-        console.print("[yellow]the record ends before the game does[/]")
+        out.append("[yellow]the record ends before the game does[/]")
     else:
         names = ", ".join(plain(game.seats[s]) for s in result.winners)
-        console.print(f"[bold]Winner: {names}[/] {list(result.scores)}" + (" (skunk)" if result.skunk else ""))
+        out.append(f"[bold]Winner: {names}[/] {list(result.scores)}" + (" (skunk)" if result.skunk else ""))
+    console = Console(highlight=False)
+    for line in out:
+        console.print(line)
