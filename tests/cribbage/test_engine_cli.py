@@ -55,7 +55,7 @@ def test_replay_of_a_bad_record_fails_with_a_reason(tmp_path: Path) -> None:
     record["moves"][0] = "go"
     path.write_text(json.dumps(record))
     result = runner.invoke(app, ["cribbage", "replay", str(path)])
-    assert result.exit_code == 1
+    assert result.exit_code != 0
     assert "move 1" in result.output
     assert result.stdout == ""  # validated before anything is printed
     # an illegal move in the middle, a move after the end, a tampered seed: an error and nothing on stdout
@@ -72,4 +72,19 @@ def test_replay_of_a_bad_record_fails_with_a_reason(tmp_path: Path) -> None:
         assert result.exit_code != 0 and result.stdout == "", (name, result.stdout[:300])
         assert "error:" in result.stderr and "move" in result.stderr, name
     missing = runner.invoke(app, ["cribbage", "replay", str(tmp_path / "none.json")])
-    assert missing.exit_code == 1 and "cannot read" in missing.output
+    assert missing.exit_code != 0 and "cannot read" in missing.output
+
+
+def test_bad_input_exits_2_in_both_games_tools(tmp_path: Path) -> None:
+    """Every kortbord tool reports bad input the same way: ``error: ...`` on stderr and exit status 2."""
+    missing = str(tmp_path / "none.json")
+    for args in (
+        ["cribbage", "replay", missing],
+        ["cribbage", "score", "5H", "5D", "5S", "1X", "--starter", "5C"],
+        ["cribbage", "play-score", "KS", "QS", "JS", "2S"],
+        ["mulle", "replay", missing],
+        ["mulle", "legal", missing],
+    ):
+        result = runner.invoke(app, args)
+        assert result.exit_code == 2, (args, result.output)
+        assert result.stdout == "" and "error:" in result.stderr, args

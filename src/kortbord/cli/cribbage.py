@@ -5,8 +5,9 @@
 * ``kortbord cribbage play-score CARD... [--json]`` -- the points each card of one count earned when laid;
   ``--json`` prints ``{"points_per_card": [...]}``.
 
-Bad input (a malformed card, a duplicate card, a wrong number of cards, a count past 31) exits with status 1 and a
-message on standard error saying why; nothing is printed on standard output. Other sub-commands (``replay``) are
+Bad input (a malformed card, a duplicate card, a wrong number of cards, a count past 31, an unreadable record)
+exits with status 2, as every kortbord tool does, and a message on standard error saying why; nothing is printed
+on standard output. Other sub-commands (``replay``) are
 added to :data:`app` by their own modules.
 """
 
@@ -26,11 +27,11 @@ from kortbord.errors import KortbordError
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
 
-_ERROR_EXIT = 1
+_ERROR_EXIT = 2
 
 
 def _fail(error: Exception) -> typer.Exit:
-    """Report ``error`` on standard error and return the exit to raise (status 1, nothing on stdout)."""
+    """Report ``error`` on standard error and return the exit to raise (status 2, nothing on stdout)."""
     Console(stderr=True, highlight=False).print(f"[bold red]error:[/] {plain(error)}", markup=True, soft_wrap=True)
     return typer.Exit(_ERROR_EXIT)
 
