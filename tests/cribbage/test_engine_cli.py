@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -88,3 +89,20 @@ def test_bad_input_exits_2_in_both_games_tools(tmp_path: Path) -> None:
         result = runner.invoke(app, args)
         assert result.exit_code == 2, (args, result.output)
         assert result.stdout == "" and "error:" in result.stderr, args
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "says"),
+    [
+        ("seats", 5, "list of 2 names"),
+        ("seats", [{"x": 1}, [1]], "list of 2 names"),
+        ("seats", "ab", "list of 2 names"),
+        ("players", "2", "whole number"),
+    ],
+)
+def test_a_malformed_record_header_is_refused(key: str, value: Any, says: str) -> None:
+    from kortbord.errors import InvalidPositionError
+
+    record = Game(seed=3).to_record()
+    with pytest.raises(InvalidPositionError, match=says):
+        Game.from_record({**record, key: value})

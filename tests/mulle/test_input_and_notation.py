@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import random
 from typing import Any
 
 import pytest
@@ -326,3 +327,33 @@ def test_cli_replay_of_an_unfinished_record_does_not_claim_a_result(tmp_path: An
     assert res.exit_code == 0, res.output
     assert "game over" not in res.stdout and "draw" not in res.stdout
     assert "before the game is over (5 moves)" in res.stdout
+
+
+def test_engine_input_of_the_wrong_type_gets_a_kortbord_error() -> None:
+    from kortbord.errors import KortbordError
+    from kortbord.mulle import Game, Shuffle, chance_outcome
+
+    s0 = new_game(Rules())
+    deck = chance_outcome(s0, random.Random(1)).deck
+    # a shuffle holds the 104 cards of two packs, each exactly twice (spec §2.1)
+    with pytest.raises(IllegalMoveError):
+        apply(s0, Shuffle(tuple(C("AS") for _ in range(104)), 0))
+    with pytest.raises(KortbordError):
+        apply(s0, Shuffle(("AS",) * 104, 0))  # type: ignore[arg-type]
+    with pytest.raises(KortbordError):
+        apply(s0, Shuffle((1.5,) * 104, 0))  # type: ignore[arg-type]
+    with pytest.raises(IllegalMoveError):
+        apply(s0, Shuffle(deck, True))  # a dealer is a seat number, not a truth value
+    for bad in ({"players": 2.0}, {"players": "2"}, {"teams": 1}, {"dealer": True}):
+        with pytest.raises(InvalidRulesError):
+            new_game(Rules(), **bad)  # type: ignore[arg-type]
+    record = Game(Rules(), seed=3).to_record()
+    for key, value, says in (
+        ("seed", True, "integer seed"),
+        ("seats", 5, "list of 2 names"),
+        ("seats", [{"x": 1}, [1]], "list of 2 names"),
+        ("seats", ["a", "b", "c"], "got 3 names"),
+        ("players", "2", "2, 3 or 4 players"),
+    ):
+        with pytest.raises(InvalidPositionError, match=says):
+            Game.from_record({**record, key: value})

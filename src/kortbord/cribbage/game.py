@@ -41,6 +41,10 @@ class Game:
         self.rules = rules if rules is not None else Rules()
         self.seed = seed if seed is not None else random.SystemRandom().randrange(2**53)
         n = self.rules.players
+        if seats is not None and (
+            isinstance(seats, str) or not isinstance(seats, Sequence) or not all(isinstance(s, str) for s in seats)
+        ):
+            raise InvalidPositionError(f"seats must be a list of {n} names (strings), got {str(seats)[:60]}")
         self.seats = list(seats) if seats is not None else [engine.seat_name(s) for s in range(n)]
         if len(self.seats) != n:
             raise InvalidPositionError(f"{n} players need {n} seat names, got {len(self.seats)}")
@@ -156,6 +160,8 @@ def _replay(record: dict[str, Any]) -> Iterator[tuple[Game, int | None, Move | N
     except InvalidRulesError as error:
         raise InvalidRulesError(f"record rules: {error}") from None
     players = record.get("players", rules.players)
+    if type(players) is not int:
+        raise InvalidPositionError(f'a record\'s "players" is a whole number (2, 3 or 4), got {players!r}')
     if players != rules.players:
         raise InvalidPositionError(f"record says {players} players but its rules say {rules.players}")
     seed = record.get("seed")

@@ -137,15 +137,19 @@ def new_game(rules: Rules | None = None, *, players: int = 2, teams: bool = Fals
         InvalidRulesError: bad player count, teams without 4 players, a deal format that does not fit 104 cards.
     """
     rules = STANDARD if rules is None else rules
-    if players not in (2, 3, 4):
-        raise InvalidRulesError(f"Mulle is played by 2, 3 or 4 players, not {players!r}")
+    if not isinstance(rules, Rules):
+        raise InvalidRulesError(f"rules must be a mulle.Rules value, got {type(rules).__name__}")
+    if type(players) is not int or players not in (2, 3, 4):
+        raise InvalidRulesError(f"Mulle is played by 2, 3 or 4 players (a whole number), not {players!r}")
+    if type(teams) is not bool:
+        raise InvalidRulesError(f"teams must be true or false, got {teams!r}")
     if teams and players != 4:
         raise InvalidRulesError("teams need 4 players (P1+P3 against P2+P4)")
     if rules.table_size + players * rules.hand_size > DECK_SIZE:
         raise InvalidRulesError(
             f"{rules.hand_size}+{rules.table_size} with {players} players needs more than {DECK_SIZE} cards"
         )
-    if dealer is not None and not (isinstance(dealer, int) and 0 <= dealer < players):
+    if dealer is not None and not (type(dealer) is int and 0 <= dealer < players):
         raise InvalidRulesError(f"dealer must be a seat 0..{players - 1}, got {dealer!r}")
     sides = 2 if teams else players
     return State(
@@ -261,21 +265,42 @@ def _deal(
 _CARD_TYPE: Final = {Card}
 
 
+def _shuffle_deck(deck: Any) -> tuple[Card, ...]:
+    """A shuffle's deck as Card values (cards, their notation or their ints).
+
+    Raises:
+        InvalidMoveError: the deck is not a sequence of cards.
+    """
+    if isinstance(deck, str) or not isinstance(deck, tuple | list):
+        raise InvalidMoveError(f"a shuffle's deck is a sequence of {DECK_SIZE} cards, got {type(deck).__name__}")
+    out = []
+    for c in deck:
+        if isinstance(c, Card):
+            out.append(c)
+        elif isinstance(c, str):
+            out.append(Card.parse(c))
+        elif type(c) is int:
+            out.append(Card(c))
+        else:
+            raise InvalidMoveError(f"a shuffle's deck holds cards, not {type(c).__name__} {c!r}"[:120])
+    return tuple(out)
+
+
 def _start_round(state: State, move: Shuffle) -> tuple[State, list[Event]]:
     deck = move.deck
     # fast check for a deck of Card values (every chance_outcome deck); anything else is converted first
     if not (type(deck) is tuple and set(map(type, deck)) == _CARD_TYPE and sorted(deck) == list(_FULL_DECK)):
-        deck = tuple(Card(int(c)) for c in move.deck)
+        deck = _shuffle_deck(move.deck)
         if len(deck) != DECK_SIZE or Counter(deck) != _FULL_COUNTS:
             raise IllegalMoveError("a shuffle must hold the 104 cards of two packs, every card exactly twice")
     events: list[Event] = []
     dealer = state.dealer
     if dealer is None:
-        if move.dealer is None or not (isinstance(move.dealer, int) and 0 <= move.dealer < state.players):
+        if move.dealer is None or not (type(move.dealer) is int and 0 <= move.dealer < state.players):
             raise IllegalMoveError(f"the first shuffle must choose a dealer seat 0..{state.players - 1}")
         dealer = move.dealer
         events.append(Event("dealer", {"seat": dealer}))
-    elif move.dealer is not None and move.dealer != dealer:
+    elif move.dealer is not None and (type(move.dealer) is not int or move.dealer != dealer):
         raise IllegalMoveError(f"the dealer is already seat {dealer}; a shuffle cannot change it")
     rules = state.rules
     hands, table, stock = _deal(rules, state.players, dealer, deck, True)

@@ -13,7 +13,7 @@ import secrets
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from kortbord.errors import InvalidPositionError, KortbordError
+from kortbord.errors import InvalidPositionError, InvalidRulesError, KortbordError
 from kortbord.mulle import engine
 from kortbord.mulle.engine import Event, Result
 from kortbord.mulle.moves import PlayerMove
@@ -21,7 +21,10 @@ from kortbord.mulle.rules import RULES_VERSION, Rules
 from kortbord.mulle.state import State
 from kortbord.mulle.view import View, view
 
-__all__ = ["Game"]
+__all__ = ["MAX_NAME", "Game"]
+
+#: Longest seat name, in characters (the web table allows 40).
+MAX_NAME = 100
 
 
 class Game:
@@ -47,13 +50,21 @@ class Game:
         seats: Sequence[str] | None = None,
     ) -> None:
         self.rules = rules or Rules()
+        if type(players) is not int or players not in (2, 3, 4):
+            raise InvalidRulesError(f"Mulle is played by 2, 3 or 4 players (a whole number), not {players!r}")
         self.players = players
         self.teams = teams
         self.seed = secrets.randbelow(2**31) if seed is None else int(seed)
         self.first_dealer = dealer
+        if seats is not None and (
+            isinstance(seats, str) or not isinstance(seats, Sequence) or not all(isinstance(s, str) for s in seats)
+        ):
+            raise InvalidPositionError(f"seats must be a list of {players} names (strings), got {str(seats)[:60]}")
         self.seats = list(seats) if seats is not None else [f"P{i + 1}" for i in range(players)]
         if len(self.seats) != players:
-            raise InvalidPositionError(f"seats must name {players} players")
+            raise InvalidPositionError(f"seats must name {players} players, got {len(self.seats)} names")
+        if any(len(s) > MAX_NAME for s in self.seats):
+            raise InvalidPositionError(f"a seat name has at most {MAX_NAME} characters")
         self._rng = random.Random(self.seed)
         self.state: State = engine.new_game(self.rules, players=players, teams=teams, dealer=dealer)
         self.moves: list[PlayerMove] = []
@@ -159,7 +170,7 @@ class Game:
             )
         seed = record.get("seed")
         moves = record.get("moves")
-        if not isinstance(seed, int) or not isinstance(moves, list):
+        if type(seed) is not int or not isinstance(moves, list):
             raise InvalidPositionError("a record needs an integer seed and a list of moves")
         try:
             game = cls(
