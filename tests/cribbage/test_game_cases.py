@@ -158,6 +158,17 @@ def test_skunk_lines_in_a_61_game_are_half() -> None:
     assert not engine.result(heels_win([59, 31], target=61)).double_skunk
 
 
+def test_the_double_skunk_line_is_below_the_skunk_line() -> None:
+    """Spec §2.7: a double skunk is a deeper loss than a skunk, so its line is the lower one (ACC 60 < 90)."""
+    from kortbord.errors import InvalidRulesError
+
+    assert Rules(skunk_line=80, double_skunk_line=50).double_skunk_threshold == 50
+    for lines in ({"skunk_line": 90, "double_skunk_line": 100}, {"skunk_line": 60, "double_skunk_line": 60},
+                  {"skunk_line": 50}, {"target": 61, "double_skunk_line": 45}):  # fmt: skip
+        with pytest.raises(InvalidRulesError, match="below the skunk line"):
+            Rules(**lines)  # type: ignore[arg-type]
+
+
 @pytest.mark.parametrize("cid", ["game-cut-for-deal", "game-cut-for-deal-2"])
 def test_cut_for_deal(cid: str) -> None:
     c = case(cid)

@@ -111,6 +111,7 @@ def test_notices_and_default_seats(tmp_path: Path) -> None:
         ({"game": "mulle", "rules": {"profile": []}}, 422, "bad_rules", "profile name"),
         ({"game": "mulle", "rules": {"max_found_cards": 99}}, 422, "bad_rules", "max_found_cards"),
         ({"game": "cribbage", "rules": {"profile": []}}, 422, "bad_rules", "profile name"),
+        ({"game": "cribbage", "rules": {"skunk_line": 90, "double_skunk_line": 100}}, 422, "bad_rules", "below"),
         ({"game": "cribbage", "rules": {"profile": {}}}, 422, "bad_rules", "profile name"),
         ({"game": "mulle", "players": 3, "teams": True}, 422, "bad_rules", "teams"),
         ({"game": "cribbage", "rules": {"target": 100}}, 422, "bad_rules", "target"),

@@ -103,6 +103,11 @@ class Rules:
             value = getattr(self, name)
             if value is not None and (type(value) is not int or not 0 <= value < self.target):
                 raise bad(f"{name} must be a whole number of points from 0 to {self.target - 1}, got {value!r}")
+        if not self.double_skunk_threshold < self.skunk_threshold:
+            raise bad(
+                f"the double-skunk line ({self.double_skunk_threshold}) must be below the skunk line "
+                f"({self.skunk_threshold}): a double skunk is the deeper loss (spec §2.7)"
+            )
         for name in ("skunk_games", "double_skunk_games"):
             value = getattr(self, name)
             if type(value) is not int or value < 1:
