@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+import re
 from typing import Any
 
 import pytest
@@ -357,3 +358,14 @@ def test_engine_input_of_the_wrong_type_gets_a_kortbord_error() -> None:
     ):
         with pytest.raises(InvalidPositionError, match=says):
             Game.from_record({**record, key: value})
+
+
+def test_a_states_repr_names_no_hidden_card() -> None:
+    from kortbord.mulle import chance_outcome, step
+
+    state, _ = step(new_game(Rules()), chance_outcome(new_game(Rules()), random.Random(2)))
+    text = repr(state)
+    hidden = {str(c) for c in state._hands[0] + state._hands[1] + state._stock}
+    shown = {str(c) for c in state.table}
+    assert not {c for c in hidden - shown if re.search(rf"\b{c}\b", text)}, text
+    assert "hand_sizes=[8, 8]" in text and "stock_size=80" in text  # 104 - 8 table - 2*8 hands (spec §2.3)

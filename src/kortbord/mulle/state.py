@@ -137,6 +137,16 @@ class State:
     def __hash__(self) -> int:
         return hash((self._hands, self._stock, self.table, self.builds, self.to_move, self.phase, self.round_no))
 
+    def __repr__(self) -> str:
+        """Public facts only: the hands and the stock by size, never their cards (a log line must not leak them)."""
+        hands = [len(h) for h in self._hands]
+        return (
+            f"State(players={self.players}, teams={self.teams}, phase={self.phase!r}, dealer={self.dealer}, "
+            f"round_no={self.round_no}, deal={self.deal_no}/{self.deals_total}, to_move={self.to_move}, "
+            f"table=({' '.join(map(str, self.table))}), builds={len(self.builds)}, scores={self.scores}, "
+            f"hand_sizes={hands}, stock_size={len(self._stock)})"
+        )
+
     def _evolve(self, changes: dict[str, Any]) -> State:
         """A copy with ``changes`` (field name -> value) and a fresh ``_cache``: ``dataclasses.replace`` for the
         engine's hot paths, without re-running ``__init__`` (the engine only passes values of the right types).
