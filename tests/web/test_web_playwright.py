@@ -363,6 +363,48 @@ def test_cribbage_deal_with_muggins(server: str, browser: Any) -> None:
     ctx.close()
 
 
+def test_full_cribbage_game_with_muggins_to_61(server: str, browser: Any) -> None:
+    """A whole game with Muggins played by clicking, to the end (spec §2.6: the game ends the moment a side reaches
+    the target; §2.10: we announce our own counts and answer the computer's)."""
+    ctx = _context(browser)
+    page = ctx.new_page()
+    errors = PageErrors(page)
+    create_game(page, server, "cribbage", options={"muggins": True, "target": 61})
+    page.wait_for_selector(".cribbage .hand-card")
+    steps = 0
+    while wait_mine_or_over(page, ".cribbage"):
+        steps += 1
+        assert steps < 1500, "the game does not end"
+        close_modals(page)
+        data = root_data(page, ".cribbage")
+        legal = json.loads(data["legal"])
+        before, phase = data["version"], data["phase"]
+        if phase == "discard":
+            hand = page.eval_on_selector_all(".hand-card", "els => els.map(e => e.dataset.code)")
+            page.click(f".hand-card[data-code='{hand[0]}']")
+            page.click(f".hand-card[data-code='{hand[1]}']")
+            page.click("#discard")
+        elif phase == "play":
+            page.click("#go" if "go" in legal else f".hand-card[data-code='{legal[0]}']")
+        elif phase == "show" and any(m.startswith("count") for m in legal):
+            page.fill("#count-input", "4")
+            page.press("#count-input", "Enter")
+        elif phase == "show" and "accept" in legal:
+            page.click("#accept")
+        else:
+            pytest.fail(f"unexpected turn: {phase} {legal}")
+        page.wait_for_function(
+            f"() => document.querySelector('#game-over') || document.querySelector('.cribbage')?.dataset.version !== '{before}'"
+        )
+    close_modals(page)
+    # The board and the legend agree, and exactly one side stands at or past the target of 61.
+    legend = page.eval_on_selector_all(".legend .score b", "bs => bs.map(b => Number(b.textContent))")
+    assert len(legend) == 2 and max(legend) >= 61, legend
+    shot(page, "18-cribbage-game-over")
+    errors.check()
+    ctx.close()
+
+
 # -------------------------------------------------------------------------------------------- invite link
 def test_invite_link_game_between_two_browsers(server: str, browser: Any) -> None:
     host_ctx = _context(browser)
