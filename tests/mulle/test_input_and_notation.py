@@ -174,6 +174,37 @@ def test_ambiguous_short_capture() -> None:
         (_pos(hands={"P1": ["9C"]}, to_move="P5"), InvalidPositionError),
         (_pos(table=["9C", "9C"], hands={"P1": ["9C"]}), InvalidPositionError),
         (_pos(hands={"P1": ["9C"]}, colour="red"), InvalidPositionError),
+        # wrong JSON types and absurd values: a clear InvalidPositionError, never TypeError/ValueError
+        (_pos(hands={"P1": ["9C"]}, to_move=[]), InvalidPositionError),
+        (_pos(hands={"P1": ["9C"]}, to_move={}), InvalidPositionError),
+        (_pos(hands={"P1": ["9C"]}, last_capturer=[]), InvalidPositionError),
+        (_pos(hands={"P1": ["9C"]}, players=2.0), InvalidPositionError),
+        (_pos(hands={"P1": ["9C"]}, rules={"profile": []}), InvalidRulesError),
+        (
+            _pos(hands={"P1": ["9C"]}, builds=[{"id": "B1", "cards": ["5H", "3C"], "value": 8, "owner": ["P2"]}]),
+            InvalidPositionError,
+        ),
+        (
+            _pos(
+                hands={"P1": ["9C"]},
+                builds=[{"id": "B1", "cards": ["5H", "3C"], "value": 8, "owner": "P2", "co_owners": 5}],
+            ),
+            InvalidPositionError,
+        ),
+        (
+            _pos(
+                hands={"P1": ["9C"]},
+                builds=[{"id": "B" + "9" * 5000, "cards": ["5H", "3C"], "value": 8, "owner": "P2"}],
+            ),
+            InvalidPositionError,
+        ),
+        # build ids are ASCII: "B1" and "B\u0661" (an Arabic-Indic one) are not two different builds
+        (
+            _pos(hands={"P1": ["9C"]}, builds=[{"id": "B\u0661", "cards": ["5H", "3C"], "value": 8, "owner": "P2"}]),
+            InvalidPositionError,
+        ),
+        # a deal number past the round's last deal
+        (_pos(hands={"P1": ["9C"]}, deal_no=7, deals_total=6), InvalidPositionError),
         (
             _pos(hands={"P1": ["9C"]}, builds=[{"id": "X", "cards": ["2H", "3H"], "value": 5, "owner": "P1"}]),
             InvalidPositionError,
@@ -232,6 +263,21 @@ def test_rules_profiles_and_dicts() -> None:
         new_game(Rules(), players=5)
     with pytest.raises(InvalidRulesError):
         new_game(Rules(), players=3, teams=True)
+
+
+@pytest.mark.parametrize(
+    ("change", "says"),
+    [
+        ({"piles": {"P1": []}}, "the pile of P1 must be an object"),
+        ({"builds": [{"id": "B1", "cards": ["5H", "3C"], "value": 8, "owner": "P2", "co_owners": "P1"}]},
+         "co_owners must be a list of seat names"),
+        ({"players": "2"}, "players must be the number 2, 3 or 4, not '2'"),
+    ],
+)  # fmt: skip
+def test_bad_position_messages_say_what_is_wrong(change: dict[str, Any], says: str) -> None:
+    with pytest.raises(InvalidPositionError) as info:
+        load_position({**_pos(hands={"P1": ["9C"]}), **change})
+    assert says in str(info.value)
 
 
 def test_seat_errors_and_turns() -> None:

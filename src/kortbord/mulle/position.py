@@ -85,16 +85,16 @@ def load_position(data: Mapping[str, Any]) -> State:
         raise InvalidPositionError(f"unknown position field(s): {', '.join(sorted(unknown))}")
     rules = Rules.from_dict(data.get("rules"))
     players = data.get("players", 2)
-    if players not in (2, 3, 4) or isinstance(players, bool):
-        raise InvalidPositionError(f"players must be 2, 3 or 4, not {players!r}")
+    if type(players) is not int or players not in (2, 3, 4):
+        raise InvalidPositionError(f"players must be the number 2, 3 or 4, not {_short(players)}")
     teams = data.get("teams", False)
     if not isinstance(teams, bool) or (teams and players != 4):
         raise InvalidPositionError("teams must be true or false, and teams need 4 players")
     names = {f"P{i + 1}": i for i in range(players)}
 
     def seat(value: Any, what: str) -> int:
-        if value not in names:
-            raise InvalidPositionError(f"{what} must name a seat {', '.join(names)}; got {value!r}")
+        if not isinstance(value, str) or value not in names:
+            raise InvalidPositionError(f"{what} must be a seat name ({', '.join(names)}); got {_short(value)}")
         return names[value]
 
     to_move = seat(data.get("to_move"), "to_move")
@@ -108,8 +108,10 @@ def load_position(data: Mapping[str, Any]) -> State:
         if not isinstance(b, Mapping):
             raise InvalidPositionError("each build must be an object {id, cards, value, owner, locked}")
         bid = b.get("id")
-        if not isinstance(bid, str) or not re.fullmatch(r"B\d+", bid) or bid in ids:
-            raise InvalidPositionError(f"build id must be a unique 'B<number>', got {bid!r}")
+        if not isinstance(bid, str) or not re.fullmatch(r"B[0-9]{1,4}", bid):
+            raise InvalidPositionError(f"a build id is 'B' and 1 to 4 digits 0-9 (B1, B12), got {_short(bid)}")
+        if bid in ids:
+            raise InvalidPositionError(f"two builds have the id {bid}")
         ids.add(bid)
         cards = _cards(b.get("cards"), f"build {bid} cards")
         if len(cards) < 2:
@@ -120,7 +122,12 @@ def load_position(data: Mapping[str, Any]) -> State:
         locked = b.get("locked", False)
         if not isinstance(locked, bool):
             raise InvalidPositionError(f"build {bid} locked must be true or false")
-        co = tuple(sorted(seat(s, f"build {bid} co_owners") for s in b.get("co_owners", [])))
+        co_raw = b.get("co_owners", [])
+        if not isinstance(co_raw, list):
+            raise InvalidPositionError(
+                f'build {bid} co_owners must be a list of seat names such as ["P1"], got {_short(co_raw)}'
+            )
+        co = tuple(sorted(seat(s, f"build {bid} co_owners") for s in co_raw))
         builds.append(Build(bid, cards, value, seat(b.get("owner"), f"build {bid} owner"), locked, co))
     builds.sort(key=lambda b: int(b.id[1:]))
     hands_raw = data.get("hands")
@@ -155,8 +162,12 @@ def load_position(data: Mapping[str, Any]) -> State:
     if not isinstance(raw_piles, Mapping):
         raise InvalidPositionError("piles must be an object keyed by side name")
     for name, p in raw_piles.items():
-        if name not in side_names or not isinstance(p, Mapping):
-            raise InvalidPositionError(f"piles key must be one of {', '.join(side_names)}; got {name!r}")
+        if name not in side_names:
+            raise InvalidPositionError(f"piles key must be one of {', '.join(side_names)}; got {_short(name)}")
+        if not isinstance(p, Mapping):
+            raise InvalidPositionError(
+                f'the pile of {name} must be an object {{"cards": [...], "mulle": [...], "tabbe": n}}, got {_short(p)}'
+            )
         piles[side_names[name]] = _pile(p, rules, f"pile of {name}")
     scores = [0] * sides
     raw_scores = data.get("scores", {})
@@ -194,8 +205,10 @@ def load_position(data: Mapping[str, Any]) -> State:
     deals_total = data.get("deals_total", len(plan))
     is_last = data.get("is_last_deal", bool(last_play) or (not partial and not stock))
     for key, val in (("deal_no", deal_no), ("deals_total", deals_total)):
-        if not isinstance(val, int) or isinstance(val, bool) or val < 1:
-            raise InvalidPositionError(f"{key} must be a positive integer")
+        if not isinstance(val, int) or isinstance(val, bool) or not 1 <= val <= engine.DECK_SIZE:
+            raise InvalidPositionError(f"{key} must be a whole number 1..{engine.DECK_SIZE}, got {_short(val)}")
+    if deal_no > deals_total:
+        raise InvalidPositionError(f"deal_no {deal_no} is past the round's last deal (deals_total {deals_total})")
     if not isinstance(is_last, bool):
         raise InvalidPositionError("is_last_deal must be true or false")
     next_build = max((int(b.id[1:]) for b in builds), default=0) + 1
@@ -221,6 +234,12 @@ def load_position(data: Mapping[str, Any]) -> State:
         partial=partial,
         last_play_flag=last_play,
     )
+
+
+def _short(value: object, limit: int = 60) -> str:
+    """``repr(value)`` cut to ``limit`` characters for an error message."""
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[: limit - 5]}...{text[-2:]}"
 
 
 def seat_name_of(seat: int) -> str:
