@@ -349,7 +349,8 @@ def test_cli_score_record_replay(tmp_path: Any) -> None:
     runner = CliRunner()
     pile = tmp_path / "pile.json"
     # spec §2.11: spade 1, A♠ 2, 2♠ 2, 10♦ 2, other ace 1; mulle 9H = 9; tabbe 1 each
-    pile.write_text(json.dumps({"cards": ["AS", "2S", "TD", "AH", "3S", "9H"], "mulle": ["9H"], "tabbe": 2}))
+    # (a mulle puts both copies in the pile, spec §2.8: 9H twice; 9H scores no card points)
+    pile.write_text(json.dumps({"cards": ["AS", "2S", "TD", "AH", "3S", "9H", "9H"], "mulle": ["9H"], "tabbe": 2}))
     res = runner.invoke(app, ["mulle", "score", str(pile), "--json"])
     assert res.exit_code == 0, res.output
     out = json.loads(res.stdout)
@@ -415,3 +416,28 @@ def test_a_states_repr_names_no_hidden_card() -> None:
     shown = {str(c) for c in state.table}
     assert not {c for c in hidden - shown if re.search(rf"\b{c}\b", text)}, text
     assert "hand_sizes=[8, 8]" in text and "stock_size=80" in text  # 104 - 8 table - 2*8 hands (spec §2.3)
+
+
+@pytest.mark.parametrize(
+    ("pile", "says"),
+    [
+        ({"cards": ["AS"] * 3}, "more of AS"),  # two packs: at most two copies of a card (spec §2.1)
+        ({"cards": ["AS"] * 200}, "more of AS"),
+        ({"cards": ["9H", "3C"], "mulle": ["9H"]}, "both copies"),  # a mulle is a captured pair (spec §2.8)
+        ({"cards": ["KD"], "mulle": ["9H"]}, "both copies"),
+        ({"cards": ["9H", "9H"], "mulle": ["9H", "9H"]}, "at most one mulle"),
+        ({"cards": ["9H", "9H"], "mulle": [{"card": "9H", "points": -5}]}, "0..16"),
+        ({"cards": ["9H", "9H"], "mulle": [{"card": "9H", "points": 10**30}]}, "0..16"),
+        ({"cards": ["9H", "9H"], "tabbe": 10**30}, "tabbe"),
+        ({"cards": ["9H", "9H"], "tabbe": 1e30}, "tabbe"),
+        ({"cards": ["9H", "9H"], "tabbe": -1}, "tabbe"),
+        ({"cards": ["9H", "9H"], "tabbe": 2}, "tabbe"),  # each tabbe captures at least two cards (spec §2.9)
+        ({"cards": ["9H"], "colour": "red"}, "unknown field"),
+    ],
+)
+def test_cli_score_refuses_impossible_piles(tmp_path: Any, pile: dict[str, Any], says: str) -> None:
+    path = tmp_path / "pile.json"
+    path.write_text(json.dumps(pile))
+    res = CliRunner().invoke(app, ["mulle", "score", str(path), "--json"])
+    assert res.exit_code == 2 and res.stdout == "", res.stdout
+    assert res.stderr.startswith("error:") and says in res.stderr, res.stderr

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from kortbord.cards import Card
 from kortbord.errors import InvalidCardError, InvalidPositionError, KortbordError
@@ -246,8 +246,30 @@ def seat_name_of(seat: int) -> str:
     return f"P{seat + 1}"
 
 
+_PILE_KEYS: Final = frozenset({"cards", "mulle", "tabbe"})
+
+
 def _pile(p: Mapping[str, Any], rules: Rules, what: str) -> PileInfo:
+    """A capture pile ``{"cards", "mulle", "tabbe"}`` checked against what two packs allow (spec §2.1, §2.11):
+    at most two copies of a card; a mulle is a captured identical pair, so both copies are in the pile and a card
+    makes at most one mulle, worth 0..16 points; each tabbe is a capture of at least two cards, so there are at
+    most half as many tabbar as pile cards.
+
+    Raises:
+        InvalidPositionError: an unknown key or any of the above broken, with the reason.
+    """
+    unknown = set(p) - _PILE_KEYS
+    if unknown:
+        raise InvalidPositionError(
+            f"{what}: unknown field(s) {', '.join(sorted(map(str, unknown)))[:80]}; a pile has cards, mulle, tabbe"
+        )
     cards = _cards(p.get("cards", []), f"{what} cards")
+    counts = Counter(cards)
+    extra = sorted(c for c, k in counts.items() if k > 2)
+    if extra:
+        raise InvalidPositionError(
+            f"{what}: two packs hold every card twice, but the pile has more of {', '.join(map(str, extra))}"
+        )
     mulles: list[tuple[Card, int]] = []
     raw = p.get("mulle", [])
     if not isinstance(raw, list):
@@ -257,17 +279,28 @@ def _pile(p: Mapping[str, Any], rules: Rules, what: str) -> PileInfo:
             if isinstance(m, Mapping):
                 c = Card.parse(str(m.get("card")))
                 pts = m.get("points", mulle_points(c, rules))
-                if not isinstance(pts, int) or isinstance(pts, bool):
-                    raise InvalidPositionError(f"{what}: mulle points must be an integer")
+                if not isinstance(pts, int) or isinstance(pts, bool) or not 0 <= pts <= 16:
+                    raise InvalidPositionError(f"{what}: mulle points must be a whole number 0..16 (spec §2.11)")
                 mulles.append((c, pts))
             else:
                 c = Card.parse(m)
                 mulles.append((c, mulle_points(c, rules)))
     except InvalidCardError as exc:
         raise InvalidPositionError(f"{what}: {exc}") from None
+    for c, _ in mulles:
+        if counts[c] != 2:
+            raise InvalidPositionError(f"{what}: a mulle of {c} needs both copies of {c} in the pile's cards")
+    doubled = sorted({str(c) for c, _ in mulles if sum(1 for m, _ in mulles if m == c) > 1})
+    if doubled:
+        raise InvalidPositionError(
+            f"{what}: a card makes at most one mulle (two copies), but {doubled[0]} is listed twice"
+        )
     tabbe = p.get("tabbe", 0)
-    if not isinstance(tabbe, int) or isinstance(tabbe, bool) or tabbe < 0:
-        raise InvalidPositionError(f"{what}: tabbe must be a count >= 0")
+    if not isinstance(tabbe, int) or isinstance(tabbe, bool) or not 0 <= tabbe <= len(cards) // 2:
+        raise InvalidPositionError(
+            f"{what}: tabbe must be a count from 0 to {len(cards) // 2} (each tabbe captures at least two of the"
+            f" pile's {len(cards)} cards), got {_short(tabbe)}"
+        )
     return PileInfo(cards, tuple(mulles), tabbe)
 
 
