@@ -203,6 +203,12 @@ def test_ambiguous_short_capture() -> None:
             _pos(hands={"P1": ["9C"]}, builds=[{"id": "B\u0661", "cards": ["5H", "3C"], "value": 8, "owner": "P2"}]),
             InvalidPositionError,
         ),
+        # a build of 12 made of 5+3: raising adds, building down subtracts, so a build is worth at most the sum of
+        # its cards' table values (spec §2.5)
+        (
+            _pos(hands={"P1": ["9C"]}, builds=[{"id": "B1", "cards": ["5H", "3C"], "value": 12, "owner": "P2"}]),
+            InvalidPositionError,
+        ),
         # a deal number past the round's last deal
         (_pos(hands={"P1": ["9C"]}, deal_no=7, deals_total=6), InvalidPositionError),
         (

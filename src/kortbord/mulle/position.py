@@ -25,7 +25,7 @@ from kortbord.mulle import engine
 from kortbord.mulle.moves import Capture
 from kortbord.mulle.rules import PROFILES, Rules
 from kortbord.mulle.scoring import mulle_points
-from kortbord.mulle.state import Build, PileInfo, State
+from kortbord.mulle.state import TV, Build, PileInfo, State
 
 __all__ = ["apply_position", "dump_position", "load_position", "seat_name", "side_name"]
 
@@ -118,7 +118,16 @@ def load_position(data: Mapping[str, Any]) -> State:
             raise InvalidPositionError(f"build {bid} needs at least two cards")
         value = b.get("value")
         if not isinstance(value, int) or isinstance(value, bool) or not 2 <= value <= 16:
-            raise InvalidPositionError(f"build {bid} value must be 2..16, got {value!r}")
+            raise InvalidPositionError(f"build {bid} value must be 2..16, got {_short(value)}")
+        # Every way a build's value changes keeps it at most the sum of its cards' table values: founding sums
+        # them, a raise adds the card, building down subtracts it, packaging and lay-on add cards worth the value
+        # without changing it (spec §2.5, M2-M6).  The exact set of reachable values depends on the build's
+        # history, which a position does not record, so this upper bound is what is checked.
+        total = sum(TV[c] for c in cards)
+        if value > total:
+            raise InvalidPositionError(
+                f"build {bid} cannot be worth {value}: its cards add up to only {total} (table values, spec §2.5)"
+            )
         locked = b.get("locked", False)
         if not isinstance(locked, bool):
             raise InvalidPositionError(f"build {bid} locked must be true or false")
