@@ -46,6 +46,8 @@ from kortbord.bots import registry
 from kortbord.bots.base import Bot
 from kortbord.cards import Card
 from kortbord.cli._io import plain as safe_text
+from kortbord.cli.card_faces import card_plain as plain
+from kortbord.cli.card_faces import card_text, cards_text
 from kortbord.cribbage import engine
 from kortbord.cribbage.game import Game
 from kortbord.cribbage.moves import Discard, Go, Move, Play
@@ -62,9 +64,6 @@ COMPUTER_NAMES: Final = ("Anna", "Bo", "Cilla", "Dag")
 #: The computer levels (:data:`kortbord.bots.registry.LEVELS`), weakest first.
 LEVELS: Final = registry.LEVELS["cribbage"]
 
-_RED: Final = "bold red3 on grey93"
-_BLACK: Final = "bold grey0 on grey93"
-_SYMBOL: Final = "♠♥♦♣"
 _SIDE_STYLES: Final = ("bold green", "bold magenta", "bold cyan", "bold yellow")
 _BAR: Final = 40
 #: First words of move notation (``kortbord.cribbage.moves``); anything else that is not a card is no move.
@@ -172,23 +171,7 @@ def build_rules(options: Options) -> Rules:
 
 
 # ------------------------------------------------------------------------------------------------- rendering
-def card_text(card: Card) -> Text:
-    """A card face: rank (``10`` for ten) and suit symbol, ♥♦ red and ♠♣ black on a light card background."""
-    rank = "10" if card.rank == 10 else str(card)[0]
-    return Text(f" {rank}{_SYMBOL[card.suit_index]} ", style=_RED if card.suit in "HD" else _BLACK)
-
-
-def cards_text(cards: Sequence[Card], sep: str = " ") -> Text:
-    """Several card faces separated by ``sep``; an em dash when there are none."""
-    if not cards:
-        return Text("—", style="dim")
-    return Text(sep).join(card_text(c) for c in cards)
-
-
-def plain(card: Card) -> str:
-    """A card in words-free plain text with its suit symbol: ``10♦``, ``5♥``."""
-    rank = "10" if card.rank == 10 else str(card)[0]
-    return f"{rank}{_SYMBOL[card.suit_index]}"
+# card faces: kortbord.cli.card_faces
 
 
 def describe_move(move: Move) -> str:

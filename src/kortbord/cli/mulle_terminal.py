@@ -42,6 +42,9 @@ from kortbord.bots import registry
 from kortbord.bots.base import Bot
 from kortbord.cards import Card
 from kortbord.cli._io import plain, printable
+from kortbord.cli.card_faces import card_plain as _plain
+from kortbord.cli.card_faces import card_text, cards_text
+from kortbord.cli.card_faces import cards_plain as _plain_cards
 from kortbord.errors import AmbiguousMoveError, IllegalMoveError, InvalidCardError, InvalidMoveError, KortbordError
 from kortbord.mulle import engine
 from kortbord.mulle.engine import Event
@@ -80,9 +83,6 @@ COMPUTER_NAMES: Final = ("Anna", "Bo", "Cilla", "Dag")
 #: The computer levels (:data:`kortbord.bots.registry.LEVELS`), weakest first.
 LEVELS: Final = registry.LEVELS["mulle"]
 
-_RED: Final = "bold red3 on grey93"
-_BLACK: Final = "bold grey0 on grey93"
-_SYMBOL: Final = "♠♥♦♣"
 _COMMANDS_HELP: Final = """\
 [bold]Entering a move[/]
   [cyan]3[/]               the move with that number in the list
@@ -187,26 +187,7 @@ def make_bot(level: str, rules: Rules) -> Bot[PlayerMove]:
 
 
 # ------------------------------------------------------------------------------------------------- rendering
-def card_text(card: Card) -> Text:
-    """A card face: rank (``10`` for ten) and suit symbol, ♥♦ red and ♠♣ black on a light card background."""
-    rank = "10" if card.rank == 10 else str(card)[0]
-    return Text(f" {rank}{_SYMBOL[card.suit_index]} ", style=_RED if card.suit in "HD" else _BLACK)
-
-
-def cards_text(cards: Sequence[Card], sep: str = " ") -> Text:
-    """Several card faces separated by ``sep``; an em dash when there are none."""
-    if not cards:
-        return Text("—", style="dim")
-    return Text(sep).join(card_text(c) for c in cards)
-
-
-def _plain(card: Card) -> str:
-    rank = "10" if card.rank == 10 else str(card)[0]
-    return f"{rank}{_SYMBOL[card.suit_index]}"
-
-
-def _plain_cards(cards: Sequence[Card]) -> str:
-    return " ".join(_plain(c) for c in cards)
+# card faces: kortbord.cli.card_faces
 
 
 def describe_move(move: PlayerMove, builds: Sequence[TableBuild] = ()) -> str:
