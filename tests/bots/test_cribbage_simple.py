@@ -10,17 +10,16 @@ from __future__ import annotations
 import json
 import os
 import random
-from itertools import combinations
 from pathlib import Path
 from typing import Any
 
 import pytest
+from bot_helpers import muggins_position
 
 from kortbord.bots.cribbage_simple import GreedyBot, RandomBot, make_bot
 from kortbord.cards import Card
 from kortbord.cribbage import Game, Rules, engine
 from kortbord.cribbage.moves import Accept, Announce, Discard, Go, MugginsCall, Overcount, Play
-from kortbord.cribbage.scoring import show_total
 from kortbord.cribbage.view import View, view
 
 CASES_PATH = Path(os.environ["KORTBORD_RULES_DIR"]) / "cribbage_cases.json"
@@ -146,48 +145,11 @@ def test_greedy_discard_keeps_the_best_average_hand() -> None:
         assert {"5H", "5D", "5C"} <= kept
 
 
-def _muggins_position(case: dict[str, Any]) -> tuple[Any, int, int, int]:
-    """The show position of a ``mug-*`` case: dealer P0, the counter's hand (or the crib) worth the case's true
-    count, the case's scores; returns (state, counter, announced, true)."""
-    inp = case["input"]
-    players = inp.get("players", 2)
-    counter = _seat(inp["counter"])
-    true = inp["true_count"]
-    is_crib = "crib" in inp.get("what", "")
-    rules = Rules(players=players, target=inp.get("target", 121), muggins=True)
-    starter = Card.parse("2D")
-    pool = [Card(i) for i in range(52) if Card(i) != starter]
-    counted = next(h for h in combinations(pool, 4) if show_total(h, starter, is_crib) == true)
-    rest = [c for c in pool if c not in counted]
-    hands: list[list[Card]] = []
-    for s in range(players):
-        if s == counter and not is_crib:
-            hands.append(list(counted))
-        else:
-            hands.append(rest[:4])
-            rest = rest[4:]
-    crib = list(counted) if is_crib else rest[:4]
-    scores = [0] * players
-    for name, points in inp.get("scores_before", {}).items():
-        scores[_seat(name)] = points
-    state = engine.position(
-        rules,
-        phase="show",
-        dealer=0,
-        hands=hands,
-        crib=crib,
-        starter=starter,
-        scores=scores,
-        show="crib" if is_crib else counter,
-    )
-    return state, counter, inp["announced"], true
-
-
 @pytest.mark.parametrize("case", MUGGINS_COUNTS, ids=[c["id"] for c in MUGGINS_COUNTS])
 def test_greedy_muggins_responses_are_optimal_on_every_case(case: dict[str, Any]) -> None:
     """Spec §2.10 open point 5 and §2a: with ``catch_rate=1`` the bot calls muggins with exactly the missed points,
     overcount on an overcount, and accepts a true count; the caller then gains all the rules allow (M5, M7)."""
-    state, counter, announced, true = _muggins_position(case)
+    state, counter, announced, true = muggins_position(case)
     bot = GreedyBot(miss_rate=0.0, catch_rate=1.0)
     # the counter's own count is the true count (miss_rate 0)
     v = view(state, counter)
@@ -227,7 +189,7 @@ def test_greedy_muggins_responses_are_optimal_on_every_case(case: dict[str, Any]
 def test_greedy_own_count_misses_only_with_miss_rate() -> None:
     """Spec §2a: the computer announces the true count; an easier setting sometimes misses a group (never more)."""
     case = next(c for c in MUGGINS_COUNTS if c["id"] == "mug-under-call-6")
-    state, counter, _, true = _muggins_position(case)
+    state, counter, _, true = muggins_position(case)
     v = view(state, counter)
     assert true > 0
     honest = GreedyBot(miss_rate=0.0)

@@ -11,11 +11,11 @@ from __future__ import annotations
 import json
 import os
 import random
-from itertools import combinations
 from pathlib import Path
 from typing import Any
 
 import pytest
+from bot_helpers import muggins_position
 
 from kortbord.bots.cribbage_strong import StrongBot, crib_value, crib_values, discard_values
 from kortbord.cards import Card
@@ -272,40 +272,11 @@ def test_discard_value_is_the_exact_average_plus_the_table() -> None:
 # ---------------------------------------------------------------------------------------------------------------
 
 
-def _muggins_position(case: dict[str, Any]) -> tuple[Any, int, int, int]:
-    inp = case["input"]
-    players = inp.get("players", 2)
-    counter = _seat(inp["counter"])
-    true = inp["true_count"]
-    is_crib = "crib" in inp.get("what", "")
-    rules = Rules(players=players, target=inp.get("target", 121), muggins=True)
-    starter = Card.parse("2D")
-    pool = [Card(i) for i in range(52) if Card(i) != starter]
-    counted = next(h for h in combinations(pool, 4) if show_total(h, starter, is_crib) == true)
-    rest = [c for c in pool if c not in counted]
-    hands: list[list[Card]] = []
-    for s in range(players):
-        if s == counter and not is_crib:
-            hands.append(list(counted))
-        else:
-            hands.append(rest[:4])
-            rest = rest[4:]
-    crib = list(counted) if is_crib else rest[:4]
-    scores = [0] * players
-    for name, points in inp.get("scores_before", {}).items():
-        scores[_seat(name)] = points
-    state = engine.position(
-        rules, phase="show", dealer=0, hands=hands, crib=crib, starter=starter, scores=scores,
-        show="crib" if is_crib else counter,
-    )  # fmt: skip
-    return state, counter, inp["announced"], true
-
-
 @pytest.mark.parametrize("case", MUGGINS_COUNTS, ids=[c["id"] for c in MUGGINS_COUNTS])
 def test_muggins_true_count_and_perfect_responses(case: dict[str, Any]) -> None:
     """Spec §2a: the strong level announces the true count; spec §2.10 open point 5: it calls muggins with exactly
     the missed points, overcount on an overcount, accepts a true count, and so gains all M5/M7 allow."""
-    state, counter, announced, true = _muggins_position(case)
+    state, counter, announced, true = muggins_position(case)
     bot = StrongBot()
     v = view(state, counter)
     assert bot.choose(v, v.legal_moves, random.Random(0)) == Announce(true)

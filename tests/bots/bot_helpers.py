@@ -1,0 +1,53 @@
+"""Helpers shared by the Cribbage bot tests: positions built from the rules spec's worked Muggins cases."""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any
+
+from kortbord.cards import Card
+from kortbord.cribbage import engine
+from kortbord.cribbage.rules import Rules
+from kortbord.cribbage.scoring import show_total
+
+
+def seat(name: str) -> int:
+    """``"P1"`` -> 1 (seat names of cribbage_cases.json)."""
+    return int(name[1:])
+
+
+def muggins_position(case: dict[str, Any]) -> tuple[Any, int, int, int]:
+    """The show position of a ``mug-*`` case: dealer P0, the counter's hand (or the crib) worth the case's true
+    count, the case's scores; returns (state, counter, announced, true)."""
+    inp = case["input"]
+    players = inp.get("players", 2)
+    counter = seat(inp["counter"])
+    true = inp["true_count"]
+    is_crib = "crib" in inp.get("what", "")
+    rules = Rules(players=players, target=inp.get("target", 121), muggins=True)
+    starter = Card.parse("2D")
+    pool = [Card(i) for i in range(52) if Card(i) != starter]
+    counted = next(h for h in combinations(pool, 4) if show_total(h, starter, is_crib) == true)
+    rest = [c for c in pool if c not in counted]
+    hands: list[list[Card]] = []
+    for s in range(players):
+        if s == counter and not is_crib:
+            hands.append(list(counted))
+        else:
+            hands.append(rest[:4])
+            rest = rest[4:]
+    crib = list(counted) if is_crib else rest[:4]
+    scores = [0] * players
+    for name, points in inp.get("scores_before", {}).items():
+        scores[seat(name)] = points
+    state = engine.position(
+        rules,
+        phase="show",
+        dealer=0,
+        hands=hands,
+        crib=crib,
+        starter=starter,
+        scores=scores,
+        show="crib" if is_crib else counter,
+    )
+    return state, counter, inp["announced"], true
