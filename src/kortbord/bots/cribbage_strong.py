@@ -23,6 +23,13 @@ anchors and discard tables, §6 item 5).
   opponents with three players), with a large bonus for winning the game on the spot (pegging out, or the
   automatic show that follows the last card).  The card with the best mean over the deals is played.  Big trees
   (three or four players early in the play) finish with greedy playouts past a node budget.
+* **Playing to the board** (§5 "weighted for the board position", §2.6 counting order): in a two-player game
+  (not Lowball) when a player is near the target (:func:`kortbord.bots.cribbage_board.near_end`), the discard
+  maximises the chance of winning the game counted through this deal -- the own hand's exact distribution over
+  the starters, the crib's moved by the crib table, the pegging and the other hand from the project's
+  win-probability table (``bots/data/win_table.json``, made by ``scripts/make_win_table.py``) -- among the six
+  discards of the most expected points; and the pegging search values the end of the play by that chance (the
+  sampled deal's shows counted in order, then the table for the next deal).  ``board=False`` turns it off.
 * **Lowball** (§2.8): the same evaluation negated -- it avoids points and treats reaching the target as the loss.
 * **Muggins** (§2.10, §2a): it announces the true count of its hand or crib (computed from the counted cards and
   the starter, which every player sees) and responds perfectly: ``muggins`` with exactly the missed points on an
@@ -43,6 +50,7 @@ from functools import cache
 from importlib import resources
 from typing import Any, Final
 
+from kortbord.bots import cribbage_board as board
 from kortbord.cards import Card, full_deck
 from kortbord.cribbage import engine
 from kortbord.cribbage.moves import Accept, Announce, Discard, Go, Move, MugginsCall, Overcount, Play
@@ -69,6 +77,9 @@ _PLAY_REACH: Final = 40
 #: Tempered to half the fitted slopes (0.55, 0.28) and clipped, so that a few deals do not carry all the weight.
 _KEEP_BETA: Final = {2: 0.25, 3: 0.12, 4: 0.12}
 _KEEP_CLIP: Final = 1.5
+#: Targets with a win-probability table (bots/data/win_table.json) and the discards it weighs near the end.
+_BOARD_TARGETS: Final = (61, 121)
+_BOARD_CANDIDATES: Final = 6
 #: Deals tried per iteration before giving up on finding one consistent with the play so far.
 _MAX_REJECTS: Final = 200
 
@@ -163,6 +174,49 @@ def discard_values(view: View, moves: Sequence[Move]) -> list[float]:
     return out
 
 
+def _board_applies(view: View) -> bool:
+    """Two players (no partners), not Lowball, and a player near the target: the board decides (spec §5)."""
+    rules = view.rules
+    return (
+        rules.players == 2
+        and not rules.lowball
+        and rules.target in _BOARD_TARGETS
+        and board.near_end(rules.target, view.side_scores)
+    )
+
+
+def board_discard_values(view: View, moves: Sequence[Move], values: Sequence[float]) -> list[float]:
+    """Discard values near the end of a two-player game: the chance of winning the game (spec §2.6 counting order,
+    §5 "weighted for the board position"; :func:`kortbord.bots.cribbage_board.discard_chances`) for the
+    :data:`_BOARD_CANDIDATES` discards of the highest expected points ``values`` (from :func:`discard_values`),
+    ranked above the others; the expected points break ties.
+
+    Returns:
+        One value per move (comparable among themselves only).
+    """
+    rules = view.rules
+    assert view.dealer is not None
+    order = sorted(range(len(moves)), key=lambda i: -values[i])[:_BOARD_CANDIDATES]
+    hand = view.hand
+    held = set(hand)
+    starters = [c for c in _DECK if c not in held]
+    own_crib = view.dealer == view.seat
+    mean_crib = float(board.distributions()["crib"] @ range(len(board.distributions()["crib"])))
+    hands, shifts = [], []
+    for i in order:
+        move = moves[i]
+        assert isinstance(move, Discard)
+        kept = [c for c in hand if c not in move.cards]
+        hands.append([show_total(kept, st) for st in starters])
+        shifts.append(crib_value(move.cards, own_crib) - mean_crib)
+    me, opp = view.side_scores[view.seat], view.side_scores[1 - view.seat]
+    chances = board.discard_chances(rules.target, me, opp, own_crib, hands, shifts)
+    out = [v - 1e6 for v in values]  # below every candidate
+    for i, chance in zip(order, chances, strict=True):
+        out[i] = 1e3 * chance + 1e-3 * values[i]
+    return out
+
+
 class StrongBot:
     """The strong Cribbage player (see the module docstring).
 
@@ -171,13 +225,22 @@ class StrongBot:
         time_budget_ms: the search time of one play decision, milliseconds (default 150).
         iterations: if given, search exactly this many random deals per play decision instead of using the clock
             (reproducible from ``rng``).
+        board: play to the board near the end of a two-player game (default ``True``): discards and pegging then
+            maximise the chance of winning the game (:mod:`kortbord.bots.cribbage_board`) rather than the points.
     Raises:
         ValueError: a non-positive budget or iteration count.
     """
 
     name = "strong"
 
-    def __init__(self, rules: Rules | None = None, *, time_budget_ms: float = 150.0, iterations: int | None = None):
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        *,
+        time_budget_ms: float = 150.0,
+        iterations: int | None = None,
+        board: bool = True,
+    ):
         if time_budget_ms <= 0:
             raise ValueError(f"time_budget_ms must be positive, got {time_budget_ms!r}")
         if iterations is not None and iterations < 1:
@@ -185,6 +248,7 @@ class StrongBot:
         self.rules = rules
         self.time_budget_ms = float(time_budget_ms)
         self.iterations = iterations
+        self.board = bool(board)
 
     # -- the one entry point ---------------------------------------------------------------------------------
     def choose(self, view: View, legal_moves: Sequence[Move], rng: random.Random) -> Move:
@@ -206,7 +270,10 @@ class StrongBot:
         if len(legal_moves) == 1:
             return legal_moves[0]
         if view.phase == "discard":
-            return _pick(legal_moves, discard_values(view, legal_moves), rng)
+            values = discard_values(view, legal_moves)
+            if self.board and _board_applies(view):
+                values = board_discard_values(view, legal_moves, values)
+            return _pick(legal_moves, values, rng)
         return _pick(legal_moves, self.play_values(view, legal_moves, rng), rng)
 
     # -- the play --------------------------------------------------------------------------------------------
@@ -226,12 +293,13 @@ class StrongBot:
         if not sampler.hidden:  # every card is known: one deal is the truth
             limit = 1
         weights = 0.0
+        use_board = self.board and _board_applies(view)
         while True:
             sampled = sampler.sample(rng)
             if sampled is None:
                 break
             state, weight = sampled
-            search = _Search(view.seat, view.rules, state)
+            search = _Search(view.seat, view.rules, state, sampler.shows() if use_board else None)
             for i, move in enumerate(legal_moves):
                 totals[i] += weight * search.value_after(move)
             weights += weight
@@ -289,6 +357,7 @@ class _Sampler:
         self.room = room
         self.scores: tuple[int, ...] | None = None
         self._muggins_rules: Rules | None = None
+        self._last: tuple[list[list[Card]], list[Card]] = ([], [])
 
     def _deal(self, rng: random.Random) -> tuple[list[list[Card]], list[Card]] | None:
         pool = list(self.unseen)
@@ -330,8 +399,17 @@ class _Sampler:
                 self.scores = tuple(a - b for a, b in zip(view.scores, state.scores, strict=True))
             state = self._replay(kept, crib, self.scores)
             if state is not None:
+                self._last = (kept, crib)
                 return state, self._weight(kept)
         return None
+
+    def shows(self) -> tuple[int, tuple[int, ...], int]:
+        """The last sampled deal's (dealer, show value of each seat's hand, crib value), points (spec §2.5)."""
+        kept, crib = self._last
+        starter = self.view.starter
+        assert starter is not None and self.view.dealer is not None
+        hands = tuple(show_total(k, starter) for k in kept)
+        return self.view.dealer, hands, show_total(crib, starter, True)
 
     def _weight(self, kept: list[list[Card]]) -> float:
         """The likelihood ratio of the other hands as dealt here: players keep good hands (spec §5), so a deal
@@ -404,8 +482,13 @@ class _Sampler:
 class _Search:
     """Alpha-beta to the end of the play on one deal, values from ``seat``'s side's point of view."""
 
-    def __init__(self, seat: int, rules: Rules, root: State) -> None:
+    def __init__(
+        self, seat: int, rules: Rules, root: State, shows: tuple[int, tuple[int, ...], int] | None = None
+    ) -> None:
         self.seat = seat
+        #: two-player end game (see :func:`_board_applies`): the deal's dealer and shows; leaves are then valued by
+        #: the chance of winning the game (:mod:`kortbord.bots.cribbage_board`)
+        self.shows = shows
         self.rules = rules
         self.side = rules.side_of(seat)
         self.root = root
@@ -428,7 +511,25 @@ class _Search:
         value = self.sign * diff
         if engine.is_over(state):
             value += _WIN if self.seat in engine.result(state).winners else -_WIN
+        elif self.shows is not None:
+            value += _WIN * (2.0 * self._chance(state) - 1.0)
         return value
+
+    def _chance(self, state: State) -> float:
+        """Two players near the end: the seat's chance of winning after this deal (spec §2.6 counting order)."""
+        assert self.shows is not None
+        dealer, hands, crib = self.shows
+        seat, target = self.seat, self.rules.target
+        scores = list(state.scores)
+        if state.phase_name == "show":  # the play is over and nothing is counted yet: pone, then dealer
+            pone = 1 - dealer
+            scores[pone] += hands[pone]
+            if scores[pone] >= target:
+                return 1.0 if seat == pone else 0.0
+            scores[dealer] += hands[dealer] + crib
+            if scores[dealer] >= target:
+                return 1.0 if seat == dealer else 0.0
+        return board.after_deal_chance(target, scores[seat], scores[1 - seat], seat != dealer)
 
     def _value(self, state: State, alpha: float, beta: float) -> float:
         if state.phase_name != "play":

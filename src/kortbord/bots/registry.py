@@ -48,6 +48,7 @@ OPTIONS: Final[dict[str, str]] = {
     "reproducible from the seed)",
     "miss_rate": "Cribbage Muggins: chance 0..1 that the bot overlooks one scoring group in its own count",
     "catch_rate": "Cribbage Muggins: chance 0..1 that the bot notices another player's wrong count",
+    "board": "Cribbage: play to the board near the end of a two-player game (strong; default true)",
 }
 
 _STRONG_MODULE: Final = {"mulle": "kortbord.bots.mulle_strong", "cribbage": "kortbord.bots.cribbage_strong"}
@@ -164,6 +165,7 @@ def make_bot(
     iterations: int | None = None,
     miss_rate: float | None = None,
     catch_rate: float | None = None,
+    board: bool | None = None,
 ) -> Bot[Any]:
     """A computer player of ``game`` (``"mulle"`` or ``"cribbage"``) at ``level`` (one of :data:`LEVELS`).
 
@@ -176,6 +178,7 @@ def make_bot(
         iterations: strong: a fixed number of search iterations per decision (None: use the time budget);
             with it a decision depends only on the view, the moves and the rng, so it is reproducible.
         miss_rate, catch_rate: Cribbage Muggins behaviour (greedy, and strong if it takes them; None: defaults).
+        board: Cribbage strong: play to the board near the end of a two-player game (None: the default, on).
     Options a level does not use are ignored (an arena of ``strong,greedy`` passes one time budget to both),
     but they are still checked: a negative budget, zero iterations or a rate outside 0..1 is refused.
     Returns:
@@ -193,6 +196,7 @@ def make_bot(
             ("iterations", iterations),
             ("miss_rate", miss_rate),
             ("catch_rate", catch_rate),
+            ("board", board),
         )
         if v is not None
     }
@@ -210,6 +214,8 @@ def make_bot(
     ):
         shown = repr(iterations) if len(repr(iterations)) <= 24 else repr(iterations)[:20] + "..."
         raise ValueError(f"iterations must be a whole number from 1 to {MAX_ITERATIONS}, got {shown}")
+    if "board" in given and not isinstance(board, bool):
+        raise ValueError(f"board must be true or false, got {board!r}")
     for key in ("miss_rate", "catch_rate"):
         if key in given and not 0.0 <= given[key] <= 1.0:
             raise ValueError(f"{key} must be between 0 and 1, got {given[key]!r}")
