@@ -28,7 +28,15 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["after_deal_chance", "dealer_chance", "discard_chances", "distributions", "near_end", "win_table"]
+__all__ = [
+    "after_deal_chance",
+    "dealer_chance",
+    "discard_chances",
+    "distributions",
+    "near_end",
+    "warm_up",
+    "win_table",
+]
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -68,6 +76,13 @@ def distributions() -> dict[str, FloatArray]:
             p[int(k)] = v
         out[name] = p / p.sum()
     return out
+
+
+def warm_up(target: int) -> None:
+    """Load and prepare the table for ``target`` (61 or 121) now; later calls are then fast.  Raises ValueError
+    for a target without a table."""
+    distributions()
+    _dealer_after(target)
 
 
 def dealer_chance(target: int, dealer: int, pone: int) -> float:

@@ -50,7 +50,7 @@ from functools import cache
 from importlib import resources
 from typing import Any, Final
 
-from kortbord.bots import cribbage_board as board
+from kortbord.bots import cribbage_board
 from kortbord.cards import Card, full_deck
 from kortbord.cribbage import engine
 from kortbord.cribbage.moves import Accept, Announce, Discard, Go, Move, MugginsCall, Overcount, Play
@@ -181,7 +181,7 @@ def _board_applies(view: View) -> bool:
         rules.players == 2
         and not rules.lowball
         and rules.target in _BOARD_TARGETS
-        and board.near_end(rules.target, view.side_scores)
+        and cribbage_board.near_end(rules.target, view.side_scores)
     )
 
 
@@ -201,7 +201,7 @@ def board_discard_values(view: View, moves: Sequence[Move], values: Sequence[flo
     held = set(hand)
     starters = [c for c in _DECK if c not in held]
     own_crib = view.dealer == view.seat
-    mean_crib = float(board.distributions()["crib"] @ range(len(board.distributions()["crib"])))
+    mean_crib = float(cribbage_board.distributions()["crib"] @ range(len(cribbage_board.distributions()["crib"])))
     hands, shifts = [], []
     for i in order:
         move = moves[i]
@@ -210,7 +210,7 @@ def board_discard_values(view: View, moves: Sequence[Move], values: Sequence[flo
         hands.append([show_total(kept, st) for st in starters])
         shifts.append(crib_value(move.cards, own_crib) - mean_crib)
     me, opp = view.side_scores[view.seat], view.side_scores[1 - view.seat]
-    chances = board.discard_chances(rules.target, me, opp, own_crib, hands, shifts)
+    chances = cribbage_board.discard_chances(rules.target, me, opp, own_crib, hands, shifts)
     out = [v - 1e6 for v in values]  # below every candidate
     for i, chance in zip(order, chances, strict=True):
         out[i] = 1e3 * chance + 1e-3 * values[i]
@@ -249,6 +249,8 @@ class StrongBot:
         self.time_budget_ms = float(time_budget_ms)
         self.iterations = iterations
         self.board = bool(board)
+        if self.board and rules is not None and rules.players == 2 and rules.target in _BOARD_TARGETS:
+            cribbage_board.warm_up(rules.target)  # load the table now, not in the first end-game decision
 
     # -- the one entry point ---------------------------------------------------------------------------------
     def choose(self, view: View, legal_moves: Sequence[Move], rng: random.Random) -> Move:
@@ -529,7 +531,7 @@ class _Search:
             scores[dealer] += hands[dealer] + crib
             if scores[dealer] >= target:
                 return 1.0 if seat == dealer else 0.0
-        return board.after_deal_chance(target, scores[seat], scores[1 - seat], seat != dealer)
+        return cribbage_board.after_deal_chance(target, scores[seat], scores[1 - seat], seat != dealer)
 
     def _value(self, state: State, alpha: float, beta: float) -> float:
         if state.phase_name != "play":
