@@ -224,7 +224,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pool", type=int, default=60_000, help="opponent hands in each policy pool")
     parser.add_argument("--rounds", type=int, default=3, help="policy iterations after round 0")
     parser.add_argument("--seed", type=int, default=2024)
-    parser.add_argument("--out", type=Path, default=Path("src/kortbord/bots/data/crib_values.json"))
+    parser.add_argument(
+        "--out", type=Path, default=Path(__file__).resolve().parents[1] / "src/kortbord/bots/data/crib_values.json"
+    )
     args = parser.parse_args(argv)
     rng = np.random.default_rng(args.seed)
     t0 = time.time()

@@ -112,7 +112,7 @@ class BotSpec:
         """``"strong"`` or ``"strong:iterations=200:time_budget_ms=80"`` (options after colons).
 
         Raises:
-            ValueError: an empty level, an option that is not ``name=value`` or not a known bot option.
+            ValueError: an empty level, an option that is not ``name=value``, not a known bot option or given twice.
         """
         level, *parts = text.strip().split(":")
         if not level:
@@ -125,6 +125,8 @@ class BotSpec:
                 raise ValueError(f"bot option {part!r} in {text!r} must be name=value")
             if name not in _SPEC_OPTIONS:
                 raise ValueError(f"unknown bot option {name!r}; known: {', '.join(sorted(_SPEC_OPTIONS))}")
+            if name in opts:
+                raise ValueError(f"bot option {name!r} is given twice in {text!r}")
             opts[name] = parse_option_value(value)
         return cls(level, tuple(sorted(opts.items())))
 

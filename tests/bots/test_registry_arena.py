@@ -395,6 +395,12 @@ def test_cli_prints_the_figures_and_writes_the_same_json(tmp_path: Path) -> None
         (["cribbage", "--option", "target=100"], "61 or 121"),
         (["cribbage", "--option", "target"], "key=value"),
         (["mulle", "--bots", "strong:depth=3,greedy"], "unknown bot option"),
+        # an option the level does not use would be ignored yet shown in the label
+        (["mulle", "--bots", "strong:board=false,greedy"], "does not use the option 'board'"),
+        (["mulle", "--bots", "greedy:miss_rate=0.5,random"], "does not use the option 'miss_rate'"),
+        (["cribbage", "--bots", "strong:board=false:board=true,greedy"], "given twice"),
+        (["cribbage", "--bots", "greedy:miss_rate=x,random"], "must be a number between 0 and 1"),
+        (["cribbage", "--bots", "greedy:catch_rate=true,random"], "must be a number between 0 and 1"),
         (["mulle", "--bots", "[/],greedy"], "unknown Mulle bot level '[/]'"),  # markup shown, not parsed
         # Mulle teams are P1+P3 against P2+P4: four players (rules spec §3)
         (["mulle", "-o", "teams=true", "-p", "2", "--bots", "random,random"], "teams need 4 players"),

@@ -235,6 +235,7 @@ def test_computers_receive_only_their_seats_view(tmp_path: Path, monkeypatch: py
         (["--length", "forever"], "unknown game length"),
         (["--profile", "casino"], "unknown rules profile"),
         (["--bot", "deep"], "unknown computer level"),
+        (["--bot", ""], "unknown computer level"),  # not quietly the default level
         (["--teams"], "teams need 4 players"),
     ],
 )

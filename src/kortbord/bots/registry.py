@@ -217,8 +217,10 @@ def make_bot(
     if "board" in given and not isinstance(board, bool):
         raise ValueError(f"board must be true or false, got {board!r}")
     for key in ("miss_rate", "catch_rate"):
-        if key in given and not 0.0 <= given[key] <= 1.0:
-            raise ValueError(f"{key} must be between 0 and 1, got {given[key]!r}")
+        if key in given and (
+            isinstance(given[key], bool) or not isinstance(given[key], int | float) or not 0.0 <= given[key] <= 1.0
+        ):
+            raise ValueError(f"{key} must be a number between 0 and 1, got {given[key]!r}")
     rules = resolve_rules(game, rules)
     takes = level_options(game, level)
     opts = {k: v for k, v in given.items() if k in takes}

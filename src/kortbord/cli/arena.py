@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -29,6 +30,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from kortbord.arena import ArenaConfig, BotSpec, Terminated, parse_option_value, run_arena
+from kortbord.bots import registry
 from kortbord.cli._io import plain
 from kortbord.errors import KortbordError
 
@@ -146,6 +148,21 @@ def _parse_options(items: list[str]) -> tuple[tuple[str, Any], ...]:
     return tuple(out.items())
 
 
+def _check_spec_options(game: str, specs: Sequence[BotSpec]) -> None:
+    """Refuse an option written after a bot's level that this game's bot at that level does not use (it would
+    be ignored, yet shown in the bot's label).  Raises ValueError."""
+    if game not in registry.LEVELS:
+        return  # ArenaConfig names the unknown game
+    for spec in specs:
+        if spec.level not in registry.LEVELS[game]:
+            continue  # make_bot names the unknown level
+        takes = registry.level_options(game, spec.level)
+        for name, _ in spec.options:
+            if name not in takes:
+                uses = ", ".join(takes) or "no options"
+                raise ValueError(f"the {game} {spec.level} bot does not use the option {name!r} (it takes: {uses})")
+
+
 def arena(
     game: Annotated[str, typer.Argument(help="mulle or cribbage.")],
     bots: Annotated[
@@ -186,11 +203,9 @@ def arena(
     """Play computer players against each other and print win rates, points and decision times."""
     err = Console(stderr=True, highlight=False)
     try:
-        specs = tuple(
-            BotSpec.parse(text).with_defaults(time_budget_ms=time_budget_ms, iterations=iterations)
-            for text in bots.split(",")
-            if text.strip()
-        )
+        raw = tuple(BotSpec.parse(text) for text in bots.split(",") if text.strip())
+        _check_spec_options(game.lower(), raw)
+        specs = tuple(spec.with_defaults(time_budget_ms=time_budget_ms, iterations=iterations) for spec in raw)
         config = ArenaConfig(
             game=game.lower(),
             bots=specs,
