@@ -201,7 +201,8 @@ def board_discard_values(view: View, moves: Sequence[Move], values: Sequence[flo
     held = set(hand)
     starters = [c for c in _DECK if c not in held]
     own_crib = view.dealer == view.seat
-    mean_crib = float(cribbage_board.distributions()["crib"] @ range(len(cribbage_board.distributions()["crib"])))
+    crib_pmf = cribbage_board.distributions()["crib"]
+    mean_crib = float(crib_pmf @ range(len(crib_pmf)))
     hands, shifts = [], []
     for i in order:
         move = moves[i]
