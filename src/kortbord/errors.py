@@ -9,6 +9,11 @@ On any of these errors the engine has changed nothing: engine states are immutab
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from kortbord.contract import Reason
+
 
 class KortbordError(ValueError):
     """Base class of every error kortbord raises on bad input."""
@@ -23,7 +28,22 @@ class InvalidMoveError(KortbordError):
 
 
 class IllegalMoveError(KortbordError):
-    """A well-formed move that is not legal in this position; the message says which rule forbids it."""
+    """A well-formed move that is not legal in this position; the message says which rule forbids it.
+
+    Engines raise it with a :class:`kortbord.contract.Reason` (a code plus data); ``str(error)`` is then the
+    reason's English default message (:mod:`kortbord.i18n`) and ``error.reason`` the code for clients to word in
+    the player's language.  Raised with a plain string (client-side checks), ``reason`` is ``None``.
+    """
+
+    reason: Reason | None
+
+    def __init__(self, reason: Reason | str) -> None:
+        if isinstance(reason, str):
+            self.reason = None
+            super().__init__(reason)
+        else:
+            self.reason = reason
+            super().__init__(str(reason))
 
 
 class AmbiguousMoveError(KortbordError):
