@@ -208,10 +208,18 @@ class GameSpec(Protocol):
         from what is public only.  Raises ``SeatError`` for a seat that does not exist."""
         ...
 
+    def sample(self, view: Any, rng: random.Random) -> Any:
+        """A full state consistent with ``view`` (one seat's knowledge): every card the view does not show dealt
+        at random from ``rng`` to the other hands, the stock and a face-down crib, honouring what the play has
+        shown (a Cribbage go, a Mulle capture duty).  ``view(result, view.seat)`` equals ``view``.  The one
+        sampler of unseen cards: the strong bots (which see only their view) and :meth:`resample` use it."""
+        ...
+
     def resample(self, state: Any, seat: int, rng: random.Random) -> Any:
         """A state consistent with everything ``seat`` has seen: the cards hidden from ``seat`` (other hands,
         the stock, a face-down crib) dealt again at random from ``rng``, honouring what the play has shown
-        (for example a Cribbage go).  ``view(result, seat)`` equals ``view(state, seat)``."""
+        (for example a Cribbage go): ``sample(view(state, seat), rng)``.  ``view(result, seat)`` equals
+        ``view(state, seat)``."""
         ...
 
     # -- sides and the end -----------------------------------------------------------------------------
