@@ -42,6 +42,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/cribbage_engine.py
 	$(BIN)/python bench/cribbage_scoring.py
 	$(BIN)/python bench/table_load.py
+	$(BIN)/python bench/vs_previous.py
 
 bench-bots: $(STAMP)
 	$(BIN)/python bench/bots.py

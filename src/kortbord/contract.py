@@ -222,6 +222,11 @@ class GameSpec(Protocol):
         ``view(state, seat)``."""
         ...
 
+    def cards(self, state: Any) -> list[str]:
+        """Every card of the game wherever it lies, hidden ones included, in notation: for tests (every card
+        accounted for) and bug reports only, never for a player."""
+        ...
+
     # -- sides and the end -----------------------------------------------------------------------------
     def sides(self, state: Any) -> int:
         """The number of sides (teams, or seats when there are none)."""
