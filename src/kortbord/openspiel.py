@@ -42,11 +42,14 @@ from kortbord import cribbage, mulle
 from kortbord.cards import Card
 from kortbord.research import encoding as enc
 from kortbord.research.params import (
+    CRIBBAGE_OPTIONS,
     CRIBBAGE_PARAMETERS,
+    MULLE_OPTIONS,
     MULLE_PARAMETERS,
     cribbage_spec,
     mulle_spec,
     observation_text,
+    typed_parameters,
 )
 from kortbord.research.table import Spec, Table
 
@@ -110,7 +113,7 @@ class MulleGame(KortbordGame):
     """``kortbord_mulle``."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
-        p = {**MULLE_PARAMETERS, **(params or {})}
+        p = typed_parameters(MULLE_OPTIONS, params)
         spec = mulle_spec(p)
         per_round = 208 - spec.rules.table_size
         bound = 1000.0 if p["utility"] == "score_diff" else 1.0
@@ -130,7 +133,7 @@ class CribbageGame(KortbordGame):
     """``kortbord_cribbage``."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
-        p = {**CRIBBAGE_PARAMETERS, **(params or {})}
+        p = typed_parameters(CRIBBAGE_OPTIONS, params)
         spec = cribbage_spec(p)
         rules = spec.rules
         # every deal pegs at least the last-card point, so a side reaches the target within this many deals

@@ -1,69 +1,291 @@
 """Game parameters of the research adapters (shared by :mod:`kortbord.openspiel` and :mod:`kortbord.pettingzoo`,
-importable without either framework) and the observation string."""
+importable without either framework) and the observation string.
+
+Every parameter has ONE fixed type, derived from the game's option schema (:class:`kortbord.contract.Option`) by
+:func:`param_type`, so that a game's parameters survive OpenSpiel's game string (``str(game)`` then
+``pyspiel.load_game(str(game))``, which is also how OpenSpiel pickles a game and a state):
+
+=================  ===========  =======================================================================
+option type        parameter    example
+=================  ===========  =======================================================================
+``bool``           ``bool``     ``pure_mulle=True``, ``muggins=False``
+``int``            ``int``      ``hand_size=8``; an int option whose default is ``None`` (Cribbage
+                                ``skunk_line``) is ``-1`` for ``None`` (the ACC default for the target)
+``choice``         ``str``      ``capture_duty=player``; a choice whose choices are all ints (Cribbage
+                                ``players``, ``target``) or all bools (Mulle ``jokers``) is ``int`` / ``bool``
+``choice_or_int``  ``str``      with a prefix: the int written with it, or a word -- Mulle ``game_length``
+                                ``"target:100"`` / ``"single_round"`` / ``"each_deals_once"``
+``choice_or_int``  ``int``      without a prefix: the int, or ``-1`` for its word (``-2`` for a second
+                                word ...) -- Mulle ``max_found_cards`` ``2``..``16``, ``-1`` = ``"unlimited"``
+=================  ===========  =======================================================================
+
+Why a prefix-less ``choice_or_int`` is an int and not a string such as ``"4"``: OpenSpiel's game-string parser
+reads every all-digit value as an int (``max_found_cards=4`` is ``4``, never ``"4"``) and ``load_game`` checks
+each parameter's type against the specification before the game's constructor runs, so a string parameter that
+may hold ``"4"`` can never be loaded back from ``str(game)`` (the ``SpielError: Wrong type for parameter
+max_found_cards`` that broke pickling).  ``-1`` for "no number" is OpenSpiel's own convention and this adapter's
+(``first_dealer``, ``skunk_line``).  Where no OpenSpiel check stands between (``KortbordGame(params)``,
+:func:`mulle_spec`, the PettingZoo ``mulle_env(**params)``) the words and digit strings are accepted too
+(``"unlimited"`` -> ``-1``, ``"4"`` -> ``4``; Mulle ``game_length`` ``200`` -> ``"target:200"``) and stored in the
+parameter's type, so the parameters of ``pyspiel.load_game(str(game))`` equal those of ``game`` exactly.  Any
+other value of the wrong type raises ``ValueError`` naming the parameter.
+
+Besides the rule options each game has table parameters: ``players`` (Mulle; Cribbage's is a rule option),
+Mulle ``teams``, ``first_dealer`` (-1: drawn by chance), ``utility`` and Mulle ``max_actions`` and
+``max_rounds`` (see ``docs/research.md``).
+"""
 
 from __future__ import annotations
 
+import dataclasses
 import json
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from kortbord import cribbage, mulle
+from kortbord.contract import Option
 from kortbord.research import encoding as enc
 from kortbord.research.table import CribbageSpec, MulleSpec, Table
 
-__all__ = ["CRIBBAGE_PARAMETERS", "MULLE_PARAMETERS", "cribbage_spec", "mulle_spec", "observation_text"]
+__all__ = [
+    "CRIBBAGE_OPTIONS",
+    "CRIBBAGE_PARAMETERS",
+    "MULLE_OPTIONS",
+    "MULLE_PARAMETERS",
+    "cribbage_spec",
+    "mulle_spec",
+    "observation_text",
+    "param_type",
+    "parameters",
+    "typed_parameters",
+]
 
-_MULLE_STANDARD: Final = mulle.Rules().to_dict()
-_MULLE_RULE_PARAMS: Final = {
-    k: (str(v) if k == "max_found_cards" else v) for k, v in _MULLE_STANDARD.items() if k != "profile"
-}
+#: A ``None`` default of an int option (Cribbage ``skunk_line``: "the ACC default") as an OpenSpiel parameter.
+NONE_INT: Final = -1
+
+
+# ------------------------------------------------------------------------------------------------ types
+def param_type(option: Option) -> type:
+    """The one OpenSpiel parameter type of ``option``: ``bool``, ``int`` or ``str`` (see the module docstring).
+
+    Args:
+        option: a rule option (``kortbord.contract.Option``); ``option.type`` is ``"bool"``, ``"int"``,
+            ``"choice"`` or ``"choice_or_int"``.
+
+    Returns:
+        ``bool`` for a bool option or a choice of bools; ``int`` for an int option, a choice of ints and a
+        ``choice_or_int`` without a prefix (its words are ``-1``, ``-2``, ...); ``str`` for any other choice and
+        a ``choice_or_int`` with a prefix (``"target:200"``, ``"single_round"``).
+
+    Raises:
+        ValueError: an unknown ``option.type``.
+    """
+    if option.type == "bool":
+        return bool
+    if option.type == "int":
+        return int
+    if option.type == "choice_or_int":
+        return str if option.prefix else int
+    if option.type == "choice":
+        kinds = {type(c) for c in option.choices}
+        if kinds == {bool}:
+            return bool
+        if kinds == {int}:
+            return int
+        return str
+    raise ValueError(f"option {option.key!r} has an unknown type {option.type!r}")
+
+
+def _param_default(option: Option) -> Any:
+    """``option.default`` as a parameter value of :func:`param_type`."""
+    if option.type == "int" and option.default is None:
+        return NONE_INT
+    if option.type == "choice_or_int":
+        return _choice_or_int_param(option, option.default)
+    return option.default
+
+
+def _choice_or_int_param(option: Option, value: Any) -> Any:
+    """A ``choice_or_int`` value (a word, an int, its digits, ``prefix`` + digits, or for a prefix-less option
+    a word's number ``-1``, ``-2`` ...) as its parameter: with a prefix the word or ``prefix + str(N)``, without
+    one the int or the word's number.  Raises ValueError for anything else."""
+    words = tuple(option.choices)
+    if not option.prefix:
+        assert option.minimum is not None and option.minimum >= 0, option.key  # the words' numbers stay free
+        if isinstance(value, str) and value in words:
+            return -1 - words.index(value)
+        if isinstance(value, int) and not isinstance(value, bool) and -len(words) <= value < 0:
+            return value
+    elif isinstance(value, str) and value in words:
+        return value
+    digits = value
+    if isinstance(value, str) and option.prefix and value.startswith(option.prefix):
+        digits = value[len(option.prefix) :]
+    if isinstance(digits, str) and digits.isascii() and digits.isdigit():
+        digits = int(digits)
+    if isinstance(digits, int) and not isinstance(digits, bool) and digits >= 0:
+        return f"{option.prefix}{digits}" if option.prefix else digits
+    names = ", ".join(f"{w!r}" + ("" if option.prefix else f" (or {-1 - i})") for i, w in enumerate(words))
+    raise ValueError(
+        f"parameter {option.key!r} must be {names} or an integer"
+        f"{' written ' + option.prefix + 'N' if option.prefix else ''}; got {value!r}"
+    )
+
+
+def _coerce(option: Option, value: Any) -> Any:
+    """``value`` as the parameter type of ``option`` (see :func:`_choice_or_int_param`).  Raises ValueError for a
+    value of another type."""
+    if option.type == "choice_or_int":
+        return _choice_or_int_param(option, value)
+    kind = param_type(option)
+    if kind is int and isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if kind is not int and isinstance(value, kind):
+        return value
+    raise ValueError(f"parameter {option.key!r} must be a {kind.__name__}; got {value!r}")
+
+
+def _rule_value(option: Option, value: Any) -> Any:
+    """A typed parameter value as the engine's ``Rules`` value: ``-1`` -> ``None`` for an int option whose
+    default is ``None``; a prefix-less ``choice_or_int``'s negative number -> its word (``-1`` ->
+    ``"unlimited"``); a prefixed one is the engine's string itself (``"target:200"``)."""
+    if option.type == "int" and option.default is None and value == NONE_INT:
+        return None
+    if option.type == "choice_or_int" and not option.prefix and value < 0:
+        return option.choices[-1 - value]
+    return value
+
+
+def parameters(options: Sequence[Option]) -> dict[str, Any]:
+    """The OpenSpiel parameter specification of ``options``: ``{key: default}`` with every default of its
+    :func:`param_type` (OpenSpiel takes each parameter's type from its default).
+
+    Raises:
+        ValueError: two options with one key, or an unknown option type.
+    """
+    out: dict[str, Any] = {}
+    for option in options:
+        if option.key in out:
+            raise ValueError(f"parameter {option.key!r} is declared twice")
+        default = _param_default(option)
+        assert type(default) is param_type(option), (option.key, default)
+        out[option.key] = default
+    return out
+
+
+def typed_parameters(options: Sequence[Option], params: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Every parameter of ``options``: the defaults (:func:`parameters`) updated with ``params``, each value of
+    its :func:`param_type` (an int read from a game string for a ``choice_or_int`` turned back into its string).
+
+    Raises:
+        ValueError: an unknown parameter, or a value of the wrong type (the message names the parameter).
+    """
+    by_key = {o.key: o for o in options}
+    out = parameters(options)
+    for key, value in (params or {}).items():
+        option = by_key.get(key)
+        if option is None:
+            raise ValueError(f"unknown parameter {key!r}; known: {', '.join(by_key)}")
+        out[key] = _coerce(option, value)
+    return out
+
+
+def _rules_dict(options: Sequence[Option], p: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``Rules.from_dict`` input of typed parameters ``p``: the profile (when the game has one) and every rule
+    option whose parameter differs from its default (an option left at its default takes the profile's value)."""
+    rules: dict[str, Any] = {}
+    for option in options:
+        value = p[option.key]
+        if option.key == "profile" or value != _param_default(option):
+            rules[option.key] = _rule_value(option, value)
+    return rules
+
+
+# --------------------------------------------------------------------------------------- option schemas
+# STAND-IN until issue #10's option schemas are merged: replace `_rules_options("mulle")` with
+# `mulle.rules.OPTIONS` and `_rules_options("cribbage")` with `cribbage.rules.OPTIONS` (the lead swaps it);
+# everything else here reads only the `Option` objects.
+def _rules_options(game: str) -> tuple[Option, ...]:
+    """The rule options of ``game`` derived from its current ``Rules`` dataclass (a stand-in for
+    ``rules.OPTIONS``): bools, ints, choices from the engine's domains, Mulle ``max_found_cards`` (2..16 or
+    ``"unlimited"``) and ``game_length`` (``"target:N"``, N 1..10000, or ``"single_round"`` /
+    ``"each_deals_once"``)."""
+    if game == "mulle":
+        from kortbord.mulle import rules as mr
+
+        out: list[Option] = []
+        for f in dataclasses.fields(mulle.Rules):
+            default = getattr(mr.STANDARD, f.name)
+            if f.name == "max_found_cards":
+                out.append(Option(f.name, "choice_or_int", default, ("unlimited",), 2, mr.MAX_FOUND_CARDS))
+            elif f.name == "game_length":
+                choices = ("single_round", "each_deals_once")
+                out.append(Option(f.name, "choice_or_int", default, choices, 1, mr.MAX_TARGET, prefix="target:"))
+            elif f.name == "profile":
+                out.append(Option(f.name, "choice", default, tuple(mr.PROFILES)))
+            elif f.name in mr._CHOICES:
+                out.append(Option(f.name, "choice", default, mr._CHOICES[f.name]))
+            elif isinstance(default, bool):
+                out.append(Option(f.name, "bool", default))
+            else:
+                out.append(Option(f.name, "int", default))
+        return tuple(out)
+    return (
+        Option("players", "choice", 2, (2, 3, 4)),
+        Option("target", "choice", 121, (121, 61)),
+        Option("partnership", "bool", False),  # derived from players (spec §2.2): not a parameter
+        Option("muggins", "bool", False),
+        Option("lowball", "bool", False),
+        Option("skunks", "bool", True),
+        Option("skunk_line", "int", None, minimum=0),
+        Option("double_skunk_line", "int", None, minimum=0),
+        Option("skunk_games", "int", 2, minimum=1),
+        Option("double_skunk_games", "int", 3, minimum=1),
+    )
+
+
+#: Rule options the adapters derive instead of taking as parameters: Cribbage ``partnership`` is exactly
+#: ``players == 4`` (spec §2.2).
+_DERIVED: Final = frozenset({"partnership"})
+
+_MULLE_RULE_OPTIONS: Final = tuple(o for o in _rules_options("mulle") if o.key not in _DERIVED)
+_CRIBBAGE_RULE_OPTIONS: Final = tuple(o for o in _rules_options("cribbage") if o.key not in _DERIVED)
+
+_UTILITY: Final = Option("utility", "choice", "win_loss", ("win_loss", "score_diff"))
+_FIRST_DEALER: Final = Option("first_dealer", "int", -1, minimum=-1, maximum=3)
+
+#: Every parameter of ``kortbord_mulle``: the table's, then the rule options.
+MULLE_OPTIONS: Final[tuple[Option, ...]] = (
+    Option("players", "int", 2, minimum=2, maximum=4),
+    Option("teams", "bool", False),
+    _FIRST_DEALER,
+    _UTILITY,
+    Option("max_actions", "int", enc.MULLE_DEFAULT_MAX_ACTIONS, minimum=1),
+    Option("max_rounds", "int", 100, minimum=1),
+    *_MULLE_RULE_OPTIONS,
+)
+#: Every parameter of ``kortbord_cribbage`` (four players always play as partners, seats 0+2 against 1+3).
+CRIBBAGE_OPTIONS: Final[tuple[Option, ...]] = (*_CRIBBAGE_RULE_OPTIONS, _FIRST_DEALER, _UTILITY)
+
 #: Game parameters of ``kortbord_mulle`` with their defaults (the engine's ``standard`` rules).
-MULLE_PARAMETERS: Final[dict[str, Any]] = {
-    "players": 2,
-    "teams": False,
-    "first_dealer": -1,
-    "utility": "win_loss",
-    "max_actions": enc.MULLE_DEFAULT_MAX_ACTIONS,
-    "max_rounds": 100,
-    "profile": "standard",
-    **_MULLE_RULE_PARAMS,
-}
-
-_CRIB_DEFAULT: Final = cribbage.Rules()
+MULLE_PARAMETERS: Final[dict[str, Any]] = parameters(MULLE_OPTIONS)
 #: Game parameters of ``kortbord_cribbage`` (``skunk_line``/``double_skunk_line`` -1 = the ACC default for the
-#: target; four players always play as partners, seats 0+2 against 1+3).
-CRIBBAGE_PARAMETERS: Final[dict[str, Any]] = {
-    "players": 2,
-    "target": 121,
-    "muggins": False,
-    "lowball": False,
-    "skunks": True,
-    "skunk_line": -1,
-    "double_skunk_line": -1,
-    "skunk_games": 2,
-    "double_skunk_games": 3,
-    "first_dealer": -1,
-    "utility": "win_loss",
-}
+#: target).
+CRIBBAGE_PARAMETERS: Final[dict[str, Any]] = parameters(CRIBBAGE_OPTIONS)
 
 
-def mulle_spec(params: dict[str, Any]) -> MulleSpec:
+# ------------------------------------------------------------------------------------------------ specs
+def mulle_spec(params: Mapping[str, Any]) -> MulleSpec:
     """The driver spec for ``kortbord_mulle`` parameters (missing keys take :data:`MULLE_PARAMETERS`).
 
     Raises:
+        ValueError: an unknown parameter or a value of the wrong type.
         InvalidRulesError: a bad rule option or combination (from the engine).
     """
-    p = {**MULLE_PARAMETERS, **params}
-    rules: dict[str, Any] = {"profile": p["profile"]}
-    for key, default in _MULLE_RULE_PARAMS.items():
-        value = p[key]
-        if key == "max_found_cards":
-            value = int(value) if str(value).isdigit() else value
-            default = int(default)
-        if value != default:
-            rules[key] = value
+    p = typed_parameters(MULLE_OPTIONS, params)
     dealer = None if p["first_dealer"] < 0 else p["first_dealer"]
     return MulleSpec(
-        mulle.Rules.from_dict(rules),
+        mulle.Rules.from_dict(_rules_dict(_MULLE_RULE_OPTIONS, p)),
         players=p["players"],
         teams=p["teams"],
         dealer=dealer,
@@ -72,22 +294,16 @@ def mulle_spec(params: dict[str, Any]) -> MulleSpec:
     )
 
 
-def cribbage_spec(params: dict[str, Any]) -> CribbageSpec:
-    """The driver spec for ``kortbord_cribbage`` parameters (missing keys take :data:`CRIBBAGE_PARAMETERS`)."""
-    p = {**CRIBBAGE_PARAMETERS, **params}
-    rules = cribbage.Rules(
-        players=p["players"],
-        target=p["target"],
-        muggins=p["muggins"],
-        lowball=p["lowball"],
-        skunks=p["skunks"],
-        skunk_line=None if p["skunk_line"] < 0 else p["skunk_line"],
-        double_skunk_line=None if p["double_skunk_line"] < 0 else p["double_skunk_line"],
-        skunk_games=p["skunk_games"],
-        double_skunk_games=p["double_skunk_games"],
-    )
+def cribbage_spec(params: Mapping[str, Any]) -> CribbageSpec:
+    """The driver spec for ``kortbord_cribbage`` parameters (missing keys take :data:`CRIBBAGE_PARAMETERS`).
+
+    Raises:
+        ValueError: an unknown parameter or a value of the wrong type.
+        InvalidRulesError: a bad rule option or combination (from the engine).
+    """
+    p = typed_parameters(CRIBBAGE_OPTIONS, params)
     dealer = None if p["first_dealer"] < 0 else p["first_dealer"]
-    return CribbageSpec(rules, dealer=dealer)
+    return CribbageSpec(cribbage.Rules.from_dict(_rules_dict(_CRIBBAGE_RULE_OPTIONS, p)), dealer=dealer)
 
 
 def observation_text(table: Table, seat: int, *, private: bool = True) -> str:
