@@ -6,13 +6,35 @@
     import kortbord.openspiel  # noqa: F401  (registers the games)
     game = pyspiel.load_game("kortbord_mulle", {"game_length": "single_round"})
 
-* **Parameters**: every rule option of the engine's ``Rules`` (choice options as strings), plus ``players``,
-  Mulle ``teams``, ``first_dealer`` (-1: drawn by chance -- Mulle a random seat, Cribbage the cut for deal),
-  ``utility`` (``"win_loss"`` or ``"score_diff"``, see :func:`kortbord.research.table.utilities`) and Mulle
-  ``max_actions`` (the size of the action space, see :mod:`kortbord.research.encoding`) and ``max_rounds`` (a
-  game still running after that many rounds ends as a draw).  Mulle ``profile`` (``standard``,
-  ``cardgames.zone``, ``kryp``) sets the base options; a parameter left at its ``standard`` value takes the
-  profile's value.
+* **Parameters**: every rule option of the engine's ``Rules``, plus ``players``, Mulle ``teams``,
+  ``first_dealer`` (-1: drawn by chance -- Mulle a random seat, Cribbage the cut for deal), ``utility``
+  (``"win_loss"`` or ``"score_diff"``, see :func:`kortbord.research.table.utilities`) and Mulle ``max_actions``
+  (the size of the action space, see :mod:`kortbord.research.encoding`) and ``max_rounds`` (a game still running
+  after that many rounds ends as a draw).  Mulle ``profile`` (``standard``, ``cardgames.zone``, ``kryp``) sets the
+  base options; a parameter left at its ``standard`` value takes the profile's value.  Each parameter has one
+  type, taken from the game's option schema by :func:`kortbord.research.params.param_type`:
+
+  ==============================  ========  ==================================================================
+  option                          type      values
+  ==============================  ========  ==================================================================
+  bool option                     bool      ``pure_mulle=True``, ``muggins=False``, ``teams``
+  int option                      int       ``hand_size=8``, Mulle ``players``, ``first_dealer``; Cribbage
+                                            ``skunk_line``/``double_skunk_line`` -1 = the ACC default
+  choice                          str       ``capture_duty=player``, ``profile=cardgames.zone``, ``utility``
+  choice of ints / of bools       int/bool  Cribbage ``players`` 2/3/4, ``target`` 121/61; Mulle ``jokers``
+  int-or-word with a prefix       str       Mulle ``game_length``: ``target:N``, ``single_round``,
+                                            ``each_deals_once``
+  int-or-word without a prefix    int       Mulle ``max_found_cards``: 2..16, -1 = ``unlimited``
+  ==============================  ========  ==================================================================
+
+  OpenSpiel's game-string parser reads every all-digit value as an int and ``load_game`` checks the types before
+  the game is built, so an int-or-word option without a prefix cannot be a string (``"4"`` would come back as
+  ``4`` and be refused): it is an int, its word ``-1``.  ``KortbordGame(params)`` and the PettingZoo adapter,
+  which no OpenSpiel check precedes, also take the word and digit strings (``"unlimited"``, ``"4"``).
+* **Serialisation**: ``pyspiel.load_game(str(game))`` is the same game; games and states pickle (the state as
+  ``pyspiel.serialize_game_and_state``; unpickling imports this module, so a fresh process -- a
+  ``multiprocessing`` spawn worker -- needs no import first) and deep-copy (a state's deep copy is its
+  ``clone()``); ``pyspiel.random_sim_test(..., serialize=True)`` passes.
 * **Chance**: deals are explicit chance nodes drawn card by card (outcome = a card index 0..51 with probability
   copies left / cards left).  Mulle draws the whole 104-card order of the round's Shuffle (position i of the
   deck = the i-th draw), after drawing the first dealer (outcomes 0..players-1) when ``first_dealer`` is -1.
@@ -31,6 +53,7 @@ OpenSpiel's C++ ``pyspiel.MCTSBot`` crashes on Python-implemented games in open_
 
 from __future__ import annotations
 
+import copyreg
 import random
 from collections import Counter
 from typing import Any, Final
@@ -51,7 +74,7 @@ from kortbord.research.params import (
     observation_text,
     typed_parameters,
 )
-from kortbord.research.table import Spec, Table
+from kortbord.research.table import Spec, Table, _Node
 
 __all__ = [
     "CRIBBAGE_PARAMETERS",
@@ -107,6 +130,11 @@ class KortbordGame(pyspiel.Game):  # type: ignore[misc]
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
         """The observer for ``iig_obs_type`` (perfect recall -> information state, else observation)."""
         return _Observer(self, iig_obs_type, params)
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        """Pickle as the game string, loaded back by :func:`_load_game` (which lives in this module, so
+        unpickling in a fresh process -- a ``multiprocessing`` spawn worker -- registers the games first)."""
+        return _load_game, (str(self),)
 
 
 class MulleGame(KortbordGame):
@@ -272,6 +300,15 @@ class KortbordState(pyspiel.State):  # type: ignore[misc]
             lines.append(f"({len(self.drawn)} cards drawn)")
         return "\n".join(lines[-40:])
 
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        """Pickle as ``pyspiel.serialize_game_and_state`` (the game string, the history and the Python
+        attributes), loaded back by :func:`_load_state` in this module (so unpickling registers the games)."""
+        return _load_state, (pyspiel.serialize_game_and_state(self.get_game(), self),)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> KortbordState:
+        """``self.clone()``: the same game, the history and every Python attribute copied."""
+        return self.clone()  # type: ignore[no-any-return]
+
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> KortbordState:
         """A state ``player_id`` cannot tell from this one, hidden cards redealt at random (for ISMCTS).
 
@@ -288,6 +325,52 @@ class KortbordState(pyspiel.State):  # type: ignore[misc]
             new.drawn = tuple(left[: len(self.drawn)])
             new.left = None
         return new  # type: ignore[no-any-return]
+
+
+def _load_game(game_string: str) -> KortbordGame:
+    """``pyspiel.load_game(game_string)`` (the unpickler of :class:`KortbordGame`)."""
+    return pyspiel.load_game(game_string)  # type: ignore[no-any-return]
+
+
+def _load_state(serialized: str) -> KortbordState:
+    """The state of ``pyspiel.deserialize_game_and_state(serialized)`` (the unpickler of :class:`KortbordState`)."""
+    return pyspiel.deserialize_game_and_state(serialized)[1]  # type: ignore[no-any-return]
+
+
+# -------------------------------------------------------------------------------------------------- pickling
+#: Entries per pickled piece of a table's history (see :func:`_reduce_history`).
+_HISTORY_CHUNK: Final = 256
+
+
+def _reduce_history(node: _Node) -> tuple[Any, tuple[_Node | None, tuple[Any, ...]]]:
+    """Pickle a history node as (the node ``_HISTORY_CHUNK`` entries back, at a length that is a multiple of
+    it; the entries after it).  The default pickling of the linked list recurses once per entry and overflows
+    Python's recursion limit on a long game (a 121-point Cribbage game, a Mulle game to 200); in pieces it recurses
+    once per piece, and every table of one pickle (a state and the tables it keeps of earlier rounds) shares the
+    pieces of its common past.
+
+    Belongs in ``research/table.py`` as ``_Node.__reduce__``; registered here with :mod:`copyreg` until then.
+    """
+    base = (node.length - 1) // _HISTORY_CHUNK * _HISTORY_CHUNK
+    entries = []
+    cur: _Node | None = node
+    while cur is not None and cur.length > base:
+        entries.append(cur.entry)
+        cur = cur.parent
+    entries.reverse()
+    return _rebuild_history, (cur, tuple(entries))
+
+
+def _rebuild_history(parent: _Node | None, entries: tuple[Any, ...]) -> _Node:
+    """The history node of :func:`_reduce_history`: ``entries`` appended to ``parent`` in order."""
+    node = parent
+    for entry in entries:
+        node = _Node(entry, node)
+    assert node is not None
+    return node
+
+
+copyreg.pickle(_Node, _reduce_history)
 
 
 def _public_entries(t: Table) -> list[str]:

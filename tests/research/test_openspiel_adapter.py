@@ -68,13 +68,13 @@ def test_parameters_reach_the_engine_rules() -> None:
 @pytest.mark.parametrize("params", MULLE_PARAMS)
 def test_random_sim_test_mulle(params: dict[str, object]) -> None:
     game = pyspiel.load_game("kortbord_mulle", params)
-    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
 
 
 @pytest.mark.parametrize("params", CRIBBAGE_PARAMS)
 def test_random_sim_test_cribbage(params: dict[str, object]) -> None:
     game = pyspiel.load_game("kortbord_cribbage", params)
-    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
 
 
 def test_chance_deals_card_by_card_with_copy_weights() -> None:

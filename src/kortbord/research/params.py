@@ -60,6 +60,8 @@ __all__ = [
     "typed_parameters",
 ]
 
+_KIND_WORDS: Final[dict[type, str]] = {bool: "a bool", int: "an int", str: "a str"}
+
 #: A ``None`` default of an int option (Cribbage ``skunk_line``: "the ACC default") as an OpenSpiel parameter.
 NONE_INT: Final = -1
 
@@ -142,7 +144,7 @@ def _coerce(option: Option, value: Any) -> Any:
         return value
     if kind is not int and isinstance(value, kind):
         return value
-    raise ValueError(f"parameter {option.key!r} must be a {kind.__name__}; got {value!r}")
+    raise ValueError(f"parameter {option.key!r} must be {_KIND_WORDS[kind]}; got {value!r}")
 
 
 def _rule_value(option: Option, value: Any) -> Any:
