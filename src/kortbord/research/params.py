@@ -44,6 +44,8 @@ from typing import Any, Final
 
 from kortbord import cribbage, mulle
 from kortbord.contract import Option
+from kortbord.cribbage import rules as cribbage_rules
+from kortbord.mulle import rules as mulle_rules
 from kortbord.research import encoding as enc
 from kortbord.research.table import CribbageSpec, MulleSpec, Table
 
@@ -205,28 +207,31 @@ def _rules_dict(options: Sequence[Option], p: Mapping[str, Any]) -> dict[str, An
 
 # --------------------------------------------------------------------------------------- option schemas
 # STAND-IN until issue #10's option schemas are merged: replace `_rules_options("mulle")` with
-# `mulle.rules.OPTIONS` and `_rules_options("cribbage")` with `cribbage.rules.OPTIONS` (the lead swaps it);
-# everything else here reads only the `Option` objects.
+# `mulle.rules.OPTIONS` and `_rules_options("cribbage")` with `cribbage.rules.OPTIONS` (the lead swaps it; until
+# then a rules module that already has `OPTIONS` is read as is).  Everything else here reads only `Option` objects.
 def _rules_options(game: str) -> tuple[Option, ...]:
-    """The rule options of ``game`` derived from its current ``Rules`` dataclass (a stand-in for
-    ``rules.OPTIONS``): bools, ints, choices from the engine's domains, Mulle ``max_found_cards`` (2..16 or
-    ``"unlimited"``) and ``game_length`` (``"target:N"``, N 1..10000, or ``"single_round"`` /
-    ``"each_deals_once"``)."""
+    """The rule options of ``game``: its ``rules.OPTIONS`` when the rules module has one, else derived from the
+    current ``Rules`` dataclass (a stand-in): bools, ints, choices from the engine's domains, Mulle
+    ``max_found_cards`` (2..16 or ``"unlimited"``) and ``game_length`` (``"target:N"``, N 1..10000, or
+    ``"single_round"`` / ``"each_deals_once"``)."""
+    declared = getattr(mulle_rules if game == "mulle" else cribbage_rules, "OPTIONS", None)
+    if declared is not None:
+        return tuple(declared)
     if game == "mulle":
-        from kortbord.mulle import rules as mr
-
         out: list[Option] = []
         for f in dataclasses.fields(mulle.Rules):
-            default = getattr(mr.STANDARD, f.name)
+            default = getattr(mulle_rules.STANDARD, f.name)
             if f.name == "max_found_cards":
-                out.append(Option(f.name, "choice_or_int", default, ("unlimited",), 2, mr.MAX_FOUND_CARDS))
+                out.append(Option(f.name, "choice_or_int", default, ("unlimited",), 2, mulle_rules.MAX_FOUND_CARDS))
             elif f.name == "game_length":
                 choices = ("single_round", "each_deals_once")
-                out.append(Option(f.name, "choice_or_int", default, choices, 1, mr.MAX_TARGET, prefix="target:"))
+                out.append(
+                    Option(f.name, "choice_or_int", default, choices, 1, mulle_rules.MAX_TARGET, prefix="target:")
+                )
             elif f.name == "profile":
-                out.append(Option(f.name, "choice", default, tuple(mr.PROFILES)))
-            elif f.name in mr._CHOICES:
-                out.append(Option(f.name, "choice", default, mr._CHOICES[f.name]))
+                out.append(Option(f.name, "choice", default, tuple(mulle_rules.PROFILES)))
+            elif f.name in mulle_rules._CHOICES:
+                out.append(Option(f.name, "choice", default, mulle_rules._CHOICES[f.name]))
             elif isinstance(default, bool):
                 out.append(Option(f.name, "bool", default))
             else:
