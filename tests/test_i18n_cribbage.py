@@ -202,21 +202,18 @@ def test_reasons_render_the_old_english_messages() -> None:
     assert str(info.value) == "it is P1's turn, not P0's"
 
 
-def test_every_cribbage_code_has_english_and_swedish_words() -> None:
-    entries = {k: v for k, v in catalogue().items() if k.split(".")[0] in ("event", "peg", "settle", "reason")}
-    codes = {"reason." + c for c in REASON_CODES} | {"peg." + c for c in PEG_CODES}
-    assert codes <= set(entries)
-    for key in codes:
+def test_every_peg_reason_and_settlement_has_english_and_swedish_words() -> None:
+    """The reason codes' templates are checked in tests/cribbage/test_illegal_reasons.py."""
+    entries = catalogue()
+    keys = {"peg." + c for c in PEG_CODES} | {"settle." + c for c in SETTLE_CODES}
+    for key in keys:
         for lang in LANGS:
-            assert entries[key][lang]
+            assert entries[key][lang], (key, lang)
 
 
-#: Every reason code the Cribbage engine, muggins and scoring raise (docs/engine-api.md).
-REASON_CODES = ("not_your_turn", "no_such_seat", "seat_at_chance", "seat_at_end", "game_over", "not_chance",
-                "not_over", "nothing_to_undo", "not_in_hand", "past_31", "must_play", "sequence_past_31",
-                "discard_count", "cut_count", "wrong_phase", "muggins_outside_show", "announce_first",
-                "already_announced", "not_a_response")  # fmt: skip
-#: Every peg reason code.
+#: Every peg reason code (kortbord.cribbage.engine's module docstring).
 PEG_CODES = ("fifteen", "thirty_one", "pair", "pair_royal", "double_pair_royal", "run", "go", "last_card",
              "his_heels", "hand", "crib", "hand_announced", "crib_announced", "muggins", "false_muggins",
              "overcount")  # fmt: skip
+#: Every settlement outcome (kortbord.cribbage.muggins.settle).
+SETTLE_CODES = ("accept", "muggins", "false_muggins", "overcount", "wrong_overcount")
