@@ -111,10 +111,12 @@ def test_muggins_count_case(c: dict[str, Any]) -> None:
     if "peg_movements" in exp:
         moves = {f"P{s}": state.scores[s] - start[s] for s in range(players)}
         assert moves == {f"P{s}": exp["peg_movements"].get(f"P{s}", 0) for s in range(players)}
-        pegged = {f"P{s}": sum(e.points for e in events if e.kind == "peg" and e.seat == s) for s in range(players)}
+        pegged = {
+            f"P{s}": sum(e["points"] for e in events if e.kind == "peg" and e["seat"] == s) for s in range(players)
+        }
         assert pegged == moves
         reveals = [e for e in events if e.kind == "reveal"]
-        assert [e.points for e in reveals] == [inp["true_count"]]  # M9: the true count, once settled
+        assert [e["points"] for e in reveals] == [inp["true_count"]]  # M9: the true count, once settled
     if "game_over" in exp:
         assert engine.is_over(state) is exp["game_over"]
         assert engine.result(state).winners == (seat(exp["winner"]),)
@@ -158,7 +160,7 @@ def test_mug_pegging_unaffected() -> None:
     state = engine.apply(state, Play(Card.parse("5S")))
     state, events = engine.step(state, Play(Card.parse("TH")))
     pegs = [e for e in events if e.kind == "peg"]
-    assert [(p.seat, p.points) for p in pegs] == [(0, c["expected"]["points_pegged_automatically"])]
+    assert [(p["seat"], p["points"]) for p in pegs] == [(0, c["expected"]["points_pegged_automatically"])]
     assert state.scores == (2, 0)
     assert not [e for e in events if e.kind in ("announce", "response", "settle")]
 
@@ -228,7 +230,7 @@ def test_true_count_not_visible_before_settlement() -> None:
     assert not [e for e in events if e.kind == "reveal"]
     assert "12" not in str(view(state, 0).to_json()["announced"])
     state, events = engine.step(state, Accept())
-    assert [e.points for e in events if e.kind == "reveal"] == [12]
+    assert [e["points"] for e in events if e.kind == "reveal"] == [12]
 
 
 def test_settlement_rules_m5_to_m8() -> None:

@@ -114,12 +114,12 @@ class KGame:
 
 
 def _classify_peg(reason: str) -> str:
-    """The kind of a kortbord ``peg`` event from its reason (engine-api.md "Cribbage specifics")."""
-    if reason.startswith(("go for", "last card for")):
+    """The kind of a kortbord ``peg`` event from its reason code (engine-api.md "Cribbage specifics")."""
+    if reason in ("go", "last_card"):
         return "go"
-    if reason.startswith("his heels"):
+    if reason == "his_heels":
         return "heels"
-    if reason.startswith(("hand for", "crib for")):
+    if reason in ("hand", "crib"):
         return "show"
     return "card"
 
@@ -161,23 +161,23 @@ def play_kortbord(players: int, seed: int) -> KGame:
         card_points = 0
         for e in events:
             if e.kind == "starter":
-                deal.starter = str(e.cards[0])
-                heels = sum(x.points for x in events if x.kind == "peg" and _classify_peg(x.reasons[0]) == "heels")
+                deal.starter = e["card"]
+                heels = sum(x["points"] for x in events if x.kind == "peg" and _classify_peg(x["reason"]) == "heels")
                 deal.peg_awards.append((("heels",), deal.dealer, heels))
             elif e.kind == "peg":
-                kind = _classify_peg(e.reasons[0])
+                kind = _classify_peg(e["reason"])
                 if kind == "card":
-                    card_points += e.points
+                    card_points += e["points"]
                 elif kind == "go":
                     gos = sum(1 for a in deal.peg_awards if a[0][0] == "go")
                     if isinstance(move, Play):  # the card's own points come before its go point
                         deal.peg_awards.append((("card", str(move.card)), seat, card_points))  # type: ignore[arg-type]
                         card_points = -1
-                    deal.peg_awards.append((("go", gos), e.seat, e.points))  # type: ignore[arg-type]
+                    deal.peg_awards.append((("go", gos), e["seat"], e["points"]))  # type: ignore[arg-type]
             elif e.kind == "show":
-                crib = sorted(str(c) for c in e.cards[:4]) == sorted(deal.crib)
-                key: Key = ("crib",) if crib and e.seat == deal.dealer else ("hand", e.seat)
-                deal.show_awards.append((key, e.seat, e.points))  # type: ignore[arg-type]
+                crib = sorted(e["cards"]) == sorted(deal.crib)
+                key: Key = ("crib",) if crib and e["seat"] == deal.dealer else ("hand", e["seat"])
+                deal.show_awards.append((key, e["seat"], e["points"]))  # type: ignore[arg-type]
             elif e.kind == "game_over":
                 deal.ended_game = True
         if isinstance(move, Play) and card_points >= 0:

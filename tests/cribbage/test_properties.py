@@ -80,7 +80,7 @@ def check_step(before: State, after: State, move: Any, events: tuple[Any, ...]) 
     pegged = [0] * before.rules.players
     for e in events:
         if e.kind == "peg":
-            pegged[e.seat] += e.points
+            pegged[e["seat"]] += e["points"]
     assert [a - b for a, b in zip(after.scores, before.scores, strict=True)] == pegged, "scores add up"
     legal = engine.legal_moves(after)
     if engine.is_over(after) or engine.is_chance(after):
@@ -99,13 +99,14 @@ def check_step(before: State, after: State, move: Any, events: tuple[Any, ...]) 
         assert not leak, f"seat {seat} sees {leak}"
     hidden_before = {c for h in before._hands for c in h} | set(before._crib) | set(before._stock)
     for e in events:
-        for c in e.cards:
+        for c in (Card.parse(t) for t in card_tokens(e.to_json())):
             if c not in hidden_before:
                 continue
             assert (
                 (isinstance(move, Play) and c == move.card)  # laid in this very step
-                or (e.kind in ("starter", "cut"))
-                or (e.kind in ("show", "announce", "reveal") and c in before._crib)
+                or (e.kind == "cut")
+                or c == after.starter  # the starter, cut in this very step (and his heels pegged with it)
+                or (e.kind in ("show", "announce", "reveal", "peg") and c in before._crib)
             ), f"event {e.kind} exposes hidden card {c}"
 
 

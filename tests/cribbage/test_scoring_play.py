@@ -73,7 +73,7 @@ def test_thirty_one_is_two() -> None:
     # §2.4 step 3: count exactly 31 scores 2 (the go point is the engine's, and 31 gets none).
     played = score_play(with_suits(["K", "Q", "J", "A"]))
     assert (played.points, played.thirty_one, played.fifteen) == (2, 2, 0)
-    assert played.reasons == ("thirty-one for 2",)
+    assert played.reasons == ("thirty_one",)
 
 
 def test_thirty_one_with_a_pair() -> None:
@@ -86,7 +86,7 @@ def test_the_biggest_single_card() -> None:
     # §2.4 step 9: a double pair royal (12) at a count of 15 (2) is the most one card scores before the go point.
     played = score_play(with_suits(["5", "6", "A", "A", "A", "A"]))
     assert (played.points, played.fifteen, played.pairs, played.run) == (14, 2, 12, 0)
-    assert played.reasons == ("fifteen for 2", "double pair royal for 12")
+    assert played.reasons == ("fifteen", "double_pair_royal")
 
 
 @pytest.mark.parametrize(

@@ -115,27 +115,6 @@ def test_groups_name_their_cards() -> None:
     assert sum(1 for g in show.groups if g.kind == "pair") == 6
 
 
-# -- the spoken count -------------------------------------------------------------------------------------------
-
-
-def test_callout_traditional_count() -> None:
-    # 3-4-4-5 with a king: fifteen two (5-K), the pair is four, two runs of three make ten (§2.5 double run).
-    show = score_show(["3D", "4S", "4C", "5H"], "KS")
-    assert show.callout() == ["fifteen two", "a pair is four", "two runs of three is ten"]
-    assert show.callout("sv")[0] == "femton två"
-
-
-def test_callout_29_and_nineteen() -> None:
-    assert score_show(["5S", "5H", "5D", "JC"], "5C").callout()[-1] == "nobs is twenty-nine"
-    # No hand scores 19, so a hand worth nothing is traditionally called "nineteen".
-    assert score_show(["2C", "4D", "6S", "8H"], "TC").callout() == ["nineteen"]
-
-
-def test_callout_unknown_language() -> None:
-    with pytest.raises(ValueError, match="language"):
-        score_show(["2C", "4D", "6S", "8H"], "TC").callout("xx")
-
-
 # -- bad input --------------------------------------------------------------------------------------------------
 
 
@@ -193,48 +172,6 @@ def test_hand_order_does_not_matter(cards: list[Card], order: list[int], crib: b
 def test_crib_differs_only_by_the_four_card_flush(cards: list[Card]) -> None:
     hand, crib = score_show(cards[:4], cards[4]), score_show(cards[:4], cards[4], crib=True)
     assert hand.total - crib.total == (4 if hand.flush == 4 else 0)
-
-
-ENGLISH_NUMBERS = [
-    "zero",
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
-    "thirteen",
-    "fourteen",
-    "fifteen",
-    "sixteen",
-    "seventeen",
-    "eighteen",
-    "nineteen",
-    "twenty",
-    "twenty-one",
-    "twenty-two",
-    "twenty-three",
-    "twenty-four",
-    "twenty-five",
-    "twenty-six",
-    "twenty-seven",
-    "twenty-eight",
-    "twenty-nine",
-]
-
-
-@given(deals)
-def test_callout_ends_on_the_total(cards: list[Card]) -> None:
-    show = score_show(cards[:4], cards[4])
-    if show.total:
-        spoken = show.callout()[-1].split()[-1]
-        assert ENGLISH_NUMBERS.index(spoken) == show.total
 
 
 # -- outside reference: phoughton/cribbage_scorer ---------------------------------------------------------------

@@ -41,7 +41,7 @@ def _cribbage_known(state: Any, seat: int | None, events: Any, before: Any) -> s
         cards.update(state._crib)
     if before is not None and len(before._crib) == 4:
         crib = set(before._crib)  # the crib is shown when the show reaches it (the engine's show event says so)
-        if any(e.kind == "show" and crib <= set(e.cards) for e in events):
+        if any(e.kind == "show" and {str(c) for c in crib} <= set(e["cards"]) for e in events):
             cards.update(crib)
     if seat is not None:
         cards.update(state._hands[seat])

@@ -50,7 +50,7 @@ def test_state_messages_and_versions(tmp_path: Path) -> None:
             after = [receive_state(w) for w in (ws0, ws1, spectator)]
             assert all(m["version"] == 1 for m in after)
             assert all(m["events"] == after[0]["events"] for m in after)
-            assert [e["kind"] for e in after[0]["events"]] == ["discard"] and after[0]["events"][0]["cards"] == []
+            assert after[0]["events"] == [{"kind": "discard", "seat": to_act, "count": 2}]
             assert len(after[to_act]["view"]["hand"]) == 4 and len(after[to_act]["view"]["discards"]) == 2
             # ping / resync
             spectator.send_json({"type": "ping"})

@@ -22,8 +22,10 @@ from rich.table import Table
 
 from kortbord.cards import Card, format_cards
 from kortbord.cli._io import plain, read_json_file
-from kortbord.cribbage.scoring import card_value, play_points_per_card, score_play, score_show
+from kortbord.cribbage.scoring import PlayScore, card_value, play_points_per_card, score_play, score_show
 from kortbord.errors import KortbordError
+from kortbord.i18n import render
+from kortbord.i18n.cribbage import callout as spoken_count
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
 
@@ -34,6 +36,12 @@ def _fail(error: Exception) -> typer.Exit:
     """Report ``error`` on standard error and return the exit to raise (status 2, nothing on stdout)."""
     Console(stderr=True, highlight=False).print(f"[bold red]error:[/] {plain(error)}", markup=True, soft_wrap=True)
     return typer.Exit(_ERROR_EXIT)
+
+
+def _parts(played: PlayScore) -> list[tuple[str, int]]:
+    """The scoring parts of a card laid, ``(code, points)`` in the order of ``played.reasons``."""
+    points = {"fifteen": played.fifteen, "thirty_one": played.thirty_one, "run": played.run}
+    return [(code, points.get(code, played.pairs)) for code in played.reasons]
 
 
 @app.command("score")
@@ -47,14 +55,14 @@ def score(
     """Score a hand (or crib) with the starter at the show: fifteens, pairs, runs, flush, nobs (spec §2.5)."""
     try:
         show = score_show(cards, starter, crib=crib)
-        callout = show.callout(lang)
+        callout = spoken_count(show.groups_json(), lang)
     except (KortbordError, ValueError) as error:
         raise _fail(error) from None
     if as_json:
         document = {
             "total": show.total,
             "breakdown": show.breakdown(),
-            "groups": [{"kind": g.kind, "cards": [str(c) for c in g.cards], "points": g.points} for g in show.groups],
+            "groups": show.groups_json(),
         }
         typer.echo(json.dumps(document))
         return
@@ -97,7 +105,8 @@ def play_score(
     for i, card in enumerate(cards):
         played = score_play(cards[: i + 1])
         count += card_value(card)
-        table.add_row(str(Card.parse(card)), str(count), str(played.points), ", ".join(played.reasons))
+        why = ", ".join(render(f"peg.{code}", {"points": points}) for code, points in _parts(played))
+        table.add_row(str(Card.parse(card)), str(count), str(played.points), why)
     console.print(table)
     console.print(f"[bold]Total {sum(points)}[/] (the go or last-card point is not included)")
 
@@ -159,6 +168,7 @@ def replay(
 ) -> None:
     """Replay a game record move by move, printing each move, what it caused, and the scores."""
     from kortbord.cribbage import engine, replay_record
+    from kortbord.i18n.cribbage import event_text
 
     try:
         document = read_json_file(path)
@@ -175,7 +185,7 @@ def replay(
             if not quiet:
                 for event in events:
                     if event.kind not in ("play", "discard"):
-                        out.append(f"        {plain(event)}")
+                        out.append(f"        {plain(event_text(event.to_json(), 'en', game.seats))}")
             if any(e.kind in ("peg", "game_over") for e in events) or move is None:
                 scores = ", ".join(f"{plain(name)} {s}" for name, s in zip(game.seats, game.state.scores, strict=True))
                 out.append(f"        [dim]scores: {scores}[/]")

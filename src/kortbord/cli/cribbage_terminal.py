@@ -3,7 +3,7 @@
 The person sits at seat 0 (``P0``) and computers (:mod:`kortbord.bots.registry`: random, greedy or strong) at
 the others; with ``auto`` every seat is a computer and the game is printed.  The client drives the engine only
 through its public API (:class:`kortbord.cribbage.game.Game`, ``engine.parse_move``, ``view``, ``result``,
-``score_show``) and gives each bot only its seat's View.
+the events' codes and data worded by :mod:`kortbord.i18n`) and gives each bot only its seat's View.
 
 What is shown (rules spec ``../shared/rules/cribbage.md``): the cut for deal, each deal and whose crib it is, the
 person's hand (sorted), the starter and his heels (§2.3), the play with the running count and the cards of the
@@ -52,10 +52,12 @@ from kortbord.cribbage import engine
 from kortbord.cribbage.game import Game
 from kortbord.cribbage.moves import Discard, Go, Move, Play
 from kortbord.cribbage.rules import Rules
-from kortbord.cribbage.scoring import score_show
 from kortbord.cribbage.state import Event
 from kortbord.cribbage.view import View
 from kortbord.errors import IllegalMoveError, InvalidMoveError, KortbordError
+from kortbord.i18n import render
+from kortbord.i18n.cribbage import callout as spoken_count
+from kortbord.i18n.cribbage import peg_text
 
 __all__ = ["COMPUTER_NAMES", "LEVELS", "CribbageTable", "Options", "Quit", "build_rules", "resolve_input", "run"]
 
@@ -545,41 +547,41 @@ class CribbageTable:
     # -- moves and events -----------------------------------------------------------------------------------
     def _show_events(self, events: Sequence[Event], mover: int | None = None, move: Move | None = None) -> None:
         for e in events:
-            seat = e.seat
+            seat = e.get("seat")
             if self._board_due and e.kind != "peg":
                 self._after_show()
             if e.kind == "cut":
-                if e.cards:
-                    cut = Text("Cut for deal: ")
-                    for s, c in enumerate(e.cards):
-                        cut.append_text(Text.assemble(f"{self.name(s)} ", card_text(c), "   "))
-                    self.console.print(cut)
-                else:
-                    self.console.print("  Equal lowest cards: cut again.")
+                cut = Text("Cut for deal: ")
+                for s, c in enumerate(e["cards"]):
+                    cut.append_text(Text.assemble(f"{self.name(s)} ", card_text(Card.parse(c)), "   "))
+                self.console.print(cut)
+            elif e.kind == "cut_again":
+                self.console.print("  Equal lowest cards: cut again.")
             elif e.kind == "dealer" and seat is not None:
                 deals = "deal" if self._you(seat) else "deals"
                 self.console.print(f"{self.subject(seat, 'cuts', 'cut')} the lowest card and {deals} first.")
-            elif e.kind == "deal" and seat is not None:
-                self._deal_line(seat, e.points)
+            elif e.kind == "deal":
+                self._deal_line(e["dealer"], e["cards"][0])
             elif e.kind == "discard" and seat is not None:
                 if seat in self.humans and mover == seat and isinstance(move, Discard):
                     self.console.print(
                         Text.assemble(f"{self.subject(seat, 'lays', 'lay')} away ", cards_text(move.cards))
                     )
                 else:
-                    k = e.points
+                    k = e["count"]
                     self.console.print(
                         f"{self.subject(seat, 'lays', 'lay')} {k} card{'s' if k > 1 else ''} away to the crib."
                     )
             elif e.kind == "starter":
-                self.console.print(Text.assemble(("Starter: ", "bold"), card_text(e.cards[0])))
+                self.console.print(Text.assemble(("Starter: ", "bold"), card_text(Card.parse(e["card"]))))
             elif e.kind == "play" and seat is not None:
-                self._sequence.append(e.cards[0])
+                card = Card.parse(e["card"])
+                self._sequence.append(card)
                 line = Text.assemble(
                     (f"{self.subject(seat, 'plays', 'play')} ", "bold green" if seat in self.humans else "bold"),
-                    card_text(e.cards[0]),
+                    card_text(card),
                     ("   count ", "dim"),
-                    (f"{e.points:>2}", "bold yellow"),
+                    (f"{e['count']:>2}", "bold yellow"),
                 )
                 if len(self._sequence) > 1:
                     line.append("   [" + " ".join(plain(c) for c in self._sequence) + "]", style="dim")
@@ -587,36 +589,37 @@ class CribbageTable:
             elif e.kind == "go" and seat is not None:
                 self.console.print(Text(f"{self.subject(seat, 'says', 'say')} go", style="italic"))
             elif e.kind == "peg" and seat is not None:
-                self._scores[seat] += e.points
+                self._scores[seat] += e["points"]
                 self._peg_line(e)
             elif e.kind == "reset":
                 self._sequence.clear()
                 self.console.print(Text("  — the count starts again at 0 —", style="dim"))
             elif e.kind == "show" and seat is not None:
-                self._show_line(seat, e.cards, is_crib=self._shows == self.rules.players, points=e.points)
+                self._show_line(seat, e, reveal=False)
                 self._counted()
             elif e.kind == "announce" and seat is not None:
-                what = "crib (face up)" if self._shows == self.rules.players else "hand"
+                what = "crib (face up)" if e["crib"] else "hand"
                 self.console.print(
                     Text.assemble(
                         (f"{self.possessive(seat).capitalize()} {what}: ", "bold"),
-                        cards_text(sorted(e.cards[:4])),
+                        cards_text(sorted(Card.parse(c) for c in e["cards"])),
                         "  starter ",
-                        card_text(e.cards[4]),
-                        (f"   {self.subject(seat, 'announces', 'announce')} {e.points}", "bold yellow"),
+                        card_text(Card.parse(e["starter"])),
+                        (f"   {self.subject(seat, 'announces', 'announce')} {e['points']}", "bold yellow"),
                     )
                 )
             elif e.kind == "response" and seat is not None:
-                said = e.text.split(": ", 1)[-1]
+                said = e["call"] + (f" {e['points']}" if e["call"] == "muggins" else "")
                 if said == "accept":
                     words = Text(f"  {self.subject(seat, 'accepts', 'accept')}", style="bold")
                 else:
                     words = Text.assemble((f"  {self.subject(seat, 'calls', 'call')} ", "bold"), (said, "bold cyan"))
                 self.console.print(words)
             elif e.kind == "settle":
-                self.console.print(Text("  Settled: " + e.text.split(": ", 1)[-1], style="yellow"))
+                rule = render("settle." + e["outcome"], e.to_json())
+                self.console.print(Text("  Settled: " + rule, style="yellow"))
             elif e.kind == "reveal" and seat is not None:
-                self._show_line(seat, e.cards, is_crib=self._shows == self.rules.players, points=e.points, reveal=True)
+                self._show_line(seat, e, reveal=True)
                 self._counted()
             # "game_over" is shown by _game_over
         if self._board_due and not self.game.is_over():
@@ -643,34 +646,36 @@ class CribbageTable:
         self._board_due = self._shows > self.rules.players and not self.game.is_over()
 
     def _peg_line(self, e: Event) -> None:
-        assert e.seat is not None
+        seat: int = e["seat"]
+        points: int = e["points"]
         r = self.rules
-        side = r.side_of(e.seat)
+        side = r.side_of(seat)
         score = sum(p for s, p in enumerate(self._scores) if r.side_of(s) == side)
-        reasons = ", ".join(e.reasons)
-        sign = "+" if e.points > 0 else ""
-        style = "bold yellow" if e.points > 0 else "bold red"
+        sign = "+" if points > 0 else ""
+        style = "bold yellow" if points > 0 else "bold red"
         self.console.print(
             Text.assemble(
                 ("  ★ ", style),
-                (f"{self.name(e.seat)}: ", "bold"),
-                (reasons, style),
-                (f"   ({sign}{e.points} → {self.side_name(side)} {score})", "dim"),
+                (f"{self.name(seat)}: ", "bold"),
+                (peg_text(e.to_json()), style),
+                (f"   ({sign}{points} → {self.side_name(side)} {score})", "dim"),
             )
         )
 
-    def _show_line(self, seat: int, cards: Sequence[Card], *, is_crib: bool, points: int, reveal: bool = False) -> None:
-        hand, starter = tuple(cards[:4]), cards[4]
-        shown = score_show(hand, starter, crib=is_crib)
-        what = "crib (face up)" if is_crib else "hand"
+    def _show_line(self, seat: int, e: Event, *, reveal: bool) -> None:
+        """A ``show`` or ``reveal`` event: the counted cards, the starter and the spoken count with the total."""
+        hand = [Card.parse(c) for c in e["cards"]]
+        starter = Card.parse(e["starter"])
+        total: int = e["points"]
+        what = "crib (face up)" if e["crib"] else "hand"
         head = "True count of " if reveal else ""
         owner = self.possessive(seat)
         title = f"{head}{owner if head else owner.capitalize()} {what}"
         self.console.print(
             Text.assemble((title + ": ", "bold"), cards_text(sorted(hand)), "  starter ", card_text(starter))
         )
-        call = ", ".join(shown.callout("en"))
-        if shown.total == 0:
+        call = ", ".join(spoken_count(e["groups"], "en"))
+        if total == 0:
             call += " (the players' joke for a hand worth nothing)"
         self.console.print(
             Text.assemble(
@@ -678,7 +683,7 @@ class CribbageTable:
                 (call[0].upper() + call[1:], "italic cyan"),
                 ("”", "dim"),
                 ("  = ", "dim"),
-                (f"{shown.total}", "bold yellow"),
+                (f"{total}", "bold yellow"),
             )
         )
 

@@ -23,6 +23,31 @@ The game (rules spec ``../shared/rules/cribbage.md``):
   hands -> crib; the moment a side reaches the target it wins (in Lowball, §2.8, it loses).
 
 Points are cribbage points (holes).  Seats are 0-based ints (``P0`` ...); side ``seat % 2`` in a partnership.
+
+**Events** (:func:`step`; :class:`kortbord.contract.Event` ``(kind, data)``, data JSON-ready: cards in notation,
+seats as ints, no words -- :mod:`kortbord.i18n.cribbage` words them):
+
+* ``cut {cards: [per seat]}``, ``cut_again {seats}`` (equal lowest), ``dealer {seat}`` (spec §2.2);
+* ``deal {dealer, deal_number, cards: [count per seat], crib: cards dealt from the pack to the crib}``;
+* ``discard {seat, count}`` (never which cards); ``starter {card, dealer}`` (§2.3);
+* ``play {seat, card, count}``; ``go {seat, count}``; ``reset {}`` (the count starts again, §2.4 step 5);
+* ``peg {seat, side, points, reason, cards, score, side_score}``: one per award part; ``reason`` is ``fifteen``,
+  ``thirty_one``, ``pair``, ``pair_royal``, ``double_pair_royal``, ``run`` (the card just laid, §2.4 step 3, in
+  that order), ``go``, ``last_card`` (step 4), ``his_heels`` (§2.3), ``hand``, ``crib`` (§2.6), ``hand_announced``,
+  ``crib_announced``, ``muggins``, ``false_muggins``, ``overcount`` (M2, M5-M7; negative for the counter's points
+  taken back); ``cards`` make the points; ``score``/``side_score`` are the seat's and its side's after this peg.
+  The ``peg`` points of a step add up to the change of the scores;
+* ``show {seat, crib, cards, starter, points, groups: [{kind, cards, points}]}`` (groups in counting order:
+  fifteens, pairs, runs, flush, nobs; §2.5); ``reveal`` the same, for a settled Muggins count (M9);
+* ``announce {seat, crib, cards, starter, points}`` (M2); ``response {seat, call: accept|muggins|overcount,
+  points: the N of a muggins call, else 0}`` (M3); ``settle {seat (the counter), caller (None if all accepted),
+  crib, announced, true, outcome: accept|muggins|false_muggins|overcount|wrong_overcount, named,
+  counter_points, caller_points, missed, excess}`` (M4-M8);
+* ``game_over {seat (who reached the target), winners, losers, scores, side_scores, reached, lowball, ranking,
+  skunked, double_skunked, game_points, target, partnership, skunk, double_skunk}`` (§2.6-2.8).
+
+**Illegal moves** raise ``IllegalMoveError`` carrying a :class:`kortbord.contract.Reason`; :func:`explain_illegal`
+lists the codes.
 """
 
 from __future__ import annotations
@@ -33,6 +58,7 @@ from itertools import combinations
 from typing import Any, Final, cast
 
 from kortbord.cards import Card, format_cards, full_deck
+from kortbord.contract import Reason
 from kortbord.cribbage import muggins as _mug
 from kortbord.cribbage.moves import (
     ACCEPT,
@@ -51,7 +77,16 @@ from kortbord.cribbage.moves import (
 )
 from kortbord.cribbage.moves import parse_move as _parse_notation
 from kortbord.cribbage.rules import Rules
-from kortbord.cribbage.scoring import _score_last, _show_points, card_value, score_play, score_show, show_total
+from kortbord.cribbage.scoring import (
+    PAIR_CODES,
+    PlayScore,
+    ShowScore,
+    _score_last,
+    _show_points,
+    card_value,
+    score_show,
+    show_total,
+)
 from kortbord.cribbage.state import CUT, DEAL, DISCARD, FIELDS, OVER, PHASE_NAMES, PLAY, SHOW, Event, Result, State
 from kortbord.errors import (
     AmbiguousMoveError,
@@ -63,6 +98,7 @@ from kortbord.errors import (
 __all__ = [
     "apply",
     "chance_outcome",
+    "explain_illegal",
     "is_chance",
     "is_over",
     "legal_moves",
@@ -429,7 +465,7 @@ def chance_outcome(state: State, rng: random.Random) -> Move:
     """
     phase = state[1]
     if phase > DEAL:
-        raise IllegalMoveError(f"no chance step in the {PHASE_NAMES[phase]} phase")
+        raise IllegalMoveError(Reason("not_chance", {"phase": PHASE_NAMES[phase]}))
     deck = list(_FULL_DECK)  # == full_deck(), copied fast
     if type(rng) is random.Random and _FAST_SHUFFLE:
         _shuffle(rng.getrandbits, deck)  # the very permutation rng.shuffle(deck) draws, faster
@@ -476,7 +512,7 @@ def result(state: State) -> Result:
         IllegalMoveError: the game is not over.
     """
     if state[1] != OVER:
-        raise IllegalMoveError("the game is not over yet: no result")
+        raise IllegalMoveError(Reason("not_over"))
     rules: Rules = state[0]
     scores: tuple[int, ...] = state[3]
     reached: int = state[19]
@@ -554,14 +590,18 @@ def step(state: State, move: Move, *, seat: int | None = None) -> tuple[State, t
 
 
 def _not_your_turn(state: State, seat: int) -> None:
+    raise NotYourTurnError(_not_your_turn_reason(state, seat))
+
+
+def _not_your_turn_reason(state: State, seat: object) -> Reason:
+    """Why ``seat`` may not move now: ``no_such_seat``, ``seat_at_end``, ``seat_at_chance`` or ``not_your_turn``."""
     n = state[0].players
     if type(seat) is not int or not 0 <= seat < n:
-        raise NotYourTurnError(f"there is no seat {seat!r} (seats P0..P{n - 1})")
+        return Reason("no_such_seat", {"given": repr(seat), "last": n - 1})
     turn = state[12]
     if turn < 0:
-        what = "the game is over" if state[1] == OVER else "the next step is chance (a shuffle or cut)"
-        raise NotYourTurnError(f"{seat_name(seat)} cannot move: {what}")
-    raise NotYourTurnError(f"it is {seat_name(turn)}'s turn, not {seat_name(seat)}'s")
+        return Reason("seat_at_end" if state[1] == OVER else "seat_at_chance", {"seat": seat})
+    return Reason("not_your_turn", {"seat": seat, "to_act": turn})
 
 
 def _check(state: State, move: Move) -> None:
@@ -607,29 +647,69 @@ def _game_over(values: list[Any], scores: list[int], seat: int, ev: list[Event] 
     if ev is not None:
         res = result(over)
         rules: Rules = values[0]
-        names = " and ".join(seat_name(s) for s in res.winners)
-        verb = "wins" if len(res.winners) == 1 else "win"
-        if rules.lowball:
-            text = f"{seat_name(seat)} reached {rules.target} and loses (Lowball); {names} {verb}"
-        else:
-            text = f"{names} {verb} at {res.side_scores[rules.side_of(seat)]}"
-            if res.double_skunk:
-                text += " with a double skunk"
-            elif res.skunk:
-                text += " with a skunk"
-        ev.append(Event("game_over", seat, 0, (), (), f"{text} {_score_text(rules, scores)}"))
+        ev.append(
+            Event(
+                "game_over",
+                {
+                    "seat": seat,
+                    **res.to_json(),
+                    "target": rules.target,
+                    "partnership": rules.partnership,
+                    "skunk": res.skunk,
+                    "double_skunk": res.double_skunk,
+                },
+            )
+        )
     return over
 
 
-def _score_text(rules: Rules, scores: Sequence[int]) -> str:
-    if rules.partnership:
-        return f"(P0+P2 {scores[0] + scores[2]}, P1+P3 {scores[1] + scores[3]})"
-    return "(" + ", ".join(f"{seat_name(s)} {p}" for s, p in enumerate(scores)) + ")"
+def _peg(
+    ev: list[Event],
+    rules: Rules,
+    seat: int,
+    points: int,
+    reason: str,
+    cards: Sequence[Card],
+    scores: Sequence[int],
+    pending: int = 0,
+) -> None:
+    """A ``peg`` event: ``seat`` pegs ``points`` for ``reason``; ``scores`` are the scores after the whole award,
+    ``pending`` the points of that award still to come after this peg (so ``score`` is the seat's score now)."""
+    ev.append(
+        Event(
+            "peg",
+            {
+                "seat": seat,
+                "side": rules.side_of(seat),
+                "points": points,
+                "reason": reason,
+                "cards": [str(c) for c in cards],
+                "score": scores[seat] - pending,
+                "side_score": _side_total(rules, scores, seat) - pending,
+            },
+        )
+    )
 
 
-def _peg(ev: list[Event], seat: int, points: int, reasons: tuple[str, ...], scores: Sequence[int]) -> None:
-    text = f"{seat_name(seat)} pegs {points}: {', '.join(reasons)} -> {scores[seat]}"
-    ev.append(Event("peg", seat, points, reasons, (), text))
+def _peg_play(
+    ev: list[Event], rules: Rules, seat: int, ps: PlayScore, seq: tuple[Card, ...], scores: Sequence[int]
+) -> None:
+    """One ``peg`` per scoring part of the card just laid (spec §2.4 step 3), in the order of ``ps.reasons``:
+    fifteen and thirty-one (the whole count's cards), the pair (the last 2-4 cards), the run (its cards)."""
+    pending = ps.points
+    for code in ps.reasons:
+        if code == "run":
+            points, cards = ps.run, seq[-ps.run :]
+        elif code in ("fifteen", "thirty_one"):
+            points, cards = 2, seq
+        else:
+            points, cards = ps.pairs, seq[-PAIR_CODES.index(code) :]
+        pending -= points
+        _peg(ev, rules, seat, points, code, cards, scores, pending)
+
+
+#: The ``call`` of a ``response`` event by the move's type (spec §2.10 M3).
+_CALLS: Final[dict[type, str]] = {Accept: "accept", MugginsCall: "muggins", Overcount: "overcount"}
 
 
 #: _DISCARDS[n]: cards each seat lays away; _DEALING[n][dealer]: cards dealt to each seat, cards dealt in all,
@@ -670,11 +750,11 @@ def _apply(state: State, move: Move, ev: list[Event] | None) -> State:
             try:
                 i = hand.index(card)
             except ValueError:
-                raise IllegalMoveError(f"{seat_name(turn)} does not hold {card}") from None
+                raise IllegalMoveError(Reason("not_in_hand", {"seat": turn, "card": str(card)})) from None
             count += _VALUE[card]
             if count > 31:
-                raise IllegalMoveError(f"{card} would take the count from {count - _VALUE[card]} to {count}, past 31 "
-                                       "(spec §2.4 item 9)")
+                raise IllegalMoveError(Reason("past_31", {"card": str(card), "count": count - _VALUE[card],
+                                                          "new_count": count}))
             s = last = turn
             hands = _REPLACE[len(hands)][s](hands, hand[:i] + hand[i + 1:])
             one = _ONE[card]
@@ -686,16 +766,15 @@ def _apply(state: State, move: Move, ev: list[Event] | None) -> State:
                 points = _PLAY_CACHE.get(key)
                 if points is None:
                     points = _play_points(seq, count, key)
-                reasons: tuple[str, ...] = ()
             else:
-                ev.append(Event("play", s, count, (), (card,), f"{seat_name(s)} plays {card}: count {count}"))
-                ps = score_play(seq)
-                points, reasons = ps.points, ps.reasons
+                ev.append(Event("play", {"seat": s, "card": str(card), "count": count}))
+                ps = _score_last(seq, count)
+                points = ps.points
             if points:
                 score_l = list(scores)
                 score_l[s] += points
                 if ev is not None:
-                    _peg(ev, s, points, reasons, score_l)
+                    _peg_play(ev, rules, s, ps, seq, score_l)
                 if _side_total(rules, score_l, s) >= rules.target:
                     return _game_over([rules, PLAY, dealer, scores, hands, discards, crib, stock, starter, played, seq,
                                        count, -1, last, passed, kept, -1, -1, cuts, -1, deal_no, False, seq_key],
@@ -711,12 +790,10 @@ def _apply(state: State, move: Move, ev: list[Event] | None) -> State:
             room = 31 - count
             for c in hand:
                 if _VALUE[c] <= room:
-                    raise IllegalMoveError(
-                        f"{seat_name(turn)} cannot say go holding {c}, which fits (count {count}): a player who can "
-                        "lay a card must (spec §2.4 item 2)")
+                    raise IllegalMoveError(Reason("must_play", {"seat": turn, "card": str(c), "count": count}))
             passed |= 1 << turn
             if ev is not None:
-                ev.append(Event("go", turn, count, (), (), f"{seat_name(turn)} says go"))
+                ev.append(Event("go", {"seat": turn, "count": count}))
             for t in after[turn]:
                 if hands[t] and not passed >> t & 1:
                     return State((rules, PLAY, dealer, scores, hands, discards, crib, stock, starter, played,
@@ -729,7 +806,7 @@ def _apply(state: State, move: Move, ev: list[Event] | None) -> State:
             score_l = list(scores)
             score_l[last] += 1
             if ev is not None:
-                _peg(ev, last, 1, ("go for 1" if any_cards else "last card for 1",), score_l)
+                _peg(ev, rules, last, 1, "go" if any_cards else "last_card", (), score_l)
             if _side_total(rules, score_l, last) >= rules.target:
                 return _game_over([rules, PLAY, dealer, scores, hands, discards, crib, stock, starter, played, seq,
                                    count, -1, last, passed, kept, -1, -1, cuts, -1, deal_no, False, seq_key],
@@ -737,7 +814,7 @@ def _apply(state: State, move: Move, ev: list[Event] | None) -> State:
             scores = tuple(score_l)
         if any_cards:  # reset; the first player left of the last to lay who still holds cards leads (step 5)
             if ev is not None:
-                ev.append(Event("reset", None, 0, (), (), "the count starts again at 0"))
+                ev.append(Event("reset", {}))
             for t in after[last]:
                 if hands[t]:
                     return State((rules, PLAY, dealer, scores, hands, discards, crib, stock, starter, played,
@@ -756,9 +833,7 @@ def _apply(state: State, move: Move, ev: list[Event] | None) -> State:
         cards: tuple[Card, ...] = move.cards  # type: ignore[union-attr]
         hand = hands[turn]
         if len(cards) != need:
-            raise IllegalMoveError(
-                f"with {n} players each player lays away {need} card{'s' if need > 1 else ''} to the crib "
-                f"(spec §2.2), got {len(cards)}")
+            raise IllegalMoveError(Reason("discard_count", {"players": n, "need": need, "got": len(cards)}))
         try:  # the hand without the cards laid away, in its order (a Discard's cards are distinct)
             if need == 1:
                 i = hand.index(cards[0])
@@ -771,15 +846,14 @@ def _apply(state: State, move: Move, ev: list[Event] | None) -> State:
         except ValueError:
             for c in cards:
                 if c not in hand:
-                    raise IllegalMoveError(f"{seat_name(turn)} does not hold {c}") from None
+                    raise IllegalMoveError(Reason("not_in_hand", {"seat": turn, "card": str(c)})) from None
             raise  # pragma: no cover - every card is held
         replace = _REPLACE[n][turn]
         hands = replace(hands, rest)
         discards = replace(discards, cards)
         crib += cards
         if ev is not None:
-            ev.append(Event("discard", turn, need, (), (),
-                            f"{seat_name(turn)} lays {need} card{'s' if need > 1 else ''} away to the crib"))
+            ev.append(Event("discard", {"seat": turn, "count": need}))
         if turn != dealer:  # from the dealer's left round to the dealer
             return State((rules, DISCARD, dealer, scores, hands, discards, crib, stock, None, played, (), 0,
                                 (turn + 1) % n, -1, 0, kept, -1, -1, cuts, -1, deal_no, False, 0))
@@ -788,12 +862,12 @@ def _apply(state: State, move: Move, ev: list[Event] | None) -> State:
         crib = tuple(sorted(crib))
         starter, stock = stock[0], stock[1:]
         if ev is not None:
-            ev.append(Event("starter", dealer, 0, (), (starter,), f"the starter is {starter}"))
+            ev.append(Event("starter", {"card": str(starter), "dealer": dealer}))
         if (starter >> 2) + 1 == _JACK_RANK:
             score_l = list(scores)
             score_l[dealer] += 2
             if ev is not None:
-                _peg(ev, dealer, 2, ("his heels for 2",), score_l)
+                _peg(ev, rules, dealer, 2, "his_heels", (starter,), score_l)
             if _side_total(rules, score_l, dealer) >= rules.target:
                 return _game_over([rules, PLAY, dealer, scores, hands, discards, crib, stock, starter, played, (), 0,
                                    -1, -1, 0, hands, -1, -1, cuts, -1, deal_no, False, 0], score_l, dealer, ev)
@@ -815,8 +889,7 @@ def _apply(state: State, move: Move, ev: list[Event] | None) -> State:
         hands = tuple([tuple(sorted(deck[c])) for c in seat_slices])
         empty = _EMPTY[n]
         if ev is not None:
-            ev.append(Event("deal", dealer, k, (), (), f"deal {deal_no + 1}: {seat_name(dealer)} deals {k} cards "
-                            "each" + (" and one to the crib" if extra else "")))
+            ev.append(Event("deal", {"dealer": dealer, "deal_number": deal_no + 1, "cards": [k] * n, "crib": extra}))
         return State((rules, DISCARD, dealer, scores, hands, empty, deck[dealt:dealt + extra],
                             deck[dealt + extra:], None, (), (), 0, (dealer + 1) % n, -1, 0, empty, -1, -1, cuts, -1,
                             deal_no + 1, False, 0))
@@ -826,20 +899,19 @@ def _apply(state: State, move: Move, ev: list[Event] | None) -> State:
             raise _wrong_phase(phase, move)
         cut: tuple[Card, ...] = move.cards  # type: ignore[union-attr]
         if len(cut) != n:
-            raise IllegalMoveError(f"each of the {n} players cuts one card, got {len(cut)}")
+            raise IllegalMoveError(Reason("cut_count", {"players": n, "got": len(cut)}))
         lowest = min(c >> 2 for c in cut)
         low_seats = [s for s, c in enumerate(cut) if c >> 2 == lowest]
         if ev is not None:
-            ev.append(Event("cut", None, 0, (), cut,
-                            "cut for deal: " + ", ".join(f"{seat_name(s)} {c}" for s, c in enumerate(cut))))
+            ev.append(Event("cut", {"cards": [str(c) for c in cut]}))
         if len(low_seats) > 1:
             if ev is not None:
-                ev.append(Event("cut", None, 0, (), (), "equal lowest cards: cut again (spec §2.2)"))
+                ev.append(Event("cut_again", {"seats": low_seats}))
             return _between_deals(rules, -1, scores, deal_no, cut, CUT)
         if ev is not None:
-            ev.append(Event("dealer", low_seats[0], 0, (), (), f"{seat_name(low_seats[0])} cut lowest and deals"))
+            ev.append(Event("dealer", {"seat": low_seats[0]}))
         return _between_deals(rules, low_seats[0], scores, deal_no, cut, DEAL)
-    raise IllegalMoveError("the game is over: no more moves")
+    raise IllegalMoveError(Reason("game_over"))
 
 
 def _show(rules: Rules, dealer: int, scores: tuple[int, ...], crib: tuple[Card, ...], stock: tuple[Card, ...],
@@ -858,18 +930,14 @@ def _show(rules: Rules, dealer: int, scores: tuple[int, ...], crib: tuple[Card, 
         if ev is not None:
             shown = score_show(cards, starter, crib=is_crib)
             points = shown.total
-            what = "crib" if is_crib else "hand"
-            groups = tuple(str(g) for g in shown.groups)
-            ev.append(Event("show", seat, points, groups, (*cards, starter),
-                            f"{seat_name(seat)}'s {what} {format_cards(cards)} with {starter}: {points}"
-                            + (f" ({'; '.join(groups)})" if groups else ""), is_crib))
+            ev.append(_show_event("show", seat, cards, starter, is_crib, shown))
         else:
             a, b, c, d = cards
             points = _show_points(a, b, c, d, starter, is_crib)
         if points:
             score_l[seat] += points
             if ev is not None:
-                _peg(ev, seat, points, (f"{'crib' if is_crib else 'hand'} for {points}",), score_l)
+                _peg(ev, rules, seat, points, "crib" if is_crib else "hand", (*cards, starter), score_l)
             if _side_total(rules, score_l, seat) >= rules.target:
                 return _game_over([rules, PLAY, dealer, scores, empty, empty, crib, stock, starter, played, (), 0, -1,
                                    -1, 0, kept, -1, -1, cuts, -1, deal_no, is_crib, 0], score_l, seat, ev)
@@ -884,22 +952,19 @@ def _apply_show(state: State, move: Move, ev: list[Event] | None) -> State:
     is_crib = index == n
     counter = _mug.counter_of(rules, dealer, index)
     cards: tuple[Card, ...] = crib if is_crib else kept[counter]
-    what = "crib" if is_crib else "hand"
     true = show_total(cards, starter, is_crib)
     kind = type(move)
     score_l = list(scores)
     if announced < 0:  # M2: the counter announces; pegged at once
         if kind is not Announce:
-            raise IllegalMoveError(
-                f"{seat_name(counter)} first announces the count of the {what}, e.g. 'count 8' (spec §2.10 M2); "
-                f"{move} is not an announcement")
+            raise IllegalMoveError(Reason("announce_first", {"counter": counter, "crib": is_crib, "move": str(move)}))
         a: int = move.points  # type: ignore[union-attr]
         score_l[counter] += a
         if ev is not None:
-            ev.append(Event("announce", counter, a, (), (*cards, starter),
-                            f"{seat_name(counter)} announces {a} for the {what} {format_cards(cards)} with {starter}", is_crib))
+            ev.append(Event("announce", {"seat": counter, "crib": is_crib, "cards": [str(c) for c in cards],
+                                         "starter": str(starter), "points": a}))
             if a:
-                _peg(ev, counter, a, (f"{what} (announced) for {a}",), score_l)
+                _peg(ev, rules, counter, a, "crib_announced" if is_crib else "hand_announced", (), score_l)
         if _mug.ends_at_announcement(a, true, _side_total(rules, score_l, counter), rules.target):  # M12
             if ev is not None:
                 _reveal(ev, counter, cards, starter, is_crib)
@@ -909,14 +974,12 @@ def _apply_show(state: State, move: Move, ev: list[Event] | None) -> State:
         return State((rules, SHOW, dealer, tuple(score_l), hands, discards, crib, stock, starter, played, (), 0,
                             first, -1, 0, kept, index, a, cuts, -1, deal_no, crib_shown, 0))
     if kind is Announce:
-        raise IllegalMoveError(
-            f"{seat_name(counter)} has announced {announced} already; {seat_name(turn)} responds: 'accept', "
-            "'muggins N' or 'overcount' (spec §2.10 M3)")
+        raise IllegalMoveError(Reason("already_announced", {"counter": counter, "announced": announced,
+                                                            "seat": turn}))
     caller = turn
     outcome = _mug.settle(announced, true, move)  # M4-M8; raises on a move that is not a response
     if ev is not None:
-        ev.append(Event("response", caller, getattr(move, "points", 0), (outcome.outcome,), (),
-                        f"{seat_name(caller)}: {move}"))
+        ev.append(Event("response", {"seat": caller, "call": _CALLS[kind], "points": getattr(move, "points", 0)}))
     if not outcome.decided:
         nxt = _mug.next_responder(rules, counter, caller)
         if nxt >= 0:
@@ -925,13 +988,15 @@ def _apply_show(state: State, move: Move, ev: list[Event] | None) -> State:
     score_l[counter] += outcome.counter_points
     score_l[caller] += outcome.caller_points
     if ev is not None:
-        text = outcome.text if outcome.decided else f"everyone accepts: the count of {announced} stands (M4)"
-        ev.append(Event("settle", counter, announced, (outcome.outcome,), (), f"{seat_name(counter)}'s {what}: {text}",
-                        is_crib))
+        ev.append(Event("settle", {
+            "seat": counter, "caller": caller if outcome.decided else None, "crib": is_crib, "announced": announced,
+            "true": true, "outcome": outcome.outcome, "named": getattr(move, "points", 0),
+            "counter_points": outcome.counter_points, "caller_points": outcome.caller_points,
+            "missed": max(true - announced, 0), "excess": max(announced - true, 0)}))
         if outcome.counter_points:
-            _peg(ev, counter, outcome.counter_points, (f"{outcome.outcome} for {outcome.counter_points}",), score_l)
+            _peg(ev, rules, counter, outcome.counter_points, outcome.outcome, (), score_l)
         if outcome.caller_points:
-            _peg(ev, caller, outcome.caller_points, (f"{outcome.outcome} for {outcome.caller_points}",), score_l)
+            _peg(ev, rules, caller, outcome.caller_points, outcome.outcome, (), score_l)
         _reveal(ev, counter, cards, starter, is_crib)  # M9: only now is the true breakdown shown
     for seat in (counter, caller):  # M12 and spec §2a: the counter's side first, then the caller's
         if _side_total(rules, score_l, seat) >= rules.target:
@@ -947,32 +1012,50 @@ def _apply_show(state: State, move: Move, ev: list[Event] | None) -> State:
 
 
 def _wrong_phase(phase: int, move: Move) -> IllegalMoveError:
-    expected = {
-        CUT: "the chance step is the cut for deal",
-        DEAL: "the chance step is the shuffle of a deal",
-        DISCARD: "each player lays cards away to the crib, e.g. 'discard 5H 5D'",
-        PLAY: "the moves are a card to lay, e.g. '9H', or 'go'",
-        SHOW: "the moves are 'count N' or a response: 'accept', 'muggins N', 'overcount'",
-    }[phase]
-    if type(move) in (Announce, Accept, MugginsCall, Overcount) and phase != SHOW:
-        expected += "; Muggins counting happens only at the show, with the Muggins option"
-    return IllegalMoveError(f"{move} is not a move in the {PHASE_NAMES[phase]} phase: {expected}")
+    """``wrong_phase`` (``muggins_outside_show`` for a Muggins move outside the show) for ``move`` in ``phase``."""
+    muggins_move = type(move) in (Announce, Accept, MugginsCall, Overcount) and phase != SHOW
+    code = "muggins_outside_show" if muggins_move else "wrong_phase"
+    return IllegalMoveError(Reason(code, {"move": str(move), "phase": PHASE_NAMES[phase]}))
 
 
 def _reveal(ev: list[Event], counter: int, cards: tuple[Card, ...], starter: Card, is_crib: bool) -> None:
     """M9: the true breakdown of a settled Muggins count, as a public event."""
-    shown = score_show(cards, starter, crib=is_crib)
-    groups = tuple(str(g) for g in shown.groups)
-    what = "crib" if is_crib else "hand"
-    text = f"{seat_name(counter)}'s {what} {format_cards(cards)} with {starter} was worth {shown.total}"
-    ev.append(
-        Event(
-            "reveal",
-            counter,
-            shown.total,
-            groups,
-            (*cards, starter),
-            text + (f" ({'; '.join(groups)})" if groups else ""),
-            is_crib,
-        )
+    ev.append(_show_event("reveal", counter, cards, starter, is_crib, score_show(cards, starter, crib=is_crib)))
+
+
+def _show_event(kind: str, seat: int, cards: tuple[Card, ...], starter: Card, is_crib: bool, shown: ShowScore) -> Event:
+    """A ``show`` or ``reveal`` event: the counted cards, the starter, the total and the groups in counting order."""
+    return Event(
+        kind,
+        {
+            "seat": seat,
+            "crib": is_crib,
+            "cards": [str(c) for c in cards],
+            "starter": str(starter),
+            "points": shown.total,
+            "groups": shown.groups_json(),
+        },
     )
+
+
+def explain_illegal(state: State, move: Move, *, seat: int | None = None) -> Reason:
+    """Why ``move`` (sent by ``seat``, if given) is not legal in ``state``: the :class:`~kortbord.contract.Reason`
+    the engine's ``IllegalMoveError`` carries, a specific code per rule (``docs/engine-api.md``).
+
+    Codes: ``not_your_turn``, ``no_such_seat``, ``seat_at_chance``, ``seat_at_end`` (the seat check);
+    ``game_over``; ``wrong_phase``, ``muggins_outside_show`` (a move of another phase); ``cut_count`` (§2.2);
+    ``discard_count``, ``not_in_hand`` (§2.2); ``past_31`` (§2.4 item 9), ``must_play`` (go while a card fits,
+    §2.4 item 2); ``announce_first`` (M2), ``already_announced`` (M3), ``not_a_response`` (M3).
+
+    Raises:
+        ValueError: ``move`` is legal here (there is nothing to explain).
+    """
+    if seat is not None and (seat != state[12] or type(seat) is not int):
+        return _not_your_turn_reason(state, seat)
+    try:
+        _apply(state, move, None)
+    except IllegalMoveError as error:
+        if error.reason is None:  # pragma: no cover - every engine error carries a reason
+            raise
+        return error.reason
+    raise ValueError(f"{move} is legal here: nothing to explain")

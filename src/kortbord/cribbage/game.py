@@ -12,6 +12,7 @@ import random
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from kortbord.contract import Reason
 from kortbord.cribbage import engine
 from kortbord.cribbage.moves import Move
 from kortbord.cribbage.rules import RULES_VERSION, Rules
@@ -105,7 +106,7 @@ class Game:
             IllegalMoveError: no move to take back.
         """
         if not self._history:
-            raise IllegalMoveError("no move to take back")
+            raise IllegalMoveError(Reason("nothing_to_undo"))
         state, rng_state, n_events = self._history.pop()
         self.state = state
         self._rng.setstate(rng_state)  # type: ignore[arg-type]

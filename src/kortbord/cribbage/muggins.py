@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from kortbord.contract import Reason
 from kortbord.cribbage.moves import Accept, Move, MugginsCall, Overcount
 from kortbord.cribbage.rules import Rules
 from kortbord.errors import IllegalMoveError
@@ -92,15 +93,15 @@ class Settlement:
         decided: the response settles the count (any call that is not ``accept``).
         counter_points: points added to the counter (negative: taken back by a correct overcount call).
         caller_points: points added to the caller.
-        outcome: ``"accept"``, ``"muggins"``, ``"false muggins"``, ``"overcount"`` or ``"wrong overcount"``.
-        text: the rule applied, for people.
+        outcome: the code of the rule applied: ``"accept"`` (M4), ``"muggins"`` (M5), ``"false_muggins"`` (M6),
+            ``"overcount"`` (M7) or ``"wrong_overcount"`` (M8); the words are in :mod:`kortbord.i18n`
+            (``settle.<code>``).
     """
 
     decided: bool
     counter_points: int
     caller_points: int
     outcome: str
-    text: str
 
 
 def settle(announced: int, true: int, response: Move) -> Settlement:
@@ -114,26 +115,21 @@ def settle(announced: int, true: int, response: Move) -> Settlement:
     * overcount with announced <= true: nothing changes, missed points are lost (M8).
 
     Raises:
-        IllegalMoveError: ``response`` is not accept, a muggins call or an overcount call.
+        IllegalMoveError: ``response`` is not accept, a muggins call or an overcount call (reason
+            ``not_a_response``).
     """
     kind = type(response)
     if kind is Accept:
-        return Settlement(False, 0, 0, "accept", "accepts the count")
+        return Settlement(False, 0, 0, "accept")
     if kind is MugginsCall:
         named: int = response.points  # type: ignore[union-attr]
         if announced < true:
             won = min(true - announced, named)
-            return Settlement(
-                True, 0, won, "muggins", f"muggins {named}: {true - announced} missed, the caller pegs {won} (M5)"
-            )
-        return Settlement(
-            True, named, 0, "false muggins", f"false muggins {named}: nothing was missed, the counter pegs {named} (M6)"
-        )
+            return Settlement(True, 0, won, "muggins")
+        return Settlement(True, named, 0, "false_muggins")
     if kind is Overcount:
         if announced > true:
             excess = announced - true
-            return Settlement(
-                True, -excess, excess, "overcount", f"overcount: {excess} too many, moved to the caller (M7)"
-            )
-        return Settlement(True, 0, 0, "wrong overcount", "overcount called, but the count was not too high (M8)")
-    raise IllegalMoveError(f"{response} is not a Muggins response: answer 'accept', 'muggins N' or 'overcount'")
+            return Settlement(True, -excess, excess, "overcount")
+        return Settlement(True, 0, 0, "wrong_overcount")
+    raise IllegalMoveError(Reason("not_a_response", {"move": str(response)}))

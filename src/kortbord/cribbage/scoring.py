@@ -28,9 +28,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from kortbord.cards import Card
+from kortbord.contract import Reason
 from kortbord.errors import IllegalMoveError, InvalidCardError, InvalidPositionError
 
 if TYPE_CHECKING:
@@ -42,6 +43,7 @@ __all__ = [
     "IMPOSSIBLE_SHOW_SCORES",
     "MAX_COUNT",
     "MAX_SHOW_SCORE",
+    "PAIR_CODES",
     "SHOW_PAIRS",
     "PlayScore",
     "ScoringGroup",
@@ -101,6 +103,10 @@ class ScoringGroup:
     def __str__(self) -> str:
         return f"{self.kind} {' '.join(map(str, self.cards))} for {self.points}"
 
+    def to_json(self) -> dict[str, Any]:
+        """``{"kind", "cards" (notation, card order), "points"}``."""
+        return {"kind": self.kind, "cards": [str(c) for c in self.cards], "points": self.points}
+
 
 @dataclass(frozen=True, slots=True)
 class ShowScore:
@@ -134,17 +140,10 @@ class ShowScore:
             "nobs": self.nobs,
         }
 
-    def callout(self, lang: str = "en") -> list[str]:
-        """The traditional spoken count, one phrase per step, each naming the running total.
-
-        English: ``["fifteen two", "fifteen four", "a pair is six", "a run of three is nine", "nobs is ten"]``;
-        a hand worth nothing is called ``"nineteen"`` (no hand can score 19). Swedish (``lang="sv"``):
-        ``["femton två", "femton fyra", "ett par blir sex", ...]``, a blank hand ``"noll"``.
-
-        Raises:
-            ValueError: for a language other than ``"en"`` and ``"sv"``.
-        """
-        return _callout(self, lang)
+    def groups_json(self) -> list[dict[str, Any]]:
+        """The scoring groups in counting order as JSON (:meth:`ScoringGroup.to_json`): what a ``show`` event
+        carries, and what :func:`kortbord.i18n.cribbage.callout` says as the spoken count."""
+        return [g.to_json() for g in self.groups]
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,7 +156,9 @@ class PlayScore:
         thirty_one: 2 if the count is now exactly 31, else 0.
         pairs: 2, 6 or 12 if the last 2, 3 or 4 cards laid share a rank, else 0.
         run: L for the longest L >= 3 such that the last L cards are L distinct consecutive ranks, else 0.
-        reasons: a short phrase per scoring part, e.g. ``("fifteen for 2", "run of 3 for 3")``.
+        reasons: the code of each scoring part, in this order: ``"fifteen"``, ``"thirty_one"``, one of ``"pair"``,
+            ``"pair_royal"``, ``"double_pair_royal"``, and ``"run"`` (e.g. ``("fifteen", "run")``); the words
+            for people are in :mod:`kortbord.i18n` (``peg.<code>``).
     """
 
     points: int
@@ -532,14 +533,17 @@ def _check_play(sequence: Sequence[Card | str]) -> tuple[list[Card], int]:
             running += _VALUE[card]
             if running > MAX_COUNT:
                 raise IllegalMoveError(
-                    f"card {i + 1} ({card}) takes the count from {running - _VALUE[card]} to {running}, "
-                    f"past {MAX_COUNT} (spec §2.4)"
+                    Reason(
+                        "sequence_past_31",
+                        {"index": i + 1, "card": str(card), "count": running - _VALUE[card], "new_count": running},
+                    )
                 )
     return cards, count
 
 
 _NOTHING: Final = PlayScore(points=0, fifteen=0, thirty_one=0, pairs=0, run=0, reasons=())
-_PAIR_REASONS: Final = ("", "", "pair for 2", "pair royal for 6", "double pair royal for 12")
+#: The reason code of the last k cards of one rank laid in a row (spec §2.4 step 3 "Pairs").
+PAIR_CODES: Final = ("", "", "pair", "pair_royal", "double_pair_royal")
 
 
 def _run_length(cards: Sequence[Card]) -> int:
@@ -583,13 +587,13 @@ def _score_last(cards: Sequence[Card], count: int) -> PlayScore:
         return _NOTHING
     reasons = []
     if fifteen:
-        reasons.append("fifteen for 2")
+        reasons.append("fifteen")
     if thirty_one:
-        reasons.append("thirty-one for 2")
+        reasons.append("thirty_one")
     if pairs:
-        reasons.append(_PAIR_REASONS[k])
+        reasons.append(PAIR_CODES[k])
     if run:
-        reasons.append(f"run of {run} for {run}")
+        reasons.append("run")
     return PlayScore(
         points=fifteen + thirty_one + pairs + run,
         fifteen=fifteen,
@@ -635,129 +639,3 @@ def play_points_per_card(cards: Sequence[Card | str]) -> list[int]:
         count += _VALUE[card]
         points.append(_score_last(seq[: i + 1], count).points)
     return points
-
-
-# ---------------------------------------------------------------------------------------------------------------
-# The spoken count
-# ---------------------------------------------------------------------------------------------------------------
-
-_WORDS: Final[dict[str, list[str]]] = {
-    "en": [
-        "zero",
-        "one",
-        "two",
-        "three",
-        "four",
-        "five",
-        "six",
-        "seven",
-        "eight",
-        "nine",
-        "ten",
-        "eleven",
-        "twelve",
-        "thirteen",
-        "fourteen",
-        "fifteen",
-        "sixteen",
-        "seventeen",
-        "eighteen",
-        "nineteen",
-        "twenty",
-        "twenty-one",
-        "twenty-two",
-        "twenty-three",
-        "twenty-four",
-        "twenty-five",
-        "twenty-six",
-        "twenty-seven",
-        "twenty-eight",
-        "twenty-nine",
-    ],
-    "sv": [
-        "noll",
-        "ett",
-        "två",
-        "tre",
-        "fyra",
-        "fem",
-        "sex",
-        "sju",
-        "åtta",
-        "nio",
-        "tio",
-        "elva",
-        "tolv",
-        "tretton",
-        "fjorton",
-        "femton",
-        "sexton",
-        "sjutton",
-        "arton",
-        "nitton",
-        "tjugo",
-        "tjugoett",
-        "tjugotvå",
-        "tjugotre",
-        "tjugofyra",
-        "tjugofem",
-        "tjugosex",
-        "tjugosju",
-        "tjugoåtta",
-        "tjugonio",
-    ],
-}
-_PHRASES: Final[dict[str, dict[str, str]]] = {
-    "en": {
-        "fifteen": "fifteen {t}",
-        "pair2": "a pair is {t}",
-        "pair3": "a pair royal is {t}",
-        "pair4": "a double pair royal is {t}",
-        "run": "a run of {n} is {t}",
-        "runs": "{k} runs of {n} is {t}",
-        "flush": "a flush of {n} is {t}",
-        "nobs": "nobs is {t}",
-        "zero": "nineteen",
-    },
-    "sv": {
-        "fifteen": "femton {t}",
-        "pair2": "ett par blir {t}",
-        "pair3": "tretal blir {t}",
-        "pair4": "fyrtal blir {t}",
-        "run": "en följd på {n} blir {t}",
-        "runs": "{k} följder på {n} blir {t}",
-        "flush": "färg på {n} blir {t}",
-        "nobs": "nobs blir {t}",
-        "zero": "noll",
-    },
-}
-
-
-def _callout(show: ShowScore, lang: str) -> list[str]:
-    if lang not in _PHRASES:
-        raise ValueError(f"no spoken count in language {lang!r}: use 'en' or 'sv'")
-    words, say = _WORDS[lang], _PHRASES[lang]
-    if show.total == 0:
-        return [say["zero"]]
-    out: list[str] = []
-    total = 0
-    for group in show.groups:
-        if group.kind == "fifteen":
-            total += group.points
-            out.append(say["fifteen"].format(t=words[total]))
-    pair_ranks = Counter(c // 4 for g in show.groups if g.kind == "pair" for c in g.cards)
-    for rank in sorted(pair_ranks):
-        k = {2: 2, 6: 3, 12: 4}[pair_ranks[rank]]  # k of a kind: k cards, each in k - 1 pairs
-        total += _PAIR_POINTS[k]
-        out.append(say[f"pair{k}"].format(t=words[total]))
-    runs = [g for g in show.groups if g.kind == "run"]
-    if runs:
-        total += sum(g.points for g in runs)
-        n = words[len(runs[0].cards)]
-        key = "run" if len(runs) == 1 else "runs"
-        out.append(say[key].format(k=words[len(runs)], n=n, t=words[total]))
-    for group in show.groups:
-        if group.kind in ("flush", "nobs"):
-            total += group.points
-            out.append(say[group.kind].format(n=words[len(group.cards)], t=words[total]))
-    return out

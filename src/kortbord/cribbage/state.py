@@ -1,4 +1,5 @@
-"""The Cribbage game state: an immutable, tuple-backed value, plus the public :class:`Event` and :class:`Result`.
+"""The Cribbage game state: an immutable, tuple-backed value, plus the :class:`Result`; events are
+:class:`kortbord.contract.Event` (re-exported here), their kinds and data listed in :mod:`kortbord.cribbage.engine`.
 
 :class:`State` is a ``tuple`` subclass with named read-only fields (like a ``NamedTuple``, but with the hidden
 parts private by name, as ``docs/engine-api.md`` asks).  It is never mutated: the engine builds a new state for
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from kortbord.cards import Card, format_cards
+from kortbord.contract import Event
 from kortbord.cribbage.rules import Rules
 
 __all__ = [
@@ -249,50 +251,6 @@ class State(tuple[Any, ...]):
 
 def _rebuild(values: tuple[Any, ...]) -> State:
     return tuple.__new__(State, values)
-
-
-@dataclass(frozen=True, slots=True)
-class Event:
-    """Something public that a move caused (``engine.step`` returns them in order).
-
-    Attributes:
-        kind: ``cut`` (cut for deal), ``dealer``, ``deal``, ``discard`` (who laid away how many; never which
-            cards), ``starter``, ``play`` (seat laid a card; ``points`` = the new count), ``go`` (seat said go),
-            ``peg`` (``points`` pegged by ``seat``; negative when an overcount is taken back), ``reset`` (the count
-            starts again), ``show`` (a hand or crib counted with its breakdown), ``announce``, ``response``
-            (a Muggins reply), ``settle`` (a Muggins count is decided), ``reveal`` (the true breakdown, after
-            settlement), ``game_over``.
-        seat: the seat concerned (``None`` if none; for a crib show, the dealer).
-        points: points pegged, the count, or the announced/named number (see ``kind``).
-        reasons: the why of a ``peg`` (``"fifteen for 2"``, ``"pair for 2"``, ``"go for 1"``, ``"his heels for 2"``,
-            ``"muggins for 4"``) or breakdown groups of a ``show``/``reveal``.
-        cards: public cards involved (the card laid, the starter, the counted hand, the cuts).
-        text: a one-line description for people.
-        crib: the ``show``/``announce``/``settle``/``reveal`` event is about the crib (not a hand).
-    """
-
-    kind: str
-    seat: int | None = None
-    points: int = 0
-    reasons: tuple[str, ...] = ()
-    cards: tuple[Card, ...] = ()
-    text: str = ""
-    crib: bool = False
-
-    def __str__(self) -> str:
-        return self.text or self.kind
-
-    def to_json(self) -> dict[str, Any]:
-        """The event as a JSON-ready dict (cards in notation)."""
-        return {
-            "kind": self.kind,
-            "seat": self.seat,
-            "points": self.points,
-            "reasons": list(self.reasons),
-            "cards": [str(c) for c in self.cards],
-            "text": self.text,
-            "crib": self.crib,
-        }
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,8 @@ A catalogue maps ``"event.<kind>"`` and ``"reason.<code>"`` to a template per la
                              "sv": "otillåtet drag {move}: du kan ta in ({capture})"}}
 
 Placeholders name keys of the event's or reason's data; a list value is joined with ``", "``; ``{seat}`` and
-other keys listed in :data:`SEAT_KEYS` are replaced by the seat's name from ``names`` when given.  A template may
+other keys listed in :data:`SEAT_KEYS` are replaced by the seat's name from ``names`` when given, else by its
+notation ``P<seat>``.  A template may
 also be a dict keyed by a data value (``"by": "points"``) for wording that depends on it.
 """
 
@@ -81,8 +82,10 @@ class _Fields(string.Formatter):
 
 
 def _word(key: str, value: Any, names: Sequence[str] | None) -> Any:
-    if key in SEAT_KEYS and names is not None and isinstance(value, int) and 0 <= value < len(names):
-        return names[value]
+    if key in SEAT_KEYS and type(value) is int:
+        if names is not None and 0 <= value < len(names):
+            return names[value]
+        return f"P{value}"  # the seat's notation (GameSpec.seat_name) when no names are given
     if isinstance(value, list | tuple):
         return ", ".join(str(_word(key, v, names)) for v in value)
     if value is None:

@@ -429,7 +429,7 @@ class Table:
                 new._log(f"P{seat} {move}")
             for e in events:
                 if e.kind in ("starter", "show", "reveal", "settle"):
-                    new._log(f"{e.kind}: {e.text}")
+                    new._log(str(e))  # the kind and its data: what the event made public
         return new
 
     def _log(self, entry: Entry) -> None:
