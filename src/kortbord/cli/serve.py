@@ -112,7 +112,7 @@ def _server_stack() -> tuple[Any, Any, type[Exception]]:
             raise
         typer.echo(
             f"kortbord serve: the web table needs packages that are not installed ({top} is missing).\n"
-            f"Install them with:  {SERVER_HINT}",
+            f"Install them with:  {SERVER_HINT}   (in a clone of kortbord: pip install -e '.[server]')",
             err=True,
         )
         raise typer.Exit(1) from None

@@ -69,7 +69,11 @@ def _missing_driver(url: str, exc: ModuleNotFoundError) -> MissingDriverError:
     module = (exc.name or "").partition(".")[0] or "its driver"
     scheme = url.partition("://")[0] or url
     extra = DRIVER_EXTRAS.get(module)
-    hint = f"pip install 'kortbord[{extra}]'" if extra else f"pip install {module}"
+    hint = (
+        f"pip install 'kortbord[{extra}]' (in a clone of kortbord: pip install -e '.[{extra}]')"
+        if extra
+        else f"pip install {module}"
+    )
     return MissingDriverError(
         f"the database URL {scheme}://… needs the {module} driver, which is not installed: {hint}"
     )
