@@ -13,7 +13,7 @@ setup: $(STAMP)
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,reference,research,postgres]'
+	$(BIN)/python -m pip install --quiet -e '.[server,postgres,research,reference,dev]'
 	touch $(STAMP)
 
 run: $(STAMP)

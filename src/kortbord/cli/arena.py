@@ -31,6 +31,7 @@ from rich.table import Table
 
 from kortbord.arena import ArenaConfig, BotSpec, Terminated, parse_option_value, run_arena
 from kortbord.bots import registry
+from kortbord.cli._choices import choices, comma_list_completion
 from kortbord.cli._io import plain
 from kortbord.errors import KortbordError
 
@@ -164,12 +165,18 @@ def _check_spec_options(game: str, specs: Sequence[BotSpec]) -> None:
 
 
 def arena(
-    game: Annotated[str, typer.Argument(help="mulle or cribbage.")],
+    game: Annotated[
+        str,
+        typer.Argument(
+            metavar="GAME", autocompletion=choices(registry.GAMES)["autocompletion"], help="mulle or cribbage."
+        ),
+    ],
     bots: Annotated[
         str,
         typer.Option(
             "--bots",
             "-b",
+            autocompletion=comma_list_completion(sorted({lv for lvs in registry.LEVELS.values() for lv in lvs})),
             help="Bot levels, A first, comma-separated: random, greedy, strong; options after colons, e.g. "
             "strong:iterations=300,greedy.",
         ),

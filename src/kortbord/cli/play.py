@@ -11,11 +11,20 @@ from typing import Annotated
 
 import typer
 
+from kortbord.cli._choices import choices
+
 #: The computer level when ``--bot`` is not given: the strongest, since its decisions take well under a quarter
 #: of a second (p95, ``bench/bots.py``) -- less than the pause the table makes after each computer move.  An
 #: installation without the strong players falls back to greedy (:func:`default_level`).
 DEFAULT_LEVEL = "strong"
 _FALLBACK_LEVEL = "greedy"
+# The allowed values of the options with a few, for --help and shell completion (the terminal clients validate
+# them: mulle_terminal.DEALS, LENGTHS, PROFILES, registry.LEVELS -- tests/test_package.py checks they agree).
+DEALS = ("8+8", "5+5", "4+8")
+LENGTHS = ("100", "200", "round", "each-deals")
+PROFILES = ("standard", "cardgames.zone")
+LEVELS = ("random", "greedy", "strong")
+TARGETS = (121, 61)
 _SEED_HELP = (
     "Seed of the shuffles and the computers: the same seed, the same deals (and the same game with the random "
     "and greedy levels; the strong level thinks for a fixed time, so its choices can vary with the machine's speed)."
@@ -36,17 +45,24 @@ app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_
 def mulle(
     players: Annotated[int, typer.Option("--players", "-p", min=2, max=4, help="Number of players: 2, 3 or 4.")] = 2,
     teams: Annotated[bool, typer.Option("--teams", help="With 4 players: two teams, partners opposite.")] = False,
-    deal: Annotated[str, typer.Option("--deal", help="Deal format hand+table: 8+8, 5+5 or 4+8.")] = "8+8",
+    deal: Annotated[
+        str, typer.Option("--deal", **choices(DEALS), help="Deal format hand+table: 8+8, 5+5 or 4+8.")
+    ] = "8+8",
     length: Annotated[
         str,
         typer.Option(
-            "--length", help="Game length: 100 or 200 (points target), round (one round), each-deals (all deal once)."
+            "--length",
+            **choices(LENGTHS),
+            help="Game length: 100 or 200 (points target), round (one round), each-deals (all deal once).",
         ),
     ] = "100",
-    profile: Annotated[str, typer.Option("--profile", help="Rules: standard or cardgames.zone.")] = "standard",
+    profile: Annotated[
+        str, typer.Option("--profile", **choices(PROFILES), help="Rules: standard or cardgames.zone.")
+    ] = "standard",
     kryp: Annotated[bool, typer.Option("--kryp", help="Kryp-mulle: avoid points, the lowest total wins.")] = False,
     bot: Annotated[
-        str | None, typer.Option("--bot", help="Computer level: random, greedy or strong (default: strong).")
+        str | None,
+        typer.Option("--bot", **choices(LEVELS), help="Computer level: random, greedy or strong (default: strong)."),
     ] = None,
     seed: Annotated[
         int | None,
@@ -83,7 +99,9 @@ def cribbage(
     partnership: Annotated[
         bool, typer.Option("--partnership", help="4 players as two partnerships, partners opposite (always so).")
     ] = False,
-    target: Annotated[int, typer.Option("--target", "-t", help="Points to win: 121 (twice around) or 61.")] = 121,
+    target: Annotated[
+        int, typer.Option("--target", "-t", **choices(TARGETS), help="Points to win: 121 (twice around) or 61.")
+    ] = 121,
     muggins: Annotated[
         bool, typer.Option("--muggins", help="Count your own hands; opponents may call muggins or overcount.")
     ] = False,
@@ -91,7 +109,8 @@ def cribbage(
         bool, typer.Option("--lowball", help="Lowball: whoever reaches the target first loses.")
     ] = False,
     bot: Annotated[
-        str | None, typer.Option("--bot", help="Computer level: random, greedy or strong (default: strong).")
+        str | None,
+        typer.Option("--bot", **choices(LEVELS), help="Computer level: random, greedy or strong (default: strong)."),
     ] = None,
     seed: Annotated[
         int | None,

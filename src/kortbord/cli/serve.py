@@ -3,17 +3,28 @@
 The database is ``sqlite+aiosqlite:///<user data dir>/kortbord.db`` (``$XDG_DATA_HOME/kortbord`` or
 ``~/.local/share/kortbord``) unless ``--database-url`` or the environment variable ``KORTBORD_DATABASE_URL``
 names another (``postgresql+asyncpg://user:password@host:5432/kortbord`` for PostgreSQL).
+
+The web table's packages are the ``server`` extra (``pip install 'kortbord[server]'``) and PostgreSQL's driver the
+``postgres`` extra; this module imports none of them until the command runs, and says which extra to install
+(exit status 1) when one is missing, instead of a traceback.
 """
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any, Literal
 
 import typer
 
-__all__ = ["default_database_url", "serve"]
+__all__ = ["SERVER_HINT", "default_database_url", "serve"]
+
+#: How to install the web table's packages.
+SERVER_HINT = "pip install 'kortbord[server]'"
+#: The top-level modules the ``server`` extra provides (what ``kortbord serve`` imports).
+_SERVER_MODULES = frozenset({"fastapi", "starlette", "uvicorn", "sqlalchemy", "pydantic", "anyio", "aiosqlite"})
+#: Uvicorn's log levels (``--log-level``).
+LogLevel = Literal["critical", "error", "warning", "info", "debug", "trace"]
 
 
 def default_database_url() -> str:
@@ -47,24 +58,29 @@ def serve(
     ws_compress: Annotated[
         bool, typer.Option(help="Compress WebSocket messages (permessage-deflate): less traffic, more CPU.")
     ] = False,
-    log_level: Annotated[str, typer.Option(help="Uvicorn log level.")] = "info",
+    log_level: Annotated[LogLevel, typer.Option(help="Uvicorn log level.")] = "info",
 ) -> None:
-    """Run the web table: open http://HOST:PORT in a browser to play Mulle or Cribbage."""
-    import uvicorn
+    """Run the web table: open http://HOST:PORT in a browser to play Mulle or Cribbage.
 
-    from kortbord.server import create_app
-
+    Needs the ``server`` extra (``pip install 'kortbord[server]'``); a ``postgresql+asyncpg://`` URL also the
+    ``postgres`` extra.  Without them: a message naming the extra, exit status 1.
+    """
+    uvicorn, create_app, missing_driver = _server_stack()
     url = database_url or default_database_url()
-    app = create_app(
-        url,
-        bot_delay=bot_delay,
-        bot_workers=bot_workers,
-        allowed_origins=tuple(allow_origin or ()),
-        ws_rate=ws_rate,
-        ws_burst=ws_burst,
-        rest_rate=rest_rate,
-        rest_burst=rest_burst,
-    )
+    try:
+        app = create_app(
+            url,
+            bot_delay=bot_delay,
+            bot_workers=bot_workers,
+            allowed_origins=tuple(allow_origin or ()),
+            ws_rate=ws_rate,
+            ws_burst=ws_burst,
+            rest_rate=rest_rate,
+            rest_burst=rest_burst,
+        )
+    except missing_driver as exc:
+        typer.echo(f"kortbord serve: {exc}", err=True)
+        raise typer.Exit(1) from None
     shown = url.split("@")[-1] if "@" in url else url
     typer.echo(f"kortbord: the table is at http://{host}:{port}  (database: {shown})")
     uvicorn.run(
@@ -76,3 +92,28 @@ def serve(
         ws_ping_interval=20.0,
         ws_per_message_deflate=ws_compress,
     )
+
+
+def _server_stack() -> tuple[Any, Any, type[Exception]]:
+    """Import the web table: ``(uvicorn, kortbord.server.create_app, MissingDriverError)``.
+
+    Raises:
+        typer.Exit: (status 1, after a message with :data:`SERVER_HINT`) when a package of the ``server`` extra
+            is not installed.  Any other import error is a bug and propagates.
+    """
+    try:
+        import uvicorn
+
+        from kortbord.server import create_app
+        from kortbord.server.db import MissingDriverError
+    except ModuleNotFoundError as exc:
+        top = (exc.name or "").partition(".")[0]
+        if top not in _SERVER_MODULES:
+            raise
+        typer.echo(
+            f"kortbord serve: the web table needs packages that are not installed ({top} is missing).\n"
+            f"Install them with:  {SERVER_HINT}   (in a clone of kortbord: pip install -e '.[server]')",
+            err=True,
+        )
+        raise typer.Exit(1) from None
+    return uvicorn, create_app, MissingDriverError

@@ -25,7 +25,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from sqlalchemy import (
     JSON,
@@ -52,9 +52,32 @@ from sqlalchemy import (
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
-__all__ = ["GameRow", "SeatRow", "Store", "games", "metadata", "moves", "seats"]
+__all__ = ["DRIVER_EXTRAS", "GameRow", "MissingDriverError", "SeatRow", "Store", "games", "metadata", "moves", "seats"]
 
 log = logging.getLogger("kortbord.server.db")
+
+#: The database drivers kortbord's extras provide: driver module -> the extra that installs it.
+DRIVER_EXTRAS: Final = {"aiosqlite": "server", "asyncpg": "postgres"}
+
+
+class MissingDriverError(RuntimeError):
+    """The database URL names a driver that is not installed; the message says which extra installs it."""
+
+
+def _missing_driver(url: str, exc: ModuleNotFoundError) -> MissingDriverError:
+    """The error for ``url`` whose driver module failed to import (``exc``), with the install hint."""
+    module = (exc.name or "").partition(".")[0] or "its driver"
+    scheme = url.partition("://")[0] or url
+    extra = DRIVER_EXTRAS.get(module)
+    hint = (
+        f"pip install 'kortbord[{extra}]' (in a clone of kortbord: pip install -e '.[{extra}]')"
+        if extra
+        else f"pip install {module}"
+    )
+    return MissingDriverError(
+        f"the database URL {scheme}://… needs the {module} driver, which is not installed: {hint}"
+    )
+
 
 metadata = MetaData()
 
@@ -162,6 +185,9 @@ class Store:
     Args:
         url: an SQLAlchemy async URL: ``sqlite+aiosqlite:///path/to/kortbord.db`` or
             ``postgresql+asyncpg://user:pass@host:port/db``.  A SQLite file's folder is created.
+
+    Raises:
+        MissingDriverError: the URL's driver (``aiosqlite``, ``asyncpg`` …) is not installed.
     """
 
     def __init__(self, url: str) -> None:
@@ -176,7 +202,10 @@ class Store:
             kwargs["connect_args"] = {"timeout": 30}
         else:
             kwargs.update(pool_size=5, max_overflow=5)
-        self.engine: AsyncEngine = create_async_engine(url, **kwargs)
+        try:
+            self.engine: AsyncEngine = create_async_engine(url, **kwargs)
+        except ModuleNotFoundError as exc:
+            raise _missing_driver(url, exc) from exc
         if self.is_sqlite:
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
         self._pending: list[_Pending] = []
