@@ -54,6 +54,7 @@ from kortbord.mulle.view import view as seat_view
 
 __all__ = ["StrongBot", "rollout_policy"]
 
+
 class _Tables:
     """Per-rules lookup tables (card points, mulle points) for the playouts."""
 

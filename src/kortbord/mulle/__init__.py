@@ -47,8 +47,8 @@ from kortbord.mulle.moves import (
 from kortbord.mulle.position import apply_position, dump_position, load_position
 from kortbord.mulle.rules import OPTIONS, PROFILES, RULES_VERSION, Rules
 from kortbord.mulle.scoring import card_points, mulle_points, score_pile
-from kortbord.mulle.state import HV, TV, State
 from kortbord.mulle.spec import SPEC, MulleResult, MulleSpec
+from kortbord.mulle.state import HV, TV, State
 from kortbord.mulle.view import PublicView, View, public_view, sample_state, unseen_cards, view
 
 __all__ = [

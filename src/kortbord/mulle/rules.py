@@ -33,6 +33,21 @@ _PROFILE_NAMES: Final = ("standard", "cardgames.zone", "kryp")
 MAX_TARGET: Final = 10000
 MAX_FOUND_CARDS: Final = 16
 _TARGET = re.compile(r"target:([0-9]{1,5})")
+_DIGITS = re.compile(r"[0-9]{1,5}")
+
+
+def _typed(choices: tuple[Any, ...]) -> frozenset[tuple[type, Any]]:
+    """``choices`` as ``(type, value)`` pairs, for :func:`_is_choice`."""
+    return frozenset((type(c), c) for c in choices)
+
+
+def _is_choice(value: object, allowed: frozenset[tuple[type, Any]]) -> bool:
+    """``value`` is one of the choices ``allowed`` (:func:`_typed`) with the same type."""
+    try:
+        return (type(value), value) in allowed
+    except TypeError:  # an unhashable value (a list, a dict) is no choice
+        return False
+
 
 _S: Final = "mulle.md §4 "  # the ambiguity table of the rules spec, where most options are defined
 
@@ -87,10 +102,19 @@ OPTIONS: Final[tuple[Option, ...]] = (
 )
 _OPTION: Final[dict[str, Option]] = {o.key: o for o in OPTIONS}
 _DEFAULT: Final[dict[str, Any]] = {o.key: o.default for o in OPTIONS}
-#: The checks of ``__post_init__``, in the order they run (choices, then booleans, then the rest).
-_CHOICES: Final = tuple(o for o in OPTIONS if o.type == "choice" and o.key not in ("jokers", "profile"))
+#: The checks of ``__post_init__`` read from :data:`OPTIONS`, in the order they run (choices, booleans, the rest);
+#: a choice's values are kept as ``(type, value)`` pairs, so ``0`` is not ``False`` and ``1`` is not ``True``.
+_CHOICE_CHECKS: Final = tuple(
+    (o.key, _typed(o.choices), ", ".join(o.choices))
+    for o in OPTIONS
+    if o.type == "choice" and o.key not in ("jokers", "profile")
+)
 _BOOLS: Final = tuple(o.key for o in OPTIONS if o.type == "bool" or o.key == "jokers")
-_INTS: Final = tuple(o for o in OPTIONS if o.type == "int")
+_INT_CHECKS: Final = tuple((o.key, o.minimum, o.maximum) for o in OPTIONS if o.type == "int")
+_JOKERS: Final = _typed(_OPTION["jokers"].choices)
+_PROFILE_CHOICES: Final = _typed(_OPTION["profile"].choices)
+_MFC_CHOICES: Final = _typed(_OPTION["max_found_cards"].choices)
+_LENGTH_CHOICES: Final = _typed(_OPTION["game_length"].choices)
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,34 +190,32 @@ class Rules:
     profile: str = _DEFAULT["profile"]
 
     def __post_init__(self) -> None:
-        for opt in _CHOICES:
-            value = getattr(self, opt.key)
-            if not _is_choice(value, opt.choices):
-                raise InvalidRulesError(f"rule {opt.key!r} must be one of {', '.join(opt.choices)}; got {value!r}")
+        for key, allowed, names in _CHOICE_CHECKS:
+            value = getattr(self, key)
+            if not _is_choice(value, allowed):
+                raise InvalidRulesError(f"rule {key!r} must be one of {names}; got {value!r}")
         for key in _BOOLS:
             if not isinstance(getattr(self, key), bool):
                 raise InvalidRulesError(f"rule {key!r} must be true or false; got {getattr(self, key)!r}")
-        if not _is_choice(self.jokers, _OPTION["jokers"].choices):
+        if not _is_choice(self.jokers, _JOKERS):
             raise InvalidRulesError(
                 "rule 'jokers' is not implemented: no source documents how jokers play in Mulle (spec §3, A21)"
             )
-        if not _choice_or_int_ok(_OPTION["max_found_cards"], self.max_found_cards):
+        if not _choice_or_int_ok(_OPTION["max_found_cards"], _MFC_CHOICES, self.max_found_cards):
             raise InvalidRulesError(
                 f"rule 'max_found_cards' must be an integer 2..{MAX_FOUND_CARDS} or 'unlimited';"
                 f" got {_short(self.max_found_cards)}"
             )
-        for opt in _INTS:
-            value = getattr(self, opt.key)
-            low, high = opt.minimum, opt.maximum
-            assert low is not None and high is not None
+        for key, low, high in _INT_CHECKS:
+            value = getattr(self, key)
             if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-                raise InvalidRulesError(f"rule {opt.key!r} must be an integer {low}..{high}; got {value!r}")
-        if not _choice_or_int_ok(_OPTION["game_length"], self.game_length):
+                raise InvalidRulesError(f"rule {key!r} must be an integer {low}..{high}; got {value!r}")
+        if not _choice_or_int_ok(_OPTION["game_length"], _LENGTH_CHOICES, self.game_length):
             raise InvalidRulesError(
                 f"rule 'game_length' must be 'target:N' (N = 1..{MAX_TARGET}), 'single_round' or 'each_deals_once';"
                 f" got {_short(self.game_length)}"
             )
-        if not isinstance(self.profile, str) or not _is_choice(self.profile, _OPTION["profile"].choices):
+        if not _is_choice(self.profile, _PROFILE_CHOICES):
             raise InvalidRulesError(f"unknown profile {_short(self.profile)}; known: {', '.join(_PROFILE_NAMES)}")
 
     # -- derived values -----------------------------------------------------------------------------------
@@ -275,22 +297,18 @@ def _target_of(game_length: object) -> int:
     return 0
 
 
-def _is_choice(value: object, choices: tuple[Any, ...]) -> bool:
-    """``value`` is one of ``choices`` with the same type (``0`` is not ``False``, ``1`` is not ``True``)."""
-    return any(type(value) is type(c) and value == c for c in choices)
-
-
-def _choice_or_int_ok(opt: Option, value: object) -> bool:
+def _choice_or_int_ok(opt: Option, allowed: frozenset[tuple[type, Any]], value: object) -> bool:
     """``value`` is in the domain of a ``choice_or_int`` option: one of its choices, or an int in its bounds --
-    written ``prefix + digits`` (at most 5 ASCII digits) when the option has a prefix."""
-    if _is_choice(value, opt.choices):
+    written ``prefix + digits`` (at most 5 ASCII digits) when the option has a prefix.  ``allowed``: its choices
+    as :func:`_typed` pairs."""
+    if _is_choice(value, allowed):
         return True
     assert opt.minimum is not None and opt.maximum is not None
     if opt.prefix:
-        if not isinstance(value, str) or not value.startswith(opt.prefix):
+        if type(value) is not str or not value.startswith(opt.prefix):
             return False
         digits = value[len(opt.prefix) :]
-        if not re.fullmatch(r"[0-9]{1,5}", digits):
+        if _DIGITS.fullmatch(digits) is None:
             return False
         value = int(digits)
     return type(value) is int and opt.minimum <= value <= opt.maximum

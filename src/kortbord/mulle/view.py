@@ -30,7 +30,17 @@ from kortbord.mulle.moves import PlayerMove
 from kortbord.mulle.rules import Rules
 from kortbord.mulle.state import HV, Build, PileInfo, State, side_of
 
-__all__ = ["Known", "PublicView", "View", "public_view", "reserve_facts", "sample_state", "unseen_cards", "view"]
+__all__ = [
+    "Known",
+    "PublicView",
+    "View",
+    "public_view",
+    "reserve_facts",
+    "sample_hidden",
+    "sample_state",
+    "unseen_cards",
+    "view",
+]
 
 #: What the play has proved about the cards seats hold now, per seat: ``(allowed, required)`` -- every card the
 #: seat holds is in ``allowed`` (None: any card), and for each set in ``required`` the seat holds at least one
@@ -255,31 +265,28 @@ def reserve_facts(view: PublicView) -> dict[int, list[frozenset[Card]]]:
     return out
 
 
-def sample_state(view: View, rng: random.Random, known: Known | None = None) -> State:
-    """A full State consistent with ``view``: ``view(result, view.seat)`` equals ``view``.
+def sample_hidden(
+    view: View, rng: random.Random, known: Known | None = None
+) -> tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]]:
+    """The cards hidden from ``view.seat``, dealt at random: ``(hands, stock)``.
 
-    The cards ``view.seat`` has not seen (:func:`unseen_cards`) are shuffled with ``rng`` and dealt to the other
-    hands (their public sizes) and the stock (the rest, in the shuffled order: the dealing order of the later
-    deals).  A seat that owns a build is first given a random unseen card of the build's value (reserve rule,
-    spec §2.6) when one is left, and ``known`` (facts the play proved, e.g. research's capture-duty inferences)
-    restricts and requires cards the same way.  If no deal meets every requirement in a few tries, the requirements
-    are dropped (the view stays equal: it shows no other hand).
-
-    A partial position's view (``view.partial``) gives a partial State: the hands and the stock of their sizes,
-    the cards left over placed nowhere.  Outside play (``phase`` ``"deal"``/``"over"``) nothing is hidden.
+    The cards the seat has not seen (:func:`unseen_cards`) are shuffled with ``rng`` and dealt to the other hands
+    (their public sizes, each sorted) and the stock (the rest, in the shuffled order: the dealing order of the
+    later deals); ``hands[view.seat]`` is the seat's own hand.  A seat that owns a build is first given a random
+    unseen card of the build's value (reserve rule, spec §2.6, :func:`reserve_facts`) when one is left, and
+    ``known`` (facts the play proved, e.g. research's capture-duty inferences) restricts and requires cards the
+    same way.  If no deal meets every requirement in a few tries, the requirements are dropped (the seat's view
+    stays the same: it shows no other hand).  A partial position's leftover cards go nowhere.
 
     Args:
         view: one seat's View.
         rng: the generator every sampled card is drawn from.
         known: per seat ``(allowed, required)`` (:data:`Known`); the viewer's entry is ignored.
-    Returns:
-        A State with every public field of ``view``.
     Raises:
         ValueError: the view's counts are inconsistent (more hidden places than unseen cards, or fewer in a
-            full position).
+            full position in play).
     """
     seat = view.seat
-    n = view.players
     counts = _unseen_counts(view)
     pool: list[Card] = []
     for i, k in enumerate(counts):
@@ -309,10 +316,24 @@ def sample_state(view: View, rng: random.Random, known: Known | None = None) -> 
         hands = _deal_hands(pool, sizes, seat, {}, rng)
         assert hands is not None
     hands[seat] = view.hand
-    stock = tuple(pool[: view.stock_size])
+    return tuple(hands), tuple(pool[: view.stock_size])
+
+
+def sample_state(view: View, rng: random.Random, known: Known | None = None) -> State:
+    """A full State consistent with ``view``: ``view(result, view.seat)`` equals ``view`` (the engine's one
+    sampler of unseen cards; ``kortbord.mulle.SPEC.sample``).
+
+    Every public field comes from ``view``; the other hands and the stock from :func:`sample_hidden` (see there
+    for ``known`` and the rules honoured).  A partial position's view gives a partial State.  Outside play
+    (``phase`` ``"deal"``/``"over"``) nothing is hidden.
+
+    Raises:
+        ValueError: the view's counts are inconsistent.
+    """
+    hands, stock = sample_hidden(view, rng, known)
     return State(
         rules=view.rules,
-        players=n,
+        players=view.players,
         teams=view.teams,
         phase=view.phase,
         dealer=view.dealer,
@@ -327,7 +348,7 @@ def sample_state(view: View, rng: random.Random, known: Known | None = None) -> 
         deals_total=view.deals_total,
         is_last_deal=view.is_last_deal,
         next_build=view.next_build,
-        _hands=tuple(hands),
+        _hands=hands,
         _stock=stock,
         round_log=view.round_log,
         partial=view.partial,

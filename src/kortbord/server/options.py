@@ -11,8 +11,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Final
 
-from kortbord.cribbage import rules as cribbage_rules
 from kortbord.contract import Option
+from kortbord.cribbage import rules as cribbage_rules
 from kortbord.mulle import SPEC as MULLE
 from kortbord.server.games import GAMES
 
@@ -308,7 +308,9 @@ def options_for(game: str) -> dict[str, Any] | None:
     if game == "mulle":
         schema = {o.key: o for o in MULLE.option_schema()}
         opts = [_mulle_option(schema[k], words) for k, words in _MULLE.items()]
-        profiles = [{"name": n, "rules": MULLE.rules_to_dict(MULLE.make_rules({"profile": n}))} for n in MULLE.profiles()]
+        profiles = [
+            {"name": n, "rules": MULLE.rules_to_dict(MULLE.make_rules({"profile": n}))} for n in MULLE.profiles()
+        ]
         return {
             "game": "mulle",
             "options": opts,
