@@ -41,6 +41,12 @@ def _typed(choices: tuple[Any, ...]) -> frozenset[tuple[type, Any]]:
     return frozenset((type(c), c) for c in choices)
 
 
+def _int_bounds(opt: Option) -> tuple[str, int, int]:
+    """``(key, minimum, maximum)`` of an int option."""
+    assert opt.minimum is not None and opt.maximum is not None
+    return opt.key, opt.minimum, opt.maximum
+
+
 def _is_choice(value: object, allowed: frozenset[tuple[type, Any]]) -> bool:
     """``value`` is one of the choices ``allowed`` (:func:`_typed`) with the same type."""
     try:
@@ -110,7 +116,7 @@ _CHOICE_CHECKS: Final = tuple(
     if o.type == "choice" and o.key not in ("jokers", "profile")
 )
 _BOOLS: Final = tuple(o.key for o in OPTIONS if o.type == "bool" or o.key == "jokers")
-_INT_CHECKS: Final = tuple((o.key, o.minimum, o.maximum) for o in OPTIONS if o.type == "int")
+_INT_CHECKS: Final = tuple(_int_bounds(o) for o in OPTIONS if o.type == "int")
 _JOKERS: Final = _typed(_OPTION["jokers"].choices)
 _PROFILE_CHOICES: Final = _typed(_OPTION["profile"].choices)
 _MFC_CHOICES: Final = _typed(_OPTION["max_found_cards"].choices)
