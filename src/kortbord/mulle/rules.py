@@ -4,6 +4,8 @@ Every option key of the rules spec (``../shared/rules/mulle.md`` §3 variants an
 field here, with the spec's default.  Profiles (§3): ``standard`` (the default), ``cardgames.zone`` (seed 002's
 reading) and ``kryp`` (Kryp-mulle: the same play, the lowest total wins).
 
+The options themselves (type, domain, default, spec section) are declared once, in :data:`OPTIONS`.
+
 A rules dictionary (in positions, records, the HTTP API) names an optional ``"profile"`` and overrides single
 keys on top of it: ``{"profile": "cardgames.zone", "game_length": "target:200"}``.  Unknown keys or values raise
 :class:`~kortbord.errors.InvalidRulesError`.
@@ -126,6 +128,9 @@ _LENGTH_CHOICES: Final = _typed(_OPTION["game_length"].choices)
 @dataclass(frozen=True, slots=True)
 class Rules:
     """Every Mulle option (rules spec §3, §4).  Defaults are the ``standard`` profile (§2).
+
+    Each field's type, domain and default are declared once, in :data:`OPTIONS`; the defaults below and the
+    checks of ``__post_init__`` (which raise :class:`~kortbord.errors.InvalidRulesError`) read it.
 
     Attributes (spec key, default, meaning):
         pure_mulle (A1, True): a played card whose twin lies loose takes only the twin (plus builds of its value).

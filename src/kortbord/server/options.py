@@ -2,8 +2,8 @@
 
 Each option carries its key, type (``bool`` / ``int`` / ``choice``), choices, the default of the ``standard``
 profile, and a label and help text in English and Swedish.  The keys, domains and defaults come from the rules
-modules (:class:`kortbord.mulle.Rules`, :class:`kortbord.cribbage.Rules`, which cite the rules specs); this module
-only adds the words people read.
+modules (Mulle: ``kortbord.mulle.SPEC.option_schema()``; :class:`kortbord.cribbage.Rules`; both cite the rules
+specs); this module only adds the words people read.
 """
 
 from __future__ import annotations
