@@ -4,14 +4,14 @@
 :class:`~kortbord.mulle.view.View`, the legal moves and a seeded ``random.Random``; where it needs the hidden
 cards it *samples* them (rules spec §7, "notes for the computer opponent"):
 
-1. **Card counting.**  Every card exists twice (spec §2.1), so the unseen cards are the 104-card two-pack
-   multiset minus the own hand, the loose table cards, the cards in builds and every capture pile of the round
-   (all captured cards were face up).  Their number equals the other hands' sizes plus the stock size.
-2. **Determinisation** (:func:`sample_state`).  The unseen cards are dealt at random to the other hands (of the
-   public sizes) and the stock, respecting the one thing the rules reveal about a hand: the owner of a build
-   holds a card of its value (the reserve rule, spec §2.6).  The sampled world is built with the engine's public
-   :func:`kortbord.mulle.position.load_position` (every hand and the stock given, so the engine deals the later
-   deals from the sampled stock).
+1. **Card counting** (:func:`kortbord.mulle.view.unseen_cards`).  Every card exists twice (spec §2.1), so the
+   unseen cards are the 104-card two-pack multiset minus the own hand, the loose table cards, the cards in builds
+   and every capture pile of the round (all captured cards were face up).  Their number equals the other hands'
+   sizes plus the stock size.
+2. **Determinisation** (``kortbord.mulle.SPEC.sample``, the engine's one sampler).  The unseen cards are dealt
+   at random to the other hands (of the public sizes) and the stock, respecting the one thing the rules reveal
+   about a hand: the owner of a build holds a card of its value (the reserve rule, spec §2.6).  The sampled world
+   is a full State with the view's seats (the engine deals the later deals from the sampled stock).
 3. **Evaluation by playouts.**  Each candidate move is applied in the sampled world and the deal is played out by
    a fast one-move policy for every seat (:func:`rollout_policy`: points captured now, mulles, a tabbe, the
    scoring cards kept, no lone card left for a tabbe) to the end of the current deal -- the natural horizon:
@@ -43,137 +43,16 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from kortbord.bots.mulle_simple import GreedyBot
-from kortbord.cards import Card, full_deck
 from kortbord.mulle import engine
 from kortbord.mulle.moves import Build, Capture, LayOn, Package, PlayerMove, Trail
-from kortbord.mulle.position import load_position
 from kortbord.mulle.rules import Rules
 from kortbord.mulle.scoring import card_points, mulle_points
+from kortbord.mulle.spec import SPEC
 from kortbord.mulle.state import HV, SCORING, TV, State
 from kortbord.mulle.view import View
 from kortbord.mulle.view import view as seat_view
 
-__all__ = ["StrongBot", "rollout_policy", "sample_state", "unseen_cards"]
-
-_FULL: Final = Counter(full_deck(2))
-_NAMES: Final = tuple(str(Card(c)) for c in range(52))
-
-
-def _name(c: int) -> str:
-    return _NAMES[c]
-
-
-def unseen_cards(view: View) -> Counter[int]:
-    """The cards ``view``'s seat has not seen this round (spec §7: track the 104-card multiset).
-
-    Returns:
-        A Counter of card -> copies (0..2): the two-pack multiset minus the own hand, the loose table cards, the
-        cards in builds and every side's capture pile.  Its total is the other hands' sizes plus the stock size.
-    """
-    seen: Counter[int] = Counter(view.hand)
-    seen.update(view.table)
-    for b in view.builds:
-        seen.update(b.cards)
-    for p in view.piles:
-        seen.update(p.cards)
-    out: Counter[int] = Counter()
-    for c, k in _FULL.items():
-        if k > seen[c]:
-            out[c] = k - seen[c]
-    return out
-
-
-def sample_state(view: View, rules: Rules, rng: random.Random) -> State:
-    """One determinisation: an engine State consistent with everything ``view`` shows, hidden cards sampled.
-
-    The unseen cards (:func:`unseen_cards`) are shuffled with ``rng`` and dealt to the other seats' hands (their
-    public sizes) and the stock; a seat that owns a build is first given a random unseen card of the build's
-    value (the reserve rule, spec §2.6), when one exists.  Seats keep their places relative to the dealer
-    (a position's ``Pk`` is ``k`` seats clockwise from the dealer, engine-api "Mulle specifics"), so the returned
-    state's seat numbers equal the view's only when the view's dealer is the last seat: use the seat offset
-    ``(seat - view.dealer - 1) % players``.
-
-    Args:
-        view: the viewer's View during play (phase ``"play"``).
-        rules: the game's rules (public; the View does not carry them).
-        rng: the generator every sampled card is drawn from.
-    Returns:
-        A full (non-partial) State: every hand, the stock in a sampled dealing order, the public table, builds,
-        piles, scores, deal counter and båt flag; the same seat to move.
-    Raises:
-        ValueError: the view is not of a game in play, or its counts are inconsistent.
-    """
-    if view.phase != "play" or view.to_move is None or view.dealer is None:
-        raise ValueError("a determinisation needs a view of a game in play")
-    n = view.players
-    dealer = view.dealer
-
-    def pos(seat: int) -> int:
-        return (seat - dealer - 1) % n
-
-    unseen = unseen_cards(view)
-    pool = sorted(unseen.elements())
-    rng.shuffle(pool)
-    hidden = sum(view.hand_sizes) - len(view.hand) + view.stock_size
-    if len(pool) != hidden:
-        raise ValueError(f"the view shows {len(pool)} unseen cards but {hidden} hidden places")
-    hands: list[list[int]] = [[] for _ in range(n)]
-    hands[view.seat] = list(view.hand)
-    # reserve rule: the owner of a build holds a card of its value
-    for b in view.builds:
-        o = b.owner
-        if o == view.seat or len(hands[o]) >= view.hand_sizes[o] or any(HV[c] == b.value for c in hands[o]):
-            continue
-        for i, c in enumerate(pool):
-            if HV[c] == b.value:
-                hands[o].append(pool.pop(i))
-                break
-    it = iter(pool)
-    for s in range(n):
-        if s != view.seat:
-            while len(hands[s]) < view.hand_sizes[s]:
-                hands[s].append(next(it))
-    stock = list(it)
-    names = [f"P{pos(s) + 1}" for s in range(n)]
-    if view.teams:
-        team_name = {0: "P1+P3", 1: "P2+P4"}
-        side_names = [team_name[pos(side) % 2] for side in range(2)]
-    else:
-        side_names = names
-    data: dict[str, Any] = {
-        "rules": rules.to_dict(),
-        "players": n,
-        "teams": view.teams,
-        "table": [_name(c) for c in view.table],
-        "builds": [
-            {
-                "id": b.id,
-                "cards": [_name(c) for c in b.cards],
-                "value": b.value,
-                "owner": names[b.owner],
-                "locked": b.locked,
-                **({"co_owners": [names[s] for s in b.co_owners]} if b.co_owners else {}),
-            }
-            for b in view.builds
-        ],
-        "hands": {names[s]: [_name(c) for c in hands[s]] for s in range(n)},
-        "to_move": names[view.to_move],
-        "last_capturer": None if view.last_capturer is None else names[view.last_capturer],
-        "stock": [_name(c) for c in stock],
-        "piles": {
-            side_names[i]: {
-                "cards": [_name(c) for c in p.cards],
-                "mulle": [{"card": _name(c), "points": pts} for c, pts in p.mulles],
-                "tabbe": p.tabbar,
-            }
-            for i, p in enumerate(view.piles)
-        },
-        "scores": {side_names[i]: sc for i, sc in enumerate(view.scores)},
-        "deal_no": max(view.deal_no, 1),
-        "deals_total": max(view.deals_total, 1),
-        "is_last_deal": view.is_last_deal,
-    }
-    return load_position(data)
+__all__ = ["StrongBot", "rollout_policy"]
 
 
 class _Tables:
@@ -374,13 +253,11 @@ class StrongBot:
         count = [0] * len(moves)
         t = _tables(self.rules)
         sign = -1.0 if t.kryp else 1.0
-        n = view.players
-        assert view.dealer is not None
-        me = (view.seat - view.dealer - 1) % n  # the viewer's seat in the sampled state (position seats)
+        me = view.seat
         worlds = 0
         playouts = 0
         while self.iterations is None or worlds < self.iterations:
-            world = sample_state(view, self.rules, local)
+            world = SPEC.sample(view, local)
             my_side = world.side(me)
             base = _side_points(world, t)
             seed = local.getrandbits(64)

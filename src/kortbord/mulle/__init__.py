@@ -8,6 +8,8 @@ The engine API of ``docs/engine-api.md``::
     while not mulle.is_over(state):
         move = mulle.chance_outcome(state, rng) if mulle.is_chance(state) else rng.choice(mulle.legal_moves(state))
         state, events = mulle.step(state, move)
+
+Clients drive the game through :data:`SPEC` (``kortbord.contract.GameSpec``), Mulle's entry in the registry.
 """
 
 from __future__ import annotations
@@ -43,15 +45,18 @@ from kortbord.mulle.moves import (
     parse_move_text,
 )
 from kortbord.mulle.position import apply_position, dump_position, load_position
-from kortbord.mulle.rules import PROFILES, RULES_VERSION, Rules
+from kortbord.mulle.rules import OPTIONS, PROFILES, RULES_VERSION, Rules
 from kortbord.mulle.scoring import card_points, mulle_points, score_pile
+from kortbord.mulle.spec import SPEC, MulleResult, MulleSpec
 from kortbord.mulle.state import HV, TV, State
-from kortbord.mulle.view import View, view
+from kortbord.mulle.view import PublicView, View, public_view, sample_state, unseen_cards, view
 
 __all__ = [
     "HV",
+    "OPTIONS",
     "PROFILES",
     "RULES_VERSION",
+    "SPEC",
     "TV",
     "Build",
     "BuildDown",
@@ -60,8 +65,11 @@ __all__ = [
     "Game",
     "LayOn",
     "Move",
+    "MulleResult",
+    "MulleSpec",
     "Package",
     "PlayerMove",
+    "PublicView",
     "Raise",
     "Result",
     "Rules",
@@ -84,9 +92,12 @@ __all__ = [
     "new_game",
     "parse_move",
     "parse_move_text",
+    "public_view",
     "result",
+    "sample_state",
     "score_pile",
     "step",
     "to_act",
+    "unseen_cards",
     "view",
 ]

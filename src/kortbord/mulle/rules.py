@@ -4,6 +4,8 @@ Every option key of the rules spec (``../shared/rules/mulle.md`` §3 variants an
 field here, with the spec's default.  Profiles (§3): ``standard`` (the default), ``cardgames.zone`` (seed 002's
 reading) and ``kryp`` (Kryp-mulle: the same play, the lowest total wins).
 
+The options themselves (type, domain, default, spec section) are declared once, in :data:`OPTIONS`.
+
 A rules dictionary (in positions, records, the HTTP API) names an optional ``"profile"`` and overrides single
 keys on top of it: ``{"profile": "cardgames.zone", "game_length": "target:200"}``.  Unknown keys or values raise
 :class:`~kortbord.errors.InvalidRulesError`.
@@ -17,25 +19,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
+from kortbord.contract import Option
 from kortbord.errors import InvalidRulesError
 
-__all__ = ["PROFILES", "RULES_VERSION", "Rules"]
+__all__ = ["OPTIONS", "PROFILES", "RULES_VERSION", "Rules"]
 
 #: Version of the rules implementation; written into every game record (pgx convention).
 RULES_VERSION: Final = "mulle-1.0"
-
-_CHOICES: Final[dict[str, tuple[str, ...]]] = {
-    "spade_points": ("total", "additive"),
-    "mulle_value": ("hand", "table", "by_capture"),
-    "maximal": ("maximal", "maximum", "free"),
-    "capture_duty": ("player", "strict", "card", "none"),
-    "ownership": ("last", "co"),
-    "table_packaging": ("on", "off", "forced"),
-    "mulle_pair_scope": ("any", "rank_only"),
-    "tie_rule": ("standard", "play_on", "draw"),
-    "team_build_duty": ("owner", "team"),
-    "scoring": ("standard", "surplus"),
-}
 
 _PROFILE_NAMES: Final = ("standard", "cardgames.zone", "kryp")
 
@@ -45,30 +35,102 @@ _PROFILE_NAMES: Final = ("standard", "cardgames.zone", "kryp")
 MAX_TARGET: Final = 10000
 MAX_FOUND_CARDS: Final = 16
 _TARGET = re.compile(r"target:([0-9]{1,5})")
+_DIGITS = re.compile(r"[0-9]{1,5}")
 
-_BOOLS: Final = (
-    "pure_mulle",
-    "special_capture_builds_only",
-    "build_down",
-    "build_down_only_on_others",
-    "raise_own",
-    "no_consecutive_raise",
-    "ligger_any",
-    "scoring_build_from_hand",
-    "builds_in_sums",
-    "one_build_per_value",
-    "no_tabbe_in_last_deal",
-    "kryp",
-    "jokers",
-    "locking",
-    "capture_all_builds",
-    "reserve_rule",
+
+def _typed(choices: tuple[Any, ...]) -> frozenset[tuple[type, Any]]:
+    """``choices`` as ``(type, value)`` pairs, for :func:`_is_choice`."""
+    return frozenset((type(c), c) for c in choices)
+
+
+def _int_bounds(opt: Option) -> tuple[str, int, int]:
+    """``(key, minimum, maximum)`` of an int option."""
+    assert opt.minimum is not None and opt.maximum is not None
+    return opt.key, opt.minimum, opt.maximum
+
+
+def _is_choice(value: object, allowed: frozenset[tuple[type, Any]]) -> bool:
+    """``value`` is one of the choices ``allowed`` (:func:`_typed`) with the same type."""
+    try:
+        return (type(value), value) in allowed
+    except TypeError:  # an unhashable value (a list, a dict) is no choice
+        return False
+
+
+_S: Final = "mulle.md §4 "  # the ambiguity table of the rules spec, where most options are defined
+
+#: Every Mulle rule option, declared once (type, domain, ``standard`` default, spec section), in the order of
+#: :class:`Rules`' fields.  :class:`Rules` takes its defaults and its validation from here; the server's option
+#: lists, the lobby and the OpenSpiel parameters read it through ``kortbord.mulle.SPEC.option_schema()``.
+OPTIONS: Final[tuple[Option, ...]] = (
+    Option("pure_mulle", "bool", True, section=_S + "A1"),
+    Option("spade_points", "choice", "total", ("total", "additive"), section=_S + "A2"),
+    Option("mulle_value", "choice", "hand", ("hand", "table", "by_capture"), section=_S + "A3"),
+    Option("special_capture_builds_only", "bool", False, section=_S + "A4"),
+    Option("maximal", "choice", "maximal", ("maximal", "maximum", "free"), section=_S + "A5"),
+    Option("capture_duty", "choice", "player", ("player", "strict", "card", "none"), section=_S + "A6"),
+    Option(
+        "max_found_cards", "choice_or_int", 2, ("unlimited",), minimum=2, maximum=MAX_FOUND_CARDS, section=_S + "A7"
+    ),
+    Option("build_down", "bool", True, section=_S + "A8"),
+    Option("build_down_only_on_others", "bool", False, section=_S + "A8"),
+    Option("raise_own", "bool", True, section=_S + "A9"),
+    Option("no_consecutive_raise", "bool", False, section=_S + "A9"),
+    Option("ligger_any", "bool", True, section=_S + "A10"),
+    Option("ownership", "choice", "last", ("last", "co"), section=_S + "A10"),
+    Option("table_packaging", "choice", "on", ("on", "off", "forced"), section=_S + "A11"),
+    Option("scoring_build_from_hand", "bool", False, section=_S + "A12"),
+    Option("builds_in_sums", "bool", False, section=_S + "A13"),
+    Option("one_build_per_value", "bool", True, section=_S + "A14"),
+    Option("no_tabbe_in_last_deal", "bool", False, section=_S + "A15"),
+    Option("mulle_pair_scope", "choice", "any", ("any", "rank_only"), section=_S + "A16"),
+    Option("hand_size", "int", 8, minimum=1, maximum=52, section=_S + "A17"),
+    Option("table_size", "int", 8, minimum=0, maximum=52, section=_S + "A17"),
+    Option(
+        "game_length",
+        "choice_or_int",
+        "target:100",
+        ("single_round", "each_deals_once"),
+        minimum=1,
+        maximum=MAX_TARGET,
+        section=_S + "A18",
+        prefix="target:",
+    ),
+    Option("tie_rule", "choice", "standard", ("standard", "play_on", "draw"), section=_S + "A19"),
+    Option("kryp", "bool", False, section=_S + "A20"),
+    # jokers are not implemented (no source documents how they play): the only accepted value is false
+    Option("jokers", "choice", False, (False,), section=_S + "A21"),
+    Option("locking", "bool", True, section="mulle.md §3"),
+    Option("capture_all_builds", "bool", True, section=_S + "A27"),
+    Option("reserve_rule", "bool", True, section=_S + "A28"),
+    Option("team_build_duty", "choice", "owner", ("owner", "team"), section=_S + "A25"),
+    Option("deal_packet", "int", 4, minimum=1, maximum=52, section=_S + "A24"),
+    Option("scoring", "choice", "standard", ("standard", "surplus"), section="mulle.md §2.11, §3"),
+    Option("profile", "choice", "standard", _PROFILE_NAMES, section="mulle.md §3"),
 )
+_OPTION: Final[dict[str, Option]] = {o.key: o for o in OPTIONS}
+_DEFAULT: Final[dict[str, Any]] = {o.key: o.default for o in OPTIONS}
+#: The checks of ``__post_init__`` read from :data:`OPTIONS`, in the order they run (choices, booleans, the rest);
+#: a choice's values are kept as ``(type, value)`` pairs, so ``0`` is not ``False`` and ``1`` is not ``True``.
+_CHOICE_CHECKS: Final = tuple(
+    (o.key, _typed(o.choices), ", ".join(o.choices))
+    for o in OPTIONS
+    if o.type == "choice" and o.key not in ("jokers", "profile")
+)
+_BOOLS: Final = tuple(o.key for o in OPTIONS if o.type == "bool" or o.key == "jokers")
+_INT_CHECKS: Final = tuple(_int_bounds(o) for o in OPTIONS if o.type == "int")
+_JOKERS: Final = _typed(_OPTION["jokers"].choices)
+_PROFILE_CHOICES: Final = _typed(_OPTION["profile"].choices)
+_MFC_CHOICES: Final = _typed(_OPTION["max_found_cards"].choices)
+_LENGTH_CHOICES: Final = _typed(_OPTION["game_length"].choices)
 
 
 @dataclass(frozen=True, slots=True)
 class Rules:
     """Every Mulle option (rules spec §3, §4).  Defaults are the ``standard`` profile (§2).
+
+    Each field's type, domain and default are declared once, in :data:`OPTIONS`; the defaults below and the
+    checks of ``__post_init__`` (which raise :class:`~kortbord.errors.InvalidRulesError`) read it.
 
     Attributes (spec key, default, meaning):
         pure_mulle (A1, True): a played card whose twin lies loose takes only the twin (plus builds of its value).
@@ -105,69 +167,66 @@ class Rules:
         profile: the name of the profile these rules were built from (informational).
     """
 
-    pure_mulle: bool = True
-    spade_points: str = "total"
-    mulle_value: str = "hand"
-    special_capture_builds_only: bool = False
-    maximal: str = "maximal"
-    capture_duty: str = "player"
-    max_found_cards: int | str = 2
-    build_down: bool = True
-    build_down_only_on_others: bool = False
-    raise_own: bool = True
-    no_consecutive_raise: bool = False
-    ligger_any: bool = True
-    ownership: str = "last"
-    table_packaging: str = "on"
-    scoring_build_from_hand: bool = False
-    builds_in_sums: bool = False
-    one_build_per_value: bool = True
-    no_tabbe_in_last_deal: bool = False
-    mulle_pair_scope: str = "any"
-    hand_size: int = 8
-    table_size: int = 8
-    game_length: str = "target:100"
-    tie_rule: str = "standard"
-    kryp: bool = False
-    jokers: bool = False
-    locking: bool = True
-    capture_all_builds: bool = True
-    reserve_rule: bool = True
-    team_build_duty: str = "owner"
-    deal_packet: int = 4
-    scoring: str = "standard"
-    profile: str = "standard"
+    pure_mulle: bool = _DEFAULT["pure_mulle"]
+    spade_points: str = _DEFAULT["spade_points"]
+    mulle_value: str = _DEFAULT["mulle_value"]
+    special_capture_builds_only: bool = _DEFAULT["special_capture_builds_only"]
+    maximal: str = _DEFAULT["maximal"]
+    capture_duty: str = _DEFAULT["capture_duty"]
+    max_found_cards: int | str = _DEFAULT["max_found_cards"]
+    build_down: bool = _DEFAULT["build_down"]
+    build_down_only_on_others: bool = _DEFAULT["build_down_only_on_others"]
+    raise_own: bool = _DEFAULT["raise_own"]
+    no_consecutive_raise: bool = _DEFAULT["no_consecutive_raise"]
+    ligger_any: bool = _DEFAULT["ligger_any"]
+    ownership: str = _DEFAULT["ownership"]
+    table_packaging: str = _DEFAULT["table_packaging"]
+    scoring_build_from_hand: bool = _DEFAULT["scoring_build_from_hand"]
+    builds_in_sums: bool = _DEFAULT["builds_in_sums"]
+    one_build_per_value: bool = _DEFAULT["one_build_per_value"]
+    no_tabbe_in_last_deal: bool = _DEFAULT["no_tabbe_in_last_deal"]
+    mulle_pair_scope: str = _DEFAULT["mulle_pair_scope"]
+    hand_size: int = _DEFAULT["hand_size"]
+    table_size: int = _DEFAULT["table_size"]
+    game_length: str = _DEFAULT["game_length"]
+    tie_rule: str = _DEFAULT["tie_rule"]
+    kryp: bool = _DEFAULT["kryp"]
+    jokers: bool = _DEFAULT["jokers"]
+    locking: bool = _DEFAULT["locking"]
+    capture_all_builds: bool = _DEFAULT["capture_all_builds"]
+    reserve_rule: bool = _DEFAULT["reserve_rule"]
+    team_build_duty: str = _DEFAULT["team_build_duty"]
+    deal_packet: int = _DEFAULT["deal_packet"]
+    scoring: str = _DEFAULT["scoring"]
+    profile: str = _DEFAULT["profile"]
 
     def __post_init__(self) -> None:
-        for key, allowed in _CHOICES.items():
+        for key, allowed, names in _CHOICE_CHECKS:
             value = getattr(self, key)
-            if value not in allowed:
-                raise InvalidRulesError(f"rule {key!r} must be one of {', '.join(allowed)}; got {value!r}")
+            if not _is_choice(value, allowed):
+                raise InvalidRulesError(f"rule {key!r} must be one of {names}; got {value!r}")
         for key in _BOOLS:
             if not isinstance(getattr(self, key), bool):
                 raise InvalidRulesError(f"rule {key!r} must be true or false; got {getattr(self, key)!r}")
-        if self.jokers:
+        if not _is_choice(self.jokers, _JOKERS):
             raise InvalidRulesError(
                 "rule 'jokers' is not implemented: no source documents how jokers play in Mulle (spec §3, A21)"
             )
-        mfc = self.max_found_cards
-        if not (
-            mfc == "unlimited" or (isinstance(mfc, int) and not isinstance(mfc, bool) and 2 <= mfc <= MAX_FOUND_CARDS)
-        ):
+        if not _choice_or_int_ok(_OPTION["max_found_cards"], _MFC_CHOICES, self.max_found_cards):
             raise InvalidRulesError(
-                f"rule 'max_found_cards' must be an integer 2..{MAX_FOUND_CARDS} or 'unlimited'; got {_short(mfc)}"
+                f"rule 'max_found_cards' must be an integer 2..{MAX_FOUND_CARDS} or 'unlimited';"
+                f" got {_short(self.max_found_cards)}"
             )
-        for key, low, high in (("hand_size", 1, 52), ("table_size", 0, 52), ("deal_packet", 1, 52)):
+        for key, low, high in _INT_CHECKS:
             value = getattr(self, key)
             if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
                 raise InvalidRulesError(f"rule {key!r} must be an integer {low}..{high}; got {value!r}")
-        gl = self.game_length
-        if not isinstance(gl, str) or not (gl in ("single_round", "each_deals_once") or _target_of(gl) > 0):
+        if not _choice_or_int_ok(_OPTION["game_length"], _LENGTH_CHOICES, self.game_length):
             raise InvalidRulesError(
                 f"rule 'game_length' must be 'target:N' (N = 1..{MAX_TARGET}), 'single_round' or 'each_deals_once';"
-                f" got {_short(gl)}"
+                f" got {_short(self.game_length)}"
             )
-        if not isinstance(self.profile, str) or self.profile not in _PROFILE_NAMES:
+        if not _is_choice(self.profile, _PROFILE_CHOICES):
             raise InvalidRulesError(f"unknown profile {_short(self.profile)}; known: {', '.join(_PROFILE_NAMES)}")
 
     # -- derived values -----------------------------------------------------------------------------------
@@ -247,6 +306,23 @@ def _target_of(game_length: object) -> int:
         if m is not None and 1 <= int(m.group(1)) <= MAX_TARGET:
             return int(m.group(1))
     return 0
+
+
+def _choice_or_int_ok(opt: Option, allowed: frozenset[tuple[type, Any]], value: object) -> bool:
+    """``value`` is in the domain of a ``choice_or_int`` option: one of its choices, or an int in its bounds --
+    written ``prefix + digits`` (at most 5 ASCII digits) when the option has a prefix.  ``allowed``: its choices
+    as :func:`_typed` pairs."""
+    if _is_choice(value, allowed):
+        return True
+    assert opt.minimum is not None and opt.maximum is not None
+    if opt.prefix:
+        if type(value) is not str or not value.startswith(opt.prefix):
+            return False
+        digits = value[len(opt.prefix) :]
+        if _DIGITS.fullmatch(digits) is None:
+            return False
+        value = int(digits)
+    return type(value) is int and opt.minimum <= value <= opt.maximum
 
 
 def _short(value: object, limit: int = 60) -> str:

@@ -26,6 +26,7 @@ from kortbord import cribbage, mulle
 from kortbord.cards import Card, full_deck
 from kortbord.cribbage import moves as cm
 from kortbord.errors import IllegalMoveError, InvalidPositionError
+from kortbord.mulle.view import sample_hidden
 from kortbord.research import encoding as enc
 
 __all__ = ["CribbageSpec", "MulleSpec", "ResampleError", "Spec", "Table", "mulle_deal_slots"]
@@ -480,51 +481,40 @@ class Table:
         raise ResampleError(f"no deal consistent with P{seat}'s information found in {RESAMPLE_TRIES} tries")
 
     def _mulle_redeal(self, seat: int, rng: random.Random) -> tuple[Any, tuple[tuple[int, Any, int], ...]] | None:
+        """This round's shuffle with the cards hidden from ``seat`` redealt, and the round's decisions to replay.
+
+        The other hands and the stock are drawn by the engine's one sampler (``mulle.view.sample_hidden`` of
+        ``seat``'s view) within what the other seats' moves in this deal prove (:meth:`_mulle_constraints`); the
+        deck puts back what ``seat`` has seen (its own cards, the face-up table, every card played in this round)
+        where it was dealt, the sampled hands in their seats' places of this deal, and the sampled stock in the
+        later deals.
+        """
         st = self.state
         deck = self.round_chance.deck
-        slots = mulle_deal_slots(self.spec.rules, self.spec.players, st.dealer)  # type: ignore[attr-defined]
+        players = self.spec.players
+        slots = mulle_deal_slots(self.spec.rules, players, st.dealer)  # type: ignore[attr-defined]
         current = st.deal_no
-        played: dict[tuple[int, int], list[Card]] = {}
+        hands, stock = sample_hidden(mulle.view(st, seat), rng, self._mulle_constraints(seat))
+        dealt: dict[tuple[int, int], list[Card]] = {}
         for s, move, deal_no in self.round_log:
-            played.setdefault((deal_no, s), []).append(move.card)
+            if s != seat:
+                dealt.setdefault((deal_no, s), []).append(move.card)
+        for s in range(players):
+            if s != seat:
+                dealt.setdefault((current, s), []).extend(hands[s])
         new: list[Card | None] = [None] * len(deck)
+        places: dict[tuple[int, int], list[int]] = {}
         for pos, (deal_no, owner) in enumerate(slots):
             if deal_no > current:
                 continue
             if owner == -1 or owner == seat:
                 new[pos] = deck[pos]
-        for (deal_no, s), cards in played.items():
-            if s == seat:
-                continue
-            free = [pos for pos, slot in enumerate(slots) if slot == (deal_no, s)]
-            for pos, card in zip(free, cards, strict=False):
+            else:
+                places.setdefault((deal_no, owner), []).append(pos)
+        for key, free in places.items():
+            for pos, card in zip(free, dealt.get(key, ()), strict=True):
                 new[pos] = card
-        pool = list((Counter(deck) - Counter(c for c in new if c is not None)).elements())
-        rng.shuffle(pool)
-        # the other seats' unknown cards of the current deal, drawn within what their moves prove
-        constraints = self._mulle_constraints(seat)
-        unknown: dict[int, list[int]] = {}
-        for pos, (deal_no, owner) in enumerate(slots):
-            if deal_no == current and owner not in (-1, seat) and new[pos] is None:
-                unknown.setdefault(owner, []).append(pos)
-        for s, free in unknown.items():
-            allowed, required = constraints.get(s, (None, []))
-            chosen: list[Card] = []
-            for need in required:
-                if any(c in need for c in chosen):
-                    continue
-                options = [i for i, c in enumerate(pool) if c in need and (allowed is None or c in allowed)]
-                if not options or len(chosen) == len(free):
-                    return None
-                chosen.append(pool.pop(rng.choice(options)))
-            while len(chosen) < len(free):
-                options = [i for i, c in enumerate(pool) if allowed is None or c in allowed]
-                if not options:
-                    return None
-                chosen.append(pool.pop(options[0]))  # the pool is shuffled: the first allowed card is random
-            for pos, c in zip(free, chosen, strict=True):
-                new[pos] = c
-        it = iter(pool)
+        it = iter(stock)  # the later deals' places, in dealing order
         deck_out = tuple(c if c is not None else next(it) for c in new)
         return mulle.Shuffle(deck_out, self.round_chance.dealer), self.round_log
 

@@ -2,8 +2,8 @@
 
 Each option carries its key, type (``bool`` / ``int`` / ``choice``), choices, the default of the ``standard``
 profile, and a label and help text in English and Swedish.  The keys, domains and defaults come from the rules
-modules (:class:`kortbord.mulle.Rules`, :class:`kortbord.cribbage.Rules`, which cite the rules specs); this module
-only adds the words people read.
+modules (Mulle: ``kortbord.mulle.SPEC.option_schema()``; :class:`kortbord.cribbage.Rules`; both cite the rules
+specs); this module only adds the words people read.
 """
 
 from __future__ import annotations
@@ -11,254 +11,204 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Final
 
+from kortbord.contract import Option
 from kortbord.cribbage import rules as cribbage_rules
-from kortbord.mulle import rules as mulle_rules
+from kortbord.mulle import SPEC as MULLE
 from kortbord.server.games import GAMES
 
 __all__ = ["options_for"]
 
-# key: (type, choices or None, label_en, label_sv, help_en, help_sv) -- the Mulle rules spec §3/§4 item in help
-_MULLE: Final[dict[str, tuple[str, tuple[Any, ...] | None, str, str, str, str]]] = {
+# key: (label_en, label_sv, help_en, help_sv) -- the Mulle rules spec §3/§4 item in help.  Only the words live
+# here: each option's type, domain and default come from ``mulle.SPEC.option_schema()`` (``mulle/rules.OPTIONS``).
+# The options the table does not offer (``profile``: the profile list; ``jokers``: not implemented) have no words.
+_MULLE: Final[dict[str, tuple[str, str, str, str]]] = {
     "game_length": (
-        "choice",
-        ("target:100", "target:200", "target:300", "single_round", "each_deals_once"),
         "Game length",
         "Spellängd",
         "Play to a points target, one round, or until each player has dealt once (A18).",
         "Spela till en poänggräns, en omgång eller tills alla har gett en gång (A18).",
     ),
     "kryp": (
-        "bool",
-        None,
         "Kryp-mulle (lowest wins)",
         "Kryp-mulle (lägst vinner)",
         "The same play, but points are to be avoided: the lowest total wins (§3, A20).",
         "Samma spel, men poäng ska undvikas: lägst summa vinner (§3, A20).",
     ),
     "pure_mulle": (
-        "bool",
-        None,
         "Pure mulle",
         "Ren mulle",
         "A card whose twin lies loose takes only the twin, plus builds of its value (A1).",
         "Ett kort vars tvilling ligger löst tar bara tvillingen, och byggen av samma värde (A1).",
     ),
     "spade_points": (
-        "choice",
-        ("total", "additive"),
         "Spade points",
         "Spaderpoäng",
         "A♠ and 2♠ score 2 each in all (40 card points a round) or 3 each (44) (A2).",
         "A♠ och 2♠ ger 2 vardera totalt (40 kortpoäng per omgång) eller 3 vardera (44) (A2).",
     ),
     "mulle_value": (
-        "choice",
-        ("hand", "table", "by_capture"),
         "Mulle value",
         "Mullens värde",
         "A mulle scores the card's hand value (A 14, 2♠ 15, 10♦ 16), its table value, or by capture (A3).",
         "En mulle ger kortets handvärde (A 14, 2♠ 15, 10♦ 16), bordsvärde eller enligt intaget (A3).",
     ),
     "special_capture_builds_only": (
-        "bool",
-        None,
         "Aces, lillan, storan take builds only",
         "Ess, lillan, storan tar bara byggen",
         "Hand values 14, 15 and 16 capture builds only (A4).",
         "Handvärdena 14, 15 och 16 tar bara byggen (A4).",
     ),
     "maximal": (
-        "choice",
-        ("maximal", "maximum", "free"),
         "Capture size",
         "Intagets storlek",
         "A capture takes a maximal set, the most cards, or any set you choose (A5).",
         "Ett intag tar en maximal mängd, flest kort eller valfri mängd (A5).",
     ),
     "capture_duty": (
-        "choice",
-        ("player", "strict", "card", "none"),
         "Capture duty",
         "Intagsplikt",
         "No trailing while any capture exists; strict (nor any build); per card; or none (A6).",
         "Ingen utläggning när intag finns; strikt (inte heller bygge); per kort; eller ingen (A6).",
     ),
     "max_found_cards": (
-        "choice",
-        (2, 3, 4, "unlimited"),
         "Cards that found a build",
         "Kort som grundar ett bygge",
         "How many cards (the hand card included) may found a build (A7).",
         "Hur många kort (handkortet medräknat) som får grunda ett bygge (A7).",
     ),
     "build_down": (
-        "bool",
-        None,
         "Build down",
         "Bygga ner",
         "A card may be added to an open build to lower its value (A8).",
         "Ett kort får läggas på ett öppet bygge för att sänka dess värde (A8).",
     ),
     "build_down_only_on_others": (
-        "bool",
-        None,
         "Build down only on others' builds",
         "Bygga ner bara andras byggen",
         "Building down only on another player's build (A8).",
         "Bygga ner bara på en annan spelares bygge (A8).",
     ),
     "raise_own": (
-        "bool",
-        None,
         "Raise your own build",
         "Höja eget bygge",
         "You may raise a build you own (A9).",
         "Du får höja ett bygge du äger (A9).",
     ),
     "no_consecutive_raise": (
-        "bool",
-        None,
         "No raising twice in a row",
         "Inte höja två gånger i rad",
         "A build may not be raised by the same player twice in a row (A9).",
         "Ett bygge får inte höjas av samma spelare två gånger i rad (A9).",
     ),
     "ligger_any": (
-        "bool",
-        None,
         "Package or lay on any build",
         "Paketera eller ligga på alla byggen",
         "Package or lay on any build; off: only your own or your partner's (A10).",
         "Paketera eller ligga på alla byggen; av: bara eget eller partnerns (A10).",
     ),
     "ownership": (
-        "choice",
-        ("last", "co"),
         "Build ownership",
         "Ägande av bygge",
         "The last player to change a build owns it; co: earlier owners keep the trail ban (A10).",
         "Den som senast ändrade bygget äger det; co: tidigare ägare behåller utläggningsförbudet (A10).",
     ),
     "table_packaging": (
-        "choice",
-        ("on", "off", "forced"),
         "Packing table pairs",
         "Paketera bordspar",
         "Loose table pairs may be packed into a build; off; or forced (a maximal set) (A11).",
         "Lösa bordspar får packas in i ett bygge; av; eller tvingande (maximal mängd) (A11).",
     ),
     "scoring_build_from_hand": (
-        "bool",
-        None,
         "Build with aces, lillan, storan",
         "Bygga med ess, lillan, storan",
         "Aces, 2♠ and 10♦ may build from the hand at their table value (A12).",
         "Ess, 2♠ och 10♦ får bygga från handen med sitt bordsvärde (A12).",
     ),
     "builds_in_sums": (
-        "bool",
-        None,
         "Builds in capture sums",
         "Byggen i intagssummor",
         "Builds may be addends of a capture sum (A13).",
         "Byggen får vara delar av en intagssumma (A13).",
     ),
     "one_build_per_value": (
-        "bool",
-        None,
         "One build per value",
         "Ett bygge per värde",
         "Equal builds merge (and lock) (A14).",
         "Lika byggen slås ihop (och låses) (A14).",
     ),
     "no_tabbe_in_last_deal": (
-        "bool",
-        None,
         "No tabbe in the last deal",
         "Ingen tabbe i sista given",
         "No tabbe in the whole last deal (default: only the final play) (A15).",
         "Ingen tabbe i hela sista given (standard: bara sista utspelet) (A15).",
     ),
     "mulle_pair_scope": (
-        "choice",
-        ("any", "rank_only"),
         "Which pairs are mulles",
         "Vilka par är mullar",
         "Every identical pair in a capture is a mulle, or only pairs of the played card's rank (A16).",
         "Varje identiskt par i ett intag är en mulle, eller bara par av det spelade kortets valör (A16).",
     ),
     "hand_size": (
-        "int",
-        None,
         "Cards per hand",
         "Kort per hand",
         "Cards dealt to each hand (A17).",
         "Kort som delas ut till varje hand (A17).",
     ),
     "table_size": (
-        "int",
-        None,
         "Cards on the table",
         "Kort på bordet",
         "Cards dealt face up to the table at a round's start (A17).",
         "Kort som läggs upp på bordet när omgången börjar (A17).",
     ),
     "tie_rule": (
-        "choice",
-        ("standard", "play_on", "draw"),
         "Ties",
         "Oavgjort",
         "Equal best totals play on in target games and draw in fixed-length games; or always (A19).",
         "Lika bästa summor spelar vidare i poängspel och blir oavgjort i spel med fast längd (A19).",
     ),
     "locking": (
-        "bool",
-        None,
         "Locking",
         "Låsning",
         "Packaging, lay-on and merge-locking exist; off: the cardgames.zone base rules (§3).",
         "Paketering, ligger och låsning finns; av: cardgames.zones grundregler (§3).",
     ),
     "capture_all_builds": (
-        "bool",
-        None,
         "Capture takes every build of its value",
         "Intag tar alla byggen av värdet",
         "A capture takes every build of its value (A27).",
         "Ett intag tar alla byggen av sitt värde (A27).",
     ),
     "reserve_rule": (
-        "bool",
-        None,
         "Reserve rule",
         "Reservregeln",
         "After any move the mover holds a card for every build it owns (A28).",
         "Efter varje drag har spelaren ett kort för varje bygge den äger (A28).",
     ),
     "team_build_duty": (
-        "choice",
-        ("owner", "team"),
         "Team build duty",
         "Lagets byggplikt",
         "The trail ban binds the build's owner, or the owner's partner too (A25).",
         "Utläggningsförbudet gäller byggets ägare, eller även partnern (A25).",
     ),
     "deal_packet": (
-        "int",
-        None,
         "Cards per packet",
         "Kort per paket",
         "Cards per packet when dealing (A24).",
         "Kort per paket vid given (A24).",
     ),
     "scoring": (
-        "choice",
-        ("standard", "surplus"),
         "Scoring",
         "Poängräkning",
         "Standard, or surplus: card points count only above 20, doubled (ET).",
         "Standard, eller överskott: kortpoäng räknas bara över 20, dubblade (ET).",
     ),
+}
+
+#: The values the lobby lists for the options whose domain is a choice or an int (the schema's
+#: ``choice_or_int``): a few common ones, each checked against the schema when the list is built.
+_MULLE_OFFERED: Final[dict[str, tuple[Any, ...]]] = {
+    "game_length": ("target:100", "target:200", "target:300", "single_round", "each_deals_once"),
+    "max_found_cards": (2, 3, 4, "unlimited"),
 }
 
 _CRIBBAGE: Final[dict[str, tuple[str, tuple[Any, ...] | None, str, str, str, str]]] = {
@@ -313,11 +263,8 @@ _CRIBBAGE: Final[dict[str, tuple[str, tuple[Any, ...] | None, str, str, str, str
 }
 
 
-# the ranges the rules modules accept (mulle Rules.__post_init__; cribbage Rules: positive numbers of games)
+# the ranges the rules module accepts (cribbage Rules: positive numbers of games)
 _INT_RANGES: Final[dict[str, tuple[int, int]]] = {
-    "hand_size": (1, 52),
-    "table_size": (0, 52),
-    "deal_packet": (1, 52),
     "skunk_games": (1, 10),
     "double_skunk_games": (1, 10),
 }
@@ -334,6 +281,24 @@ def _option(key: str, spec: tuple[str, tuple[Any, ...] | None, str, str, str, st
     return out
 
 
+def _mulle_option(opt: Option, words: tuple[str, str, str, str]) -> dict[str, Any]:
+    """One Mulle option for the lobby: its domain from the schema, its words from :data:`_MULLE`.  A
+    ``choice_or_int`` is offered as a ``choice`` of :data:`_MULLE_OFFERED` (every value in the schema's domain)."""
+    label_en, label_sv, help_en, help_sv = words
+    out: dict[str, Any] = {"key": opt.key, "type": opt.type, "default": opt.default}
+    if opt.type == "choice":
+        out["choices"] = list(opt.choices)
+    elif opt.type == "choice_or_int":
+        offered = _MULLE_OFFERED[opt.key]
+        for value in offered:
+            MULLE.make_rules({opt.key: value})  # the offered value is in the domain (raises InvalidRulesError)
+        out.update(type="choice", choices=list(offered))
+    elif opt.type == "int":
+        out["min"], out["max"] = opt.minimum, opt.maximum
+    out.update(label_en=label_en, label_sv=label_sv, help_en=help_en, help_sv=help_sv)
+    return out
+
+
 def options_for(game: str) -> dict[str, Any] | None:
     """The lobby description of ``game`` (``"mulle"`` or ``"cribbage"``), or ``None`` for an unknown game.
 
@@ -341,9 +306,11 @@ def options_for(game: str) -> dict[str, Any] | None:
         ``{"game", "options": [...], "profiles": [{"name", "rules"}], "players": [..], "bot_levels": [...]}``.
     """
     if game == "mulle":
-        std = mulle_rules.Rules()
-        opts = [_option(k, s, getattr(std, k)) for k, s in _MULLE.items()]
-        profiles = [{"name": n, "rules": r.to_dict()} for n, r in mulle_rules.PROFILES.items()]
+        schema = {o.key: o for o in MULLE.option_schema()}
+        opts = [_mulle_option(schema[k], words) for k, words in _MULLE.items()]
+        profiles = [
+            {"name": n, "rules": MULLE.rules_to_dict(MULLE.make_rules({"profile": n}))} for n in MULLE.profiles()
+        ]
         return {
             "game": "mulle",
             "options": opts,
