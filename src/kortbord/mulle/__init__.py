@@ -42,7 +42,7 @@ from kortbord.mulle.moves import (
     Trail,
     parse_move_text,
 )
-from kortbord.mulle.position import apply_position, dump_position, load_position
+from kortbord.mulle.position import apply_position, dump_position, load_position, position
 from kortbord.mulle.rules import PROFILES, RULES_VERSION, Rules
 from kortbord.mulle.scoring import card_points, mulle_points, score_pile
 from kortbord.mulle.state import HV, TV, State
@@ -84,6 +84,7 @@ __all__ = [
     "new_game",
     "parse_move",
     "parse_move_text",
+    "position",
     "result",
     "score_pile",
     "step",
