@@ -45,6 +45,7 @@ from typing import Any, Final
 from kortbord.bots.mulle_simple import GreedyBot
 from kortbord.cards import Card, full_deck
 from kortbord.mulle import engine
+from kortbord.mulle.checks import hand_value_counts, holds_reserve
 from kortbord.mulle.moves import Build, Capture, LayOn, Package, PlayerMove, Trail
 from kortbord.mulle.position import load_position
 from kortbord.mulle.rules import Rules
@@ -119,10 +120,14 @@ def sample_state(view: View, rules: Rules, rng: random.Random) -> State:
         raise ValueError(f"the view shows {len(pool)} unseen cards but {hidden} hidden places")
     hands: list[list[int]] = [[] for _ in range(n)]
     hands[view.seat] = list(view.hand)
-    # reserve rule: the owner of a build holds a card of its value
+    # the reserve (spec §2.6, checks.holds_reserve): the owner of a build holds a card of its value
     for b in view.builds:
         o = b.owner
-        if o == view.seat or len(hands[o]) >= view.hand_sizes[o] or any(HV[c] == b.value for c in hands[o]):
+        if (
+            o == view.seat
+            or len(hands[o]) >= view.hand_sizes[o]
+            or holds_reserve(hand_value_counts(hands[o]), 0, b.value)
+        ):
             continue
         for i, c in enumerate(pool):
             if HV[c] == b.value:

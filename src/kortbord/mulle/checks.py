@@ -15,7 +15,8 @@ of the played card, ``0`` when no card is played (no build is worth 0).
 |   reserve rule (§2.6: keep a card for every own build)  | :func:`holds_reserve`        |
 | trail ban (D3, A25 ``team_build_duty``)                 | :func:`bound_by_build`       |
 | capture duty (D1, option ``capture_duty``)              | :func:`duty_forbids_trail`   |
-| scoring cards never build from the hand (D6)            | :func:`builds_from_hand`     |
+| scoring cards never build from the hand (D6)            | :func:`builds_from_hand`,    |
+|                                                         | :func:`hand_builders`        |
 | changing an open build (M3/M4, D8, A12-A13)             | :func:`may_change`           |
 | package / lay on (M5/M6, A10 ``ligger_any``)            | :func:`may_lock`             |
 | same side (teams)                                       | :func:`same_side`            |
@@ -42,6 +43,7 @@ __all__ = [
     "builds_from_hand",
     "builds_only",
     "duty_forbids_trail",
+    "hand_builders",
     "hand_value_counts",
     "holds_reserve",
     "may_change",
@@ -139,6 +141,18 @@ def builds_from_hand(rules: Rules, x: int) -> bool:
     """D6: a scoring card (an ace, 2♠ lillan, 10♦ storan) builds from the hand only with
     ``scoring_build_from_hand``."""
     return not SCORING[x] or rules.scoring_build_from_hand
+
+
+_BUILDERS: dict[bool, tuple[bool, ...]] = {}
+
+
+def hand_builders(rules: Rules) -> tuple[bool, ...]:
+    """:func:`builds_from_hand` of every card index 0..51 under ``rules`` (a table move generation reads once)."""
+    key = rules.scoring_build_from_hand
+    hit = _BUILDERS.get(key)
+    if hit is None:
+        hit = _BUILDERS[key] = tuple(builds_from_hand(rules, x) for x in range(52))
+    return hit
 
 
 def value_in_range(v: int) -> bool:

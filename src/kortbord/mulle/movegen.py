@@ -27,9 +27,9 @@ from typing import Final
 from kortbord.cards import Card
 from kortbord.mulle.checks import (
     bound_by_build,
-    builds_from_hand,
     builds_only,
     duty_forbids_trail,
+    hand_builders,
     may_change,
     may_lock,
     packaging_mode,
@@ -128,11 +128,11 @@ def _loose_options(state: State, x: Card) -> list[tuple[tuple[Card, ...], tuple[
     by card code; builds of value ``hv(x)`` are not included here."""
     rules = state.rules
     h = HV[x]
-    if builds_only(rules, h):
+    if rules.special_capture_builds_only and builds_only(rules, h):  # the option first: no call when it is off
         return [((), ())]
     # Only loose cards worth at most h can be in a group worth h: in the sorted table, those below rank h + 1.
     table = state.table[: bisect_left(state.table, 4 * h)]
-    if twin_only(rules, x, table):
+    if rules.pure_mulle and x in table and twin_only(rules, x, table):
         return [((x,), ())]
     addends = [b for b in state.builds if b.value < h] if rules.builds_in_sums else []
     values = tuple(map(TV.__getitem__, table))
@@ -468,6 +468,7 @@ def _legal(state: State) -> list[PlayerMove]:
             (b.id, b.value, may_change(rules, b, seat, True)) for b in builds if may_change(rules, b, seat, False)
         ]
         lockable = [(b.id, b.value) for b in builds if may_lock(state, b, seat)]
+    from_hand = hand_builders(rules)
     cacheable = not rules.builds_in_sums  # then a capture depends only on x, the table and builds of hv(x)
     by_tv = facts.by_tv
     sums = facts.sums
@@ -496,8 +497,8 @@ def _legal(state: State) -> list[PlayerMove]:
             if not owned or reserve_lack(hvc, hx, owned, reserve_rule, None, None, m.builds) is None:
                 captures.append(m)
                 capturing.add(x)
-        if not builds_from_hand(rules, x):
-            continue  # D6: no scoring card builds from the hand
+        if not from_hand[x]:
+            continue  # D6: no scoring card builds from the hand (checks.builds_from_hand)
         t = TV[x]
         # bit v of keeps: besides x the mover holds a card of hand value v (D5: may build to v), i.e.
         # checks.holds_reserve(hvc, hx, v)
