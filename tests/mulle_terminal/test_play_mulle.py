@@ -96,7 +96,8 @@ def test_bad_input_is_explained_and_asked_again_without_changing_the_game(tmp_pa
     assert "'hello' is neither a move nor a command" in out
     assert "there is no move 99" in out and "there is no move 0" in out
     assert f"you hold no {missing}" in out
-    assert reason in out and "may not trail" in reason
+    # the duty's code (standard: capture_duty="player"), and its English words are what the player read
+    assert reason.code == "must_capture" and str(reason) in out and "may not trail" in str(reason)
     assert "malformed move" in out
     # one prompt per line typed until the move was accepted
     prompts = len(re.findall(r"your move \(", out))

@@ -27,7 +27,7 @@ import os
 import random
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Final
@@ -296,7 +296,7 @@ def resolve_input(text: str, game: Game, numbered: Sequence[PlayerMove]) -> Play
         listed = "; ".join(f"{numbered.index(m) + 1}: {m}" for m in matches)
         raise AmbiguousMoveError(f"{t} can mean several moves — type its number or the full notation: {listed}")
     if kind is None:
-        raise IllegalMoveError(f"{card} has no legal move here: {engine.explain_illegal(state, Trail(card))}")
+        raise IllegalMoveError(engine.explain_illegal(state, Trail(card)))
     word = {"B": "build", "R": "raise", "D": "build-down", "P": "package", "L": "lay-on (ligger)"}[kind]
     raise IllegalMoveError(f"{card} has no legal {word} move here (type 'moves' to see the legal moves)")
 
@@ -582,7 +582,7 @@ class MulleTable:
                 self._round_summary(d)
             # "play", "capture" and "game_over" are shown by _announce and _game_over
 
-    def _deal_line(self, d: dict[str, Any]) -> None:
+    def _deal_line(self, d: Mapping[str, Any]) -> None:
         counts = set(d["cards"])
         each = (
             f"{counts.pop()} cards each"
@@ -595,7 +595,7 @@ class MulleTable:
             text.append_text(cards_text([Card.parse(c) for c in d["table"]]))
         self.console.print(text)
 
-    def _round_summary(self, d: dict[str, Any]) -> None:
+    def _round_summary(self, d: Mapping[str, Any]) -> None:
         table = Table(title=f"Round {d['round']} — score", title_style="bold", header_style="bold")
         table.add_column("")
         sides = range(len(d["breakdown"]))

@@ -44,7 +44,7 @@ from kortbord.mulle.moves import (
     Trail,
     parse_move_text,
 )
-from kortbord.mulle.position import apply_position, dump_position, load_position
+from kortbord.mulle.position import apply_position, dump_position, load_position, position
 from kortbord.mulle.rules import OPTIONS, PROFILES, RULES_VERSION, Rules
 from kortbord.mulle.scoring import card_points, mulle_points, score_pile
 from kortbord.mulle.spec import SPEC, MulleResult, MulleSpec
@@ -92,6 +92,7 @@ __all__ = [
     "new_game",
     "parse_move",
     "parse_move_text",
+    "position",
     "public_view",
     "result",
     "sample_state",

@@ -69,8 +69,9 @@ class PileInfo:
 
 @dataclass(frozen=True, eq=True)
 class State:
-    """A Mulle game at one moment.  Build with :func:`kortbord.mulle.engine.new_game` or
-    :func:`kortbord.mulle.position.load_position`; advance with ``engine.apply``/``engine.step``.
+    """A Mulle game at one moment.  Build with :func:`kortbord.mulle.engine.new_game`,
+    :func:`kortbord.mulle.position.position` or :func:`kortbord.mulle.position.load_position`; advance with
+    ``engine.apply``/``engine.step``.
 
     Public attributes:
         rules, players (2..4), teams (4 players as P1+P3 vs P2+P4).
