@@ -66,9 +66,7 @@ def in_domain(option: Option, value: Any) -> bool:
     kind = option.type
     if kind == "bool":
         return type(value) is bool
-    if kind in ("choice", "choice_or_int") and any(
-        type(value) is type(c) and value == c for c in option.choices
-    ):
+    if kind in ("choice", "choice_or_int") and any(type(value) is type(c) and value == c for c in option.choices):
         return True
     if kind in ("int", "choice_or_int") and type(value) is int:
         return (option.minimum is None or value >= option.minimum) and (

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, overload
 
 from kortbord.cards import Card
 from kortbord.cribbage import engine
@@ -28,22 +28,22 @@ from kortbord.cribbage.scoring import card_value
 from kortbord.cribbage.state import CUT, DEAL, DISCARD, OVER, PHASE_NAMES, PLAY, SHOW, Result, State
 from kortbord.errors import InvalidPositionError, SeatError
 
-__all__ = ["Sampler", "View", "sample", "view"]
+__all__ = ["PublicView", "Sampler", "View", "go_rooms", "sample", "view"]
 
 
 @dataclass(frozen=True, slots=True)
-class View:
-    """One seat's knowledge of the game (see the module docstring).
+class PublicView:
+    """What everyone at the table may know, the spectator included: ``view(state, None)`` (module docstring).
+
+    Its ``seat`` is ``None`` and its ``hand``, ``discards`` and ``legal_moves`` are empty; a seat's :class:`View`
+    adds them.
 
     Attributes:
-        seat: the viewing seat (0-based), ``None`` for the spectator's view.
         rules: the game's rules.
         phase: ``cut``, ``deal``, ``discard``, ``play``, ``show`` (Muggins) or ``over``.
         dealer: the dealer's seat, ``None`` before the cut for deal.
         to_act: the seat to decide, ``None`` at a chance node or the end.
         scores: points per seat; side_scores: points per side (partners added).
-        hand: the seat's own cards still held (canonical order); empty for a spectator.
-        discards: the seat's own cards laid away to this deal's crib; empty for a spectator.
         hand_sizes: the number of cards each seat holds.
         played: every card laid in this deal's play, in order, as ``(seat, card)``.
         sequence: the cards of the current count; count: its total (0..31).
@@ -55,19 +55,15 @@ class View:
         counting: Muggins show: the seat counting (``None`` outside it); counting_crib: it is the crib;
             counting_cards: the hand or crib being counted; announced: the number announced, or ``None``.
         deal_number: 1 for the first deal.
-        legal_moves: the seat's legal moves if it is to act, else empty (always empty for a spectator).
         result: the game's result once over, else ``None``.
     """
 
-    seat: int | None
     rules: Rules
     phase: str
     dealer: int | None
     to_act: int | None
     scores: tuple[int, ...]
     side_scores: tuple[int, ...]
-    hand: tuple[Card, ...]
-    discards: tuple[Card, ...]
     hand_sizes: tuple[int, ...]
     played: tuple[tuple[int, Card], ...]
     sequence: tuple[Card, ...]
@@ -84,8 +80,27 @@ class View:
     counting_cards: tuple[Card, ...]
     announced: int | None
     deal_number: int
-    legal_moves: tuple[Move, ...]
     result: Result | None
+
+    @property
+    def seat(self) -> int | None:
+        """``None``: the view of no seat."""
+        return None
+
+    @property
+    def hand(self) -> tuple[Card, ...]:
+        """``()``: no hand is public."""
+        return ()
+
+    @property
+    def discards(self) -> tuple[Card, ...]:
+        """``()``: no discard is public."""
+        return ()
+
+    @property
+    def legal_moves(self) -> tuple[Move, ...]:
+        """``()``: a spectator has no moves."""
+        return ()
 
     @property
     def players(self) -> int:
@@ -98,7 +113,8 @@ class View:
         return self.seat is not None and self.to_act == self.seat
 
     def to_json(self) -> dict[str, Any]:
-        """The view as a JSON-ready dict: cards and moves in notation, seats as ints."""
+        """The view as a JSON-ready dict: cards and moves in notation, seats as ints (``"seat": null`` and empty
+        ``hand``, ``discards`` and ``legal_moves`` for a spectator)."""
 
         def cards(cs: tuple[Card, ...] | None) -> list[str] | None:
             return None if cs is None else [str(c) for c in cs]
@@ -137,12 +153,34 @@ class View:
         }
 
 
-def view(state: State, seat: int | None) -> View:
+@dataclass(frozen=True, slots=True)
+class View(PublicView):
+    """One seat's knowledge of the game: the :class:`PublicView` plus what is the seat's own.
+
+    Attributes:
+        seat: the viewing seat (0-based).
+        hand: the seat's own cards still held (canonical order).
+        discards: the seat's own cards laid away to this deal's crib.
+        legal_moves: the seat's legal moves if it is to act, else empty.
+        (the public fields: see :class:`PublicView`)
+    """
+
+    seat: int  # a seat's view narrows the spectator's None to the seat
+    hand: tuple[Card, ...]
+    discards: tuple[Card, ...]
+    legal_moves: tuple[Move, ...]
+
+
+@overload
+def view(state: State, seat: int) -> View: ...
+@overload
+def view(state: State, seat: None) -> PublicView: ...
+def view(state: State, seat: int | None) -> PublicView:
     """What ``seat`` may know of ``state`` (engine API ``view``); ``seat=None`` is the spectator's view.
 
-    The spectator's view is built from the public fields only (an allow-list): the table, the counts, the sizes
-    of the hands, the scores; its ``hand``, ``discards`` and ``legal_moves`` are empty and ``seat`` is ``None``.
-    A seat's view is the same public fields plus its own hand, its own discards and its legal moves.
+    The spectator's :class:`PublicView` is built from the public fields only (an allow-list): the table, the
+    counts, the sizes of the hands, the scores.  A seat's :class:`View` is the same public fields plus its own
+    hand, its own discards and its legal moves.
 
     Raises:
         SeatError: ``seat`` is neither ``None`` nor a seat of this game.
@@ -152,7 +190,6 @@ def view(state: State, seat: int | None) -> View:
     if seat is not None and (type(seat) is not int or not 0 <= seat < n):
         raise SeatError(f"no seat {seat!r} in a {n}-player game (seats 0..{n - 1})")
     phase = state.phase
-    hands = state._hands
     kept = state._kept
     counting: int | None = None
     counting_cards: tuple[Card, ...] = ()
@@ -168,42 +205,39 @@ def view(state: State, seat: int | None) -> View:
     else:
         seats_played = ()
     to_act = engine.to_act(state)
+    public: dict[str, Any] = {
+        "rules": rules,
+        "phase": PHASE_NAMES[phase],
+        "dealer": None if state.dealer < 0 else state.dealer,
+        "to_act": to_act,
+        "scores": state.scores,
+        "side_scores": engine.side_scores(state),
+        "hand_sizes": tuple(len(h) for h in state._hands),
+        "played": seats_played,
+        "sequence": state.sequence,
+        "count": state.count,
+        "passed": tuple(s for s in range(n) if state.passed >> s & 1),
+        "last": None if state.last < 0 else state.last,
+        "starter": state.starter,
+        "crib": state._crib if state.crib_shown else None,
+        "crib_size": len(state._crib),
+        "stock_size": len(state._stock),
+        "cuts": state.cuts,
+        "counting": counting,
+        "counting_crib": counting_crib,
+        "counting_cards": counting_cards,
+        "announced": None if phase != SHOW or state.announced < 0 else state.announced,
+        "deal_number": state.deal_number,
+        "result": engine.result(state) if phase == OVER else None,
+    }
     if seat is None:
-        hand: tuple[Card, ...] = ()
-        discards: tuple[Card, ...] = ()
-        legal: tuple[Move, ...] = ()
-    else:
-        hand = hands[seat]
-        discards = state._discards[seat]
-        legal = tuple(engine.legal_moves(state)) if to_act == seat else ()
+        return PublicView(**public)
     return View(
+        **public,
         seat=seat,
-        rules=rules,
-        phase=PHASE_NAMES[phase],
-        dealer=None if state.dealer < 0 else state.dealer,
-        to_act=to_act,
-        scores=state.scores,
-        side_scores=engine.side_scores(state),
-        hand=hand,
-        discards=discards,
-        hand_sizes=tuple(len(h) for h in hands),
-        played=seats_played,
-        sequence=state.sequence,
-        count=state.count,
-        passed=tuple(s for s in range(n) if state.passed >> s & 1),
-        last=None if state.last < 0 else state.last,
-        starter=state.starter,
-        crib=state._crib if state.crib_shown else None,
-        crib_size=len(state._crib),
-        stock_size=len(state._stock),
-        cuts=state.cuts,
-        counting=counting,
-        counting_crib=counting_crib,
-        counting_cards=counting_cards,
-        announced=None if phase != SHOW or state.announced < 0 else state.announced,
-        deal_number=state.deal_number,
-        legal_moves=legal,
-        result=engine.result(state) if phase == OVER else None,
+        hand=state._hands[seat],
+        discards=state._discards[seat],
+        legal_moves=tuple(engine.legal_moves(state)) if to_act == seat else (),
     )
 
 
@@ -218,7 +252,7 @@ _SEQ_MASK: Final = (1 << 28) - 1
 _PHASES: Final = {name: i for i, name in enumerate(PHASE_NAMES)}
 
 
-def go_rooms(v: View) -> tuple[int, ...]:
+def go_rooms(v: PublicView) -> tuple[int, ...]:
     """Per seat, the largest room under 31 (``31 - count``) at which it said go in this deal's play, or -1.
 
     A go is public (spec §2.4 step 2: a player says go only when no card he holds fits), and the gos of a deal are
@@ -313,7 +347,7 @@ class Sampler:
 
     __slots__ = ("_fixed", "_hidden", "_plan", "_pool", "_rooms", "view")
 
-    def __init__(self, v: View, *, laid_away: tuple[Card, ...] = ()) -> None:
+    def __init__(self, v: PublicView, *, laid_away: tuple[Card, ...] = ()) -> None:
         self.view = v
         rules = v.rules
         n = rules.players
@@ -336,9 +370,9 @@ class Sampler:
         order = tuple((v.dealer + k) % n for k in range(1, n + 1))  # the discards are laid in this order
         if phase == DISCARD:
             laid = tuple(s for s in order if v.hand_sizes[s] == rules.cards_dealt - d)
-        elif phase == PLAY or (phase == OVER and (bool(v.discards) if seat is not None else any(v.hand_sizes))):
+        elif phase in (PLAY, OVER) and (bool(v.discards) if seat is not None else any(v.hand_sizes)):
             laid = order
-        else:  # the show, or the end after it: the engine keeps no discards, only the crib
+        else:  # the show, or the end after it (or a position built at the play): no discards, only the crib
             laid = ()
         own = v.discards if laid or phase == DISCARD else (tuple(laid_away) if v.crib is None else ())
         seen = set(v.hand) | set(own) | {c for _, c in v.played}
@@ -443,7 +477,7 @@ class Sampler:
         )  # fmt: skip
 
 
-def sample(v: View, rng: random.Random) -> State:
+def sample(v: PublicView, rng: random.Random) -> State:
     """A full state consistent with ``v``: ``Sampler(v).draw(rng)`` (see :class:`Sampler`).
 
     ``view(sample(v, rng), v.seat) == v``.  Raises ``InvalidPositionError`` for a view no game can have.
