@@ -2,16 +2,16 @@
 
 Each option carries its key, type (``bool`` / ``int`` / ``choice``), choices, the default of the ``standard``
 profile, and a label and help text in English and Swedish.  The keys, domains and defaults come from the rules
-modules (:class:`kortbord.mulle.Rules`, :class:`kortbord.cribbage.Rules`, which cite the rules specs); this module
-only adds the words people read.
+modules (:class:`kortbord.mulle.Rules`; Cribbage's from ``kortbord.cribbage.SPEC.option_schema()``, which cites
+the rules spec); this module only adds the words people read.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any, Final
 
-from kortbord.cribbage import rules as cribbage_rules
+from kortbord import cribbage
+from kortbord.contract import Option
 from kortbord.mulle import rules as mulle_rules
 from kortbord.server.games import GAMES
 
@@ -261,50 +261,41 @@ _MULLE: Final[dict[str, tuple[str, tuple[Any, ...] | None, str, str, str, str]]]
     ),
 }
 
-_CRIBBAGE: Final[dict[str, tuple[str, tuple[Any, ...] | None, str, str, str, str]]] = {
+#: The words of the Cribbage options the lobby offers (key: label_en, label_sv, help_en, help_sv); their type,
+#: domain and default come from the one declaration, ``kortbord.cribbage.SPEC.option_schema()``.  The player count
+#: is the table's; partnership follows from it and the skunk lines take the ACC defaults, so they are not offered.
+_CRIBBAGE: Final[dict[str, tuple[str, str, str, str]]] = {
     "target": (
-        "choice",
-        (121, 61),
         "Game to",
         "Spel till",
         "121 points (twice around) or 61 (once around) (§2.6).",
         "121 poäng (två varv) eller 61 (ett varv) (§2.6).",
     ),
     "muggins": (
-        "bool",
-        None,
         "Muggins",
         "Muggins",
         "Players count their own hands; an opponent may claim points they missed (§2.10).",
         "Spelarna räknar själva; en motståndare får ta poäng som missats (§2.10).",
     ),
     "lowball": (
-        "bool",
-        None,
         "Lowball",
         "Lowball",
         "Whoever reaches the target first loses (§2.8); played without Muggins.",
         "Den som först når målet förlorar (§2.8); spelas utan Muggins.",
     ),
     "skunks": (
-        "bool",
-        None,
         "Skunks",
         "Skunk",
         "Report skunks at game end: a loser at 90 or less (45 in a 61 game) (§2.7).",
         "Visa skunk vid spelets slut: förloraren på 90 eller mindre (45 i ett 61-spel) (§2.7).",
     ),
     "skunk_games": (
-        "int",
-        None,
         "Games for a skunk",
         "Partier för skunk",
         "Games a skunk counts in a match (§2a).",
         "Antal partier en skunk räknas som (§2a).",
     ),
     "double_skunk_games": (
-        "int",
-        None,
         "Games for a double skunk",
         "Partier för dubbel skunk",
         "Games a double skunk counts in a match (§2a).",
@@ -313,13 +304,23 @@ _CRIBBAGE: Final[dict[str, tuple[str, tuple[Any, ...] | None, str, str, str, str
 }
 
 
-# the ranges the rules modules accept (mulle Rules.__post_init__; cribbage Rules: positive numbers of games)
+def _schema_option(option: Option, words: tuple[str, str, str, str]) -> dict[str, Any]:
+    """The lobby's entry of one option declared in a game's ``option_schema()``, with its words."""
+    label_en, label_sv, help_en, help_sv = words
+    out: dict[str, Any] = {"key": option.key, "type": option.type, "default": option.default}
+    if option.choices:
+        out["choices"] = list(option.choices)
+    if option.type == "int":
+        out["min"], out["max"] = option.minimum, option.maximum
+    out.update(label_en=label_en, label_sv=label_sv, help_en=help_en, help_sv=help_sv)
+    return out
+
+
+# the ranges the Mulle rules module accepts (mulle Rules.__post_init__)
 _INT_RANGES: Final[dict[str, tuple[int, int]]] = {
     "hand_size": (1, 52),
     "table_size": (0, 52),
     "deal_packet": (1, 52),
-    "skunk_games": (1, 10),
-    "double_skunk_games": (1, 10),
 }
 
 
@@ -353,10 +354,9 @@ def options_for(game: str) -> dict[str, Any] | None:
             "bot_levels": list(GAMES["mulle"].bot_levels),
         }
     if game == "cribbage":
-        std_c = cribbage_rules.Rules()
-        fields = {f.name for f in dataclasses.fields(std_c)}
-        opts = [_option(k, s, getattr(std_c, k)) for k, s in _CRIBBAGE.items() if k in fields]
-        profiles = [{"name": n, "rules": dict(o)} for n, o in cribbage_rules.PROFILES_OPTIONS.items()]
+        schema = {o.key: o for o in cribbage.SPEC.option_schema()}
+        opts = [_schema_option(schema[k], words) for k, words in _CRIBBAGE.items()]
+        profiles = [{"name": n, "rules": dict(o)} for n, o in cribbage.rules.PROFILES_OPTIONS.items()]
         return {
             "game": "cribbage",
             "options": opts,
