@@ -292,7 +292,7 @@ def test_replay_of_a_record_is_the_game(options: dict[str, Any]) -> None:
     assert record == game.to_record()
     steps = list(SPEC.replay(record))
     assert steps[-1][0] == game.state
-    assert [e for _, _, _, events in steps for e in events] == game.events
+    assert [e.to_json() for _, _, _, events in steps for e in events] == [e.to_json() for e in game.events]
     decisions = [(seat, move) for _, seat, move, _ in steps if seat is not None]
     assert [m for _, m in decisions] == game.moves
     with_dealer = SPEC.record(rules, players=rules.players, teams=False, seed=7, moves=[], dealer=1)

@@ -81,7 +81,8 @@ def _domain_text(option: Option) -> str:
     if option.type == "bool":
         return "true or false"
     if option.choices:
-        parts.append(" or ".join(json.dumps(c) for c in option.choices))
+        numbers = all(type(c) is int for c in option.choices)  # numbers in ascending order ("61 or 121")
+        parts.append(" or ".join(json.dumps(c) for c in (sorted(option.choices) if numbers else option.choices)))
     if option.type in ("int", "choice_or_int"):
         if option.maximum is None:
             parts.append(f"a whole number of at least {option.minimum}")
