@@ -15,10 +15,10 @@ import dataclasses
 import random
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, cast
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from kortbord.cards import Card
-from kortbord.contract import Event, Option, Reason
+from kortbord.contract import Event, GameSpec, Option, Reason
 from kortbord.cribbage import engine
 from kortbord.cribbage.moves import Move
 from kortbord.cribbage.rules import OPTIONS, PROFILES_OPTIONS, RULES_VERSION, Rules
@@ -350,3 +350,6 @@ class CribbageSpec:
 
 #: Cribbage's entry in the game registry (``kortbord.core.GAMES["cribbage"]``).
 SPEC: Final = CribbageSpec()
+
+if TYPE_CHECKING:  # mypy checks that SPEC offers the whole protocol, with compatible signatures
+    _SPEC_IS_A_GAME_SPEC: GameSpec = SPEC
