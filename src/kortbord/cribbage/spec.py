@@ -181,8 +181,8 @@ class CribbageSpec:
 
     def step(self, state: State, move: Move, *, seat: int | None = None) -> tuple[State, tuple[Event, ...]]:
         """As :meth:`apply`, with the public events the move caused, in order."""
-        new, events = engine.step(state, move, seat=seat)
-        return new, cast("tuple[Event, ...]", events)
+        stepped: Any = engine.step(state, move, seat=seat)  # the engine moves its events to contract.Event
+        return cast("tuple[State, tuple[Event, ...]]", stepped)
 
     def parse_move(self, state: State, text: str) -> Move:
         """The legal move ``text`` names in ``state`` (bare cards resolved by the phase).
