@@ -13,9 +13,8 @@ anchors and discard tables, §6 item 5).
   pegging term prefers kept pairs and low cards (they peg and take the go).
 * **The play** (§2.4): Perfect-Information Monte Carlo.  Each iteration deals the cards the seat has not seen
   (the pack minus its own hand, its discards, the starter, the cards played and the crib when face up) at random
-  to the other hands and the crib, rebuilds the deal with :func:`kortbord.cribbage.engine.position` and replays
-  the play so far through the engine; a deal that contradicts what happened (a player said go while holding a
-  card that fits, which the engine does not allow) is rejected.  Players keep good hands, so each deal is
+  to the other hands and the crib with ``kortbord.cribbage.SPEC.sample`` (the one sampler of unseen cards), which
+  honours every go of the play: a player who said go holds no card that would have fitted (spec §2.4 item 2).  Players keep good hands, so each deal is
   weighted by how likely its hidden hands are to have been kept (a likelihood ratio in the hand's average show
   value, fitted on random deals).  On each consistent deal every legal card is
   searched to the end of the play by alpha-beta (paranoid: the other side minimises) over the engine's own moves (one place for the rules: 15s, 31,
@@ -53,9 +52,10 @@ from typing import Any, Final
 from kortbord.bots import cribbage_board
 from kortbord.cards import Card, full_deck
 from kortbord.cribbage import engine
-from kortbord.cribbage.moves import Accept, Announce, Discard, Go, Move, MugginsCall, Overcount, Play
+from kortbord.cribbage.moves import Accept, Announce, Discard, Move, MugginsCall, Overcount
 from kortbord.cribbage.rules import Rules
 from kortbord.cribbage.scoring import card_value, show_total
+from kortbord.cribbage.spec import SPEC
 from kortbord.cribbage.state import State
 from kortbord.cribbage.view import View
 
@@ -80,8 +80,6 @@ _KEEP_CLIP: Final = 1.5
 #: Targets with a win-probability table (bots/data/win_table.json) and the discards it weighs near the end.
 _BOARD_TARGETS: Final = (61, 121)
 _BOARD_CANDIDATES: Final = 6
-#: Deals tried per iteration before giving up on finding one consistent with the play so far.
-_MAX_REJECTS: Final = 200
 
 
 @cache
@@ -298,10 +296,7 @@ class StrongBot:
         weights = 0.0
         use_board = self.board and _board_applies(view)
         while True:
-            sampled = sampler.sample(rng)
-            if sampled is None:
-                break
-            state, weight = sampled
+            state, weight = sampler.sample(rng)
             search = _Search(view.seat, view.rules, state, sampler.shows() if use_board else None)
             for i, move in enumerate(legal_moves):
                 totals[i] += weight * search.value_after(move)
@@ -312,8 +307,6 @@ class StrongBot:
                     break
             elif (now := time.perf_counter()) + (now - start) / done >= deadline:  # the next deal would overrun
                 break
-        if done == 0:  # no consistent deal found: fall back to the immediate points
-            return [_immediate(view, m) for m in legal_moves]
         return [t / weights for t in totals]
 
 
@@ -323,88 +316,38 @@ def _pick(legal_moves: Sequence[Move], scores: Sequence[float], rng: random.Rand
     return legal_moves[top[rng.randrange(len(top))] if len(top) > 1 else top[0]]
 
 
-def _immediate(view: View, move: Move) -> float:
-    """Points ``move`` scores at once (negated in Lowball); 0 for a go."""
-    from kortbord.cribbage.scoring import score_play
-
-    if not isinstance(move, Play):
-        return 0.0
-    points = float(score_play((*view.sequence, move.card)).points)
-    return -points if view.rules.lowball else points
-
-
 class _Sampler:
-    """Random deals of the cards a seat has not seen, consistent with its View (rebuilt through the engine)."""
+    """Random deals of the cards a seat has not seen, consistent with its View (``kortbord.cribbage.SPEC.sample``,
+    the one sampler of unseen cards: every go of the play honoured), each weighted by how likely its hidden hands
+    are to have been kept."""
 
     def __init__(self, view: View) -> None:
         self.view = view
-        rules = view.rules
-        n = rules.players
-        self.n = n
-        seen = set(view.hand) | set(view.discards) | {c for _, c in view.played}
-        assert view.starter is not None and view.dealer is not None
-        seen.add(view.starter)
-        if view.crib is not None:
-            seen.update(view.crib)
-        self.unseen = [c for c in _DECK if c not in seen]
-        self.played_by: list[list[Card]] = [[] for _ in range(n)]
-        for seat, card in view.played:
-            self.played_by[seat].append(card)
-        # cards still to place: the other hands' unplayed cards, then the crib's unknown cards
-        self.need = [0 if s == view.seat else view.hand_sizes[s] for s in range(n)]
-        self.crib_need = 0 if view.crib is not None else 4 - len(view.discards)
-        self.hidden = sum(self.need)
-        room = 31 - view.count
-        # a seat that said go in this count holds no card that fits (spec §2.4 step 2)
-        self.passed = [s for s in view.passed if s != view.seat and self.need[s]]
-        self.room = room
-        self.scores: tuple[int, ...] | None = None
+        self.n = view.rules.players
+        # cards of the other hands the view hides: none, and the play is known exactly
+        self.hidden = sum(view.hand_sizes) - len(view.hand)
         self._muggins_rules: Rules | None = None
-        self._last: tuple[list[list[Card]], list[Card]] = ([], [])
+        self._last: tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]] = ((), ())
 
-    def _deal(self, rng: random.Random) -> tuple[list[list[Card]], list[Card]] | None:
-        pool = list(self.unseen)
-        rng.shuffle(pool)
-        hands: list[list[Card]] = [[] for _ in range(self.n)]
-        for s in self.passed:  # their hidden cards are all too big for this count
-            big = [c for c in pool if card_value(c) > self.room]
-            if len(big) < self.need[s]:
-                return None
-            chosen = big[: self.need[s]]
-            hands[s] = chosen
-            taken = set(chosen)
-            pool = [c for c in pool if c not in taken]
-        for s in range(self.n):
-            if s != self.view.seat and s not in self.passed:
-                hands[s], pool = pool[: self.need[s]], pool[self.need[s] :]
-        crib = pool[: self.crib_need]
-        return hands, crib
-
-    def sample(self, rng: random.Random) -> tuple[State, float] | None:
-        """A state at the seat's decision and its weight, or ``None`` if no consistent deal turned up."""
+    def sample(self, rng: random.Random) -> tuple[State, float]:
+        """A state at the seat's decision and its weight."""
         view = self.view
-        for _ in range(_MAX_REJECTS):
-            dealt = self._deal(rng)
-            if dealt is None:
-                return None
-            hands, crib_rest = dealt
-            kept = []
-            for s in range(self.n):
-                if s == view.seat:
-                    kept.append([*view.hand, *self.played_by[s]])
-                else:
-                    kept.append([*hands[s], *self.played_by[s]])
-            crib = list(view.crib) if view.crib is not None else [*view.discards, *crib_rest]
-            if self.scores is None:  # the scores before the play: replay once from zero
-                state = self._replay(kept, crib, (0,) * self.n)
-                if state is None:
-                    continue
-                self.scores = tuple(a - b for a, b in zip(view.scores, state.scores, strict=True))
-            state = self._replay(kept, crib, self.scores)
-            if state is not None:
-                self._last = (kept, crib)
-                return state, self._weight(kept)
-        return None
+        state = SPEC.sample(view, rng)
+        kept, crib = state._kept, state._crib
+        self._last = (kept, crib)
+        rules = view.rules
+        starter = view.starter
+        assert starter is not None and view.dealer is not None
+        if not rules.lowball and not rules.muggins:
+            shows = [0] * rules.sides
+            for seat in range(self.n):
+                shows[rules.side_of(seat)] += show_total(kept[seat], starter)
+            shows[rules.side_of(view.dealer)] += show_total(crib, starter, True)
+            if all(view.side_scores[s] + shows[s] + _PLAY_REACH < rules.target for s in range(rules.sides)):
+                # this deal's show cannot end the game: the search may stop where it starts (under Muggins the
+                # play ends at the show; the play's rules are the same), which spares scoring it at every leaf
+                state = State((self._stop_at_show(), *state[1:]))
+        return state, self._weight(kept)
 
     def shows(self) -> tuple[int, tuple[int, ...], int]:
         """The last sampled deal's (dealer, show value of each seat's hand, crib value), points (spec §2.5)."""
@@ -414,15 +357,16 @@ class _Sampler:
         hands = tuple(show_total(k, starter) for k in kept)
         return self.view.dealer, hands, show_total(crib, starter, True)
 
-    def _weight(self, kept: list[list[Card]]) -> float:
+    def _weight(self, kept: tuple[tuple[Card, ...], ...]) -> float:
         """The likelihood ratio of the other hands as dealt here: players keep good hands (spec §5), so a deal
         whose hidden hands would have been kept counts more -- exp(beta * (average - 6)) per hand, clipped, with
         beta half the slope of the log-ratio between the best-average keep of 6 (2 players) or 5 cards and a
         random 4-card hand (measured on random deals)."""
         log_w = 0.0
         beta = _KEEP_BETA[self.n]
+        sizes = self.view.hand_sizes
         for seat in range(self.n):
-            if seat == self.view.seat or not self.need[seat]:
+            if seat == self.view.seat or not sizes[seat]:
                 continue
             hand = kept[seat]
             held = set(hand)
@@ -434,52 +378,6 @@ class _Sampler:
         if self._muggins_rules is None:
             self._muggins_rules = Rules.from_dict({**self.view.rules.to_dict(), "muggins": True})
         return self._muggins_rules
-
-    def _replay(self, kept: list[list[Card]], crib: list[Card], scores: tuple[int, ...]) -> State | None:
-        view = self.view
-        assert view.dealer is not None and view.starter is not None
-        rules = view.rules
-        if not rules.lowball and not rules.muggins:
-            shows = [0] * rules.sides
-            for seat in range(self.n):
-                shows[rules.side_of(seat)] += show_total(kept[seat], view.starter)
-            shows[rules.side_of(view.dealer)] += show_total(crib, view.starter, True)
-            if all(view.side_scores[s] + shows[s] + _PLAY_REACH < rules.target for s in range(rules.sides)):
-                # this deal's show cannot end the game: the search may stop where it starts (under Muggins the
-                # play ends at the show; the play's rules are the same), which spares scoring it at every leaf
-                rules = self._stop_at_show()
-        state = engine.position(
-            rules,
-            phase="play",
-            dealer=view.dealer,
-            hands=kept,
-            crib=crib,
-            starter=view.starter,
-            scores=scores,
-        )
-        go = Go()
-        for seat, card in view.played:
-            while True:  # the gos (and resets) before this card; go only when no card fits (spec §2.4 step 2)
-                turn = engine.to_act(state)
-                if turn is None:
-                    return None
-                if turn == seat and card_value(card) + state.count <= 31:
-                    break
-                if go not in engine.legal_moves(state):
-                    return None  # a card would have had to be laid here: not the deal that was played
-                state = engine.apply(state, go)
-            state = engine.apply(state, Play.of(card))
-        passed = sum(1 << s for s in view.passed)
-        while not (
-            engine.to_act(state) == view.seat
-            and state.count == view.count
-            and len(state.sequence) == len(view.sequence)
-            and state.passed == passed
-        ):
-            if engine.to_act(state) is None or go not in engine.legal_moves(state):
-                return None
-            state = engine.apply(state, go)
-        return state
 
 
 class _Search:

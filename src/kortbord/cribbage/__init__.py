@@ -1,6 +1,7 @@
 """Cribbage: the rules engine, the scoring of the play and the show (``kortbord.cribbage.scoring``).
 
-Rules source: ``../shared/rules/cribbage.md``.
+Rules source: ``../shared/rules/cribbage.md``.  :data:`SPEC` is the game's entry in the registry: every client
+drives Cribbage through it (``kortbord.contract.GameSpec``).
 """
 
 # -- the engine API (docs/engine-api.md) ------------------------------------------------------------------------
@@ -33,13 +34,16 @@ from kortbord.cribbage.moves import (
     Play,
     Shuffle,
 )
-from kortbord.cribbage.rules import PROFILES, RULES_VERSION, Rules
+from kortbord.cribbage.rules import OPTIONS, PROFILES, RULES_VERSION, Rules
+from kortbord.cribbage.spec import SPEC
 from kortbord.cribbage.state import Event, Result, State
 from kortbord.cribbage.view import View, view
 
 __all__ = [
+    "OPTIONS",
     "PROFILES",
     "RULES_VERSION",
+    "SPEC",
     "Accept",
     "Announce",
     "CutForDeal",

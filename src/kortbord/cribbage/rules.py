@@ -17,12 +17,14 @@ tell the players when the game is created (§2a).
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from kortbord.contract import Option
 from kortbord.errors import InvalidRulesError
 
-__all__ = ["PROFILES", "RULES_VERSION", "Rules"]
+__all__ = ["OPTIONS", "PROFILES", "PROFILES_OPTIONS", "RULES_VERSION", "Rules", "in_domain"]
 
 #: Version of the rules implementation; stored in every game record (bumped whenever a rule changes behaviour).
 RULES_VERSION: Final = "cribbage-1"
@@ -31,18 +33,62 @@ MUGGINS_WITH_LOWBALL_NOTICE: Final = (
     "Muggins cannot be combined with Lowball: Lowball is played and Muggins is ignored (rules spec §2.9, M15)."
 )
 
-_OPTION_KEYS: Final = (
-    "players",
-    "target",
-    "partnership",
-    "muggins",
-    "lowball",
-    "skunks",
-    "skunk_line",
-    "double_skunk_line",
-    "skunk_games",
-    "double_skunk_games",
+#: Every option of :class:`Rules`, declared once: its type, domain, default and the rules spec section.  ``Rules``
+#: validates each value against it, and the server's option lists, the lobby and the OpenSpiel parameters read it
+#: (``kortbord.cribbage.SPEC.option_schema()``).  Domains are per option; the combinations are checked by
+#: :class:`Rules` itself: ``partnership`` exactly with 4 players (§2.2), ``skunk_line`` and ``double_skunk_line``
+#: below the target and the double-skunk line below the skunk line (§2.7).
+OPTIONS: Final[tuple[Option, ...]] = (
+    Option("players", "int", 2, minimum=2, maximum=4, section="cribbage.md §2.2"),
+    Option("target", "choice", 121, choices=(121, 61), section="cribbage.md §2.6"),
+    # None: derived from ``players`` (True exactly with 4 players)
+    Option("partnership", "choice", None, choices=(None, False, True), section="cribbage.md §2.2, §2.4 item 7"),
+    Option("muggins", "bool", False, section="cribbage.md §2.10"),
+    Option("lowball", "bool", False, section="cribbage.md §2.8"),
+    Option("skunks", "bool", True, section="cribbage.md §2.7, §2a"),
+    # None: the ACC line for the target (90 in a 121 game, 45 in a 61 game); an int must be below the target
+    Option("skunk_line", "choice_or_int", None, choices=(None,), minimum=1, maximum=120, section="cribbage.md §2.7"),
+    # None: 60 (121) / 30 (61); an int must be below the skunk line
+    Option(
+        "double_skunk_line", "choice_or_int", None, choices=(None,), minimum=0, maximum=119, section="cribbage.md §2.7"
+    ),
+    Option("skunk_games", "int", 2, minimum=1, section="cribbage.md §2a"),
+    Option("double_skunk_games", "int", 3, minimum=1, section="cribbage.md §2a"),
 )
+_OPTION_KEYS: Final = tuple(o.key for o in OPTIONS)
+
+
+def in_domain(option: Option, value: Any) -> bool:
+    """Whether ``value`` lies in ``option``'s own domain (its type, choices and bounds; no combination checks).
+
+    Types are exact: ``True`` is not an int, ``121.0`` is not the choice ``121``.
+    """
+    kind = option.type
+    if kind == "bool":
+        return type(value) is bool
+    if kind in ("choice", "choice_or_int") and any(type(value) is type(c) and value == c for c in option.choices):
+        return True
+    if kind in ("int", "choice_or_int") and type(value) is int:
+        return (option.minimum is None or value >= option.minimum) and (
+            option.maximum is None or value <= option.maximum
+        )
+    return False
+
+
+def _domain_text(option: Option) -> str:
+    """The domain in words, for error messages (``players must be a whole number from 2 to 4``)."""
+    parts = []
+    if option.type == "bool":
+        return "true or false"
+    if option.choices:
+        numbers = all(type(c) is int for c in option.choices)  # numbers in ascending order ("61 or 121")
+        parts.append(" or ".join(json.dumps(c) for c in (sorted(option.choices) if numbers else option.choices)))
+    if option.type in ("int", "choice_or_int"):
+        if option.maximum is None:
+            parts.append(f"a whole number of at least {option.minimum}")
+        else:
+            parts.append(f"a whole number from {option.minimum} to {option.maximum}")
+    return " or ".join(parts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,34 +130,25 @@ class Rules:
         def bad(message: str) -> InvalidRulesError:
             return InvalidRulesError(f"cribbage rules: {message}")
 
-        if type(self.players) is not int or self.players not in (2, 3, 4):
-            raise bad(f"players must be 2, 3 or 4 (spec §2.2), got {self.players!r}")
-        if type(self.target) is not int or self.target not in (61, 121):
-            raise bad(f"target must be 61 or 121 (spec §2.6), got {self.target!r}")
-        for name in ("muggins", "lowball", "skunks"):
-            if type(getattr(self, name)) is not bool:
-                raise bad(f"{name} must be true or false, got {getattr(self, name)!r}")
+        for option in OPTIONS:  # each value in its own domain (the one declaration, :data:`OPTIONS`)
+            value = getattr(self, option.key)
+            if not in_domain(option, value):
+                raise bad(f"{option.key} must be {_domain_text(option)} (spec {option.section}), got {value!r}")
         if self.partnership is None:
             object.__setattr__(self, "partnership", self.players == 4)
-        elif type(self.partnership) is not bool:
-            raise bad(f"partnership must be true or false, got {self.partnership!r}")
         if self.partnership and self.players != 4:
             raise bad(f"partnership play needs 4 players (spec §2.2), got {self.players}")
         if self.players == 4 and not self.partnership:
             raise bad("4 players always play as fixed partnerships, partners opposite (spec §2.2)")
         for name in ("skunk_line", "double_skunk_line"):
             value = getattr(self, name)
-            if value is not None and (type(value) is not int or not 0 <= value < self.target):
+            if value is not None and not value < self.target:
                 raise bad(f"{name} must be a whole number of points from 0 to {self.target - 1}, got {value!r}")
         if not self.double_skunk_threshold < self.skunk_threshold:
             raise bad(
                 f"the double-skunk line ({self.double_skunk_threshold}) must be below the skunk line "
                 f"({self.skunk_threshold}): a double skunk is the deeper loss (spec §2.7)"
             )
-        for name in ("skunk_games", "double_skunk_games"):
-            value = getattr(self, name)
-            if type(value) is not int or value < 1:
-                raise bad(f"{name} must be a positive whole number of games, got {value!r}")
         notices = tuple(self.notices)
         if self.muggins and self.lowball:
             object.__setattr__(self, "muggins", False)

@@ -132,6 +132,18 @@ class MulleSpec:
         """The number of seats (2-4)."""
         return state.players
 
+    def cards(self, state: State) -> list[str]:
+        """Every card of the round wherever it lies -- hands, stock, loose table cards, builds, capture piles -- in
+        notation (tests and bug reports only, never for a player).  104 during a round (spec §2.2)."""
+        out = [c for hand in state._hands for c in hand]
+        out += state._stock
+        out += state.table
+        for b in state.builds:
+            out += b.cards
+        for p in state.piles:
+            out += p.cards
+        return [str(c) for c in out]
+
     def is_chance(self, state: State) -> bool:
         """The next step is a shuffle (the start of a round)."""
         return engine.is_chance(state)

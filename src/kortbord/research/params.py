@@ -37,7 +37,6 @@ Mulle ``teams``, ``first_dealer`` (-1: drawn by chance), ``utility`` and Mulle `
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
@@ -206,49 +205,9 @@ def _rules_dict(options: Sequence[Option], p: Mapping[str, Any]) -> dict[str, An
 
 
 # --------------------------------------------------------------------------------------- option schemas
-# STAND-IN until issue #10's option schemas are merged: replace `_rules_options("mulle")` with
-# `mulle.rules.OPTIONS` and `_rules_options("cribbage")` with `cribbage.rules.OPTIONS` (the lead swaps it; until
-# then a rules module that already has `OPTIONS` is read as is).  Everything else here reads only `Option` objects.
 def _rules_options(game: str) -> tuple[Option, ...]:
-    """The rule options of ``game``: its ``rules.OPTIONS`` when the rules module has one, else derived from the
-    current ``Rules`` dataclass (a stand-in): bools, ints, choices from the engine's domains, Mulle
-    ``max_found_cards`` (2..16 or ``"unlimited"``) and ``game_length`` (``"target:N"``, N 1..10000, or
-    ``"single_round"`` / ``"each_deals_once"``)."""
-    declared = getattr(mulle_rules if game == "mulle" else cribbage_rules, "OPTIONS", None)
-    if declared is not None:
-        return tuple(declared)
-    if game == "mulle":
-        out: list[Option] = []
-        for f in dataclasses.fields(mulle.Rules):
-            default = getattr(mulle_rules.STANDARD, f.name)
-            if f.name == "max_found_cards":
-                out.append(Option(f.name, "choice_or_int", default, ("unlimited",), 2, mulle_rules.MAX_FOUND_CARDS))
-            elif f.name == "game_length":
-                choices = ("single_round", "each_deals_once")
-                out.append(
-                    Option(f.name, "choice_or_int", default, choices, 1, mulle_rules.MAX_TARGET, prefix="target:")
-                )
-            elif f.name == "profile":
-                out.append(Option(f.name, "choice", default, tuple(mulle_rules.PROFILES)))
-            elif f.name in mulle_rules._CHOICES:
-                out.append(Option(f.name, "choice", default, mulle_rules._CHOICES[f.name]))
-            elif isinstance(default, bool):
-                out.append(Option(f.name, "bool", default))
-            else:
-                out.append(Option(f.name, "int", default))
-        return tuple(out)
-    return (
-        Option("players", "choice", 2, (2, 3, 4)),
-        Option("target", "choice", 121, (121, 61)),
-        Option("partnership", "bool", False),  # derived from players (spec §2.2): not a parameter
-        Option("muggins", "bool", False),
-        Option("lowball", "bool", False),
-        Option("skunks", "bool", True),
-        Option("skunk_line", "int", None, minimum=0),
-        Option("double_skunk_line", "int", None, minimum=0),
-        Option("skunk_games", "int", 2, minimum=1),
-        Option("double_skunk_games", "int", 3, minimum=1),
-    )
+    """The rule options of ``game``: its one declaration, ``kortbord.<game>.rules.OPTIONS`` (the option schema)."""
+    return tuple((mulle_rules if game == "mulle" else cribbage_rules).OPTIONS)
 
 
 #: Rule options the adapters derive instead of taking as parameters: Cribbage ``partnership`` is exactly

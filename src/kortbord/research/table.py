@@ -18,13 +18,13 @@ Game-specific parts live in :class:`MulleSpec` and :class:`CribbageSpec`.
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from kortbord import cribbage, mulle
 from kortbord.cards import Card, full_deck
 from kortbord.cribbage import moves as cm
+from kortbord.cribbage.view import Sampler
 from kortbord.errors import IllegalMoveError, InvalidPositionError
 from kortbord.mulle.view import sample_hidden
 from kortbord.research import encoding as enc
@@ -585,82 +585,49 @@ class Table:
         return out
 
     def _cribbage_redeal(self, seat: int, rng: random.Random) -> tuple[Any, tuple[tuple[int, Any, int], ...]] | None:
-        spec = self.spec
-        rules = spec.rules  # type: ignore[attr-defined]
-        n = rules.players
-        k = rules.cards_dealt
+        """This deal's shuffle and decisions with the cards hidden from ``seat`` dealt again: the state comes from
+        the one sampler of unseen cards (``kortbord.cribbage.view.Sampler``, what ``cribbage.SPEC.resample``
+        uses; every go honoured), written back as the pack it was dealt from.  ``seat``'s own positions of the
+        pack stay as they were."""
+        rules = self.spec.rules  # type: ignore[attr-defined]
+        n, k, d, extra = rules.players, rules.cards_dealt, rules.discards, rules.crib_from_pack
         st = self.state
         dealer = st.dealer
         deck = self.round_chance.deck
-        v = cribbage.view(st, seat)
         dealt = n * k
-        extra = rules.crib_from_pack
-
-        def positions(s: int) -> list[int]:
-            return list(range((s - dealer - 1) % n, dealt, n))
-
-        played: dict[int, list[Card]] = {s: [] for s in range(n)}
-        for s, c in v.played:
-            played[s].append(c)
-        discarded = {s for s, move, _ in self.round_log if isinstance(move, cm.Discard)}
-        room = dict.fromkeys(range(n), -1)  # a card of value <= room would have fit when the seat said go
-        for s, move, count in self.round_log:
-            if isinstance(move, cm.Go):
-                room[s] = max(room[s], 31 - count)
-        known: Counter[Card] = Counter(deck[p] for p in positions(seat))
-        if v.starter is not None:
-            known[v.starter] += 1
-        for s in range(n):
-            if s != seat:
-                known.update(played[s])
-        # a face-up crib (a Muggins crib count) shows which cards were laid away, but the engine keeps it sorted:
-        # which other seat laid away which of them (and, with three players, which came from the pack) stays
-        # unknown, so those cards are shared out at random
-        crib_extra: list[Card] = []
-        crib_discards: dict[int, tuple[Card, ...]] = {}
-        if v.crib is not None:
-            own = next((m.cards for s, m, _ in self.round_log if s == seat and isinstance(m, cm.Discard)), ())
-            crib_rest = [c for c in v.crib if c not in own]
-            rng.shuffle(crib_rest)
-            known.update(crib_rest)
-            crib_extra = crib_rest[:extra]
-            i = extra
-            for s, m, _ in self.round_log:
-                if isinstance(m, cm.Discard) and s != seat:
-                    crib_discards[s] = tuple(crib_rest[i : i + len(m.cards)])
-                    i += len(m.cards)
-        pool = [c for c in spec.deck if not known[c]]
-        rng.shuffle(pool)
+        own = next((m.cards for s, m, _ in self.round_log if s == seat and isinstance(m, cm.Discard)), ())
+        # the engine keeps no discards at the show: the seat's own stay in the crib all the same
+        sampled = Sampler(cribbage.view(st, seat), laid_away=own).draw(rng)
+        hands, discards, kept, crib = sampled._hands, sampled._discards, sampled._kept, sampled._crib
+        laid = [s for s, m, _ in self.round_log if isinstance(m, cm.Discard)]
+        new_discards = {s: discards[s] for s in laid}
+        if any(not cards for cards in new_discards.values()):  # no discards kept: share the crib out at random
+            rest = [c for c in crib if c not in own]
+            rng.shuffle(rest)
+            from_pack = tuple(rest[:extra])
+            for i, s in enumerate(x for x in laid if x != seat):
+                new_discards[s] = tuple(sorted(rest[extra + i * d : extra + (i + 1) * d]))
+            new_discards[seat] = own
+        else:
+            thrown = {c for cards in new_discards.values() for c in cards}
+            from_pack = tuple(c for c in crib if c not in thrown)[:extra]
         new_deck: list[Card | None] = [None] * 52
-        for p in positions(seat):
-            new_deck[p] = deck[p]
-        new_discards: dict[int, tuple[Card, ...]] = {}
-        d = rules.discards
         for s in range(n):
+            slots = range((s - dealer - 1) % n, dealt, n)
             if s == seat:
+                for p in slots:
+                    new_deck[p] = deck[p]
                 continue
-            held: list[Card] = []
-            if s in discarded:
-                new_discards[s] = crib_discards[s] if s in crib_discards else tuple(pool.pop() for _ in range(d))
-                held.extend(new_discards[s])
-            held.extend(played[s])
-            rest = [pool.pop() for _ in range(k - len(held))]
-            if room[s] >= 0 and any(cribbage_value(c) <= room[s] for c in rest):
-                return None
-            held.extend(rest)
-            for p, c in zip(positions(s), held, strict=True):
+            held = (hands[s] if st.phase_name == "discard" else kept[s]) + new_discards.get(s, ())
+            for p, c in zip(slots, held, strict=True):
                 new_deck[p] = c
-        for p in range(dealt, dealt + extra):
-            new_deck[p] = crib_extra.pop(0) if crib_extra else pool.pop()
-        if v.starter is not None:
-            new_deck[dealt + extra] = v.starter
-        rest_cards = iter(pool)
-        deck_out = tuple(c if c is not None else next(rest_cards) for c in new_deck)
+        new_deck[dealt : dealt + extra] = from_pack
+        new_deck[dealt + extra :] = ((sampled.starter,) if sampled.starter is not None else ()) + sampled._stock
         log = tuple(
             (s, cm.Discard(new_discards[s]) if isinstance(m, cm.Discard) and s != seat else m, ctx)
             for s, m, ctx in self.round_log
         )
-        return cm.Shuffle(deck_out), log
+        return cm.Shuffle(tuple(cast(Card, c) for c in new_deck)), log
 
     # -- results ----------------------------------------------------------------------------------------------
     def utilities(self, mode: str) -> list[float]:
@@ -668,11 +635,6 @@ class Table:
         if self.spec.is_over(self.state):
             return utilities(self.spec, self.state, mode)
         return [0.0] * self.spec.players
-
-
-def cribbage_value(card: Card) -> int:
-    """A card's count value in the play: ace 1, pips, ten and faces 10 (Cribbage spec §2.1)."""
-    return min(card.rank, 10)
 
 
 def utilities(spec: Spec, state: Any, mode: str) -> list[float]:

@@ -2,16 +2,16 @@
 
 Each option carries its key, type (``bool`` / ``int`` / ``choice``), choices, the default of the ``standard``
 profile, and a label and help text in English and Swedish.  The keys, domains and defaults come from the rules
-modules (Mulle: ``kortbord.mulle.SPEC.option_schema()``; :class:`kortbord.cribbage.Rules`; both cite the rules
-specs); this module only adds the words people read.
+modules' one declaration (``kortbord.<game>.SPEC.option_schema()``, which cites the rules specs); this module only
+adds the words people read.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any, Final
 
 from kortbord.contract import Option
+from kortbord.cribbage import SPEC as CRIBBAGE
 from kortbord.cribbage import rules as cribbage_rules
 from kortbord.mulle import SPEC as MULLE
 from kortbord.server.games import GAMES
@@ -211,50 +211,41 @@ _MULLE_OFFERED: Final[dict[str, tuple[Any, ...]]] = {
     "max_found_cards": (2, 3, 4, "unlimited"),
 }
 
-_CRIBBAGE: Final[dict[str, tuple[str, tuple[Any, ...] | None, str, str, str, str]]] = {
+#: The words of the Cribbage options the lobby offers (key: label_en, label_sv, help_en, help_sv); their type,
+#: domain and default come from the one declaration, ``kortbord.cribbage.SPEC.option_schema()``.  The player count
+#: is the table's; partnership follows from it and the skunk lines take the ACC defaults, so they are not offered.
+_CRIBBAGE: Final[dict[str, tuple[str, str, str, str]]] = {
     "target": (
-        "choice",
-        (121, 61),
         "Game to",
         "Spel till",
         "121 points (twice around) or 61 (once around) (§2.6).",
         "121 poäng (två varv) eller 61 (ett varv) (§2.6).",
     ),
     "muggins": (
-        "bool",
-        None,
         "Muggins",
         "Muggins",
         "Players count their own hands; an opponent may claim points they missed (§2.10).",
         "Spelarna räknar själva; en motståndare får ta poäng som missats (§2.10).",
     ),
     "lowball": (
-        "bool",
-        None,
         "Lowball",
         "Lowball",
         "Whoever reaches the target first loses (§2.8); played without Muggins.",
         "Den som först når målet förlorar (§2.8); spelas utan Muggins.",
     ),
     "skunks": (
-        "bool",
-        None,
         "Skunks",
         "Skunk",
         "Report skunks at game end: a loser at 90 or less (45 in a 61 game) (§2.7).",
         "Visa skunk vid spelets slut: förloraren på 90 eller mindre (45 i ett 61-spel) (§2.7).",
     ),
     "skunk_games": (
-        "int",
-        None,
         "Games for a skunk",
         "Partier för skunk",
         "Games a skunk counts in a match (§2a).",
         "Antal partier en skunk räknas som (§2a).",
     ),
     "double_skunk_games": (
-        "int",
-        None,
         "Games for a double skunk",
         "Partier för dubbel skunk",
         "Games a double skunk counts in a match (§2a).",
@@ -263,38 +254,19 @@ _CRIBBAGE: Final[dict[str, tuple[str, tuple[Any, ...] | None, str, str, str, str
 }
 
 
-# the ranges the rules module accepts (cribbage Rules: positive numbers of games)
-_INT_RANGES: Final[dict[str, tuple[int, int]]] = {
-    "skunk_games": (1, 10),
-    "double_skunk_games": (1, 10),
-}
-
-
-def _option(key: str, spec: tuple[str, tuple[Any, ...] | None, str, str, str, str], default: Any) -> dict[str, Any]:
-    kind, choices, label_en, label_sv, help_en, help_sv = spec
-    out: dict[str, Any] = {"key": key, "type": kind, "default": default}
-    if choices is not None:
-        out["choices"] = list(choices)
-    if kind == "int":
-        out["min"], out["max"] = _INT_RANGES.get(key, (1, 52))
-    out.update(label_en=label_en, label_sv=label_sv, help_en=help_en, help_sv=help_sv)
-    return out
-
-
-def _mulle_option(opt: Option, words: tuple[str, str, str, str]) -> dict[str, Any]:
-    """One Mulle option for the lobby: its domain from the schema, its words from :data:`_MULLE`.  A
-    ``choice_or_int`` is offered as a ``choice`` of :data:`_MULLE_OFFERED` (every value in the schema's domain)."""
+def _schema_option(option: Option, words: tuple[str, str, str, str], offered: tuple[Any, ...] = ()) -> dict[str, Any]:
+    """The lobby's entry of one option declared in a game's ``option_schema()``, with its words.  A
+    ``choice_or_int`` is offered as a ``choice`` of ``offered`` (each value checked against the domain)."""
     label_en, label_sv, help_en, help_sv = words
-    out: dict[str, Any] = {"key": opt.key, "type": opt.type, "default": opt.default}
-    if opt.type == "choice":
-        out["choices"] = list(opt.choices)
-    elif opt.type == "choice_or_int":
-        offered = _MULLE_OFFERED[opt.key]
+    out: dict[str, Any] = {"key": option.key, "type": option.type, "default": option.default}
+    if option.type == "choice_or_int" and offered:
         for value in offered:
-            MULLE.make_rules({opt.key: value})  # the offered value is in the domain (raises InvalidRulesError)
+            MULLE.make_rules({option.key: value})  # the offered value is in the domain (raises InvalidRulesError)
         out.update(type="choice", choices=list(offered))
-    elif opt.type == "int":
-        out["min"], out["max"] = opt.minimum, opt.maximum
+    elif option.choices:
+        out["choices"] = list(option.choices)
+    if option.type == "int":
+        out["min"], out["max"] = option.minimum, option.maximum
     out.update(label_en=label_en, label_sv=label_sv, help_en=help_en, help_sv=help_sv)
     return out
 
@@ -307,7 +279,7 @@ def options_for(game: str) -> dict[str, Any] | None:
     """
     if game == "mulle":
         schema = {o.key: o for o in MULLE.option_schema()}
-        opts = [_mulle_option(schema[k], words) for k, words in _MULLE.items()]
+        opts = [_schema_option(schema[k], words, _MULLE_OFFERED.get(k, ())) for k, words in _MULLE.items()]
         profiles = [
             {"name": n, "rules": MULLE.rules_to_dict(MULLE.make_rules({"profile": n}))} for n in MULLE.profiles()
         ]
@@ -320,9 +292,8 @@ def options_for(game: str) -> dict[str, Any] | None:
             "bot_levels": list(GAMES["mulle"].bot_levels),
         }
     if game == "cribbage":
-        std_c = cribbage_rules.Rules()
-        fields = {f.name for f in dataclasses.fields(std_c)}
-        opts = [_option(k, s, getattr(std_c, k)) for k, s in _CRIBBAGE.items() if k in fields]
+        schema = {o.key: o for o in CRIBBAGE.option_schema()}
+        opts = [_schema_option(schema[k], words) for k, words in _CRIBBAGE.items()]
         profiles = [{"name": n, "rules": dict(o)} for n, o in cribbage_rules.PROFILES_OPTIONS.items()]
         return {
             "game": "cribbage",
