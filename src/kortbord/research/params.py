@@ -115,7 +115,7 @@ def _choice_or_int_param(option: Option, value: Any) -> Any:
     words = tuple(option.choices)
     if not option.prefix:
         assert option.minimum is not None and option.minimum >= 0, option.key  # the words' numbers stay free
-        if isinstance(value, str) and value in words:
+        if (isinstance(value, str) or value is None) and value in words:  # a word (None: "the default line")
             return -1 - words.index(value)
         if isinstance(value, int) and not isinstance(value, bool) and -len(words) <= value < 0:
             return value
