@@ -62,7 +62,7 @@ def test_spoken_count_unknown_language() -> None:
         callout([], "xx")
 
 
-ENGLISH_NUMBERS = template_numbers = catalogue()["callout.numbers"]["en"]
+ENGLISH_NUMBERS = template_numbers = catalogue("cribbage")["callout.numbers"]["en"]
 deals = st.lists(st.integers(0, 51), min_size=5, max_size=5, unique=True).map(lambda xs: [Card(x) for x in xs])
 
 
@@ -79,7 +79,7 @@ def test_callout_ends_on_the_total(cards: list[Card]) -> None:
 
 def test_play_reasons_in_words() -> None:
     played = score_play(["KS", "QS", "JS", "AS"])
-    assert [render(f"peg.{r}", {"points": 2}) for r in played.reasons] == ["thirty-one for 2"]
+    assert [render(f"peg.{r}", {"points": 2}, game="cribbage") for r in played.reasons] == ["thirty-one for 2"]
     played = score_play(["5S", "6S", "AS", "AH", "AD", "AC"])
     assert played.reasons == ("fifteen", "double_pair_royal")
     assert [peg_text({"reason": "fifteen", "points": 2}), peg_text({"reason": "double_pair_royal", "points": 12})] == [
@@ -204,7 +204,7 @@ def test_reasons_render_the_old_english_messages() -> None:
 
 def test_every_peg_reason_and_settlement_has_english_and_swedish_words() -> None:
     """The reason codes' templates are checked in tests/cribbage/test_illegal_reasons.py."""
-    entries = catalogue()
+    entries = catalogue("cribbage")
     keys = {"peg." + c for c in PEG_CODES} | {"settle." + c for c in SETTLE_CODES}
     for key in keys:
         for lang in LANGS:

@@ -55,7 +55,7 @@ class Event:
         return self.kind + "".join(f" {k}={v}" for k, v in self.data.items())
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Reason:
     """Why a move is illegal: a ``code`` and its JSON-ready ``data`` (cards and moves in notation).
 
@@ -65,20 +65,33 @@ class Reason:
     Attributes:
         code: the rule that forbids the move (``"must_capture"``, ``"past_31"``, ``"not_in_hand"`` ...).
         data: the facts the message needs (``{"move": "T AS", "capture": "C AS x {AS,KC}"}``).
+        game: the game the code belongs to (``"mulle"``, ``"cribbage"``); codes are per game.
     """
 
     code: str
     data: Mapping[str, Any] = field(default_factory=dict)
+    #: the game whose rule it is (its words are in that game's catalogue); each engine's own subclass sets it
+    game: str = field(default="", compare=False)
 
     def to_json(self) -> dict[str, Any]:
         """``{"code": code, **data}``."""
         return {"code": self.code, **self.data}
 
-    def text(self, lang: str = "en") -> str:
-        """The message for people in ``lang`` (``"en"`` or ``"sv"``), rendered by :mod:`kortbord.i18n`."""
+    def __eq__(self, other: object) -> bool:
+        """Reasons are equal when their codes and data are (whatever engine subclass made them)."""
+        if not isinstance(other, Reason):
+            return NotImplemented
+        return self.code == other.code and dict(self.data) == dict(other.data)
+
+    def __hash__(self) -> int:
+        return hash(self.code)
+
+    def text(self, lang: str = "en", names: Sequence[str] | None = None) -> str:
+        """The message for people in ``lang`` (``"en"`` or ``"sv"``), seats by ``names`` when given, rendered by
+        :mod:`kortbord.i18n` from the game's catalogue."""
         from kortbord import i18n  # words live outside the engines; imported only when a message is wanted
 
-        return i18n.reason_text(self.to_json(), lang)
+        return i18n.reason_text(self.to_json(), lang, names, game=self.game)
 
     def __str__(self) -> str:
         return self.text("en")

@@ -186,7 +186,7 @@ def test_every_reason_code_has_english_and_swedish_templates() -> None:
         "nothing_to_undo", "not_in_hand", "past_31", "must_play", "sequence_past_31", "discard_count", "cut_count",
         "wrong_phase", "muggins_outside_show", "announce_first", "already_announced", "not_a_response",
     }  # fmt: skip
-    entries = catalogue()
+    entries = catalogue("cribbage")
     for code in codes:
         for lang in LANGS:
             assert entries[f"reason.{code}"][lang], (code, lang)

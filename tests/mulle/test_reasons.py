@@ -225,7 +225,7 @@ def test_mutations_reach_many_rules() -> None:
 
 
 def test_every_code_and_event_kind_has_english_and_swedish_words() -> None:
-    cat = i18n.catalogue()
+    cat = i18n.catalogue("mulle")
     for code in REASON_CODES:
         for lang in i18n.LANGS:
             assert "reason." + code in cat and lang in cat["reason." + code], code
@@ -260,7 +260,7 @@ def test_every_event_is_json_ready_seat_safe_and_has_words() -> None:
                     shown.update(str(c) for b in s.builds for c in b.cards)
                     assert not named - shown
                 for lang in i18n.LANGS:
-                    assert i18n.event_text(data, lang)
+                    assert i18n.event_text(data, lang, game="mulle")
             s = s2
 
 

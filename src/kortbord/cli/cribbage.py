@@ -105,7 +105,7 @@ def play_score(
     for i, card in enumerate(cards):
         played = score_play(cards[: i + 1])
         count += card_value(card)
-        why = ", ".join(render(f"peg.{code}", {"points": points}) for code, points in _parts(played))
+        why = ", ".join(render(f"peg.{code}", {"points": points}, game="cribbage") for code, points in _parts(played))
         table.add_row(str(Card.parse(card)), str(count), str(played.points), why)
     console.print(table)
     console.print(f"[bold]Total {sum(points)}[/] (the go or last-card point is not included)")

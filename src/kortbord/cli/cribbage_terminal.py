@@ -616,7 +616,7 @@ class CribbageTable:
                     words = Text.assemble((f"  {self.subject(seat, 'calls', 'call')} ", "bold"), (said, "bold cyan"))
                 self.console.print(words)
             elif e.kind == "settle":
-                rule = render("settle." + e["outcome"], e.to_json())
+                rule = render("settle." + e["outcome"], e.to_json(), game="cribbage")
                 self.console.print(Text("  Settled: " + rule, style="yellow"))
             elif e.kind == "reveal" and seat is not None:
                 self._show_line(seat, e, reveal=True)

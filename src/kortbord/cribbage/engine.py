@@ -57,8 +57,8 @@ from collections.abc import Sequence
 from itertools import combinations
 from typing import Any, Final, cast
 
+from kortbord import contract as _contract
 from kortbord.cards import Card, format_cards, full_deck
-from kortbord.contract import Reason
 from kortbord.cribbage import muggins as _mug
 from kortbord.cribbage.moves import (
     ACCEPT,
@@ -87,7 +87,20 @@ from kortbord.cribbage.scoring import (
     score_show,
     show_total,
 )
-from kortbord.cribbage.state import CUT, DEAL, DISCARD, FIELDS, OVER, PHASE_NAMES, PLAY, SHOW, Event, Result, State
+from kortbord.cribbage.state import (
+    CUT,
+    DEAL,
+    DISCARD,
+    FIELDS,
+    OVER,
+    PHASE_NAMES,
+    PLAY,
+    SHOW,
+    Event,
+    Reason,
+    Result,
+    State,
+)
 from kortbord.errors import (
     AmbiguousMoveError,
     IllegalMoveError,
@@ -1038,7 +1051,7 @@ def _show_event(kind: str, seat: int, cards: tuple[Card, ...], starter: Card, is
     )
 
 
-def explain_illegal(state: State, move: Move, *, seat: int | None = None) -> Reason:
+def explain_illegal(state: State, move: Move, *, seat: int | None = None) -> _contract.Reason:
     """Why ``move`` (sent by ``seat``, if given) is not legal in ``state``: the :class:`~kortbord.contract.Reason`
     the engine's ``IllegalMoveError`` carries, a specific code per rule (``docs/engine-api.md``).
 

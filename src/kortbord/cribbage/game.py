@@ -12,11 +12,10 @@ import random
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from kortbord.contract import Reason
 from kortbord.cribbage import engine
 from kortbord.cribbage.moves import Move
 from kortbord.cribbage.rules import RULES_VERSION, Rules
-from kortbord.cribbage.state import Event, Result, State
+from kortbord.cribbage.state import Event, Reason, Result, State
 from kortbord.cribbage.view import View, view
 from kortbord.errors import IllegalMoveError, InvalidPositionError, InvalidRulesError, KortbordError
 

@@ -33,9 +33,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kortbord.contract import Reason
 from kortbord.cribbage.moves import Accept, Move, MugginsCall, Overcount
 from kortbord.cribbage.rules import Rules
+from kortbord.cribbage.state import Reason
 from kortbord.errors import IllegalMoveError
 
 __all__ = ["Settlement", "counter_of", "ends_at_announcement", "next_responder", "responders", "settle"]

@@ -31,7 +31,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any, Final
 
 from kortbord.cards import Card
-from kortbord.contract import Reason
+from kortbord.cribbage.state import Reason
 from kortbord.errors import IllegalMoveError, InvalidCardError, InvalidPositionError
 
 if TYPE_CHECKING:

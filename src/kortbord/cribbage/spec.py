@@ -17,14 +17,15 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, cast
 
+from kortbord import contract as _contract
 from kortbord.cards import Card
-from kortbord.contract import Event, GameSpec, Option, Reason
+from kortbord.contract import Event, GameSpec, Option
 from kortbord.cribbage import engine
 from kortbord.cribbage.moves import Move
 from kortbord.cribbage.rules import OPTIONS, PROFILES_OPTIONS, RULES_VERSION, Rules
 from kortbord.cribbage.state import Result, State
 from kortbord.cribbage.view import PublicView, Sampler, view
-from kortbord.errors import IllegalMoveError, InvalidPositionError, InvalidRulesError, KortbordError
+from kortbord.errors import InvalidPositionError, InvalidRulesError, KortbordError
 
 __all__ = ["SPEC", "CribbageSpec", "GameResult"]
 
@@ -203,24 +204,14 @@ class CribbageSpec:
         """
         return engine.parse_move(state, text)
 
-    def explain_illegal(self, state: State, move: Move, *, seat: int | None = None) -> Reason:
+    def explain_illegal(self, state: State, move: Move, *, seat: int | None = None) -> _contract.Reason:
         """Why ``move`` (sent by ``seat``, if given) is not legal in ``state``: the reason the engine's
         ``IllegalMoveError`` carries.
 
         Raises:
             ValueError: ``move`` is legal here (nothing to explain).
         """
-        explain = getattr(engine, "explain_illegal", None)
-        if explain is not None:
-            reason: Reason = explain(state, move, seat=seat)
-            return reason
-        try:  # the engine before its explanations: the reason of the error apply raises
-            engine.apply(state, move, seat=seat)
-        except IllegalMoveError as error:
-            if error.reason is not None:
-                return error.reason
-            return Reason("illegal_move", {"move": str(move), "message": str(error)})
-        raise ValueError(f"{move} is legal here: nothing to explain")
+        return engine.explain_illegal(state, move, seat=seat)
 
     def move_json(self, move: Move) -> dict[str, Any]:
         """``{"notation": str(move), "kind": "play"|"go"|"discard"|..., **fields}`` with cards in notation."""

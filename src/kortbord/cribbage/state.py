@@ -16,9 +16,10 @@ Every card is always in exactly one of ``_hands``, ``_crib``, ``played``, ``star
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final
 
+from kortbord import contract as _contract
 from kortbord.cards import Card, format_cards
 from kortbord.contract import Event
 from kortbord.cribbage.rules import Rules
@@ -33,6 +34,7 @@ __all__ = [
     "PLAY",
     "SHOW",
     "Event",
+    "Reason",
     "Result",
     "State",
 ]
@@ -306,3 +308,11 @@ class Result:
             "double_skunked": list(self.double_skunked),
             "game_points": self.game_points,
         }
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Reason(_contract.Reason):
+    """A Cribbage illegal-move reason: :class:`kortbord.contract.Reason` whose words are in the
+    cribbage catalogue (``kortbord/i18n/cribbage.json``)."""
+
+    game: str = field(default="cribbage", compare=False)

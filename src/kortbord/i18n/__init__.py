@@ -30,42 +30,49 @@ __all__ = ["LANGS", "SEAT_KEYS", "catalogue", "event_text", "reason_text", "rend
 LANGS: Final = ("en", "sv")
 #: Data keys that hold a seat index (rendered by name when ``names`` is given).
 SEAT_KEYS: Final = frozenset({"seat", "dealer", "counter", "caller", "winner", "to_act"})
-_CATALOGUES: Final = ("common", "mulle", "cribbage")
+#: The games with a catalogue ``<game>.json`` (the registry's names, ``kortbord.core.GAMES``).
+_GAMES: Final = ("mulle", "cribbage")
 
 
 @cache
-def catalogue() -> dict[str, dict[str, Any]]:
-    """Every template: ``{"event.<kind>" | "reason.<code>" | other key: {"en": ..., "sv": ...}}``.
-
-    Raises:
-        ValueError: two catalogues define one key, or an entry lacks a language (a packaging defect).
-    """
+def _file(name: str) -> dict[str, dict[str, Any]]:
+    path = resources.files(__package__) / f"{name}.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
     out: dict[str, dict[str, Any]] = {}
-    base = resources.files(__package__)
-    for name in _CATALOGUES:
-        path = base / f"{name}.json"
-        if not path.is_file():
+    for key, entry in data.items():
+        if key.startswith("_"):
             continue
-        data = json.loads(path.read_text(encoding="utf-8"))
-        for key, entry in data.items():
-            if key.startswith("_"):
-                continue
-            if key in out:
-                raise ValueError(f"i18n key {key!r} is defined twice ({name}.json)")
-            missing = [lang for lang in LANGS if lang not in entry]
-            if missing:
-                raise ValueError(f"i18n key {key!r} in {name}.json has no {', '.join(missing)} text")
-            out[key] = entry
+        missing = [lang for lang in LANGS if lang not in entry]
+        if missing:
+            raise ValueError(f"i18n key {key!r} in {name}.json has no {', '.join(missing)} text")
+        out[key] = entry
     return out
 
 
-def template(key: str, lang: str = "en") -> Any:
-    """The template of ``key`` in ``lang`` (English when ``lang`` is unknown).
+@cache
+def catalogue(game: str | None = None) -> dict[str, dict[str, Any]]:
+    """Every template of ``game`` (its ``<game>.json`` over ``common.json``; only the common words for ``None``):
+    ``{"event.<kind>" | "reason.<code>" | other key: {"en": ..., "sv": ...}}``.  Codes are per game: both games
+    have a ``dealer`` event and a ``not_in_hand`` reason, each with its own words.
+
+    Raises:
+        ValueError: ``game`` has no catalogue, or an entry lacks a language (a packaging defect).
+    """
+    out = dict(_file("common"))
+    if game is not None:
+        if game not in _GAMES:
+            raise ValueError(f"no words for game {game!r}: the games are {', '.join(_GAMES)}")
+        out.update(_file(game))
+    return out
+
+
+def template(key: str, lang: str = "en", game: str | None = None) -> Any:
+    """The template of ``key`` in ``lang`` (English when ``lang`` is unknown) from ``game``'s catalogue.
 
     Raises:
         KeyError: no such key (a code without words is a defect the conformance test catches).
     """
-    entry = catalogue()[key]
+    entry = catalogue(game)[key]
     return entry.get(lang, entry["en"])
 
 
@@ -93,26 +100,39 @@ def _word(key: str, value: Any, names: Sequence[str] | None) -> Any:
     return value
 
 
-def render(key: str, data: Mapping[str, Any], lang: str = "en", names: Sequence[str] | None = None) -> str:
-    """The template ``key`` in ``lang`` filled from ``data`` (seats by ``names`` when given).
+def render(
+    key: str, data: Mapping[str, Any], lang: str = "en", names: Sequence[str] | None = None, game: str | None = None
+) -> str:
+    """The template ``key`` of ``game`` in ``lang`` filled from ``data`` (seats by ``names`` when given).
 
     A dict template ``{"by": field, "<value>": template, "*": fallback}`` picks its text by ``data[field]``.
 
     Raises:
         KeyError: no such key.
     """
-    tpl = template(key, lang)
+    tpl = template(key, lang, game)
     while isinstance(tpl, dict):
         by = tpl.get("by", "")
         tpl = tpl.get(str(data.get(by)), tpl.get("*", ""))
     return _Fields(data, names).format(str(tpl))
 
 
-def reason_text(reason: Mapping[str, Any], lang: str = "en", names: Sequence[str] | None = None) -> str:
-    """An illegal-move reason (``{"code": ..., **data}``) in words.  Raises KeyError for an unknown code."""
-    return render("reason." + str(reason["code"]), reason, lang, names)
+def reason_text(
+    reason: Mapping[str, Any], lang: str = "en", names: Sequence[str] | None = None, game: str | None = None
+) -> str:
+    """An illegal-move reason (``{"code": ..., **data}``) of ``game`` in words.  Raises KeyError for an unknown
+    code."""
+    return render("reason." + str(reason["code"]), reason, lang, names, game)
 
 
-def event_text(event: Mapping[str, Any], lang: str = "en", names: Sequence[str] | None = None) -> str:
-    """An event (``{"kind": ..., **data}``) in words.  Raises KeyError for an unknown kind."""
-    return render("event." + str(event["kind"]), event, lang, names)
+def event_text(
+    event: Mapping[str, Any], lang: str = "en", names: Sequence[str] | None = None, game: str | None = None
+) -> str:
+    """An event (``{"kind": ..., **data}``) of ``game`` in words; Cribbage events are worded by
+    :func:`kortbord.i18n.cribbage.event_text` (the spoken count, pegs, Muggins).  Raises KeyError for an unknown
+    kind."""
+    if game == "cribbage":
+        from kortbord.i18n import cribbage
+
+        return cribbage.event_text(event, lang, names)
+    return render("event." + str(event["kind"]), event, lang, names, game)

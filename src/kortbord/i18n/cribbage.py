@@ -46,10 +46,10 @@ def callout(groups: Sequence[Mapping[str, Any]], lang: str = "en") -> list[str]:
         ValueError: a language other than ``"en"`` and ``"sv"``.
     """
     lang = _lang(lang)
-    words: list[str] = template("callout.numbers", lang)
+    words: list[str] = template("callout.numbers", lang, game="cribbage")
 
     def say(key: str, **fields: str) -> str:
-        return str(template("callout." + key, lang)).format(**fields)
+        return str(template("callout." + key, lang, game="cribbage")).format(**fields)
 
     if not any(g["points"] for g in groups):
         return [say("zero")]
@@ -90,7 +90,7 @@ def peg_text(event: Mapping[str, Any], lang: str = "en") -> str:
     Raises:
         KeyError: an unknown reason code.  ValueError: an unknown language.
     """
-    return render("peg." + str(event["reason"]), event, _lang(lang))
+    return render("peg." + str(event["reason"]), event, _lang(lang), game="cribbage")
 
 
 def event_text(event: Mapping[str, Any], lang: str = "en", names: Sequence[str] | None = None) -> str:
@@ -115,17 +115,19 @@ def event_text(event: Mapping[str, Any], lang: str = "en", names: Sequence[str] 
     elif kind in ("show", "reveal", "announce", "settle"):
         crib = bool(event.get("crib"))
         what = "crib" if crib else "hand"
-        data["what"] = template(f"cribbage.the_{what}" if kind == "announce" else f"cribbage.{what}", lang)
+        data["what"] = template(
+            f"cribbage.the_{what}" if kind == "announce" else f"cribbage.{what}", lang, game="cribbage"
+        )
         if "cards" in event:
             data["hand"] = " ".join(event["cards"])
         if kind in ("show", "reveal"):
             spoken = callout(event["groups"], lang) if event["groups"] else []
             data["spoken"] = f" ({', '.join(spoken)})" if spoken else ""
         if kind == "settle":
-            data["rule"] = render("settle." + str(event["outcome"]), event, lang, names)
+            data["rule"] = render("settle." + str(event["outcome"]), event, lang, names, game="cribbage")
     elif kind == "game_over":
         winners = event["winners"]
-        data["winners"] = str(template("cribbage.and", lang)).join(_seat(s, names) for s in winners)
+        data["winners"] = str(template("cribbage.and", lang, game="cribbage")).join(_seat(s, names) for s in winners)
         many = len(winners) > 1
         if event.get("lowball"):
             data["form"] = "lowball_many" if many else "lowball_one"
@@ -134,7 +136,7 @@ def event_text(event: Mapping[str, Any], lang: str = "en", names: Sequence[str] 
         side = event["seat"] % 2 if event.get("partnership") else event["seat"]
         data["score"] = event["side_scores"][side]
         skunk = "cribbage.double_skunk" if event.get("double_skunk") else "cribbage.skunk" if event.get("skunk") else ""
-        data["skunk"] = template(skunk, lang) if skunk else ""
+        data["skunk"] = template(skunk, lang, game="cribbage") if skunk else ""
         scores = event["scores"]
         if event.get("partnership"):
             parts = [
@@ -144,7 +146,7 @@ def event_text(event: Mapping[str, Any], lang: str = "en", names: Sequence[str] 
         else:
             parts = [f"{_seat(s, names)} {p}" for s, p in enumerate(scores)]
         data["scores"] = "(" + ", ".join(parts) + ")"
-    return render("event." + str(kind), data, lang, names)
+    return render("event." + str(kind), data, lang, names, game="cribbage")
 
 
 def _seat(seat: int, names: Sequence[str] | None) -> str:

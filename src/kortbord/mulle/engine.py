@@ -28,10 +28,11 @@ Events are :class:`kortbord.contract.Event` (``kind`` plus JSON-ready ``data``).
 
 from __future__ import annotations
 
-from kortbord.contract import Event, Reason
+from kortbord.contract import Event
 from kortbord.mulle.explain import REASON_CODES, explain_illegal, parse_move
 from kortbord.mulle.movegen import _is_legal, _legal, _legal_list, _legal_set, legal_moves
 from kortbord.mulle.position import position
+from kortbord.mulle.state import Reason
 from kortbord.mulle.transitions import (
     DECK_SIZE,
     PACKS,

@@ -35,7 +35,6 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from kortbord.cards import Card
-from kortbord.contract import Reason
 from kortbord.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, NotYourTurnError
 from kortbord.mulle.checks import (
     bound_by_build,
@@ -63,7 +62,7 @@ from kortbord.mulle.moves import (
     Trail,
     parse_move_text,
 )
-from kortbord.mulle.state import HV, TV, State
+from kortbord.mulle.state import HV, TV, Reason, State
 from kortbord.mulle.state import Build as TableBuild
 
 __all__ = ["REASON_CODES", "explain_illegal", "is_specific", "parse_move"]

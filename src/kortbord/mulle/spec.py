@@ -19,12 +19,12 @@ from dataclasses import dataclass
 from typing import Any, Final, cast
 
 from kortbord.cards import Card
-from kortbord.contract import Event, Option, Reason
+from kortbord.contract import Event, Option
 from kortbord.errors import IllegalMoveError, InvalidPositionError, InvalidRulesError, KortbordError
 from kortbord.mulle import engine
 from kortbord.mulle.moves import Move, PlayerMove
 from kortbord.mulle.rules import OPTIONS, PROFILES, RULES_VERSION, Rules
-from kortbord.mulle.state import State
+from kortbord.mulle.state import Reason, State
 from kortbord.mulle.state import side_of as _side_of
 from kortbord.mulle.view import PublicView, View, public_view, sample_state
 from kortbord.mulle.view import view as seat_view

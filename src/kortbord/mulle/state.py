@@ -13,10 +13,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from kortbord import contract as _contract
 from kortbord.cards import Card
 from kortbord.mulle.rules import Rules
 
-__all__ = ["HV", "LILLAN", "SCORING", "STORAN", "TV", "Build", "PileInfo", "State", "side_of"]
+__all__ = ["HV", "LILLAN", "SCORING", "STORAN", "TV", "Build", "PileInfo", "Reason", "State", "side_of"]
 
 #: 2♠ "lillan" and 10♦ "storan" (spec §2.1).
 LILLAN: Final = Card.parse("2S")
@@ -169,3 +170,11 @@ _set_attr: Final = object.__setattr__
 def side_of(teams: bool, seat: int) -> int:
     """The scoring side of ``seat`` (team index ``seat % 2`` with teams, else the seat)."""
     return seat % 2 if teams else seat
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Reason(_contract.Reason):
+    """A Mulle illegal-move reason: :class:`kortbord.contract.Reason` whose words are in the
+    mulle catalogue (``kortbord/i18n/mulle.json``)."""
+
+    game: str = field(default="mulle", compare=False)

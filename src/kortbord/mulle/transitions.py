@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from kortbord.cards import Card, full_deck
-from kortbord.contract import Event, Reason
+from kortbord.contract import Event
 from kortbord.errors import IllegalMoveError, InvalidMoveError, InvalidRulesError, NotYourTurnError
 from kortbord.mulle.explain import explain_illegal
 from kortbord.mulle.movegen import _is_legal, _without
@@ -39,7 +39,7 @@ from kortbord.mulle.moves import (
 )
 from kortbord.mulle.rules import STANDARD, Rules
 from kortbord.mulle.scoring import mulle_points, score_pile
-from kortbord.mulle.state import TV, PileInfo, State
+from kortbord.mulle.state import TV, PileInfo, Reason, State
 from kortbord.mulle.state import Build as TableBuild
 
 __all__ = [
