@@ -75,6 +75,26 @@ def holds_reserve(hvc: Sequence[int], hx: int, value: int) -> bool:
     return hvc[value] - (hx == value) > 0
 
 
+#: The cards of each hand value 0..16 (spec §2.1): what a hand holding "a card of value v" holds one of.
+_BY_HV: Final[tuple[frozenset[Card], ...]] = tuple(
+    frozenset(Card(c) for c in range(52) if HV[c] == v) for v in range(17)
+)
+
+
+def reserve_proves(builds: Iterable[TableBuild], reserve_rule: bool) -> dict[int, list[frozenset[Card]]]:
+    """What the reserve rule proves about hands nobody else sees (spec §2.6 A28: the owner of a build keeps a
+    card of its value): per owner seat, for each value it owns a build of, the cards of that hand value (the owner
+    holds at least one of them).  Empty when ``reserve_rule`` is off.  The samplers of unseen cards use it."""
+    out: dict[int, list[frozenset[Card]]] = {}
+    if reserve_rule:
+        for b in builds:
+            need = _BY_HV[b.value]
+            sets = out.setdefault(b.owner, [])
+            if need not in sets:
+                sets.append(need)
+    return out
+
+
 def reserve_lack(
     hvc: Sequence[int],
     hx: int,

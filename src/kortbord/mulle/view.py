@@ -25,10 +25,10 @@ from typing import Any, Final
 
 from kortbord.cards import Card
 from kortbord.errors import SeatError
-from kortbord.mulle import engine
+from kortbord.mulle import checks, engine
 from kortbord.mulle.moves import PlayerMove
 from kortbord.mulle.rules import Rules
-from kortbord.mulle.state import HV, Build, PileInfo, State, side_of
+from kortbord.mulle.state import Build, PileInfo, State, side_of
 
 __all__ = [
     "Known",
@@ -48,8 +48,6 @@ __all__ = [
 Known = Mapping[int, tuple[frozenset[Card] | None, Sequence[frozenset[Card]]]]
 
 _CARDS: Final[tuple[Card, ...]] = tuple(Card(i) for i in range(52))
-#: The cards of each hand value 1..16 (spec §2.1): a build of value v needs one of them to be taken.
-_BY_HV: Final[tuple[frozenset[Card], ...]] = tuple(frozenset(c for c in _CARDS if HV[c] == v) for v in range(17))
 #: How many tries :func:`sample_state` makes to meet every required card before it gives up.
 _TRIES: Final = 64
 
@@ -252,17 +250,9 @@ def _unseen_counts(view: View) -> list[int]:
 
 
 def reserve_facts(view: PublicView) -> dict[int, list[frozenset[Card]]]:
-    """What the builds on the table prove about their owners' hands (the reserve rule, spec §2.6 A28): per owner
-    seat, for each value it owns a build of, the cards of that hand value (the owner holds one of them).  Empty
-    without the reserve rule."""
-    out: dict[int, list[frozenset[Card]]] = {}
-    if view.rules.reserve_rule:
-        for b in view.builds:
-            need = _BY_HV[b.value]
-            sets = out.setdefault(b.owner, [])
-            if need not in sets:
-                sets.append(need)
-    return out
+    """What the builds on the table prove about their owners' hands: :func:`kortbord.mulle.checks.reserve_proves`
+    of the view's builds (the reserve rule, spec §2.6 A28)."""
+    return checks.reserve_proves(view.builds, view.rules.reserve_rule)
 
 
 def sample_hidden(
