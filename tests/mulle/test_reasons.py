@@ -317,4 +317,4 @@ def test_nobody_to_move_and_shuffles_carry_reasons() -> None:
     with pytest.raises(IllegalMoveError) as bad:
         apply(fixed, Shuffle(deck, 0))
     assert bad.value.reason == Reason("dealer_fixed", {"dealer": 1})
-    assert str(bad.value) == "the dealer is already seat 1; a shuffle cannot change it"
+    assert str(bad.value) == "the dealer is already P1; a shuffle cannot change it"  # seats by name (P<seat>)

@@ -34,7 +34,7 @@ class Game:
         rules: options (default ``standard``).  players: 2-4.  teams: 4 players as P1+P3 vs P2+P4.
         seed: the seed of the one generator that draws every shuffle (None: a fresh random seed).
         dealer: the first dealer's seat, or None to draw it from the seed.
-        seats: display names of the seats (default ``P1``..``Pn`` by seat index).
+        seats: display names of the seats (default ``P0``.. by seat index, as every game names seats: ``GameSpec.seat_name``).
     Raises:
         InvalidRulesError: bad options or player count.
     """
@@ -60,7 +60,7 @@ class Game:
             isinstance(seats, str) or not isinstance(seats, Sequence) or not all(isinstance(s, str) for s in seats)
         ):
             raise InvalidPositionError(f"seats must be a list of {players} names (strings), got {str(seats)[:60]}")
-        self.seats = list(seats) if seats is not None else [f"P{i + 1}" for i in range(players)]
+        self.seats = list(seats) if seats is not None else [f"P{i}" for i in range(players)]
         if len(self.seats) != players:
             raise InvalidPositionError(f"seats must name {players} players, got {len(self.seats)} names")
         if any(len(s) > MAX_NAME for s in self.seats):

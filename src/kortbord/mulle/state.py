@@ -119,6 +119,12 @@ class State:
     _cache: dict[str, object] = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     @property
+    def phase_name(self) -> str:
+        """The phase as both games name it: ``"deal"``, ``"play"`` or ``"over"`` (Cribbage also has ``"cut"``,
+        ``"discard"`` and ``"show"``)."""
+        return self.phase
+
+    @property
     def sides(self) -> int:
         """Number of scoring sides: 2 with teams, else the number of players."""
         return 2 if self.teams else self.players
