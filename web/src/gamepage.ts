@@ -280,26 +280,28 @@ export class GamePage {
     );
   }
 
-  /** The game-over line from data: you win/lose, then the game_over event in the catalogue's words (winners by
-   * name, skunks, scores) or, after a reload, the winners of the result. */
+  /** The game-over line from data: you win/lose, the winners by name and the scores -- Cribbage's game_over event
+   * in the catalogue's words (winners, skunk or double skunk, scores); after a reload, the result's winners. */
   private resultText(m: StateMsg): string {
     const v = m.view ?? {};
     const me = m.seat;
     const r: Record<string, unknown> = (m.result ?? v.result ?? {}) as Record<string, unknown>;
     const over = [...this.events].reverse().find((e) => e.kind === "game_over");
-    const sideName = (side: number) => this.table?.sideName(side) ?? this.playerName(side);
-    let winnerSeats: number[];
     if (m.game === "mulle") {
       const sides: number[] = (over?.winners ?? r.winners ?? v.winners ?? []) as number[];
-      winnerSeats = [];
-      const n: number = v.players ?? (m.seats ?? []).length;
-      for (let s = 0; s < n; s++) if (sides.includes(v.teams ? s % 2 : s)) winnerSeats.push(s);
       if (!sides.length) return t("draw");
-    } else {
-      winnerSeats = (over?.winners ?? r.winner_seats ?? r.winners ?? []) as number[];
+      const side = (s: number) => (v.teams ? t("team", { n: s + 1 }) : this.playerName(s));
+      const mine = me === null ? null : v.teams ? me % 2 : me;
+      const head = mine === null ? "" : sides.includes(mine) ? t("youWin") : t("youLose");
+      const scores: number[] = (over?.scores ?? r.scores ?? v.scores ?? []) as number[];
+      const tally = scores.map((p, s) => `${side(s)} ${p}`).join(", ");
+      return [head, `${t("winners", { names: sides.map(side).join(", ") })}.`, tally ? `${t("gameScore")}: ${tally}.` : ""]
+        .filter(Boolean)
+        .join(" ");
     }
-    const head = me === null ? "" : winnerSeats.includes(me) ? t("youWin") : t("youLose");
-    const line = over ? eventText(m.game, over, this.fmt(), sideName) : t("winners", { names: winnerSeats.map((s) => this.playerName(s)).join(", ") });
+    const winners = (over?.winners ?? r.winner_seats ?? r.winners ?? []) as number[];
+    const head = me === null ? "" : winners.includes(me) ? t("youWin") : t("youLose");
+    const line = over ? eventText(m.game, over, this.fmt()) : t("winners", { names: winners.map((s) => this.playerName(s)).join(", ") });
     return [head, line].filter(Boolean).join(" ");
   }
 

@@ -533,7 +533,8 @@ export class MulleTable implements Table {
 
   /** An event in the catalogue's words (kortbord/i18n/mulle.json): seats by name, cards as A♠, moves in words. */
   describe(ev: Json): string | null {
-    return eventText("mulle", ev, this.ctx.fmt(), (s) => this.sideName(s)) || null;
+    const fmt = this.ctx.fmt();
+    return eventText("mulle", ev, fmt, (s) => (this.v.teams ? t("team", { n: s + 1 }) : fmt.name(s))) || null;
   }
 
   mover(events: Json[]): number | null {
