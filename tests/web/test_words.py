@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import random
 import shutil
+import string
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -102,6 +103,28 @@ def _cases() -> list[dict[str, Any]]:
                         add(name, "event", data)
                     if data["kind"] in ("show", "reveal"):
                         add(name, "callout", data["groups"])
+    # Every reason of both catalogues, every branch of a dict template (a bool branch from a bool, as "True").
+    for name in GAMES:
+        for key, entry in i18n.catalogue(name).items():
+            if not key.startswith("reason."):
+                continue
+            fields: set[str] = set()
+            branches: list[tuple[str, Any]] = [("", None)]
+            for tpl in (entry["en"], entry["sv"]):
+                texts = [v for k, v in tpl.items() if k != "by"] if isinstance(tpl, dict) else [tpl]
+                if isinstance(tpl, dict):
+                    by = tpl["by"]
+                    branches += [(by, True if k == "True" else int(k) if k.isdigit() else k) for k in tpl if k != "by"]
+                    branches.append((by, "no such branch"))
+                for text in texts:
+                    fields.update(f for _, f, _, _ in string.Formatter().parse(text) if f)
+            for by, value in branches:
+                data: dict[str, Any] = {"code": key.removeprefix("reason.")}
+                for f in sorted(fields):
+                    data[f] = 1 if f in i18n.SEAT_KEYS else ["9H", "TD"] if f == "builds" else f"{f} 9H"
+                if by:
+                    data[by] = value
+                add(name, "reason", data)
     return cases
 
 
@@ -112,7 +135,7 @@ def test_page_words_match_python() -> None:
         for c in cases
         if isinstance(c["data"], dict)
     }
-    assert len(kinds) >= 25  # both games' events and a good number of reason codes
+    assert len(kinds) >= 90  # both games' events and every reason code
     proc = subprocess.run(
         ["node", str(WEB / "scripts" / "check-words.mjs")],
         input="\n".join(json.dumps(c) for c in cases),
