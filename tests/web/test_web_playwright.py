@@ -148,6 +148,19 @@ def shot(page: Any, name: str, full: bool = True) -> None:
     page.screenshot(path=str(_artifacts() / f"{name}.png"), full_page=full, animations="disabled")
 
 
+SIZES = ((1280, 800), (390, 844))
+
+
+def shots(page: Any, name: str) -> None:
+    """Screenshots of the page at the desktop and the phone size (``<name>-1280x800.png``, ``-390x844.png``)."""
+    before = page.viewport_size
+    for w, h in SIZES:
+        page.set_viewport_size({"width": w, "height": h})
+        page.wait_for_timeout(150)
+        shot(page, f"{name}-{w}x{h}", full=False)
+    page.set_viewport_size(before)
+
+
 def root_data(page: Any, sel: str) -> dict[str, Any]:
     return page.eval_on_selector(sel, "el => ({...el.dataset})")
 
@@ -267,6 +280,8 @@ def test_mulle_round_against_the_computer(server: str, browser: Any) -> None:
         page.wait_for_function(f"() => document.querySelector('.mulle')?.dataset.version !== '{before}'")
         if turn == 2:
             shot(page, "04-mulle-after-a-move")
+        if turn == 10:
+            shots(page, "40-mulle-en-mid-game")
         if page.locator("#baat").count() and not seen_baat:
             seen_baat = True
             shot(page, "05-mulle-baat-last-deal")
@@ -288,12 +303,13 @@ def test_mulle_round_against_the_computer(server: str, browser: Any) -> None:
     # the last capturer sweeps what is left on the table (spec §2.10); the log shows it, newest first.  When the
     # final play was itself a capture that took the whole table nothing is left and there is no sweep line; a
     # final trail always leaves cards, so then the sweep must be there.
-    if "Last capture" not in log:
-        plays = [line for line in log.splitlines() if re.match(r"^(You|Computer[^:]*): ", line)]
+    if "(last capture)" not in log:
+        plays = [line for line in log.splitlines() if re.match(r"^(Seat \d|Computer \([^)]*\)) plays ", line)]
         assert plays and "Capture" in plays[0], log
     page.click("#summary-close")
     assert page.locator("#game-over").is_visible()
     shot(page, "07-mulle-game-over")
+    shots(page, "41-mulle-en-game-over")
     errors.check()
     ctx.close()
 
@@ -377,6 +393,7 @@ def test_full_cribbage_game_with_muggins_to_61(server: str, browser: Any) -> Non
     create_game(page, server, "cribbage", options={"muggins": True, "target": 61})
     page.wait_for_selector(".cribbage .hand-card")
     steps = 0
+    mid_shot = False
     while wait_mine_or_over(page, ".cribbage"):
         steps += 1
         assert steps < 1500, "the game does not end"
@@ -390,6 +407,9 @@ def test_full_cribbage_game_with_muggins_to_61(server: str, browser: Any) -> Non
             page.click(f".hand-card[data-code='{hand[1]}']")
             page.click("#discard")
         elif phase == "play":
+            if steps > 12 and page.locator(".cribbage .sequence img").count() >= 2 and not mid_shot:
+                mid_shot = True
+                shots(page, "42-cribbage-en-mid-game")
             page.click("#go" if "go" in legal else f".hand-card[data-code='{legal[0]}']")
         elif phase == "show" and any(m.startswith("count") for m in legal):
             page.fill("#count-input", "4")
@@ -406,6 +426,9 @@ def test_full_cribbage_game_with_muggins_to_61(server: str, browser: Any) -> Non
     legend = page.eval_on_selector_all(".legend .score b", "bs => bs.map(b => Number(b.textContent))")
     assert len(legend) == 2 and max(legend) >= 61, legend
     shot(page, "18-cribbage-game-over")
+    shots(page, "43-cribbage-en-game-over")
+    result = page.inner_text("#game-over .result")
+    assert re.search(r"wins at \d+", result), result  # the game-over line from the game_over event's data
     errors.check()
     ctx.close()
 
@@ -499,3 +522,176 @@ def test_phone_size_and_rules_pages(server: str, browser: Any) -> None:
     errors.check()
     with contextlib.suppress(Exception):
         ctx.close()
+
+
+# ------------------------------------------------------------------------------------------------ in Swedish
+#: English engine words that must not reach a Swedish player (the words come from the catalogues by code).
+#: "his heels" is not listed: the Swedish catalogue keeps the term ("his heels (knekt som startkort)").
+ENGLISH = (
+    "fifteen",
+    "thirty-one",
+    "pair",
+    "run of",
+    "go for",
+    "last card",
+    " wins",
+    "win at",
+    "capture",
+    "trail",
+    "illegal move",
+    "not allowed",
+    "deals",
+    "plays",
+    "pegs",
+    "announces",
+    "accept",
+    "overcount",
+    "game over",
+    "round ",
+    "totals",
+    "with a skunk",
+)
+#: Engine notation: a Mulle move ("C 8C x {", "T 9H", "B 5H on 4S =9"), a card code ("8C"), a seat ("P0").
+NOTATION = re.compile(r"\b[CTBRDPL] (?:[A2-9TJQK]|10)[SHDC]\b|x \{|\b[A2-9TJQK][SHDC]\b|\bP[0-3]\b")
+
+#: Keeps every text the page flashes (illegal moves, mulle/tabbe/båt) in window.__flashes.
+FLASH_SPY = """
+window.__flashes = [];
+new MutationObserver(() => {
+  const el = document.querySelector('.flash');
+  if (el && el.textContent && window.__flashes[window.__flashes.length - 1] !== el.textContent)
+    window.__flashes.push(el.textContent);
+}).observe(document, { subtree: true, childList: true, characterData: true });
+"""
+
+
+class Seen:
+    """Every text a Swedish player is shown: log lines, banners, the turn line, the flash messages, panels."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+        self.texts: set[str] = set()
+
+    def grab(self, *selectors: str) -> None:
+        for sel in (".log-list", ".turn", "#game-over", ".callouts", ".muggins", "#show-panel", *selectors):
+            for text in self.page.eval_on_selector_all(sel, "els => els.map(e => e.innerText)"):
+                self.texts.update(line.strip() for line in text.splitlines() if line.strip())
+        self.texts.update(self.page.evaluate("window.__flashes || []"))
+
+    def check(self) -> None:
+        assert self.texts
+        for text in sorted(self.texts):
+            low = text.lower()
+            english = [w for w in ENGLISH if w in low]
+            assert not english, f"English {english} shown in Swedish: {text!r}"
+            assert not NOTATION.search(text), f"engine notation shown in Swedish: {text!r}"
+
+
+def test_mulle_round_in_swedish(server: str, browser: Any) -> None:
+    """A whole round of Mulle in Swedish: every line the player sees is in Swedish words, cards as 8♣, seats by
+    name, no move notation -- including an illegal attempt's message and the game-over line."""
+    ctx = _context(browser, width=1280, height=800, lang="sv")
+    ctx.add_init_script(FLASH_SPY)
+    ctx.add_init_script("localStorage.setItem('kortbord.name', 'Astrid');")
+    page = ctx.new_page()
+    errors = PageErrors(page)
+    seen = Seen(page)
+    create_game(page, server, "mulle", options={"game_length": "single_round"})
+    page.wait_for_selector(".mulle .hand-card")
+    turn = 0
+    explained = False
+    while wait_mine_or_over(page, ".mulle"):
+        close_modals(page)
+        data = root_data(page, ".mulle")
+        legal = json.loads(data["legal"])
+        if not explained:
+            for c in page.eval_on_selector_all(".hand-card", "els => els.map(e => e.dataset.code)"):
+                if f"T {c}" not in legal:
+                    page.click(f".hand-card[data-code='{c}']")
+                    page.click(f".move.attempt[data-move='T {c}']")
+                    page.wait_for_selector(".flash.show.error")
+                    assert "tillåtet" in page.inner_text(".flash")
+                    shot(page, "50-mulle-sv-illegal-attempt")
+                    page.keyboard.press("Escape")
+                    explained = True
+                    break
+        before = data["version"]
+        mulle_click_move(page, choose_mulle_move(legal, turn))
+        page.wait_for_function(f"() => document.querySelector('.mulle')?.dataset.version !== '{before}'")
+        seen.grab()
+        if turn == 10:
+            shots(page, "44-mulle-sv-mid-game")
+        turn += 1
+        assert turn < 80
+    page.wait_for_selector("#round-summary")
+    seen.grab("#round-summary")
+    page.click("#summary-close")
+    seen.grab()
+    log = page.inner_text(".log-list")
+    assert "Astrid" in log and "spelar" in log and any(suit in log for suit in "♠♣♥♦"), log
+    assert "spelet är slut" in log  # the game_over event in the catalogue's Swedish words
+    shots(page, "45-mulle-sv-game-over")
+    seen.check()
+    errors.check()
+    ctx.close()
+
+
+def test_cribbage_game_in_swedish(server: str, browser: Any) -> None:
+    """A whole Cribbage game with Muggins to 61 in Swedish: pegs, the show with its spoken count, Muggins calls and
+    their settlement, and the game-over line all in Swedish words from the catalogue."""
+    ctx = _context(browser, width=1280, height=800, lang="sv")
+    ctx.add_init_script(FLASH_SPY)
+    ctx.add_init_script("localStorage.setItem('kortbord.name', 'Astrid');")
+    page = ctx.new_page()
+    errors = PageErrors(page)
+    seen = Seen(page)
+    create_game(page, server, "cribbage", options={"muggins": True, "target": 61})
+    page.wait_for_selector(".cribbage .hand-card")
+    steps = 0
+    mid_shot = called = False
+    while wait_mine_or_over(page, ".cribbage"):
+        steps += 1
+        assert steps < 1500, "the game does not end"
+        seen.grab()
+        close_modals(page)
+        data = root_data(page, ".cribbage")
+        legal = json.loads(data["legal"])
+        before, phase = data["version"], data["phase"]
+        if phase == "discard":
+            hand = page.eval_on_selector_all(".hand-card", "els => els.map(e => e.dataset.code)")
+            page.click(f".hand-card[data-code='{hand[0]}']")
+            page.click(f".hand-card[data-code='{hand[1]}']")
+            page.click("#discard")
+        elif phase == "play":
+            if steps > 12 and page.locator(".cribbage .sequence img").count() >= 2 and not mid_shot:
+                mid_shot = True
+                shots(page, "46-cribbage-sv-mid-game")
+            page.click("#go" if "go" in legal else f".hand-card[data-code='{legal[0]}']")
+        elif phase == "show" and any(m.startswith("count") for m in legal):
+            page.fill("#count-input", "3")
+            page.press("#count-input", "Enter")
+        elif phase == "show" and "accept" in legal:
+            if not called:
+                called = True
+                page.click("#m-2")
+                page.click("#muggins")
+            else:
+                page.click("#accept")
+        else:
+            pytest.fail(f"unexpected turn: {phase} {legal}")
+        page.wait_for_function(
+            f"() => document.querySelector('#game-over') || document.querySelector('.cribbage')?.dataset.version !== '{before}'"
+        )
+        seen.grab()
+    seen.grab()
+    close_modals(page)
+    seen.grab()
+    log = " ".join(seen.texts)
+    assert "Astrid" in log and "lägger" in log and "får" in log  # plays and pegs, by name
+    assert "meddelar" in log and "muggins" in log.lower()  # the Muggins announce and call
+    result = page.inner_text("#game-over .result")
+    assert re.search(r"vinner på \d+", result), result  # the game-over line from the game_over event's data
+    shots(page, "47-cribbage-sv-game-over")
+    seen.check()
+    errors.check()
+    ctx.close()

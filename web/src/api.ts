@@ -73,6 +73,8 @@ export interface ErrorMsg {
   type: "error";
   code: string;
   message: string;
+  /** An illegal move's reason: the engine's code plus data (words from the game's catalogue). */
+  reason?: { code: string; [key: string]: unknown };
   version?: number;
 }
 

@@ -6,137 +6,30 @@ import { drawBoard, pegColor } from "./board";
 import { backs, cardImg, cardName, cardsText, cribValue, short } from "./cards";
 import { clear, h } from "./dom";
 import type { Table, TableCtx } from "./gamepage";
-import { lang, t, ts } from "./i18n";
+import { lang, t, ts, type Key } from "./i18n";
+import { callout, eventText, pegText, settleText, type Group } from "./words";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
 
-const WORDS_EN =
-  "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty twenty-one twenty-two twenty-three twenty-four twenty-five twenty-six twenty-seven twenty-eight twenty-nine".split(
-    " ",
-  );
-const WORDS_SV =
-  "noll ett två tre fyra fem sex sju åtta nio tio elva tolv tretton fjorton femton sexton sjutton arton nitton tjugo tjugoett tjugotvå tjugotre tjugofyra tjugofem tjugosex tjugosju tjugoåtta tjugonio".split(
-    " ",
-  );
-const PHRASES = {
-  en: {
-    fifteen: "fifteen {t}",
-    pair2: "a pair is {t}",
-    pair3: "a pair royal is {t}",
-    pair4: "a double pair royal is {t}",
-    run: "a run of {n} is {t}",
-    runs: "{k} runs of {n} is {t}",
-    flush: "a flush of {n} is {t}",
-    nobs: "nobs is {t}",
-  },
-  sv: {
-    fifteen: "femton {t}",
-    pair2: "ett par blir {t}",
-    pair3: "tretal blir {t}",
-    pair4: "fyrtal blir {t}",
-    run: "en följd på {n} blir {t}",
-    runs: "{k} följder på {n} blir {t}",
-    flush: "färg på {n} blir {t}",
-    nobs: "nobs blir {t}",
-  },
-};
-
-interface Group {
-  kind: string;
-  cards: string[];
-  points: number;
-}
-
-/** A show breakdown group as the engine writes it: "fifteen 5D QH for 2", "run 6D 7S 8S for 3". */
-export function parseGroup(s: string): Group | null {
-  const m = s.match(/^(fifteen|pair|run|flush|nobs)\s+((?:\S+\s+)*?)for\s+(\d+)$/);
-  if (!m) return null;
-  return { kind: m[1], cards: m[2].trim().split(/\s+/).filter(Boolean), points: Number(m[3]) };
-}
-
-/** The spoken count ("fifteen two, fifteen four, a pair is six"), as players call a hand (spec §2.5). */
-export function callout(groups: Group[]): string[] {
-  const words = lang() === "sv" ? WORDS_SV : WORDS_EN;
-  const say = PHRASES[lang()];
-  const fill = (s: string, p: Record<string, string>) => s.replace(/\{(\w)\}/g, (_, k: string) => p[k]);
-  if (!groups.length) return [t("callout_zero")];
-  const out: string[] = [];
-  let total = 0;
-  for (const g of groups.filter((g) => g.kind === "fifteen")) {
-    total += g.points;
-    out.push(fill(say.fifteen, { t: words[total] }));
-  }
-  const pairRanks = new Map<string, number>();
-  for (const g of groups.filter((g) => g.kind === "pair"))
-    for (const c of g.cards) pairRanks.set(c[0], (pairRanks.get(c[0]) ?? 0) + 1);
-  const order = "A23456789TJQK";
-  for (const r of [...pairRanks.keys()].sort((a, b) => order.indexOf(a) - order.indexOf(b))) {
-    const k = ({ 2: 2, 6: 3, 12: 4 } as Record<number, number>)[pairRanks.get(r)!] ?? 2;
-    total += { 2: 2, 3: 6, 4: 12 }[k as 2 | 3 | 4];
-    out.push(fill(say[`pair${k}` as "pair2"], { t: words[total] }));
-  }
-  const runs = groups.filter((g) => g.kind === "run");
-  if (runs.length) {
-    total += runs.reduce((a, g) => a + g.points, 0);
-    const n = words[runs[0].cards.length];
-    out.push(fill(runs.length === 1 ? say.run : say.runs, { k: words[runs.length], n, t: words[total] }));
-  }
-  for (const g of groups.filter((g) => g.kind === "flush" || g.kind === "nobs")) {
-    total += g.points;
-    out.push(fill(say[g.kind as "flush" | "nobs"], { n: words[g.cards.length], t: words[total] }));
-  }
-  return out;
-}
-
-const REASONS_SV: [RegExp, string][] = [
-  [/double pair royal/g, "fyrtal"],
-  [/pair royal/g, "tretal"],
-  [/\bpair\b/g, "par"],
-  [/thirty-one/g, "trettioett"],
-  [/\bfifteen\b/g, "femton"],
-  [/run of (\d+)/g, "följd på $1"],
-  [/\brun\b/g, "följd"],
-  [/\bflush\b/g, "färg"],
-  [/last card/g, "sista kortet"],
-  [/his heels/g, "his heels (knekt som startkort)"],
-  [/false muggins/g, "falsk muggins"],
-  [/wrong overcount/g, "felaktig överräkning"],
-  [/overcount/g, "överräkning"],
-  [/\(announced\)/g, "(meddelat)"],
-  [/\bhand\b/g, "hand"],
-  [/\bfor (-?\d+)/g, "för $1"],
-];
-
-/** A peg reason ("fifteen for 2", "go for 1", "hand for 12") in the current language. */
-export function reasonText(s: string): string {
-  if (lang() !== "sv") return s;
-  let out = s;
-  for (const [re, rep] of REASONS_SV) out = out.replace(re, rep);
-  return out;
-}
-
-const OUTCOME: Record<string, [string, string]> = {
-  accept: ["everyone accepts: the count stands", "alla godtar: räkningen står"],
-  muggins: ["muggins: points were missed", "muggins: poäng missades"],
-  "false muggins": ["false muggins: nothing was missed", "falsk muggins: inget missades"],
-  overcount: ["overcount: the count was too high", "överräkning: räkningen var för hög"],
-  "wrong overcount": ["overcount called, but the count was not too high", "överräkning ropad, men räkningen var inte för hög"],
-};
-
-function outcomeText(o: string): string {
-  const p = OUTCOME[o];
-  return p ? (lang() === "sv" ? p[1] : p[0]) : o;
+/** A show group's kind in words ("fifteen", "pair", "run", "flush", "nobs"). */
+function groupText(g: Group): string {
+  return t(`grp_${g.kind}` as Key);
 }
 
 interface ShowItem {
   seat: number;
   crib: boolean;
-  cards: string[];
+  cards: string[]; // the four cards, then the starter
   points: number;
   groups: Group[];
   announced?: number;
-  outcome?: string;
+  settle?: Json; // the Muggins settle event (its outcome in words: settle.<outcome>)
+}
+
+/** The cards of a show/reveal event as the fan shows them: the four cards, then the starter. */
+function shown(ev: Json): string[] {
+  return [...(ev.cards ?? []), ...(ev.starter ? [ev.starter] : [])];
 }
 
 export class CribbageTable implements Table {
@@ -171,7 +64,7 @@ export class CribbageTable implements Table {
     return this.sides() === 2 && (this.v.rules?.players ?? 2) === 4 ? seat % 2 : seat;
   }
 
-  private sideName(side: number): string {
+  sideName(side: number): string {
     const me = this.ctx.seat;
     if ((this.v.rules?.players ?? 2) === 4) {
       return me !== null && me % 2 === side ? t("yourTeam") : t("team", { n: side + 1 });
@@ -204,46 +97,34 @@ export class CribbageTable implements Table {
 
   private absorb(events: Json[]): void {
     let newShow = false;
+    const fmt = this.ctx.fmt();
     for (const ev of events) {
       if (ev.kind === "peg") {
-        for (const r of ev.reasons ?? []) this.callouts.push({ text: `${this.ctx.name(ev.seat)}: ${reasonText(r)}`, seat: ev.seat });
-      } else if (ev.kind === "go") {
-        this.callouts.push({ text: `${this.ctx.name(ev.seat)}: ${t("go")}`, seat: ev.seat });
-      } else if (ev.kind === "reset") {
-        this.callouts.push({ text: t("ev_reset"), seat: -1 });
+        // one peg per part of an award (a fifteen and a pair are two pegs)
+        this.callouts.push({ text: `${this.ctx.name(ev.seat)}: ${pegText(ev, fmt)}`, seat: ev.seat });
+      } else if (ev.kind === "go" || ev.kind === "reset") {
+        this.callouts.push({ text: eventText("cribbage", ev, fmt), seat: ev.kind === "go" ? ev.seat : -1 });
       } else if (ev.kind === "show") {
         if (!newShow) this.shows = [];
         newShow = true;
-        this.shows.push({
-          seat: ev.seat,
-          crib: Boolean(ev.crib),
-          cards: ev.cards ?? [],
-          points: ev.points,
-          groups: (ev.reasons ?? []).map(parseGroup).filter(Boolean) as Group[],
-        });
+        this.shows.push({ seat: ev.seat, crib: Boolean(ev.crib), cards: shown(ev), points: ev.points, groups: ev.groups ?? [] });
       } else if (ev.kind === "announce") {
         this.pendingAnnounce = ev.points;
         this.settled = null;
       } else if (ev.kind === "settle") {
-        this.settled = {
-          seat: ev.seat,
-          crib: Boolean(ev.crib),
-          cards: [],
-          points: 0,
-          groups: [],
-          announced: ev.points,
-          outcome: (ev.reasons ?? [])[0],
-        };
+        // M4-M8: the settlement comes first, then the true breakdown (reveal, M9)
+        this.settled = { seat: ev.seat, crib: Boolean(ev.crib), cards: [], points: ev.true, groups: [], announced: ev.announced, settle: ev };
       } else if (ev.kind === "reveal") {
-        const base = this.settled ?? { seat: ev.seat, crib: Boolean(ev.crib), announced: this.pendingAnnounce ?? undefined, outcome: undefined };
+        const base = this.settled && this.settled.seat === ev.seat && this.settled.crib === Boolean(ev.crib) ? this.settled : null;
         this.settled = {
-          ...base,
           seat: ev.seat,
           crib: Boolean(ev.crib),
-          cards: ev.cards ?? [],
+          announced: base?.announced ?? this.pendingAnnounce ?? undefined,
+          settle: base?.settle,
+          cards: shown(ev),
           points: ev.points,
-          groups: (ev.reasons ?? []).map(parseGroup).filter(Boolean) as Group[],
-        } as ShowItem;
+          groups: ev.groups ?? [],
+        };
         this.settledList.push(this.settled);
       } else if (ev.kind === "deal") {
         this.callouts = [];
@@ -377,7 +258,7 @@ export class CribbageTable implements Table {
         h(
           "div",
           { class: "counting" },
-          h("h3", {}, who, v.announced !== null && v.announced !== undefined ? ` — ${ts("ev_announce", this.ctx.isMe(v.counting), { name: this.ctx.name(v.counting), n: v.announced })}` : ""),
+          h("h3", {}, who, v.announced !== null && v.announced !== undefined ? ` — ${t("announcedN", { n: v.announced })}` : ""),
           h("div", { class: "fan big" }, (v.counting_cards as string[]).map((c) => cardImg(c)), v.starter ? cardImg(v.starter, "starter-in") : null),
         ),
       );
@@ -390,10 +271,10 @@ export class CribbageTable implements Table {
           "div",
           { class: "settled reveal" },
           h("h3", {}, ts("settledHeading", this.ctx.isMe(s.seat), { name: this.ctx.name(s.seat), what, a: s.announced ?? "?", t: s.points })),
-          s.outcome ? h("p", { class: "outcome" }, outcomeText(s.outcome)) : null,
+          s.settle ? h("p", { class: "outcome" }, settleText(s.settle, this.ctx.fmt())) : null,
           h("div", { class: "fan" }, s.cards.map((c, i) => cardImg(c, i === s.cards.length - 1 ? "small starter-in" : "small"))),
-          h("p", { class: "callout" }, callout(s.groups).join(", ")),
-          s.groups.length ? h("ul", { class: "groups" }, s.groups.map((g) => h("li", {}, `${reasonText(g.kind)} ${cardsText(g.cards)}: ${g.points}`))) : null,
+          h("p", { class: "callout" }, callout(s.groups, lang()).join(", ")),
+          s.groups.length ? h("ul", { class: "groups" }, s.groups.map((g) => h("li", {}, `${groupText(g)} ${cardsText(g.cards)}: ${g.points}`))) : null,
           h("p", {}, h("b", {}, t("trueCount", { n: s.points }))),
         ),
       );
@@ -580,10 +461,10 @@ export class CribbageTable implements Table {
           "div",
           { class: "show" },
           h("h3", {}, title, ": ", h("b", {}, String(s.points))),
-          s.announced !== undefined ? h("p", { class: "outcome" }, t("settledHeading", { name: "", what: "", a: s.announced, t: s.points }).replace(/^[^:]*:\s*/, ""), s.outcome ? ` — ${outcomeText(s.outcome)}` : "") : null,
+          s.announced !== undefined ? h("p", { class: "outcome" }, t("announcedWorth", { a: s.announced, t: s.points }), s.settle ? ` — ${settleText(s.settle, this.ctx.fmt())}` : "") : null,
           h("div", { class: "fan" }, s.cards.map((c, i) => cardImg(c, i === s.cards.length - 1 ? "small starter-in" : "small"))),
-          h("p", { class: "callout" }, callout(s.groups).join(", ")),
-          s.groups.length ? h("ul", { class: "groups" }, s.groups.map((g) => h("li", {}, `${reasonText(g.kind)} ${cardsText(g.cards)}: ${g.points}`))) : null,
+          h("p", { class: "callout" }, callout(s.groups, lang()).join(", ")),
+          s.groups.length ? h("ul", { class: "groups" }, s.groups.map((g) => h("li", {}, `${groupText(g)} ${cardsText(g.cards)}: ${g.points}`))) : null,
         ),
       );
     }
@@ -626,7 +507,7 @@ export class CribbageTable implements Table {
       if (this.moves.includes(code)) this.ctx.send(code);
       else {
         const n = (v.count ?? 0) + cribValue(code);
-        this.ctx.flash(n > 31 ? t("tooHigh", { card: short(code), n }) : t("illegal", { msg: code }), "error");
+        this.ctx.flash(n > 31 ? t("tooHigh", { card: short(code), n }) : t("illegal", { msg: short(code) }), "error");
       }
     }
   }
@@ -703,48 +584,10 @@ export class CribbageTable implements Table {
     return false;
   }
 
+  /** An event in the catalogue's words (kortbord/i18n/cribbage.json): seats by name, cards as A♠, the spoken
+   * count from the show's groups. */
   describe(ev: Json): string | null {
-    const n = (s: number | null) => (s === null || s === undefined ? "" : this.ctx.name(s));
-    switch (ev.kind) {
-      case "cut":
-        return t("ev_cut", { cuts: (ev.cards ?? []).map((c: string, s: number) => `${n(s)} ${short(c)}`).join(", ") });
-      case "dealer":
-        return `${n(ev.seat)}: ${t("dealer")}`;
-      case "deal":
-        return ts("ev_cdeal", this.ctx.isMe(ev.seat), { name: n(ev.seat), k: ev.points });
-      case "discard":
-        return ts("ev_discard", this.ctx.isMe(ev.seat), { name: n(ev.seat), n: ev.points });
-      case "starter":
-        return t("ev_starter", { card: short((ev.cards ?? [])[0] ?? "") });
-      case "play":
-        return ts("ev_cplay", this.ctx.isMe(ev.seat), { name: n(ev.seat), card: short((ev.cards ?? [])[0] ?? ""), n: ev.points });
-      case "go":
-        return t("ev_go", { name: n(ev.seat) });
-      case "peg":
-        return ts("ev_peg", this.ctx.isMe(ev.seat), { name: n(ev.seat), n: ev.points, why: (ev.reasons ?? []).map(reasonText).join(", ") });
-      case "reset":
-        return t("ev_reset");
-      case "show": {
-        const g = (ev.reasons ?? []).map(parseGroup).filter(Boolean) as Group[];
-        return `${ev.crib ? ts("cribShow", this.ctx.isMe(ev.seat), { name: n(ev.seat) }) : ts("showOf", this.ctx.isMe(ev.seat), { name: n(ev.seat) })} (${cardsText(ev.cards ?? [])}): ${callout(g).join(", ")} = ${ev.points}`;
-      }
-      case "announce":
-        return ts("ev_announce", this.ctx.isMe(ev.seat), { name: n(ev.seat), n: ev.points });
-      case "response": {
-        const r = (ev.reasons ?? [])[0] ?? "";
-        const what = r === "accept" ? t("accept") : /muggins/.test(r) ? t("mugginsN", { n: ev.points }) : t("overcount");
-        return t("ev_response", { name: n(ev.seat), what });
-      }
-      case "settle":
-        return t("ev_settle", { text: outcomeText((ev.reasons ?? [])[0] ?? "") });
-      case "reveal": {
-        const g = (ev.reasons ?? []).map(parseGroup).filter(Boolean) as Group[];
-        return `${ts("ev_reveal", this.ctx.isMe(ev.seat), { name: n(ev.seat), what: ev.crib ? t("yourCribW") : t("yourHand"), n: ev.points })}: ${callout(g).join(", ")}`;
-      }
-      case "game_over":
-        return `${t("ev_cgame_over")}${ev.text ? ` (${ev.text})` : ""}`;
-    }
-    return null;
+    return eventText("cribbage", ev, this.ctx.fmt()) || null;
   }
 
   mover(events: Json[]): number | null {

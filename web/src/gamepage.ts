@@ -1,9 +1,11 @@
 // One game's page: the connection, whose turn, seats, invites, the log, and the game's own table.
 import { GameSocket, seatFor, type ErrorMsg, type SavedSeat, type SeatSummary, type StateMsg } from "./api";
 import { clear, h } from "./dom";
-import { t } from "./i18n";
-import { MulleTable } from "./mulle";
+import { lang, t } from "./i18n";
+import { MulleTable, describeNotation } from "./mulle";
 import { CribbageTable } from "./cribbage";
+import { short } from "./cards";
+import { eventText, has, reasonText, type Fmt } from "./words";
 
 export interface TableCtx {
   seat: number | null;
@@ -11,6 +13,8 @@ export interface TableCtx {
   isMe(seat: number | null | undefined): boolean;
   send(notation: string): void;
   flash(text: string, kind?: "error" | "info" | "good"): void;
+  /** How the catalogue's words show seats, cards and moves (kortbord/i18n, words.ts). */
+  fmt(): Fmt;
 }
 
 export interface Table {
@@ -19,6 +23,8 @@ export interface Table {
   key(e: KeyboardEvent): boolean;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   describe(ev: any): string | null;
+  /** A scoring side's name (a team, or the seat's player). */
+  sideName(side: number): string;
   /** The seat whose move produced these events, if any (to pace other players' moves). */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   mover(events: any[]): number | null;
@@ -96,7 +102,29 @@ export class GamePage {
       isMe: (s) => s !== null && s !== undefined && s === (this.msg?.seat ?? null),
       send: (n) => this.socket?.move(n),
       flash: (text, kind = "info") => this.flash(text, kind),
+      fmt: () => this.fmt(),
     };
+  }
+
+  /** Seats by the players' names (the viewer's own name when given, else "You"), cards as A♠, Mulle moves in
+   * words: how the engine's codes are shown in the catalogue's words. */
+  fmt(): Fmt {
+    const game = this.msg?.game;
+    return {
+      lang: lang(),
+      name: (s) => this.playerName(s),
+      card: short,
+      move: game === "mulle" ? describeNotation : undefined,
+    };
+  }
+
+  /** A seat's name for the catalogue's sentences ("Anna plays…"): the name given at the table, a computer's
+   * label, else "Seat 2" -- never "P0", and not "You" (the sentences are in the third person). */
+  playerName(seat: number): string {
+    const s: SeatSummary | undefined = this.msg?.seats?.find((x) => x.seat === seat);
+    if (s?.name) return s.name;
+    if (s?.kind === "bot") return this.name(seat);
+    return t("seat", { n: seat + 1 });
   }
 
   name(seat: number): string {
@@ -120,11 +148,22 @@ export class GamePage {
       this.socket?.send({ type: "resync" });
       return;
     }
-    if (e.code === "illegal_move" || e.code === "ambiguous" || e.code === "not_your_turn") {
-      this.flash(t("illegal", { msg: e.message }), "error");
-    } else {
-      this.flash(`${t("error")}: ${e.message}`, "error");
+    this.flash(this.errorText(e), "error");
+  }
+
+  /** An error in the viewer's language: the reason's code and data in the catalogue's words when the server sends
+   * one, else the protocol code's words; the server's English message only in English. */
+  errorText(e: ErrorMsg): string {
+    const game = this.msg?.game;
+    const refused = e.code === "illegal_move" || e.code === "ambiguous" || e.code === "not_your_turn";
+    if (e.reason && game && has(game, `reason.${e.reason.code}`)) {
+      const words = reasonText(game, e.reason, this.fmt());
+      return refused ? t("illegal", { msg: words }) : `${t("error")}: ${words}`;
     }
+    if (e.code === "not_your_turn") return t("notYourTurn");
+    if (lang() === "en" && e.message) return refused ? t("illegal", { msg: e.message }) : `${t("error")}: ${e.message}`;
+    if (refused) return t("illegalMove");
+    return `${t("error")}: ${e.code}`;
   }
 
   private enqueue(m: StateMsg): void {
@@ -241,22 +280,29 @@ export class GamePage {
     );
   }
 
+  /** The game-over line from data: you win/lose, the winners by name and the scores -- Cribbage's game_over event
+   * in the catalogue's words (winners, skunk or double skunk, scores); after a reload, the result's winners. */
   private resultText(m: StateMsg): string {
     const v = m.view ?? {};
     const me = m.seat;
+    const r: Record<string, unknown> = (m.result ?? v.result ?? {}) as Record<string, unknown>;
+    const over = [...this.events].reverse().find((e) => e.kind === "game_over");
     if (m.game === "mulle") {
-      const winners: number[] = v.winners ?? [];
-      if (!winners.length) return t("draw");
-      const mySide = me === null ? null : v.teams ? me % 2 : me;
-      if (mySide !== null && winners.includes(mySide)) return t("youWin");
-      const names = winners.map((w) => (v.teams ? t("team", { n: w + 1 }) : this.name(w))).join(", ");
-      return `${mySide !== null ? t("youLose") + " " : ""}${t("winners", { names })}`;
+      const sides: number[] = (over?.winners ?? r.winners ?? v.winners ?? []) as number[];
+      if (!sides.length) return t("draw");
+      const side = (s: number) => (v.teams ? t("team", { n: s + 1 }) : this.playerName(s));
+      const mine = me === null ? null : v.teams ? me % 2 : me;
+      const head = mine === null ? "" : sides.includes(mine) ? t("youWin") : t("youLose");
+      const scores: number[] = (over?.scores ?? r.scores ?? v.scores ?? []) as number[];
+      const tally = scores.map((p, s) => `${side(s)} ${p}`).join(", ");
+      return [head, `${t("winners", { names: sides.map(side).join(", ") })}.`, tally ? `${t("gameScore")}: ${tally}.` : ""]
+        .filter(Boolean)
+        .join(" ");
     }
-    const r = v.result ?? m.result ?? {};
-    const winners: number[] = r.winners ?? [];
-    if (me !== null && winners.includes(me)) return t("youWin");
-    const names = winners.map((w: number) => this.name(w)).join(", ");
-    return `${me !== null ? t("youLose") + " " : ""}${t("winners", { names })}`;
+    const winners = (over?.winners ?? r.winner_seats ?? r.winners ?? []) as number[];
+    const head = me === null ? "" : winners.includes(me) ? t("youWin") : t("youLose");
+    const line = over ? eventText(m.game, over, this.fmt()) : t("winners", { names: winners.map((s) => this.playerName(s)).join(", ") });
+    return [head, line].filter(Boolean).join(" ");
   }
 
   private onKey(e: KeyboardEvent): void {

@@ -1,10 +1,11 @@
 // The Mulle table: hand, loose cards and builds; choose a hand card, then table cards/builds, then the move.
 import type { StateMsg } from "./api";
 import { notations } from "./api";
-import { backs, cardImg, cardName, cardsText, handValue, short, tableValue } from "./cards";
+import { backs, cardImg, cardName, handValue, short, tableValue } from "./cards";
 import { clear, h } from "./dom";
 import type { Table, TableCtx } from "./gamepage";
-import { t, ts, type Key } from "./i18n";
+import { t, type Key } from "./i18n";
+import { eventText } from "./words";
 import { parseMove, usesAtLeast, usesExactly, type MulleMove } from "./mullenotation";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -54,7 +55,7 @@ export class MulleTable implements Table {
     return this.v.teams ? seat % 2 : seat;
   }
 
-  private sideName(side: number): string {
+  sideName(side: number): string {
     const me = this.ctx.seat;
     if (this.v.teams) return me !== null && me % 2 === side ? t("yourTeam") : t("team", { n: side + 1 });
     return this.ctx.name(side);
@@ -527,60 +528,46 @@ export class MulleTable implements Table {
 
   // ---------------------------------------------------------------------------------------------- words
   describeMove(m: MulleMove): string {
-    const card = short(m.card);
-    switch (m.kind) {
-      case "C":
-        return `${card}: ${t("mv_C", { items: [...m.loose.map(short), ...m.builds.map((b) => `[${b}]`)].join(" ") })}`;
-      case "T":
-        return t("mv_T", { card });
-      case "B":
-        return `${card}: ${m.pkg.length ? t("mv_Bpkg", { v: m.value!, on: short(m.on!), pkg: m.pkg.map(([a, b]) => `${short(a)}+${short(b)}`).join(", ") }) : t("mv_B", { v: m.value!, on: short(m.on!) })}`;
-      case "R":
-        return `${card}: ${t("mv_R", { id: m.builds[0], v: m.value! })}`;
-      case "D":
-        return `${card}: ${t("mv_D", { id: m.builds[0], v: m.value! })}`;
-      case "P":
-        return `${card}: ${t("mv_P", { card, on: short(m.on!), id: m.builds[0] })}`;
-      case "L":
-        return `${card}: ${t("mv_L", { id: m.builds[0] })}`;
-    }
+    return describeMove(m);
   }
 
+  /** An event in the catalogue's words (kortbord/i18n/mulle.json): seats by name, cards as A♠, moves in words. */
   describe(ev: Json): string | null {
-    const n = (s: number) => this.ctx.name(s);
-    switch (ev.kind) {
-      case "dealer":
-        return ts("ev_dealer", this.ctx.isMe(ev.seat), { name: n(ev.seat) });
-      case "deal":
-        return t("ev_deal", { n: ev.deal_no, m: ev.deals_total, k: (ev.cards ?? [])[0] ?? "" });
-      case "baat":
-        return ts("baatCall", this.ctx.isMe(ev.dealer), { name: n(ev.dealer) });
-      case "play": {
-        const m = parseMove(ev.move);
-        return t("ev_play", { name: n(ev.seat), move: m ? this.describeMove(m) : ev.move });
-      }
-      case "capture":
-        return ts("ev_capture", this.ctx.isMe(ev.seat), { name: n(ev.seat), cards: cardsText(ev.cards ?? []) });
-      case "mulle":
-        return ts("ev_mulle", this.ctx.isMe(ev.seat), { name: n(ev.seat), card: short(ev.card), points: ev.points });
-      case "tabbe":
-        return ts("ev_tabbe", this.ctx.isMe(ev.seat), { name: n(ev.seat) });
-      case "last_capture":
-        return ts("ev_last_capture", this.ctx.isMe(ev.seat), { name: n(ev.seat), cards: cardsText(ev.cards ?? []) });
-      case "round_over":
-        return `${t("ev_round_over", { n: ev.round })}: ${(ev.breakdown ?? []).map((b: Json, s: number) => `${this.sideName(s)} ${b.total}`).join(", ")}`;
-      case "game_over":
-        return t("ev_game_over");
-      case "safety_valve":
-        return ts("ev_safety_valve", this.ctx.isMe(ev.seat), { name: n(ev.seat) });
-    }
-    return null;
+    const fmt = this.ctx.fmt();
+    return eventText("mulle", ev, fmt, (s) => (this.v.teams ? t("team", { n: s + 1 }) : fmt.name(s))) || null;
   }
 
   mover(events: Json[]): number | null {
     const p = events.find((e) => e.kind === "play");
     return p ? p.seat : null;
   }
+}
+
+/** A Mulle move in words ("A♠: Capture A♠ K♣", "Trail 9♥"), from the page's move words (mv_*). */
+export function describeMove(m: MulleMove): string {
+  const card = short(m.card);
+  switch (m.kind) {
+    case "C":
+      return `${card}: ${t("mv_C", { items: [...m.loose.map(short), ...m.builds.map((b) => `[${b}]`)].join(" ") })}`;
+    case "T":
+      return t("mv_T", { card });
+    case "B":
+      return `${card}: ${m.pkg.length ? t("mv_Bpkg", { v: m.value!, on: short(m.on!), pkg: m.pkg.map(([a, b]) => `${short(a)}+${short(b)}`).join(", ") }) : t("mv_B", { v: m.value!, on: short(m.on!) })}`;
+    case "R":
+      return `${card}: ${t("mv_R", { id: m.builds[0], v: m.value! })}`;
+    case "D":
+      return `${card}: ${t("mv_D", { id: m.builds[0], v: m.value! })}`;
+    case "P":
+      return `${card}: ${t("mv_P", { card, on: short(m.on!), id: m.builds[0] })}`;
+    case "L":
+      return `${card}: ${t("mv_L", { id: m.builds[0] })}`;
+  }
+}
+
+/** A move in notation described in words, or null when it is not a Mulle move the page knows. */
+export function describeNotation(notation: string): string | null {
+  const m = parseMove(notation);
+  return m ? describeMove(m) : null;
 }
 
 // Values used by the page's hints (spec §2.1), exported for the tests of the notation helpers.

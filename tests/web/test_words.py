@@ -1,0 +1,148 @@
+"""The page's words (``web/src/words.ts``) say exactly what ``kortbord.i18n`` says, from the same catalogues.
+
+Random games of both games through the registry (``kortbord.core.GAMES``) give events and, from mutated legal
+moves, illegal-move reasons; each is rendered in English and Swedish by Python and by the page's TypeScript
+(bundled with esbuild from ``web/node_modules``, run by Node).  Seats are ``P<n>`` and cards notation on both
+sides here: the page shows names and ``A♠`` through its own formatter, the words and rules are the same.
+
+Three Mulle kinds are left out on purpose: the page names the sides in ``round_over``/``game_over`` ("Anna 12,
+Computer 30" where Python lists the numbers) and says one count in ``deal`` when every hand gets the same.
+Skips when Node or ``web/node_modules`` is missing (``cd web && npm ci``).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import string
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kortbord import i18n
+from kortbord.core import GAMES
+from kortbord.errors import IllegalMoveError, KortbordError
+from kortbord.i18n import cribbage as crib_words
+
+ROOT = Path(__file__).resolve().parents[2]
+WEB = ROOT / "web"
+PAGE_NAMES_SIDES = {("mulle", "deal"), ("mulle", "round_over"), ("mulle", "game_over")}
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("node") is None or not (WEB / "node_modules" / "esbuild").exists(),
+    reason="needs Node and web/node_modules (cd web && npm ci)",
+)
+
+
+def _mutations(text: str, rng: random.Random) -> list[str]:
+    """Moves near a legal one: a card swapped for another, a word dropped."""
+    cards = [r + s for r in "A23456789TJQK" for s in "SHDC"]
+    parts = text.split()
+    out = []
+    for _ in range(3):
+        i = rng.randrange(len(parts))
+        if len(parts[i]) == 2 and parts[i] in cards:
+            out.append(" ".join([*parts[:i], rng.choice(cards), *parts[i + 1 :]]))
+    if len(parts) > 1:
+        out.append(" ".join(parts[:-1]))
+    out.append("T " + rng.choice(cards))
+    return out
+
+
+def _cases() -> list[dict[str, Any]]:
+    cases: list[dict[str, Any]] = []
+    seen: set[str] = set()
+
+    def add(game: str, what: str, data: Any) -> None:
+        key = json.dumps([game, what, data], sort_keys=True)
+        if key in seen:
+            return
+        seen.add(key)
+        for lang in i18n.LANGS:
+            if what == "event":
+                expected = i18n.event_text(data, lang, game=game)
+            elif what == "callout":
+                expected = ", ".join(crib_words.callout(data, lang))
+            else:
+                expected = i18n.reason_text(data, lang, game=game)
+            cases.append({"game": game, "what": what, "data": data, "lang": lang, "expected": expected})
+
+    for name, spec in GAMES.items():
+        for seed, (players, teams) in enumerate([(2, False), (3, False), (4, True)]):
+            rng = random.Random(seed)
+            try:
+                rules = spec.make_rules(
+                    {"muggins": True} if name == "cribbage" and seed == 0 else {}, players=players, teams=teams
+                )
+                state = spec.new_game(rules, players=players, teams=teams)
+            except KortbordError:
+                continue
+            steps = 0
+            while not spec.is_over(state) and steps < 400:
+                if spec.is_chance(state):
+                    state, events = spec.step(state, spec.chance_outcome(state, rng))
+                else:
+                    legal = spec.legal_moves(state)
+                    if steps % 7 == 0:
+                        for text in _mutations(str(rng.choice(legal)), rng):
+                            try:
+                                spec.parse_move(state, text)
+                            except IllegalMoveError as err:
+                                if err.reason is not None:
+                                    add(name, "reason", err.reason.to_json())
+                            except KortbordError:
+                                pass
+                    state, events = spec.step(state, rng.choice(legal))
+                    steps += 1
+                for ev in events:
+                    data = ev.to_json()
+                    if (name, data["kind"]) not in PAGE_NAMES_SIDES:
+                        add(name, "event", data)
+                    if data["kind"] in ("show", "reveal"):
+                        add(name, "callout", data["groups"])
+    # Every reason of both catalogues, every branch of a dict template (a bool branch from a bool, as "True").
+    for name in GAMES:
+        for key, entry in i18n.catalogue(name).items():
+            if not key.startswith("reason."):
+                continue
+            fields: set[str] = set()
+            branches: list[tuple[str, Any]] = [("", None)]
+            for tpl in (entry["en"], entry["sv"]):
+                texts = [v for k, v in tpl.items() if k != "by"] if isinstance(tpl, dict) else [tpl]
+                if isinstance(tpl, dict):
+                    by = tpl["by"]
+                    branches += [(by, True if k == "True" else int(k) if k.isdigit() else k) for k in tpl if k != "by"]
+                    branches.append((by, "no such branch"))
+                for text in texts:
+                    fields.update(f for _, f, _, _ in string.Formatter().parse(text) if f)
+            for by, value in branches:
+                data: dict[str, Any] = {"code": key.removeprefix("reason.")}
+                for f in sorted(fields):
+                    data[f] = 1 if f in i18n.SEAT_KEYS else ["9H", "TD"] if f == "builds" else f"{f} 9H"
+                if by:
+                    data[by] = value
+                add(name, "reason", data)
+    return cases
+
+
+def test_page_words_match_python() -> None:
+    cases = _cases()
+    kinds = {
+        (c["game"], c["what"], c["data"].get("kind") or c["data"].get("code"))
+        for c in cases
+        if isinstance(c["data"], dict)
+    }
+    assert len(kinds) >= 90  # both games' events and every reason code
+    proc = subprocess.run(
+        ["node", str(WEB / "scripts" / "check-words.mjs")],
+        input="\n".join(json.dumps(c) for c in cases),
+        capture_output=True,
+        text=True,
+        cwd=WEB,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 0, (proc.stderr + proc.stdout)[:4000]

@@ -1,0 +1,220 @@
+// Words for players from the engines' codes: the SAME catalogues as Python (src/kortbord/i18n/<game>.json,
+// bundled by Vite), rendered by the same rules as kortbord/i18n/__init__.py, and the spoken Cribbage count from
+// the engine's ordered groups (kortbord/i18n/cribbage.py's callout, words from the "callout.*" entries).
+//
+// Template format: "{key}" names a key of the event's/reason's data; a list value is joined with ", "; a key of
+// SEAT_KEYS holding an int is the seat's name; "{{" and "}}" are literal braces; a dict template
+// {"by": field, "<value>": template, "*": fallback} picks its text by str(data[field]) as Python writes it
+// (True/False/None).  The page differs from Python only in how a value is SHOWN: seats by the players' names,
+// cards as the page shows them (A♠), Mulle moves described in words instead of notation.
+import common from "../../src/kortbord/i18n/common.json";
+import mulle from "../../src/kortbord/i18n/mulle.json";
+import cribbage from "../../src/kortbord/i18n/cribbage.json";
+import type { Lang } from "./i18n";
+
+export type Game = "mulle" | "cribbage";
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any;
+type Entry = Record<string, unknown>;
+
+const entries = (c: unknown) => c as Record<string, Entry>;
+const CATALOGUES: Record<Game, Record<string, Entry>> = {
+  mulle: { ...entries(common), ...entries(mulle) },
+  cribbage: { ...entries(common), ...entries(cribbage) },
+};
+
+/** Data keys that hold a seat index (kortbord.i18n.SEAT_KEYS). */
+export const SEAT_KEYS = new Set(["seat", "dealer", "counter", "caller", "winner", "to_act"]);
+/** Data keys that hold a whole Mulle move in notation (shown described in words). */
+const MOVE_KEYS = new Set(["move", "capture", "example", "package"]);
+const CARD = /\b([A2-9TJQK])([SHDC])\b/g;
+
+export interface Fmt {
+  lang: Lang;
+  /** A seat's name (never "P0"). */
+  name(seat: number): string;
+  /** A card in notation as the page shows it ("AS" -> "A♠"). */
+  card(code: string): string;
+  /** A move in notation described in words (Mulle); undefined: cards shown, the rest as written. */
+  move?(notation: string): string | null;
+}
+
+/** Does the catalogue of `game` have `key`? */
+export function has(game: Game, key: string): boolean {
+  return !key.startsWith("_") && key in CATALOGUES[game];
+}
+
+/** The template of `key` in `lang` (English when the language has none); throws for an unknown key. */
+export function template(game: Game, key: string, lang: Lang): unknown {
+  const entry = CATALOGUES[game][key];
+  if (!entry) throw new Error(`no words for ${game} ${key}`);
+  return entry[lang] ?? entry.en;
+}
+
+/** A data value as Python's str() writes it (the keys of a dict template). */
+function pyStr(v: unknown): string {
+  if (v === true) return "True";
+  if (v === false) return "False";
+  if (v === null || v === undefined) return "None";
+  return String(v);
+}
+
+/** Card notation inside a data string shown as the page shows cards ("4S+4H" -> "4♠+4♥"). */
+export function cardsIn(s: string, fmt: Fmt): string {
+  return s.replace(CARD, (c) => fmt.card(c));
+}
+
+function word(key: string, value: unknown, fmt: Fmt): string {
+  if (SEAT_KEYS.has(key) && typeof value === "number" && Number.isInteger(value)) return fmt.name(value);
+  if (Array.isArray(value)) return value.map((v) => word(key, v, fmt)).join(", ");
+  if (value === null || value === undefined) return "";
+  if (typeof value === "string") {
+    if (MOVE_KEYS.has(key) && fmt.move) {
+      const said = fmt.move(value);
+      if (said) return said;
+    }
+    return cardsIn(value, fmt);
+  }
+  return pyStr(value);
+}
+
+/** Fill a template string from `data` (kortbord.i18n's string.Formatter rules). */
+export function fill(tpl: string, data: Record<string, unknown>, fmt: Fmt): string {
+  return tpl.replace(/\{\{|\}\}|\{(\w+)\}/g, (m, key: string | undefined) => {
+    if (m === "{{") return "{";
+    if (m === "}}") return "}";
+    return word(key!, data[key!] ?? "", fmt);
+  });
+}
+
+/** The template `key` of `game` in the viewer's language filled from `data` (kortbord.i18n.render). */
+export function render(game: Game, key: string, data: Record<string, unknown>, fmt: Fmt): string {
+  let tpl = template(game, key, fmt.lang);
+  while (tpl !== null && typeof tpl === "object" && !Array.isArray(tpl)) {
+    const d = tpl as Record<string, unknown>;
+    const by = String(d.by ?? "");
+    tpl = d[pyStr(data[by])] ?? d["*"] ?? "";
+  }
+  return fill(String(tpl), data, fmt);
+}
+
+/** An illegal-move reason {code, ...data} in words (kortbord.i18n.reason_text). */
+export function reasonText(game: Game, reason: Json, fmt: Fmt): string {
+  return render(game, `reason.${reason.code}`, reason, fmt);
+}
+
+// ------------------------------------------------------------------------------------------ the spoken count
+const OF_A_KIND: Record<number, number> = { 2: 2, 6: 3, 12: 4 };
+const RANKS = "A23456789TJQK";
+
+export interface Group {
+  kind: string;
+  cards: string[];
+  points: number;
+}
+
+/** The traditional spoken count of a hand or crib from the show's groups in counting order (spec §2.5):
+ * ["fifteen two", "fifteen four", "a pair is six", ...]; nothing scored: ["nineteen"] / ["noll"]. */
+export function callout(groups: Group[], lang: Lang): string[] {
+  const words = template("cribbage", "callout.numbers", lang) as string[];
+  const say = (key: string, f: Record<string, string>) =>
+    String(template("cribbage", `callout.${key}`, lang)).replace(/\{(\w+)\}/g, (_, k: string) => f[k] ?? "");
+  if (!groups.some((g) => g.points)) return [say("zero", {})];
+  const out: string[] = [];
+  let total = 0;
+  for (const g of groups) {
+    if (g.kind !== "fifteen") continue;
+    total += g.points;
+    out.push(say("fifteen", { t: words[total] }));
+  }
+  const pairPoints = new Map<string, number>();
+  for (const g of groups) if (g.kind === "pair") pairPoints.set(g.cards[0][0], (pairPoints.get(g.cards[0][0]) ?? 0) + g.points);
+  for (const r of [...pairPoints.keys()].sort((a, b) => RANKS.indexOf(a) - RANKS.indexOf(b))) {
+    total += pairPoints.get(r)!;
+    out.push(say(`pair${OF_A_KIND[pairPoints.get(r)!]}`, { t: words[total] }));
+  }
+  const runs = groups.filter((g) => g.kind === "run");
+  if (runs.length) {
+    total += runs.reduce((a, g) => a + g.points, 0);
+    const n = words[runs[0].cards.length];
+    out.push(say(runs.length === 1 ? "run" : "runs", { k: words[runs.length], n, t: words[total] }));
+  }
+  for (const g of groups) {
+    if (g.kind !== "flush" && g.kind !== "nobs") continue;
+    total += g.points;
+    out.push(say(g.kind, { n: words[g.cards.length], t: words[total] }));
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------------------------------------ events
+/** Why a Cribbage peg's points were pegged ("fifteen for 2", "go for 1"; kortbord.i18n.cribbage.peg_text). */
+export function pegText(ev: Json, fmt: Fmt): string {
+  return render("cribbage", `peg.${ev.reason}`, ev, fmt);
+}
+
+/** A Muggins settlement's rule in words (settle.<outcome>). */
+export function settleText(ev: Json, fmt: Fmt): string {
+  return render("cribbage", `settle.${ev.outcome}`, ev, fmt);
+}
+
+function cribbageData(ev: Json, fmt: Fmt): Record<string, unknown> {
+  const data: Record<string, unknown> = { ...ev };
+  const tr = (key: string) => String(template("cribbage", key, fmt.lang));
+  switch (ev.kind) {
+    case "cut":
+      data.cuts = (ev.cards as string[]).map((c, s) => `${fmt.name(s)} ${fmt.card(c)}`).join(", ");
+      break;
+    case "deal":
+      data.each = (ev.cards ?? [])[0] ?? 0;
+      break;
+    case "peg":
+      data.why = pegText(ev, fmt);
+      break;
+    case "show":
+    case "reveal":
+    case "announce":
+    case "settle": {
+      const what = ev.crib ? "crib" : "hand";
+      data.what = tr(ev.kind === "announce" ? `cribbage.the_${what}` : `cribbage.${what}`);
+      if (ev.cards) data.hand = (ev.cards as string[]).map(fmt.card).join(" ");
+      if (ev.kind === "show" || ev.kind === "reveal") {
+        const spoken = ev.groups?.length ? callout(ev.groups, fmt.lang) : [];
+        data.spoken = spoken.length ? ` (${spoken.join(", ")})` : "";
+      }
+      if (ev.kind === "settle") data.rule = settleText(ev, fmt);
+      break;
+    }
+    case "game_over": {
+      const winners: number[] = ev.winners ?? [];
+      data.winners = winners.map((s) => fmt.name(s)).join(tr("cribbage.and"));
+      const many = winners.length > 1;
+      data.form = ev.lowball ? (many ? "lowball_many" : "lowball_one") : many ? "many" : "one";
+      const side = ev.partnership ? ev.seat % 2 : ev.seat;
+      data.score = (ev.side_scores ?? [])[side];
+      data.skunk = ev.double_skunk ? tr("cribbage.double_skunk") : ev.skunk ? tr("cribbage.skunk") : "";
+      const sc: number[] = ev.scores ?? [];
+      const parts = ev.partnership
+        ? [`${fmt.name(0)}+${fmt.name(2)} ${sc[0] + sc[2]}`, `${fmt.name(1)}+${fmt.name(3)} ${sc[1] + sc[3]}`]
+        : sc.map((p, s) => `${fmt.name(s)} ${p}`);
+      data.scores = `(${parts.join(", ")})`;
+      break;
+    }
+  }
+  return data;
+}
+
+/** One line for an event {kind, ...data} of `game` in the viewer's language (kortbord.i18n.event_text), with
+ * `sideName` for Mulle's per-side lists (winners, scores). */
+export function eventText(game: Game, ev: Json, fmt: Fmt, sideName?: (side: number) => string): string {
+  const key = `event.${ev.kind}`;
+  if (!has(game, key)) return "";
+  if (game === "cribbage") return render(game, key, cribbageData(ev, fmt), fmt);
+  const data: Record<string, unknown> = { ...ev };
+  const side = sideName ?? fmt.name;
+  if (ev.kind === "deal" && Array.isArray(ev.cards) && ev.cards.every((c: number) => c === ev.cards[0])) data.cards = ev.cards[0];
+  if (ev.kind === "game_over") data.winners = (ev.winners ?? []).map(side).join(", ");
+  if (ev.kind === "game_over" || ev.kind === "round_over")
+    data.scores = (ev.scores ?? []).map((p: number, s: number) => `${side(s)} ${p}`).join(", ");
+  return render(game, key, data, fmt);
+}
