@@ -128,4 +128,4 @@ def test_kill_restart_finish(tmp_path: Path) -> None:
             time.sleep(0.1)
         assert s["version"] >= bots_version
         rec = httpx.get(f"{base}/api/games/{bots['game_id']}/record").json()
-        assert cribbage.result(replay_record(rec)).to_json() == rec["result"]
+        assert cribbage.SPEC.result(replay_record(rec)).to_json() == rec["result"]  # the contract's result

@@ -25,14 +25,14 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from kortbord import __version__
+from kortbord import __version__, core
+from kortbord.bots import registry
 from kortbord.errors import KortbordError
 from kortbord.server.bots import BotPool
 from kortbord.server.db import GameRow, SeatRow, Store
-from kortbord.server.games import GAMES
 from kortbord.server.options import options_for
 from kortbord.server.rng import RNG_NAME, new_seed, seed_commitment
-from kortbord.server.sessions import Session, SessionManager, build_session, hash_secret
+from kortbord.server.sessions import Session, SessionManager, build_session, hash_secret, table_rules
 from kortbord.server.ws import game_socket
 
 __all__ = ["STATIC_DIR", "ApiError", "create_app"]
@@ -65,17 +65,32 @@ REDACT: Final = RedactSecrets()
 
 
 class ApiError(Exception):
-    """A REST error: HTTP ``status``, a stable ``code`` and a plain-words ``message``."""
+    """A REST error: HTTP ``status``, a stable ``code``, a plain-words English ``message`` and, when an engine
+    refused the request with a :class:`kortbord.contract.Reason`, that ``reason`` as JSON (``{"code", **data}``)."""
 
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(self, status: int, code: str, message: str, reason: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
+        self.reason = reason
+
+    @classmethod
+    def from_engine(cls, status: int, code: str, exc: Exception) -> ApiError:
+        """The error for an engine's exception: its English message and, if it carries one, its reason."""
+        why = getattr(exc, "reason", None)
+        return cls(status, code, str(exc), None if why is None else dict(why.to_json()))
 
 
-def _error_response(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+def _error_response(status: int, code: str, message: str, reason: dict[str, Any] | None = None) -> JSONResponse:
+    error: dict[str, Any] = {"code": code, "message": message}
+    if reason is not None:
+        error["reason"] = reason
+    return JSONResponse({"error": error}, status_code=status)
+
+
+#: The request field each game's lobby asks for partners with, in the game's own word (default ``"teams"``).
+_TOGETHER: Final[dict[str, str]] = {"mulle": "teams", "cribbage": "partnership"}
 
 
 class BodyLimit:
@@ -155,7 +170,7 @@ class CreateGame(BaseModel):
     """``POST /api/games``."""
 
     model_config = ConfigDict(extra="forbid")
-    game: Literal["mulle", "cribbage"]
+    game: str = Field(max_length=32)
     rules: dict[str, Any] = Field(default_factory=dict)
     players: int = Field(default=2, ge=2, le=4)
     teams: bool | None = None
@@ -288,7 +303,7 @@ def create_app(
 
     @app.exception_handler(ApiError)
     async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
-        return _error_response(exc.status, exc.code, exc.message)
+        return _error_response(exc.status, exc.code, exc.message, exc.reason)
 
     @app.exception_handler(RequestValidationError)
     async def _validation(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -340,13 +355,18 @@ def create_app(
         """Everything the lobby needs to offer a game's rule options and bot levels."""
         out = options_for(game)
         if out is None:
-            raise ApiError(404, "unknown_game", f"unknown game {game!r}; the games are mulle and cribbage")
+            raise ApiError(404, "unknown_game", f"unknown game {game!r}; the games are {', '.join(core.GAMES)}")
         return out
 
     @app.post("/api/games", status_code=201)
     async def create_game(body: CreateGame) -> dict[str, Any]:
         """Create a game; the creator gets seat 0's token and an invite for each other person's seat."""
-        kind = GAMES[body.game]
+        if body.game not in core.GAMES:
+            raise ApiError(
+                422, "bad_request", f"game: unknown game {body.game!r}; the games are {', '.join(core.GAMES)}"
+            )
+        game = core.get(body.game)
+        levels = tuple(registry.available_levels(game.name))
         specs = body.seats or [SeatSpec(kind="human")] + [
             SeatSpec(kind="bot", level="greedy") for _ in range(body.players - 1)
         ]
@@ -355,29 +375,34 @@ def create_app(
         for i, spec in enumerate(specs):
             if spec.kind == "bot":
                 if spec.level is None:
-                    raise ApiError(422, "bad_request", f"seat {i}: a bot needs a level ({', '.join(kind.bot_levels)})")
-                if spec.level not in kind.bot_levels:
+                    raise ApiError(422, "bad_request", f"seat {i}: a bot needs a level ({', '.join(levels)})")
+                if spec.level not in levels:
                     raise ApiError(
                         422,
                         "bad_request",
-                        f"seat {i}: unknown bot level {spec.level!r}; choose {', '.join(kind.bot_levels)}",
+                        f"seat {i}: unknown bot level {spec.level!r}; choose {', '.join(levels)}",
                     )
             elif spec.level is not None:
                 raise ApiError(422, "bad_request", f"seat {i}: a person's seat has no bot level")
-        teams = bool(body.teams if body.game == "mulle" else body.partnership)
-        if body.game == "mulle" and body.partnership is not None:
-            raise ApiError(422, "bad_request", 'Mulle teams are set with "teams", not "partnership"')
-        if body.game == "cribbage" and body.teams is not None:
-            raise ApiError(422, "bad_request", 'Cribbage partners are set with "partnership", not "teams"')
+        field = _TOGETHER.get(game.name, "teams")
+        other = "partnership" if field == "teams" else "teams"
+        asked: bool | None = getattr(body, field)
+        if getattr(body, other) is not None:
+            raise ApiError(422, "bad_request", f'{game.name.capitalize()} sets partners with "{field}", not "{other}"')
         try:
-            rules, rules_dict, teams, notices = kind.make_rules(dict(body.rules), body.players, teams)
+            _rules, rules_dict, teams, notices = table_rules(game, dict(body.rules), body.players, bool(asked))
         except KortbordError as exc:
-            raise ApiError(422, "bad_rules", str(exc)) from None
+            raise ApiError.from_engine(422, "bad_rules", exc) from None
         except Exception as exc:  # the engines raise KortbordError; anything else is still the client's input
             log.warning("rules %r were refused with %s", body.rules, type(exc).__name__, exc_info=True)
             raise ApiError(422, "bad_rules", f"these rules cannot be used ({type(exc).__name__})") from None
-        if body.game == "cribbage" and body.partnership is False and rules.partnership:
-            raise ApiError(422, "bad_rules", "4 players always play as partners, partners opposite (spec §2.2)")
+        if asked is False and teams:
+            raise ApiError(
+                422,
+                "bad_rules",
+                f"with these rules {body.players} players always play as partners, partners opposite "
+                "(seats 0+2 against 1+3)",
+            )
         game_id = secrets.token_urlsafe(9)
         seed = seed_factory()
         token: str | None = None
@@ -395,10 +420,10 @@ def create_app(
                 invites.append({"seat": i, "invite_code": code, "url": f"/?join={game_id}&invite={code}"})
         row = GameRow(
             id=game_id,
-            game=kind.name,
+            game=game.name,
             name=body.name,
             rules=rules_dict,
-            rules_version=kind.rules_version,
+            rules_version=game.rules_version,
             players=body.players,
             teams=teams,
             seed=seed,

@@ -32,19 +32,23 @@ def choose_index(game: str, level: str, rules: Any, view: Any, legal_moves: Sequ
     Raises:
         ValueError: an unknown level, or a bot that returned a move not in ``legal_moves``.
     """
-    from kortbord.server.games import GAMES
+    from kortbord.bots import registry
 
     key = (game, level, rules)
     bot = _BOTS.get(key)
     if bot is None:
-        bot = _BOTS[key] = GAMES[game].make_bot(level, rules)
+        bot = _BOTS[key] = registry.make_bot(game, level, rules)
     move = bot.choose(view, legal_moves, random.Random(seed))
     return list(legal_moves).index(move)
 
 
 def _warm() -> int:
-    import kortbord.server.games  # noqa: F401  (import the engines and bots once per worker)
+    """Import the engines and the bots once per worker (so the first bot move is not slow); the worker's pid."""
+    from kortbord import core
+    from kortbord.bots import registry
 
+    for game in core.GAMES:
+        registry.available_levels(game)
     return os.getpid()
 
 

@@ -1,20 +1,23 @@
 """What the lobby needs to offer every rule option: ``GET /api/options/{game}``.
 
 Each option carries its key, type (``bool`` / ``int`` / ``choice``), choices, the default of the ``standard``
-profile, and a label and help text in English and Swedish.  The keys, domains and defaults come from the rules
-modules' one declaration (``kortbord.<game>.SPEC.option_schema()``, which cites the rules specs); this module only
-adds the words people read.
+profile, and a label and help text in English and Swedish.  Every game of the registry is described the same way,
+through its :class:`~kortbord.contract.GameSpec` (``kortbord.core.get(name)``): the keys, domains and defaults
+come from the one declaration, ``spec.option_schema()`` (which cites the rules specs), the profiles from
+``spec.profiles()``, the player counts from ``spec.make_rules`` and the computer levels from
+``kortbord.bots.registry``; this module only adds the words people read, in one table per game.
 """
 
 from __future__ import annotations
 
+import copy
+from functools import cache
 from typing import Any, Final
 
-from kortbord.contract import Option
-from kortbord.cribbage import SPEC as CRIBBAGE
-from kortbord.cribbage import rules as cribbage_rules
-from kortbord.mulle import SPEC as MULLE
-from kortbord.server.games import GAMES
+from kortbord import core
+from kortbord.bots import registry
+from kortbord.contract import GameSpec, Option
+from kortbord.errors import InvalidRulesError
 
 __all__ = ["options_for"]
 
@@ -254,14 +257,29 @@ _CRIBBAGE: Final[dict[str, tuple[str, str, str, str]]] = {
 }
 
 
-def _schema_option(option: Option, words: tuple[str, str, str, str], offered: tuple[Any, ...] = ()) -> dict[str, Any]:
-    """The lobby's entry of one option declared in a game's ``option_schema()``, with its words.  A
-    ``choice_or_int`` is offered as a ``choice`` of ``offered`` (each value checked against the domain)."""
+#: The words of each game's options, by game (the registry's names); an option without words is not offered.
+_WORDS: Final[dict[str, dict[str, tuple[str, str, str, str]]]] = {"mulle": _MULLE, "cribbage": _CRIBBAGE}
+#: The values offered for a ``choice_or_int`` option, by game.
+_OFFERED: Final[dict[str, dict[str, tuple[Any, ...]]]] = {"mulle": _MULLE_OFFERED}
+#: How each game seats four players (words for the lobby).
+_TEAMS: Final[dict[str, str]] = {
+    "mulle": "4 players may play as teams (seats 0+2 against 1+3)",
+    "cribbage": "4 players always play as partners (seats 0+2 against 1+3)",
+}
+#: The seat counts a table may have (``POST /api/games`` takes 2-4 players).
+TABLE_SEATS: Final = (2, 3, 4)
+
+
+def _schema_option(
+    spec: GameSpec, option: Option, words: tuple[str, str, str, str], offered: tuple[Any, ...] = ()
+) -> dict[str, Any]:
+    """The lobby's entry of one option declared in ``spec.option_schema()``, with its words.  A ``choice_or_int``
+    is offered as a ``choice`` of ``offered`` (each value checked against the domain by ``spec.make_rules``)."""
     label_en, label_sv, help_en, help_sv = words
     out: dict[str, Any] = {"key": option.key, "type": option.type, "default": option.default}
     if option.type == "choice_or_int" and offered:
         for value in offered:
-            MULLE.make_rules({option.key: value})  # the offered value is in the domain (raises InvalidRulesError)
+            spec.make_rules({option.key: value})  # the offered value is in the domain (raises InvalidRulesError)
         out.update(type="choice", choices=list(offered))
     elif option.choices:
         out["choices"] = list(option.choices)
@@ -271,36 +289,40 @@ def _schema_option(option: Option, words: tuple[str, str, str, str], offered: tu
     return out
 
 
+def _seats_ok(spec: GameSpec, players: int) -> bool:
+    try:
+        spec.make_rules({}, players=players)
+    except InvalidRulesError:
+        return False
+    return True
+
+
+@cache
+def _describe(game: str) -> dict[str, Any]:
+    spec = core.get(game)
+    schema = {o.key: o for o in spec.option_schema()}
+    offered = _OFFERED.get(game, {})
+    words = _WORDS.get(game, {})
+    return {
+        "game": game,
+        "options": [_schema_option(spec, schema[k], w, offered.get(k, ())) for k, w in words.items() if k in schema],
+        "profiles": [
+            {"name": n, "rules": spec.rules_to_dict(spec.make_rules({"profile": n}))} for n in spec.profiles()
+        ],
+        "players": [n for n in TABLE_SEATS if _seats_ok(spec, n)],
+        "teams": _TEAMS.get(game, ""),
+        "bot_levels": list(registry.available_levels(game)),
+    }
+
+
 def options_for(game: str) -> dict[str, Any] | None:
-    """The lobby description of ``game`` (``"mulle"`` or ``"cribbage"``), or ``None`` for an unknown game.
+    """The lobby description of ``game`` (a name in ``kortbord.core.GAMES``), or ``None`` for an unknown game.
 
     Returns:
-        ``{"game", "options": [...], "profiles": [{"name", "rules"}], "players": [..], "bot_levels": [...]}``.
+        ``{"game", "options": [...], "profiles": [{"name", "rules"}], "players": [..], "teams": words,
+        "bot_levels": [...]}`` (a new dict each call).  A profile's ``rules`` are every option of that profile
+        (``spec.rules_to_dict``).
     """
-    if game == "mulle":
-        schema = {o.key: o for o in MULLE.option_schema()}
-        opts = [_schema_option(schema[k], words, _MULLE_OFFERED.get(k, ())) for k, words in _MULLE.items()]
-        profiles = [
-            {"name": n, "rules": MULLE.rules_to_dict(MULLE.make_rules({"profile": n}))} for n in MULLE.profiles()
-        ]
-        return {
-            "game": "mulle",
-            "options": opts,
-            "profiles": profiles,
-            "players": [2, 3, 4],
-            "teams": "4 players may play as teams (seats 0+2 against 1+3)",
-            "bot_levels": list(GAMES["mulle"].bot_levels),
-        }
-    if game == "cribbage":
-        schema = {o.key: o for o in CRIBBAGE.option_schema()}
-        opts = [_schema_option(schema[k], words) for k, words in _CRIBBAGE.items()]
-        profiles = [{"name": n, "rules": dict(o)} for n, o in cribbage_rules.PROFILES_OPTIONS.items()]
-        return {
-            "game": "cribbage",
-            "options": opts,
-            "profiles": profiles,
-            "players": [2, 3, 4],
-            "teams": "4 players always play as partners (seats 0+2 against 1+3)",
-            "bot_levels": list(GAMES["cribbage"].bot_levels),
-        }
-    return None
+    if game not in core.GAMES:
+        return None
+    return copy.deepcopy(_describe(game))

@@ -1,5 +1,6 @@
 """Live games in memory: one :class:`Session` per game, rebuilt from the database by replaying rules + seed +
-moves, driving the pure engine functions with the game's :class:`~kortbord.server.rng.DeterministicCSPRNG`.
+moves, driving the game's :class:`~kortbord.contract.GameSpec` (``kortbord.core.get(name)``, the only way the server
+touches an engine) with the game's :class:`~kortbord.server.rng.DeterministicCSPRNG`.
 
 A move (a person's or a bot's) goes through :meth:`Session.submit`: under the game's lock the version is
 checked, the engine parses and validates the move (``parse_move``/``step``: any error changes nothing), the chance
@@ -15,12 +16,15 @@ import datetime as dt
 import hashlib
 import json
 import logging
+import random
 import secrets
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
+from kortbord import core
+from kortbord.contract import GameSpec
 from kortbord.errors import (
     AmbiguousMoveError,
     IllegalMoveError,
@@ -31,10 +35,9 @@ from kortbord.errors import (
 )
 from kortbord.server.bots import BotPool
 from kortbord.server.db import GameRow, SeatRow, Store
-from kortbord.server.games import GAMES, GameKind, move_json, run_chance
 from kortbord.server.rng import RNG_NAME, DeterministicCSPRNG
 
-__all__ = ["MoveError", "Session", "SessionManager", "hash_secret", "replay_record"]
+__all__ = ["MoveError", "Session", "SessionManager", "hash_secret", "replay_record", "run_chance", "table_rules"]
 
 log = logging.getLogger("kortbord.server.sessions")
 
@@ -48,12 +51,50 @@ def hash_secret(secret: str) -> str:
 
 
 class MoveError(Exception):
-    """A refused message: ``code`` (protocol error code) and a plain-words ``message``."""
+    """A refused message: ``code`` (protocol error code), a plain-words English ``message`` and, when an engine
+    refused the move, its ``reason`` as JSON (``{"code": "must_capture", **data}``, :class:`kortbord.contract.Reason`)
+    for the client to word in its player's language."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, reason: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.reason = reason
+
+
+def _reason(exc: Exception) -> dict[str, Any] | None:
+    """The engine's reason an error carries, as JSON, or None (``IllegalMoveError.reason``)."""
+    why = getattr(exc, "reason", None)
+    return None if why is None else dict(why.to_json())
+
+
+def run_chance(spec: GameSpec, state: Any, rng: random.Random) -> tuple[Any, list[dict[str, Any]]]:
+    """Resolve every chance step due at ``state`` with ``rng`` (``spec.chance_outcome``/``spec.step``):
+    ``(state, the public events as JSON)``."""
+    events: list[dict[str, Any]] = []
+    while spec.is_chance(state):
+        state, evs = spec.step(state, spec.chance_outcome(state, rng))
+        events.extend(e.to_json() for e in evs)
+    return state, events
+
+
+def table_rules(
+    spec: GameSpec, options: dict[str, Any], players: int, teams: bool
+) -> tuple[Any, dict[str, Any], bool, list[str]]:
+    """The rules of a table from the lobby's option overrides (``spec.make_rules``):
+    ``(rules, rules as JSON, whether the seats play as teams, notices)``.
+
+    ``teams`` is what the game makes of the request (``spec.sides`` of the new game is smaller than its seats: a
+    game may seat partners whether or not they were asked for, as four-hand Cribbage does, spec §2.2).  The
+    notices say how options were combined (a rules object's ``notices``, if the game has any).
+
+    Raises:
+        InvalidRulesError: an unknown option, a bad value, a player count or teams the rules refuse.
+    """
+    rules = spec.make_rules(options, players=players, teams=teams)
+    state = spec.new_game(rules, players=players, teams=teams)
+    together = spec.sides(state) < spec.players(state)
+    return rules, spec.rules_to_dict(rules), together, [str(n) for n in getattr(rules, "notices", ())]
 
 
 class Outbox(Protocol):
@@ -86,16 +127,12 @@ class Seat:
         return out
 
 
-def _seat_name(kind: GameKind, seat: int) -> str:
-    return f"P{seat + 1}" if kind.name == "mulle" else f"P{seat}"
-
-
 @dataclass
 class Session:
     """One live game: the engine state, its generator, its seats, its connections."""
 
     id: str
-    kind: GameKind
+    spec: GameSpec
     name: str | None
     rules: Any
     rules_dict: dict[str, Any]
@@ -126,7 +163,7 @@ class Session:
     @property
     def over(self) -> bool:
         """The game has ended."""
-        return bool(self.kind.engine.is_over(self.state))
+        return self.spec.is_over(self.state)
 
     @property
     def status(self) -> str:
@@ -134,14 +171,13 @@ class Session:
         return self._status_of(self.state)
 
     def _status_of(self, state: Any) -> str:
-        if self.kind.engine.is_over(state):
+        if self.spec.is_over(state):
             return "over"
         return "waiting" if any(not s.claimed for s in self.seats) else "playing"
 
     def to_act(self) -> int | None:
         """The seat to move, or None."""
-        result: int | None = self.kind.engine.to_act(self.state)
-        return result
+        return self.spec.to_act(self.state)
 
     def seat_for_token(self, token: str) -> int | None:
         """The seat a token belongs to, or None (constant-time comparison of the hashes)."""
@@ -156,7 +192,7 @@ class Session:
         """The public summary (``GET /api/games/{id}``)."""
         return {
             "game_id": self.id,
-            "game": self.kind.name,
+            "game": self.spec.name,
             "name": self.name,
             "rules": self.rules_dict,
             "players": self.players,
@@ -170,56 +206,67 @@ class Session:
 
     def snapshot(self, state: Any, version: int) -> dict[str, Any]:
         """A small consistency record stored with each move: version, phase, seat to act, scores (public facts;
-        compared with the replayed game when a server resumes it)."""
-        v = self.kind.engine.view(state, 0).to_json()
+        compared with the replayed game when a server resumes it), from the spectator's view."""
+        v = self.spec.view(state, None).to_json()
         return {
             "version": version,
             "phase": v.get("phase"),
-            "to_act": self.kind.engine.to_act(state),
+            "to_act": self.spec.to_act(state),
             "scores": v.get("scores"),
         }
 
+    def seat_label(self, seat: int) -> str:
+        """A seat's name: the name its player chose, else the game's (``spec.seat_name``, ``P0``...)."""
+        return self.seats[seat].name or self.spec.seat_name(seat)
+
+    def result_json(self, state: Any) -> dict[str, Any] | None:
+        """``spec.result(state).to_json()`` once the game is over (``winners`` and ``scores`` per side), else
+        None."""
+        if not self.spec.is_over(state):
+            return None
+        out: dict[str, Any] = self.spec.result(state).to_json()
+        return out
+
     def record(self) -> dict[str, Any]:
-        """The game record: rules, seed, generator and moves (only to be given out once the game is over)."""
+        """The game record: rules, seed, generator and moves (only to be given out once the game is over).
+        ``dealer`` is null: the server never fixes the first dealer (chance draws it)."""
         rec: dict[str, Any] = {
-            "game": self.kind.name,
-            "rules_version": self.kind.rules_version,
+            "game": self.spec.name,
+            "rules_version": self.spec.rules_version,
             "rules": self.rules_dict,
             "players": self.players,
             "teams": self.teams,
-            "seats": [s.name or _seat_name(self.kind, s.seat) for s in self.seats],
+            "seats": [self.seat_label(s.seat) for s in self.seats],
             "seed": self.seed,
             "seed_commitment": self.seed_commitment,
             "rng": RNG_NAME,
             "moves": list(self.moves),
+            "dealer": None,
         }
-        if self.kind.name == "mulle":
-            rec["dealer"] = None
-        result = self.kind.result_json(self.state)
+        result = self.result_json(self.state)
         if result is not None:
             rec["result"] = result
         return rec
 
     # -- messages -----------------------------------------------------------------------------------------------
     def state_message(self, seat: int | None, events: list[dict[str, Any]]) -> dict[str, Any]:
-        """The ``state`` message for ``seat`` (None: spectator), built from ``view(state, seat)`` only."""
-        eng = self.kind.engine
+        """The ``state`` message for ``seat`` (None: spectator), built from ``spec.view(state, seat)`` only (the
+        spectator's: ``spec.view(state, None)``, built by the engine from what is public)."""
+        spec = self.spec
         status = self.status
-        if seat is None:
-            view_json = self.kind.view_json(self.state, None)
-            legal: list[dict[str, Any]] = []
-        else:
-            v = eng.view(self.state, seat)
-            view_json = v.to_json()
-            legal = [move_json(m) for m in v.legal_moves] if status == "playing" else []
+        to_act = self.to_act()
+        view_json = spec.view(self.state, seat).to_json()
+        legal: list[dict[str, Any]] = []
+        if seat is not None and seat == to_act and status == "playing":
+            legal = [spec.move_json(m) for m in spec.legal_moves(self.state)]
         msg: dict[str, Any] = {
             "type": "state",
             "version": self.version,
             "game_id": self.id,
-            "game": self.kind.name,
+            "game": spec.name,
             "seat": seat,
             "status": status,
-            "to_act": self.to_act(),
+            "to_act": to_act,
             "view": view_json,
             "legal_moves": legal,
             "events": events,
@@ -227,7 +274,7 @@ class Session:
             "seats": [s.summary() for s in self.seats],
         }
         if status == "over":
-            msg["result"] = self.kind.result_json(self.state)
+            msg["result"] = self.result_json(self.state)
             msg["seed"] = self.seed
             msg["rng"] = RNG_NAME
         return msg
@@ -304,23 +351,23 @@ class Session:
             if to_act != seat:
                 who = "nobody" if to_act is None else self._who(to_act)
                 raise MoveError("not_your_turn", f"it is not your turn: {who} is to move")
-            eng = self.kind.engine
+            spec = self.spec
             try:
-                move = eng.parse_move(self.state, text)
-                new_state, evs = eng.step(self.state, move)
+                move = spec.parse_move(self.state, text)
+                new_state, evs = spec.step(self.state, move)
             except AmbiguousMoveError as exc:
                 raise MoveError("ambiguous", str(exc)) from None
             except NotYourTurnError as exc:
-                raise MoveError("not_your_turn", str(exc)) from None
+                raise MoveError("not_your_turn", str(exc), _reason(exc)) from None
             except IllegalMoveError as exc:
-                raise MoveError("illegal_move", str(exc)) from None
+                raise MoveError("illegal_move", str(exc), _reason(exc)) from None
             except (InvalidMoveError, InvalidCardError) as exc:
                 raise MoveError("malformed", str(exc)) from None
             except KortbordError as exc:
                 raise MoveError("malformed", str(exc)) from None
             events = [e.to_json() for e in evs]
             rng_state = self.rng.getstate()
-            new_state, chance_events = run_chance(self.kind, new_state, self.rng)
+            new_state, chance_events = run_chance(spec, new_state, self.rng)
             events.extend(chance_events)
             notation = str(move)
             ply = self.version + 1
@@ -341,9 +388,7 @@ class Session:
         self.kick_bots()
 
     def _who(self, seat: int) -> str:
-        s = self.seats[seat]
-        label = s.name or _seat_name(self.kind, seat)
-        return f"{label} (seat {seat})"
+        return f"{self.seat_label(seat)} (seat {seat})"
 
     # -- bots ---------------------------------------------------------------------------------------------------
     def kick_bots(self) -> None:
@@ -368,13 +413,12 @@ class Session:
                 if seat is None or self.seats[seat].kind != "bot":
                     return
                 version = self.version
-                eng = self.kind.engine
-                view = eng.view(self.state, seat)
-                legal = list(view.legal_moves) or eng.legal_moves(self.state)
+                view = self.spec.view(self.state, seat)
+                legal = self.spec.legal_moves(self.state)
                 if manager.bot_delay > 0:
                     await asyncio.sleep(manager.bot_delay)
                 index = await manager.bots.choose(
-                    self.kind.name, self.seats[seat].level or "random", self.rules, view, legal
+                    self.spec.name, self.seats[seat].level or "random", self.rules, view, legal
                 )
                 if self.version != version:
                     continue
@@ -402,19 +446,19 @@ def build_session(row: GameRow) -> Session:
     Raises:
         KortbordError: the stored game does not replay (a stored move is illegal, a rules version changed).
     """
-    kind = GAMES[row.game]
-    if row.rules_version != kind.rules_version:
+    spec = core.get(row.game)
+    if row.rules_version != spec.rules_version:
         raise KortbordError(
-            f"game {row.id} was played under rules version {row.rules_version}; this server runs {kind.rules_version}"
+            f"game {row.id} was played under rules version {row.rules_version}; this server runs {spec.rules_version}"
         )
     if row.rng != RNG_NAME:
         raise KortbordError(f"game {row.id} uses generator {row.rng!r}; this server knows {RNG_NAME}")
-    rules, rules_dict, teams, _ = kind.make_rules(dict(row.rules), row.players, row.teams)
+    rules, rules_dict, teams, _ = table_rules(spec, dict(row.rules), row.players, row.teams)
     rng = DeterministicCSPRNG(row.seed)
-    state, _ = run_chance(kind, kind.new_state(rules, row.players, teams), rng)
+    state, _ = run_chance(spec, spec.new_game(rules, players=row.players, teams=teams), rng)
     session = Session(
         id=row.id,
-        kind=kind,
+        spec=spec,
         name=row.name,
         rules=rules,
         rules_dict=rules_dict,
@@ -427,12 +471,11 @@ def build_session(row: GameRow) -> Session:
         state=state,
         rng=rng,
     )
-    eng = kind.engine
     for i, text in enumerate(row.moves, 1):
-        move = eng.parse_move(session.state, text)
-        state, evs = eng.step(session.state, move)
+        move = spec.parse_move(session.state, text)
+        state, evs = spec.step(session.state, move)
         events = [e.to_json() for e in evs]
-        state, more = run_chance(kind, state, rng)
+        state, more = run_chance(spec, state, rng)
         events.extend(more)
         session.state = state
         session.moves.append(str(move))

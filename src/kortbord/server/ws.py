@@ -110,8 +110,14 @@ def origin_allowed(ws: WebSocket, allowed: frozenset[str]) -> bool:
     return bool(host) and urlsplit(origin).netloc == host
 
 
-def _error(code: str, message: str, version: int) -> dict[str, Any]:
-    return {"type": "error", "code": code, "message": message, "version": version}
+def _error(code: str, message: str, version: int, reason: dict[str, Any] | None = None) -> dict[str, Any]:
+    """An ``error`` message: the protocol ``code``, the English ``message``, the current ``version`` and, for a
+    move the engine refused, its ``reason`` (``{"code": <the engine's reason code>, **data}``) for the client to
+    word in its player's language (``docs/protocol.md``)."""
+    out: dict[str, Any] = {"type": "error", "code": code, "message": message, "version": version}
+    if reason is not None:
+        out["reason"] = reason
+    return out
 
 
 async def game_socket(
@@ -226,7 +232,7 @@ async def _handle(session: Session, conn: Connection, raw: str) -> None:
         try:
             await session.submit(conn.seat, msg.get("version"), msg.get("move"))
         except MoveError as exc:
-            conn.send_json(_error(exc.code, exc.message, session.version))
+            conn.send_json(_error(exc.code, exc.message, session.version, exc.reason))
             if exc.code == "stale_version":
                 session.send_state(conn, [])
     else:
