@@ -26,7 +26,7 @@ def main() -> None:
             steps += 1
         env.step(action)
     print(f"{steps} decisions; rewards: {total}")
-    print("scores:", env.table.state.scores)
+    print("scores:", env.table.view(0).scores)
     env.close()
 
 
