@@ -51,7 +51,7 @@ __all__ = ["KortbordSingleAgentEnv"]
 OBS_BOUND = 8.0
 
 
-class KortbordSingleAgentEnv(gymnasium.Env[dict[str, np.ndarray], int]):
+class KortbordSingleAgentEnv(gymnasium.Env[Any, Any]):
     """One seat of a kortbord game against bots (see the module docstring).
 
     Args:

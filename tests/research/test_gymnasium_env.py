@@ -19,8 +19,8 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 from kortbord.gymnasium import KortbordSingleAgentEnv  # noqa: E402
 from kortbord.pettingzoo import cribbage as pz_cribbage  # noqa: E402
-from kortbord.pettingzoo import mulle as pz_mulle  # noqa: E402
 from kortbord.pettingzoo import cribbage_env, mulle_env  # noqa: E402
+from kortbord.pettingzoo import mulle as pz_mulle  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 
