@@ -118,7 +118,7 @@ def evaluate(policy: Any, deals: int, seed: int) -> tuple[float, float, float]:
         s = 10**9 + seed * 1_000_003 + i
         pick = random.Random(s ^ 0xD15C)
         net_policy, _, _ = play_deal(s, 0, policy)
-        net_random, _, _ = play_deal(s, 0, lambda v, legal, mc: pick.choice(legal))
+        net_random, _, _ = play_deal(s, 0, lambda v, legal, mc, pick=pick: pick.choice(legal))
         diffs.append(net_policy - net_random)
     d = np.array(diffs)
     mean = float(d.mean())
