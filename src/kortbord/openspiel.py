@@ -53,36 +53,29 @@ OpenSpiel's C++ ``pyspiel.MCTSBot`` crashes on Python-implemented games in open_
 
 from __future__ import annotations
 
-import copyreg
 import random
-from collections import Counter
 from typing import Any, Final
 
 import numpy as np
 import pyspiel
 
-from kortbord import cribbage, mulle
 from kortbord.cards import Card
-from kortbord.research import encoding as enc
 from kortbord.research.params import (
     CRIBBAGE_OPTIONS,
     CRIBBAGE_PARAMETERS,
     MULLE_OPTIONS,
     MULLE_PARAMETERS,
-    cribbage_spec,
-    mulle_spec,
+    make_setup,
     observation_text,
     typed_parameters,
 )
-from kortbord.research.table import Spec, Table, _Node
+from kortbord.research.table import Setup, Table, public_entries
 
 __all__ = [
     "CRIBBAGE_PARAMETERS",
     "MULLE_PARAMETERS",
     "KortbordGame",
     "KortbordState",
-    "cribbage_spec",
-    "mulle_spec",
     "observation_text",
 ]
 
@@ -113,11 +106,11 @@ _CRIBBAGE_TYPE: Final = _game_type("kortbord_cribbage", "kortbord Cribbage (Mugg
 class KortbordGame(pyspiel.Game):  # type: ignore[misc]
     """A kortbord game for OpenSpiel (base of the two registered games)."""
 
-    spec: Spec
+    setup: Setup
     utility_mode: str
 
-    def __init__(self, game_type: pyspiel.GameType, spec: Spec, params: dict[str, Any], info: pyspiel.GameInfo):
-        self.spec = spec
+    def __init__(self, game_type: pyspiel.GameType, setup: Setup, params: dict[str, Any], info: pyspiel.GameInfo):
+        self.setup = setup
         self.utility_mode = params["utility"]
         if self.utility_mode not in ("win_loss", "score_diff"):
             raise ValueError(f"utility must be 'win_loss' or 'score_diff', got {self.utility_mode!r}")
@@ -125,7 +118,7 @@ class KortbordGame(pyspiel.Game):  # type: ignore[misc]
 
     def new_initial_state(self) -> KortbordState:
         """The game before its first chance node."""
-        return KortbordState(self, Table(self.spec))
+        return KortbordState(self, Table(self.setup))
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
         """The observer for ``iig_obs_type`` (perfect recall -> information state, else observation)."""
@@ -142,19 +135,19 @@ class MulleGame(KortbordGame):
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         p = typed_parameters(MULLE_OPTIONS, params)
-        spec = mulle_spec(p)
-        per_round = 208 - spec.rules.table_size
+        setup = make_setup("mulle", p)
+        per_round = 208 - setup.rules.table_size
         bound = 1000.0 if p["utility"] == "score_diff" else 1.0
         info = pyspiel.GameInfo(
-            num_distinct_actions=spec.num_actions,
+            num_distinct_actions=setup.num_actions,
             max_chance_outcomes=52,
-            num_players=spec.players,
+            num_players=setup.players,
             min_utility=-bound,
             max_utility=bound,
             utility_sum=0.0,
-            max_game_length=1 + spec.max_rounds * per_round,
+            max_game_length=1 + setup.max_rounds * per_round,
         )
-        super().__init__(_MULLE_TYPE, spec, p, info)
+        super().__init__(_MULLE_TYPE, setup, p, info)
 
 
 class CribbageGame(KortbordGame):
@@ -162,31 +155,32 @@ class CribbageGame(KortbordGame):
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         p = typed_parameters(CRIBBAGE_OPTIONS, params)
-        spec = cribbage_spec(p)
-        rules = spec.rules
+        setup = make_setup("cribbage", p)
+        rules = setup.rules
         # every deal pegs at least the last-card point, so a side reaches the target within this many deals
         deals = rules.sides * (rules.target - 1) + 1
         bound = float(rules.target + 60) if p["utility"] == "score_diff" else 1.0
         info = pyspiel.GameInfo(
-            num_distinct_actions=spec.num_actions,
+            num_distinct_actions=setup.num_actions,
             max_chance_outcomes=52,
-            num_players=spec.players,
+            num_players=setup.players,
             min_utility=-bound,
             max_utility=bound,
             utility_sum=0.0,
             max_game_length=deals * 150 + 40 * rules.players,
         )
-        super().__init__(_CRIBBAGE_TYPE, spec, p, info)
+        super().__init__(_CRIBBAGE_TYPE, setup, p, info)
 
 
 class KortbordState(pyspiel.State):  # type: ignore[misc]
     """An OpenSpiel state: a :class:`~kortbord.research.table.Table` plus the cards drawn so far at a chance
-    node (``drawn``, card indices in draw order) and, for Mulle, the drawn first dealer."""
+    node (``drawn``, card indices in draw order) and, for Mulle, the drawn first dealer.  The chance model is the
+    game's (:class:`kortbord.research.games.GameResearch`: ``needs_dealer``, ``cards_needed``, ``chance_move``)."""
 
     def __init__(self, game: KortbordGame, table: Table) -> None:
         super().__init__(game)
         self.table = table
-        self.spec = game.spec
+        self.setup = game.setup
         self.utility_mode = game.utility_mode
         self.drawn: tuple[int, ...] = ()
         self.left: tuple[int, ...] | None = None
@@ -194,22 +188,12 @@ class KortbordState(pyspiel.State):  # type: ignore[misc]
 
     # -- chance -----------------------------------------------------------------------------------------------
     def _needs_dealer(self) -> bool:
-        st = self.table.state
-        return self.spec.game == "mulle" and st.dealer is None and self.dealer_draw is None
-
-    def _cards_needed(self) -> int:
-        if self.spec.game == "mulle":
-            return 104
-        st = self.table.state
-        if st.phase_name == "cut":
-            return self.spec.players
-        return self.spec.cards_used  # type: ignore[attr-defined, no-any-return]
+        return self.dealer_draw is None and self.setup.research.needs_dealer(self.table.state)
 
     def _remaining(self) -> tuple[int, ...]:
         """Copies left of each card index 0..51 (a cut for deal draws from one pack)."""
         if self.left is None:
-            copies = 2 if self.spec.game == "mulle" else 1
-            left = [copies] * 52
+            left = [self.setup.research.copies] * 52
             for c in self.drawn:
                 left[c] -= 1
             self.left = tuple(left)
@@ -218,7 +202,7 @@ class KortbordState(pyspiel.State):  # type: ignore[misc]
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """``(outcome, probability)`` pairs: a dealer seat, or a card index weighted by the copies left."""
         if self._needs_dealer():
-            n = self.spec.players
+            n = self.setup.players
             return [(s, 1.0 / n) for s in range(n)]
         left = self._remaining()
         total = sum(left)
@@ -226,8 +210,8 @@ class KortbordState(pyspiel.State):  # type: ignore[misc]
 
     def _apply_chance(self, outcome: int) -> None:
         if self._needs_dealer():
-            if not 0 <= outcome < self.spec.players:
-                raise pyspiel.SpielError(f"dealer outcome must be a seat 0..{self.spec.players - 1}")
+            if not 0 <= outcome < self.setup.players:
+                raise pyspiel.SpielError(f"dealer outcome must be a seat 0..{self.setup.players - 1}")
             self.dealer_draw = outcome
             return
         left = self._remaining()
@@ -235,16 +219,11 @@ class KortbordState(pyspiel.State):  # type: ignore[misc]
             raise pyspiel.SpielError(f"chance outcome {outcome} is not possible here")
         self.drawn = (*self.drawn, outcome)
         self.left = (*left[:outcome], left[outcome] - 1, *left[outcome + 1 :])
-        if len(self.drawn) < self._cards_needed():
+        research, state = self.setup.research, self.table.state
+        if len(self.drawn) < research.cards_needed(self.setup, state):
             return
         cards = tuple(Card(c) for c in self.drawn)
-        if self.spec.game == "mulle":
-            move: Any = mulle.Shuffle(cards, self.dealer_draw)
-        elif self.table.state.phase_name == "cut":
-            move = cribbage.CutForDeal(cards)
-        else:
-            rest = sorted(Counter(self.spec.deck) - Counter(cards))
-            move = cribbage.Shuffle(cards + tuple(rest))
+        move = research.chance_move(self.setup, state, cards, self.dealer_draw)
         self.table = self.table.apply_move(move)
         self.drawn = ()
         self.left = None
@@ -275,14 +254,12 @@ class KortbordState(pyspiel.State):  # type: ignore[misc]
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            return f"dealer P{action}" if self._needs_dealer() else f"draw {Card(action)}"
-        if self.spec.game == "cribbage":
-            return str(enc.cribbage_move(action))
-        if player == self.table.to_act():
-            moves = self.spec.legal_moves(self.table.state)
-            if 0 <= action < len(moves):
-                return str(moves[action])
-        return f"move #{action}"
+            if self._needs_dealer():
+                return f"dealer {self.setup.game.seat_name(action)}"
+            return f"draw {Card(action)}"
+        if player != self.table.to_act():
+            return f"move #{action}"
+        return self.setup.research.action_text(self.setup, self.table.state, action)
 
     def is_terminal(self) -> bool:
         """The game is over (or cut short after ``max_rounds`` Mulle rounds)."""
@@ -295,7 +272,7 @@ class KortbordState(pyspiel.State):  # type: ignore[misc]
     def __str__(self) -> str:
         """Public information only (what a spectator sees): safe to log."""
         t = self.table
-        lines = [e for e in _public_entries(t)]
+        lines = public_entries(t)
         if self.drawn:
             lines.append(f"({len(self.drawn)} cards drawn)")
         return "\n".join(lines[-40:])
@@ -320,7 +297,7 @@ class KortbordState(pyspiel.State):  # type: ignore[misc]
         new = self.clone()
         new.table = self.table.resample(player_id, rng)
         if self.drawn:  # no one has seen these cards yet: a uniformly random prefix of the deck
-            left = [int(c) for c in self.spec.deck]
+            left = [int(c) for c in self.setup.deck]
             rng.shuffle(left)
             new.drawn = tuple(left[: len(self.drawn)])
             new.left = None
@@ -337,48 +314,6 @@ def _load_state(serialized: str) -> KortbordState:
     return pyspiel.deserialize_game_and_state(serialized)[1]  # type: ignore[no-any-return]
 
 
-# -------------------------------------------------------------------------------------------------- pickling
-#: Entries per pickled piece of a table's history (see :func:`_reduce_history`).
-_HISTORY_CHUNK: Final = 256
-
-
-def _reduce_history(node: _Node) -> tuple[Any, tuple[_Node | None, tuple[Any, ...]]]:
-    """Pickle a history node as (the node ``_HISTORY_CHUNK`` entries back, at a length that is a multiple of
-    it; the entries after it).  The default pickling of the linked list recurses once per entry and overflows
-    Python's recursion limit on a long game (a 121-point Cribbage game, a Mulle game to 200); in pieces it recurses
-    once per piece, and every table of one pickle (a state and the tables it keeps of earlier rounds) shares the
-    pieces of its common past.
-
-    Belongs in ``research/table.py`` as ``_Node.__reduce__``; registered here with :mod:`copyreg` until then.
-    """
-    base = (node.length - 1) // _HISTORY_CHUNK * _HISTORY_CHUNK
-    entries = []
-    cur: _Node | None = node
-    while cur is not None and cur.length > base:
-        entries.append(cur.entry)
-        cur = cur.parent
-    entries.reverse()
-    return _rebuild_history, (cur, tuple(entries))
-
-
-def _rebuild_history(parent: _Node | None, entries: tuple[Any, ...]) -> _Node:
-    """The history node of :func:`_reduce_history`: ``entries`` appended to ``parent`` in order."""
-    node = parent
-    for entry in entries:
-        node = _Node(entry, node)
-    assert node is not None
-    return node
-
-
-copyreg.pickle(_Node, _reduce_history)
-
-
-def _public_entries(t: Table) -> list[str]:
-    from kortbord.research.table import _entries
-
-    return [e for e in _entries(t.history) if isinstance(e, str)]
-
-
 # ----------------------------------------------------------------------------------------------- observation
 class _Observer:
     """OpenSpiel observer (PyObserver protocol): ``tensor``, ``dict``, ``set_from``, ``string_from``."""
@@ -392,31 +327,16 @@ class _Observer:
             raise ValueError("kortbord never shows one player another player's hidden cards (ALL_PLAYERS refused)")
         self.perfect_recall = bool(iig_obs_type.perfect_recall)
         self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
-        self.spec = game.spec
-        if self.spec.game == "mulle":
-            layout = enc.mulle_info_layout() if self.perfect_recall else enc.mulle_obs_layout()
-        else:
-            layout = enc.cribbage_info_layout() if self.perfect_recall else enc.cribbage_obs_layout()
+        self.setup = game.setup
+        layout = self.setup.research.layout(self.perfect_recall)
         self.tensor = np.zeros(layout.size, np.float32)
         self.dict = layout.views(self.tensor)
 
     def set_from(self, state: KortbordState, player: int) -> None:
         """Fill ``self.tensor`` with ``player``'s observation (or information state) of ``state``."""
-        table = state.table
-        view = table.view(player)
-        if self.spec.game == "mulle":
-            hand_size = self.spec.rules.hand_size  # type: ignore[attr-defined]
-            if self.perfect_recall:
-                played: list[list[Card]] = [[] for _ in range(self.spec.players)]
-                for seat, move, _ in table.round_log:
-                    played[seat].append(move.card)
-                enc.mulle_info_tensor(view, hand_size, played, private=self.private, out=self.tensor)
-            else:
-                enc.mulle_obs_tensor(view, hand_size, private=self.private, out=self.tensor)
-        elif self.perfect_recall:
-            enc.cribbage_info_tensor(view, private=self.private, out=self.tensor)
-        else:
-            enc.cribbage_obs_tensor(view, private=self.private, out=self.tensor)
+        self.setup.research.tensor(
+            state.table, player, perfect_recall=self.perfect_recall, private=self.private, out=self.tensor
+        )
 
     def string_from(self, state: KortbordState, player: int) -> str:
         """``player``'s information-state string (perfect recall: everything observed, in order) or observation
@@ -424,7 +344,7 @@ class _Observer:
         if self.perfect_recall:
             if self.private:
                 return state.table.info_string(player)
-            return "\n".join(_public_entries(state.table))
+            return "\n".join(public_entries(state.table))
         return observation_text(state.table, player, private=self.private)
 
 

@@ -57,11 +57,11 @@ def test_registered_with_every_rule_option_as_a_parameter() -> None:
 
 def test_parameters_reach_the_engine_rules() -> None:
     game = pyspiel.load_game("kortbord_mulle", {"profile": "cardgames.zone", "capture_duty": "none", "players": 3})
-    rules = game.spec.rules
+    rules = game.setup.rules
     assert rules.capture_duty == "none" and rules.locking is False and rules.pure_mulle is False
     assert game.num_players() == 3
     crib = pyspiel.load_game("kortbord_cribbage", {"target": 61, "muggins": True, "players": 4})
-    assert crib.spec.rules == cribbage.Rules(players=4, target=61, muggins=True)
+    assert crib.setup.rules == cribbage.Rules(players=4, target=61, muggins=True)
     assert crib.num_distinct_actions() == enc.CRIBBAGE_NUM_ACTIONS
 
 

@@ -101,14 +101,14 @@ def test_words_and_digit_strings_are_stored_in_the_parameter_type() -> None:
     game = kos.MulleGame({"max_found_cards": "unlimited", "game_length": 200})
     assert game.get_parameters()["max_found_cards"] == -1
     assert game.get_parameters()["game_length"] == "target:200"
-    assert game.spec.rules.max_found_cards == "unlimited" and game.spec.rules.target == 200
-    assert rp.mulle_spec({"max_found_cards": "4"}).rules.max_found_cards == 4
-    assert rp.mulle_spec({"max_found_cards": 4}).rules.max_found_cards == 4
-    assert rp.mulle_spec({"max_found_cards": -1}).rules.max_found_cards == "unlimited"
-    assert rp.mulle_spec({"game_length": "target:0200"}).rules.game_length == "target:200"
-    assert rp.mulle_spec({"game_length": "single_round"}).rules.game_length == "single_round"
-    assert rp.cribbage_spec({"skunk_line": -1, "target": 61}).rules.skunk_line is None
-    assert rp.cribbage_spec({"skunk_line": 40, "target": 61}).rules.skunk_threshold == 40
+    assert game.setup.rules.max_found_cards == "unlimited" and game.setup.rules.target == 200
+    assert rp.make_setup("mulle", {"max_found_cards": "4"}).rules.max_found_cards == 4
+    assert rp.make_setup("mulle", {"max_found_cards": 4}).rules.max_found_cards == 4
+    assert rp.make_setup("mulle", {"max_found_cards": -1}).rules.max_found_cards == "unlimited"
+    assert rp.make_setup("mulle", {"game_length": "target:0200"}).rules.game_length == "target:200"
+    assert rp.make_setup("mulle", {"game_length": "single_round"}).rules.game_length == "single_round"
+    assert rp.make_setup("cribbage", {"skunk_line": -1, "target": 61}).rules.skunk_line is None
+    assert rp.make_setup("cribbage", {"skunk_line": 40, "target": 61}).rules.skunk_threshold == 40
 
 
 @pytest.mark.parametrize(
@@ -147,8 +147,8 @@ def test_the_game_string_loads_back_the_same_game(case: tuple[str, dict[str, Any
         assert again == game
         assert again.get_parameters() == game.get_parameters()
         assert str(again) == str(game)
-        assert again.spec.rules == game.spec.rules
-        assert again.spec.players == game.spec.players
+        assert again.setup.rules == game.setup.rules
+        assert again.setup.players == game.setup.players
         assert again.num_distinct_actions() == game.num_distinct_actions()
 
 
@@ -157,9 +157,9 @@ def test_the_game_string_of_a_non_default_mulle_game() -> None:
     text = str(game)
     assert "max_found_cards=4," in text and "game_length=target:200," in text
     again = pyspiel.load_game(text)
-    assert again.spec.rules.max_found_cards == 4 and again.spec.rules.target == 200
+    assert again.setup.rules.max_found_cards == 4 and again.setup.rules.target == 200
     unlimited = pyspiel.load_game("kortbord_mulle(max_found_cards=-1)")
-    assert unlimited.spec.rules.max_found_cards == "unlimited"
+    assert unlimited.setup.rules.max_found_cards == "unlimited"
     assert pyspiel.load_game(str(unlimited)) == unlimited
 
 

@@ -47,11 +47,11 @@ def test_pettingzoo_seed_and_actions_replay_in_the_engine(game: str, params: dic
             env.step(None)
             continue
         action = rng.choice(np.flatnonzero(obs["action_mask"]).tolist())
-        moves.append(env.spec.move_of(env.table.state, action))
+        moves.append(env.setup.move_of(env.table.state, action))
         env.step(action)
     # the engine alone: one random.Random(seed) draws every chance move (docs/engine-api.md, game records)
     eng = _engine(game)
-    state = env.spec.new_state()
+    state = env.setup.new_state()
     chance_rng = random.Random(20240)
     played = iter(moves)
     while not eng.is_over(state):
@@ -67,8 +67,8 @@ def test_openspiel_chance_and_actions_replay_an_engine_game(game: str, params: d
     deck order) and action ids gives the same scores and winners."""
     eng = _engine(game)
     ospiel = pyspiel.load_game(f"kortbord_{game}", params)
-    spec = ospiel.spec
-    state = spec.new_state()
+    setup = ospiel.setup
+    state = setup.new_state()
     rng = random.Random(77)
     os_state = ospiel.new_initial_state()
     while not eng.is_over(state):
@@ -81,18 +81,18 @@ def test_openspiel_chance_and_actions_replay_an_engine_game(game: str, params: d
             elif isinstance(move, cribbage.CutForDeal):
                 cards = move.cards
             else:
-                cards = move.deck[: spec.cards_used]  # the rest of the pack is never seen
+                cards = move.deck[: setup.research.cards_used(setup.rules)]  # the rest of the pack is never seen
             for c in cards:
                 os_state.apply_action(int(c))
         else:
             move = rng.choice(eng.legal_moves(state))
-            os_state.apply_action(spec.action_of(os_state.table.state, move))
+            os_state.apply_action(setup.action_of(os_state.table.state, move))
         state = eng.apply(state, move)
     assert os_state.is_terminal()
     mine, theirs = eng.result(state), eng.result(os_state.table.state)
     assert mine.scores == theirs.scores and mine.winners == theirs.winners
     assert os_state.returns() == pytest.approx(
-        kortbord.research.table.utilities(spec, state, ospiel.get_parameters()["utility"])
+        kortbord.research.table.utilities(setup, state, ospiel.get_parameters()["utility"])
     )
 
 

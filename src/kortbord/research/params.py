@@ -41,20 +41,20 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from kortbord import cribbage, mulle
+from kortbord import core
 from kortbord.contract import Option
-from kortbord.cribbage import rules as cribbage_rules
-from kortbord.mulle import rules as mulle_rules
 from kortbord.research import encoding as enc
-from kortbord.research.table import CribbageSpec, MulleSpec, Table
+from kortbord.research.games import RESEARCH
+from kortbord.research.table import Setup, Table
 
 __all__ = [
     "CRIBBAGE_OPTIONS",
     "CRIBBAGE_PARAMETERS",
     "MULLE_OPTIONS",
     "MULLE_PARAMETERS",
-    "cribbage_spec",
-    "mulle_spec",
+    "OPTIONS",
+    "PARAMETERS",
+    "make_setup",
     "observation_text",
     "param_type",
     "parameters",
@@ -206,8 +206,8 @@ def _rules_dict(options: Sequence[Option], p: Mapping[str, Any]) -> dict[str, An
 
 # --------------------------------------------------------------------------------------- option schemas
 def _rules_options(game: str) -> tuple[Option, ...]:
-    """The rule options of ``game``: its one declaration, ``kortbord.<game>.rules.OPTIONS`` (the option schema)."""
-    return tuple((mulle_rules if game == "mulle" else cribbage_rules).OPTIONS)
+    """The rule options of ``game``: its one declaration, the registry entry's ``option_schema()``."""
+    return tuple(core.get(game).option_schema())
 
 
 #: Rule options the adapters derive instead of taking as parameters: Cribbage ``partnership`` is exactly
@@ -240,36 +240,42 @@ MULLE_PARAMETERS: Final[dict[str, Any]] = parameters(MULLE_OPTIONS)
 CRIBBAGE_PARAMETERS: Final[dict[str, Any]] = parameters(CRIBBAGE_OPTIONS)
 
 
-# ------------------------------------------------------------------------------------------------ specs
-def mulle_spec(params: Mapping[str, Any]) -> MulleSpec:
-    """The driver spec for ``kortbord_mulle`` parameters (missing keys take :data:`MULLE_PARAMETERS`).
+#: Every game's parameters, by game name.
+OPTIONS: Final[dict[str, tuple[Option, ...]]] = {"mulle": MULLE_OPTIONS, "cribbage": CRIBBAGE_OPTIONS}
+#: Every game's parameter defaults, by game name.
+PARAMETERS: Final[dict[str, dict[str, Any]]] = {"mulle": MULLE_PARAMETERS, "cribbage": CRIBBAGE_PARAMETERS}
+
+
+# ------------------------------------------------------------------------------------------------ setups
+def make_setup(name: str, params: Mapping[str, Any] | None = None) -> Setup:
+    """The research :class:`~kortbord.research.table.Setup` of game ``name`` (``"mulle"``, ``"cribbage"``) for
+    OpenSpiel-style parameters (missing keys take :data:`PARAMETERS` ``[name]``): the rules are made by the game's
+    registry entry (``kortbord.core.get(name).make_rules``) from the rule options that differ from their
+    defaults; ``players``, Mulle ``teams``, ``first_dealer`` (-1: by chance), Mulle ``max_actions`` and
+    ``max_rounds`` set the table.
 
     Raises:
         ValueError: an unknown parameter or a value of the wrong type.
-        InvalidRulesError: a bad rule option or combination (from the engine).
+        InvalidRulesError: an unknown game, a bad rule option or combination (from the engine).
     """
-    p = typed_parameters(MULLE_OPTIONS, params)
-    dealer = None if p["first_dealer"] < 0 else p["first_dealer"]
-    return MulleSpec(
-        mulle.Rules.from_dict(_rules_dict(_MULLE_RULE_OPTIONS, p)),
-        players=p["players"],
-        teams=p["teams"],
-        dealer=dealer,
-        max_actions=p["max_actions"],
-        max_rounds=p["max_rounds"],
+    game = core.get(name)
+    options = OPTIONS[name]
+    p = typed_parameters(options, params)
+    rule_keys = {o.key for o in game.option_schema()}
+    rule_options = tuple(o for o in options if o.key in rule_keys)
+    players = p["players"]
+    teams = bool(p.get("teams", False))
+    rules = game.make_rules(_rules_dict(rule_options, p), players=players, teams=teams)
+    return Setup(
+        game=game,
+        research=RESEARCH[name],
+        rules=rules,
+        players=players,
+        teams=teams,
+        dealer=None if p["first_dealer"] < 0 else p["first_dealer"],
+        max_actions=p.get("max_actions", 0),
+        max_rounds=p.get("max_rounds", 0),
     )
-
-
-def cribbage_spec(params: Mapping[str, Any]) -> CribbageSpec:
-    """The driver spec for ``kortbord_cribbage`` parameters (missing keys take :data:`CRIBBAGE_PARAMETERS`).
-
-    Raises:
-        ValueError: an unknown parameter or a value of the wrong type.
-        InvalidRulesError: a bad rule option or combination (from the engine).
-    """
-    p = typed_parameters(CRIBBAGE_OPTIONS, params)
-    dealer = None if p["first_dealer"] < 0 else p["first_dealer"]
-    return CribbageSpec(cribbage.Rules.from_dict(_rules_dict(_CRIBBAGE_RULE_OPTIONS, p)), dealer=dealer)
 
 
 def observation_text(table: Table, seat: int, *, private: bool = True) -> str:

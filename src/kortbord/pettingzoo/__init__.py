@@ -1,9 +1,21 @@
 """PettingZoo AEC environments for Mulle and Cribbage (optional extra ``kortbord[pettingzoo]``).
 
-::
+Two environments, each a module in PettingZoo's layout (``from pettingzoo.classic import chess_v6`` style):
 
-    from kortbord.pettingzoo import cribbage_env
-    env = cribbage_env(target=61, muggins=True)
+==============================  ===========================  ================================================
+module                          ``metadata["name"]``         functions
+==============================  ===========================  ================================================
+``kortbord.pettingzoo.mulle``   ``kortbord_mulle_v0``        ``env(**params)`` (wrapped: order enforcement,
+                                                             assertion on out-of-bounds actions),
+                                                             ``raw_env(**params)`` (this module's class)
+``kortbord.pettingzoo.cribbage`` ``kortbord_cribbage_v0``    the same
+==============================  ===========================  ================================================
+
+``mulle_env(**params)`` and ``cribbage_env(**params)`` (here) are the raw environments, as before.  ``params``
+are the OpenSpiel game parameters (``docs/research.md``)::
+
+    from kortbord.pettingzoo import cribbage
+    env = cribbage.env(target=61, muggins=True)
     env.reset(seed=42)
     for agent in env.agent_iter():
         obs, reward, termination, truncation, info = env.last()
@@ -25,48 +37,49 @@
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar
+from typing import Any
 
 import gymnasium
 import numpy as np
 from pettingzoo import AECEnv
 
-from kortbord import cribbage, mulle
-from kortbord.research import encoding as enc
-from kortbord.research.params import CRIBBAGE_PARAMETERS, MULLE_PARAMETERS, cribbage_spec, mulle_spec, observation_text
-from kortbord.research.table import Spec, Table
+from kortbord.research.params import make_setup, observation_text
+from kortbord.research.table import Setup, Table
 
-__all__ = ["KortbordEnv", "cribbage_env", "mulle_env"]
+__all__ = ["KortbordEnv", "cribbage_env", "make_env", "mulle_env"]
 
 
 class KortbordEnv(AECEnv):  # type: ignore[misc]
-    """An AEC environment over one kortbord game spec (use :func:`mulle_env` / :func:`cribbage_env`)."""
+    """An AEC environment over one kortbord game setup (use :func:`kortbord.pettingzoo.mulle.env`,
+    :func:`kortbord.pettingzoo.cribbage.env`, or :func:`make_env`).  ``metadata["name"]`` is
+    ``kortbord_<game>_v0``, set per instance."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": "kortbord_v0", "is_parallelizable": False}
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "name": "kortbord_v0", "is_parallelizable": False}  # noqa: RUF012
 
-    def __init__(self, spec: Spec, *, utility: str = "win_loss", render_mode: str | None = None) -> None:
+    def __init__(self, setup: Setup, *, utility: str = "win_loss", render_mode: str | None = None) -> None:
         super().__init__()
         if utility not in ("win_loss", "score_diff"):
             raise ValueError(f"utility must be 'win_loss' or 'score_diff', got {utility!r}")
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
-        self.spec = spec
+        self.setup = setup
+        self.metadata = {**type(self).metadata, "name": f"kortbord_{setup.name}_v0"}
         self.utility = utility
         self.render_mode = render_mode
-        self.possible_agents = [f"player_{i}" for i in range(spec.players)]
+        self.possible_agents = [f"player_{i}" for i in range(setup.players)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
-        size = enc.mulle_obs_layout().size if spec.game == "mulle" else enc.cribbage_obs_layout().size
+        size = setup.research.layout(False).size
         self.observation_spaces = {
             a: gymnasium.spaces.Dict(
                 {
                     "observation": gymnasium.spaces.Box(0.0, 2.0, (size,), np.float32),
-                    "action_mask": gymnasium.spaces.Box(0, 1, (spec.num_actions,), np.int8),
+                    "action_mask": gymnasium.spaces.Box(0, 1, (setup.num_actions,), np.int8),
                 }
             )
             for a in self.possible_agents
         }
-        self.action_spaces = {a: gymnasium.spaces.Discrete(spec.num_actions) for a in self.possible_agents}
-        self.table = Table(spec)
+        self.action_spaces = {a: gymnasium.spaces.Discrete(setup.num_actions) for a in self.possible_agents}
+        self.table = Table(setup)
         self._rng = random.Random()
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
@@ -79,7 +92,7 @@ class KortbordEnv(AECEnv):  # type: ignore[misc]
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game; ``seed`` fixes every deal (None: a fresh random seed)."""
         self._rng = random.Random(seed if seed is not None else random.SystemRandom().randrange(2**63))
-        self.table = Table(self.spec)
+        self.table = Table(self.setup)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -90,10 +103,10 @@ class KortbordEnv(AECEnv):  # type: ignore[misc]
 
     def _advance(self) -> None:
         """Resolve chance nodes; set the next agent, or end the game with the utilities as rewards."""
-        engine: Any = mulle if self.spec.game == "mulle" else cribbage
+        game = self.setup.game
         t = self.table
         while t.is_chance() and not t.is_over():
-            t = t.apply_move(engine.chance_outcome(t.state, self._rng))
+            t = t.apply_move(game.chance_outcome(t.state, self._rng))
         self.table = t
         if t.is_over():
             values = t.utilities(self.utility)
@@ -132,12 +145,8 @@ class KortbordEnv(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``agent``'s observation tensor and action mask (all zeros when it is not to act)."""
         seat = self.agent_name_mapping[agent]
-        view = self.table.view(seat)
-        if self.spec.game == "mulle":
-            obs = enc.mulle_obs_tensor(view, self.spec.rules.hand_size)  # type: ignore[attr-defined]
-        else:
-            obs = enc.cribbage_obs_tensor(view)
-        mask = np.zeros(self.spec.num_actions, np.int8)
+        obs = self.setup.research.tensor(self.table, seat, perfect_recall=False)
+        mask = np.zeros(self.setup.num_actions, np.int8)
         if self.table.to_act() == seat:
             mask[self.table.legal_actions()] = 1
         return {"observation": obs, "action_mask": mask}
@@ -154,15 +163,27 @@ class KortbordEnv(AECEnv):  # type: ignore[misc]
         pass
 
 
+def make_env(name: str, render_mode: str | None = None, **params: Any) -> KortbordEnv:
+    """The raw AEC environment of game ``name`` (``"mulle"``, ``"cribbage"``); ``params`` are its OpenSpiel game
+    parameters (:data:`kortbord.research.params.PARAMETERS`), ``utility`` among them.
+
+    Raises:
+        ValueError: an unknown parameter or a value of the wrong type.  InvalidRulesError: bad rules or game.
+    """
+    setup = make_setup(name, params)
+    utility = params.get("utility", "win_loss")
+    return KortbordEnv(setup, utility=utility, render_mode=render_mode)
+
+
 def mulle_env(render_mode: str | None = None, **params: Any) -> KortbordEnv:
-    """A Mulle AEC environment; ``params`` are the ``kortbord_mulle`` OpenSpiel game parameters
-    (:data:`kortbord.research.params.MULLE_PARAMETERS`), e.g. ``players=4, teams=True, game_length="single_round"``."""
-    p = {**MULLE_PARAMETERS, **params}
-    return KortbordEnv(mulle_spec(p), utility=p["utility"], render_mode=render_mode)
+    """A raw Mulle AEC environment (``kortbord_mulle_v0``); ``params`` are the ``kortbord_mulle`` OpenSpiel game
+    parameters (:data:`kortbord.research.params.MULLE_PARAMETERS`), e.g. ``players=4, teams=True,
+    game_length="single_round"``."""
+    return make_env("mulle", render_mode, **params)
 
 
 def cribbage_env(render_mode: str | None = None, **params: Any) -> KortbordEnv:
-    """A Cribbage AEC environment; ``params`` as the ``kortbord_cribbage`` OpenSpiel game parameters
-    (:data:`kortbord.research.params.CRIBBAGE_PARAMETERS`), e.g. ``players=3, target=61, muggins=True``."""
-    p = {**CRIBBAGE_PARAMETERS, **params}
-    return KortbordEnv(cribbage_spec(p), utility=p["utility"], render_mode=render_mode)
+    """A raw Cribbage AEC environment (``kortbord_cribbage_v0``); ``params`` as the ``kortbord_cribbage``
+    OpenSpiel game parameters (:data:`kortbord.research.params.CRIBBAGE_PARAMETERS`), e.g. ``players=3,
+    target=61, muggins=True``."""
+    return make_env("cribbage", render_mode, **params)
