@@ -350,6 +350,16 @@ def play_game(
     return record
 
 
+def _announces_deals(spec: GameSpec, state: Any) -> bool:
+    """The game's first chance steps announce a deal and its dealer (a ``deal`` event with a ``dealer``)."""
+    rng = random.Random(0)
+    while spec.is_chance(state):
+        state, events = spec.step(state, spec.chance_outcome(state, rng))
+        if any(e.kind == "deal" and "dealer" in e.data for e in events):
+            return True
+    return False
+
+
 def _side_scores(spec: GameSpec, state: Any) -> tuple[int, ...]:
     """Each side's points now, from the spectator's view (``side_scores`` where ``scores`` are per seat)."""
     public = spec.view(state, None).to_json()
@@ -529,8 +539,8 @@ def summarize(
     rules = config.make_rules()
     spec = config.spec
     table = config.new_game(rules)
-    has_rounds = any(r.rounds for r in ok)  # the game's result lists rounds (Mulle)
-    has_deals = any(r.deals for r in ok)  # its chance steps announce deals and dealers (Cribbage)
+    has_deals = _announces_deals(spec, table)  # its chance steps announce deals and dealers (Cribbage)
+    has_rounds = any(r.rounds for r in ok) or not has_deals  # the game's result lists rounds (Mulle)
     for j, label in enumerate(labels):
         mine = [r for r in ok if j in r.outcome]
         wins = sum(1 for r in mine if r.outcome[j] == "win")
