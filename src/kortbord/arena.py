@@ -1,14 +1,15 @@
 """The arena: computer players against each other, many games, with honest statistics (``kortbord arena``).
 
-One driver per game plays one whole game through the engine's public API (``new_game``, ``is_chance``,
-``chance_outcome``, ``legal_moves``, ``view``, ``apply``, ``result``); each bot is made by
+One loop plays one whole game of any game of the registry through its entry ``kortbord.core.get(game)`` (the
+:class:`~kortbord.contract.GameSpec`: ``new_game``, ``is_chance``, ``chance_outcome``, ``legal_moves``, ``view``,
+``apply``/``step``, ``result``, ``side_of``); each bot is made by
 :func:`kortbord.bots.registry.make_bot` and receives only ``view(state, seat)``, a fresh list of the legal moves
 and its own seeded ``random.Random``.  The time of every decision is measured with ``time.perf_counter`` around
 ``choose`` alone.  A bot that raises or returns a move that is not legal is *not* corrected: the game stops and is
 reported as a bot error (it counts in no statistic, and ``kortbord arena`` exits with status 1).
 
-**Seats and deals.**  With ``k`` bot specs for ``n`` seats (``k == n``; or ``k == 2`` in team play -- Mulle 4
-players with teams, Cribbage 4 players -- where partners are the same bot), game ``i`` puts spec ``j`` in every
+**Seats and deals.**  With ``k`` bot specs for ``n`` seats (``k == n``; or ``k == 2`` in team play -- fewer sides
+than seats: Mulle 4 players with teams, Cribbage 4 players -- where partners are the same bot), game ``i`` puts spec ``j`` in every
 seat ``s`` with ``(s - i) % k == j``: with two players bot A sits in seat ``i % 2``.  The ``k`` games of a block
 ``i // k`` draw their shuffles from the same generator, so each bot plays every seat of the same sequence of
 decks (duplicate style; the dealer seat is the same, so the cards one bot held the other holds next).  Run a
@@ -22,16 +23,19 @@ any decision) the same seed gives the same games, whatever the number of process
 * wins, losses, draws (a game whose winners include another side too, or none -- a Mulle draw, a shared Lowball
   win -- is a draw); the *win rate* counts a draw as half a win: ``(wins + draws / 2) / games``, with the Wilson
   95% score interval (:func:`wilson`) over the games;
-* Mulle: points per round (the side's round total of spec §2.11: card points, mulles, tabbar), mean with a
-  normal 95% interval over rounds;
-* Cribbage: points per deal as dealer and as pone.  The points of a deal are the change of each side's score
-  from the deal's shuffle to the next shuffle: for the dealer's side his heels, its pegging, its hand(s) and the
+* points per round, for a game whose result lists its rounds (``result.to_json()["rounds"]``, per round each
+  side's breakdown with its ``total``; Mulle: the side's round total of spec §2.11: card points, mulles, tabbar),
+  mean with a normal 95% interval over rounds;
+* points per deal as dealer and as pone, for a game whose chance steps announce a deal and its dealer (a
+  ``deal`` event with a ``dealer``: Cribbage).  The points of a deal are the change of each side's score (the
+  spectator's view: ``side_scores``, else ``scores``) from the deal's shuffle to the next shuffle; in Cribbage: for the dealer's side his heels, its pegging, its hand(s) and the
   crib; for a pone's side its pegging and hand(s); under Muggins the points taken or given back by muggins and
   overcount calls in that deal too.  Only *complete* deals count: the deal in which the game ends is cut short
   by the rules (play stops at the target), so it is left out and reported as ``cut_short``.  The arena also
   reports the mean over every complete deal of the dealer's side and of the pone side(s), whoever the bots are;
 * decision times in milliseconds: p50, p95 (linear interpolation between order statistics), max and mean, of
-  every decision and, for Cribbage, of the discard, the pegging (play) and the Muggins show separately.
+  every decision and per kind of decision: the phase of the bot's view (Mulle ``play``; Cribbage ``discard``,
+  ``pegging`` -- its ``play`` phase by the standard term -- and the Muggins ``show``).
 
 Intervals of means are ``mean ± 1.96 · s / sqrt(n)``; rounds and deals of one game are not independent, so read
 them as indications, the game-level Wilson interval as the firm one.
@@ -47,12 +51,14 @@ import random
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any, Final
 
+from kortbord import core
 from kortbord.bots import registry
 from kortbord.bots.base import Bot
+from kortbord.contract import GameSpec
 
 __all__ = [
     "ArenaConfig",
@@ -71,6 +77,8 @@ __all__ = [
 MAX_DECISIONS: Final = 200_000
 _Z95: Final = 1.959963984540054
 _SPEC_OPTIONS: Final = frozenset(registry.OPTIONS)
+#: The name of a decision kind where the standard term differs from the view's phase (game, phase) -> kind.
+_DECISION_KINDS: Final[dict[tuple[str, str], str]] = {("cribbage", "play"): "pegging"}
 
 BotFactory = Callable[["BotSpec", str, Any], Bot[Any]]
 Watcher = Callable[[Any, int, Any, Sequence[Any]], None]
@@ -158,8 +166,8 @@ class ArenaConfig:
         games: number of games.
         seed: the master seed (see the module docstring).
         players: seats at the table (2 by default).
-        rules: rule options as ``(name, value)`` pairs for the game's ``Rules.from_dict`` (Mulle also takes
-            ``teams``, a ``new_game`` option; Cribbage's ``players`` comes from :attr:`players`).
+        rules: rule options as ``(name, value)`` pairs for the game's ``make_rules`` (``teams`` is a table option
+            passed to ``new_game``; the player count comes from :attr:`players`).
     Raises:
         ValueError: an unknown game, no bots, fewer than one game, or a bot/seat combination the arena cannot
             seat fairly; InvalidRulesError: bad rules.
@@ -191,39 +199,47 @@ class ArenaConfig:
         names = [key for key, _ in self.rules]
         if "players" in names:
             raise ValueError("set the number of players with --players, not as a rules option")
-        if self.game == "mulle" and "teams" in names:
+        if "teams" in names:
             teams = dict(self.rules)["teams"]
             if not isinstance(teams, bool):
                 raise ValueError(f"teams must be true or false, got {teams!r}")
             if teams and n != 4:
-                raise ValueError(f"teams need 4 players (P1+P3 against P2+P4), not {n}; add --players 4")
+                raise ValueError(f"teams need 4 players (seats 0+2 against 1+3), not {n}; add --players 4")
+        self.make_rules()  # validates the rules
         if not (k == n or (k == 2 and n == 4 and self.team_play)):
             raise ValueError(
                 f"{k} bot(s) for {n} seats: name one bot per seat, or two bots for a 4-player team game "
                 "(Mulle --option teams=true, Cribbage 4 players)"
             )
-        self.make_rules()  # validates the rules
+
+    @property
+    def spec(self) -> GameSpec:
+        """The game's registry entry (``kortbord.core.get(game)``)."""
+        return core.get(self.game)
 
     @property
     def rules_dict(self) -> dict[str, Any]:
-        """The rule options as a dict (without Mulle's ``teams``)."""
-        return {k: v for k, v in self.rules if not (self.game == "mulle" and k == "teams")}
+        """The rule options as a dict (without the table option ``teams``)."""
+        return {k: v for k, v in self.rules if k != "teams"}
 
     @property
     def teams(self) -> bool:
-        """Mulle: 4 players as two teams."""
-        return self.game == "mulle" and bool(dict(self.rules).get("teams", False))
+        """The table asks for teams (the rules option ``teams``, passed to ``new_game``)."""
+        return bool(dict(self.rules).get("teams", False))
 
     @property
     def team_play(self) -> bool:
-        """Partners share a bot: Mulle with teams, Cribbage with 4 players (always partnerships)."""
-        return self.teams if self.game == "mulle" else self.players == 4
+        """Partners share a bot: the game has fewer sides than seats (Mulle with teams, Cribbage with 4 players)."""
+        spec = self.spec
+        return spec.sides(self.new_game(self.make_rules())) < self.players
 
     def make_rules(self) -> Any:
-        """The game's ``Rules`` for this arena. Raises InvalidRulesError."""
-        if self.game == "cribbage":
-            return registry.resolve_rules("cribbage", {**self.rules_dict, "players": self.players})
-        return registry.resolve_rules("mulle", self.rules_dict)
+        """The game's ``Rules`` for this arena (``spec.make_rules``). Raises InvalidRulesError."""
+        return self.spec.make_rules(self.rules_dict, players=self.players, teams=self.teams)
+
+    def new_game(self, rules: Any) -> Any:
+        """A new game under ``rules`` at this arena's table (``spec.new_game``)."""
+        return self.spec.new_game(rules, players=self.players, teams=self.teams)
 
     @property
     def labels(self) -> tuple[str, ...]:
@@ -253,10 +269,10 @@ class GameRecord:
         sides: the spec index of each scoring side.
         outcome: per spec, ``"win"``, ``"loss"`` or ``"draw"`` (empty after a bot error).
         scores: final points per side.
-        rounds: Mulle: per round, each side's round total (points).
-        deals: Cribbage: per deal ``{"dealer": seat, "points": [per side], "complete": bool}``.
-        times: per spec, per decision kind (Mulle ``play``; Cribbage ``discard``, ``pegging``, ``show``), the
-            decision times in milliseconds.
+        rounds: a game with rounds (Mulle): per round, each side's round total (points).
+        deals: a game with deals (Cribbage): per deal ``{"dealer": seat, "points": [per side], "complete": bool}``.
+        times: per spec, per decision kind (the view's phase: Mulle ``play``; Cribbage ``discard``, ``pegging``,
+            ``show``), the decision times in milliseconds.
         moves: decisions per spec.
         error: None, or ``{"bot", "seat", "kind", "move", "message"}`` when a bot failed.
     """
@@ -325,170 +341,123 @@ def play_game(
     record = GameRecord(index=index, seats=seats)
     record.times = {j: {} for j in bots}
     record.moves = dict.fromkeys(bots, 0)
-    driver = _MulleDriver(config, rules) if config.game == "mulle" else _CribbageDriver(config, rules)
     try:
-        driver.play(record, bots, bot_rngs, chance_rng, watch)
+        _play(config, rules, record, bots, bot_rngs, chance_rng, watch)
     except _BotFailure as failure:
         record.error = failure.info
         record.outcome = {}
+        record.deals = []
     return record
 
 
-class _Driver:
-    """The loop shared by both games; subclasses name the engine and collect the game's own figures."""
-
-    kind_of: Callable[[Any], str]
-
-    def __init__(self, config: ArenaConfig, rules: Any, eng: Any) -> None:
-        self.config = config
-        self.rules = rules
-        self.eng = eng
-
-    def new_game(self) -> Any:
-        raise NotImplementedError
-
-    def before_chance(self, state: Any) -> None:
-        """Called at every chance node."""
-
-    def finish(self, record: GameRecord, state: Any) -> None:
-        raise NotImplementedError
-
-    def side_of(self, seat: int) -> int:
-        raise NotImplementedError
-
-    def play(
-        self,
-        record: GameRecord,
-        bots: Mapping[int, Bot[Any]],
-        bot_rngs: Sequence[random.Random],
-        chance_rng: random.Random,
-        watch: Watcher | None,
-    ) -> None:
-        eng = self.eng
-        state = self.new_game()
-        seats = record.seats
-        decisions = 0
-        perf = time.perf_counter
-        while not eng.is_over(state):
-            if eng.is_chance(state):
-                self.before_chance(state)
-                state = eng.apply(state, eng.chance_outcome(state, chance_rng))
-                continue
-            seat = eng.to_act(state)
-            legal = eng.legal_moves(state)
-            view = eng.view(state, seat)
-            if watch is not None:
-                watch(state, seat, view, legal)
-            j = seats[seat]
-            offered = list(legal)
-            t0 = perf()
-            try:
-                move = bots[j].choose(view, offered, bot_rngs[seat])
-            except Exception as exc:
-                raise _BotFailure(self._failure(j, seat, "exception", None, f"{type(exc).__name__}: {exc}")) from exc
-            ms = (perf() - t0) * 1000.0
-            if move not in legal:
-                raise _BotFailure(
-                    self._failure(j, seat, "illegal move", move, "the bot chose a move that is not legal here")
-                )
-            kind = self.kind_of(view)
-            record.times[j].setdefault(kind, []).append(ms)
-            record.moves[j] += 1
-            state = eng.apply(state, move)
-            decisions += 1
-            if decisions > MAX_DECISIONS:
-                raise _BotFailure(self._failure(j, seat, "endless game", None, f"over {MAX_DECISIONS} decisions"))
-        self.finish(record, state)
-        sides = range(len(record.scores))
-        record.sides = tuple(
-            next(seats[s] for s in range(self.config.players) if self.side_of(s) == side) for side in sides
-        )
-
-    def _failure(self, j: int, seat: int, kind: str, move: Any, message: str) -> dict[str, Any]:
-        return {
-            "bot": self.config.labels[j],
-            "seat": seat,
-            "kind": kind,
-            "move": None if move is None else str(move),
-            "message": message,
-        }
-
-    def outcomes(self, record: GameRecord, winner_sides: Iterable[int]) -> None:
-        """Win / loss / draw per spec from the winning sides (empty: a draw)."""
-        seats = record.seats
-        won = {seats[s] for s in range(self.config.players) if self.side_of(s) in set(winner_sides)}
-        for j in set(seats):
-            if not won:
-                record.outcome[j] = "draw"  # no winner (a Mulle draw)
-            elif j in won:
-                record.outcome[j] = "win" if len(won) == 1 else "draw"  # a win shared with another bot: a draw
-            else:
-                record.outcome[j] = "loss"
+def _announces_deals(spec: GameSpec, state: Any) -> bool:
+    """The game's first chance steps announce a deal and its dealer (a ``deal`` event with a ``dealer``)."""
+    rng = random.Random(0)
+    while spec.is_chance(state):
+        state, events = spec.step(state, spec.chance_outcome(state, rng))
+        if any(e.kind == "deal" and "dealer" in e.data for e in events):
+            return True
+    return False
 
 
-class _MulleDriver(_Driver):
-    def __init__(self, config: ArenaConfig, rules: Any) -> None:
-        from kortbord import mulle
-
-        super().__init__(config, rules, mulle)
-        self.kind_of = lambda view: "play"
-
-    def new_game(self) -> Any:
-        return self.eng.new_game(self.rules, players=self.config.players, teams=self.config.teams)
-
-    def side_of(self, seat: int) -> int:
-        return seat % 2 if self.config.teams else seat
-
-    def finish(self, record: GameRecord, state: Any) -> None:
-        res = self.eng.result(state)
-        record.scores = tuple(res.scores)
-        record.rounds = [[int(side["total"]) for side in round_] for round_ in res.rounds]
-        self.outcomes(record, res.winners)
+def _side_scores(spec: GameSpec, state: Any) -> tuple[int, ...]:
+    """Each side's points now, from the spectator's view (``side_scores`` where ``scores`` are per seat)."""
+    public = spec.view(state, None).to_json()
+    return tuple(public.get("side_scores", public.get("scores", ())))
 
 
-def _cribbage_kind(view: Any) -> str:
-    phase: str = view.phase
-    return "pegging" if phase == "play" else phase
+def _play(
+    config: ArenaConfig,
+    rules: Any,
+    record: GameRecord,
+    bots: Mapping[int, Bot[Any]],
+    bot_rngs: Sequence[random.Random],
+    chance_rng: random.Random,
+    watch: Watcher | None,
+) -> None:
+    """One game through the registry entry only; fills ``record`` (raises :class:`_BotFailure`)."""
+    spec = config.spec
+    game = config.game
+    state = config.new_game(rules)
+    seats = record.seats
+    players = config.players
+    decisions = 0
+    perf = time.perf_counter
+    deal: dict[str, Any] | None = None  # the deal being played (its dealer, its sides' scores at the start)
+    start: tuple[int, ...] = ()
+
+    def close(now: tuple[int, ...], complete: bool) -> None:
+        nonlocal deal
+        if deal is not None:
+            deal["points"] = [b - a for a, b in zip(start, now, strict=True)]
+            deal["complete"] = complete
+            record.deals.append(deal)
+            deal = None
+
+    while not spec.is_over(state):
+        if spec.is_chance(state):
+            before = state
+            state, events = spec.step(state, spec.chance_outcome(state, chance_rng))
+            for event in events:
+                if event.kind == "deal" and "dealer" in event.data:  # a new deal: the last one was complete
+                    now = _side_scores(spec, before)
+                    close(now, True)
+                    deal, start = {"dealer": event.data["dealer"]}, now
+            continue
+        seat = spec.to_act(state)
+        assert seat is not None
+        legal = spec.legal_moves(state)
+        view = spec.view(state, seat)
+        if watch is not None:
+            watch(state, seat, view, legal)
+        j = seats[seat]
+        offered = list(legal)
+        t0 = perf()
+        try:
+            move = bots[j].choose(view, offered, bot_rngs[seat])
+        except Exception as exc:
+            raise _BotFailure(_failure(config, j, seat, "exception", None, f"{type(exc).__name__}: {exc}")) from exc
+        ms = (perf() - t0) * 1000.0
+        if move not in legal:
+            raise _BotFailure(
+                _failure(config, j, seat, "illegal move", move, "the bot chose a move that is not legal here")
+            )
+        phase = str(view.phase)
+        kind = _DECISION_KINDS.get((game, phase), phase)
+        record.times[j].setdefault(kind, []).append(ms)
+        record.moves[j] += 1
+        state = spec.apply(state, move)
+        decisions += 1
+        if decisions > MAX_DECISIONS:
+            raise _BotFailure(_failure(config, j, seat, "endless game", None, f"over {MAX_DECISIONS} decisions"))
+    close(_side_scores(spec, state), False)  # the deal in which the game ended: cut short by the rules
+    res = spec.result(state).to_json()
+    record.scores = tuple(res["scores"])
+    rounds = res.get("rounds")
+    if isinstance(rounds, list):
+        record.rounds = [[int(side["total"]) for side in round_] for round_ in rounds]
+    side_of = [spec.side_of(state, s) for s in range(players)]
+    record.sides = tuple(
+        next(seats[s] for s in range(players) if side_of[s] == side) for side in range(len(res["scores"]))
+    )
+    won = {seats[s] for s in range(players) if side_of[s] in set(res["winners"])}
+    for j in set(seats):
+        if not won:
+            record.outcome[j] = "draw"  # no winner (a Mulle draw)
+        elif j in won:
+            record.outcome[j] = "win" if len(won) == 1 else "draw"  # a win shared with another bot: a draw
+        else:
+            record.outcome[j] = "loss"
 
 
-class _CribbageDriver(_Driver):
-    def __init__(self, config: ArenaConfig, rules: Any) -> None:
-        from kortbord import cribbage
-
-        super().__init__(config, rules, cribbage)
-        self.kind_of = _cribbage_kind
-        self._deal: dict[str, Any] | None = None
-        self._start: tuple[int, ...] = ()
-        self.deals: list[dict[str, Any]] = []
-
-    def new_game(self) -> Any:
-        return self.eng.new_game(self.rules)
-
-    def side_of(self, seat: int) -> int:
-        side: int = self.rules.side_of(seat)
-        return side
-
-    def _close(self, state: Any, complete: bool) -> None:
-        if self._deal is not None:
-            now = self.eng.side_scores(state)
-            self._deal["points"] = [b - a for a, b in zip(self._start, now, strict=True)]
-            self._deal["complete"] = complete
-            self.deals.append(self._deal)
-            self._deal = None
-
-    def before_chance(self, state: Any) -> None:
-        if state.phase_name != "deal":  # the cut for deal
-            return
-        self._close(state, True)
-        self._deal = {"dealer": state.dealer}
-        self._start = tuple(self.eng.side_scores(state))
-
-    def finish(self, record: GameRecord, state: Any) -> None:
-        self._close(state, False)
-        res = self.eng.result(state)
-        record.scores = tuple(res.side_scores)
-        record.deals = self.deals
-        self.outcomes(record, {self.rules.side_of(w) for w in res.winners})
+def _failure(config: ArenaConfig, j: int, seat: int, kind: str, move: Any, message: str) -> dict[str, Any]:
+    return {
+        "bot": config.labels[j],
+        "seat": seat,
+        "kind": kind,
+        "move": None if move is None else str(move),
+        "message": message,
+    }
 
 
 # ---------------------------------------------------------------------------------------------------- statistics
@@ -557,8 +526,8 @@ def summarize(
 
     Keys: ``game``, ``players``, ``rules``, ``games``, ``seed``, ``bots`` (labels), ``seating``, ``results``
     (per label: ``games``, ``wins``, ``losses``, ``draws``, ``win_rate``, ``win_rate_ci95``, ``mean_score``,
-    ``moves``, Mulle ``points_per_round``, Cribbage ``points_per_deal`` {``as_dealer``, ``as_pone``},
-    ``decision_ms`` {``all``, and per kind}), Cribbage ``deals`` (every complete deal: ``dealer``, ``pone``,
+    ``moves``, for a game with rounds (Mulle) ``points_per_round``, with deals (Cribbage) ``points_per_deal``
+    {``as_dealer``, ``as_pone``}, ``decision_ms`` {``all``, and per kind}), with deals ``deals`` (every complete deal: ``dealer``, ``pone``,
     ``complete``, ``cut_short``), ``errors`` (bot errors), ``game_results`` (per game, without times),
     ``jobs`` and ``elapsed_s``.  Decision times and ``elapsed_s`` depend on the machine; everything else is
     reproducible in iterations mode.
@@ -568,6 +537,10 @@ def summarize(
     labels = config.labels
     results: dict[str, Any] = {}
     rules = config.make_rules()
+    spec = config.spec
+    table = config.new_game(rules)
+    has_deals = _announces_deals(spec, table)  # its chance steps announce deals and dealers (Cribbage)
+    has_rounds = any(r.rounds for r in ok) or not has_deals  # the game's result lists rounds (Mulle)
     for j, label in enumerate(labels):
         mine = [r for r in ok if j in r.outcome]
         wins = sum(1 for r in mine if r.outcome[j] == "win")
@@ -586,17 +559,17 @@ def summarize(
             "mean_score": _mean_ci([float(r.scores[r.sides.index(j)]) for r in mine])["mean"] if n else None,
             "moves": sum(r.moves.get(j, 0) for r in ok),
         }
-        if config.game == "mulle":
+        if has_rounds:
             pts = [float(rnd[side]) for r in mine for rnd in r.rounds for side, s in enumerate(r.sides) if s == j]
             entry["points_per_round"] = _mean_ci(pts)
-        else:
+        if has_deals:
             dealer_pts: list[float] = []
             pone_pts: list[float] = []
             for r in mine:
                 for d in r.deals:
                     if not d["complete"]:
                         continue
-                    dealer_side = rules.side_of(d["dealer"])
+                    dealer_side = spec.side_of(table, d["dealer"])
                     for side, s in enumerate(r.sides):
                         if s == j:
                             (dealer_pts if side == dealer_side else pone_pts).append(float(d["points"][side]))
@@ -611,7 +584,7 @@ def summarize(
     out: dict[str, Any] = {
         "game": config.game,
         "players": config.players,
-        "rules": rules.to_dict(),
+        "rules": spec.rules_to_dict(rules),
         "options": dict(config.rules),
         "games": len(records),
         "seed": config.seed,
@@ -621,7 +594,7 @@ def summarize(
         "win_rate": "(wins + draws/2) / games; 95% Wilson score interval",
         "results": results,
     }
-    if config.game == "cribbage":
+    if has_deals:
         dealer_all: list[float] = []
         pone_all: list[float] = []
         cut_short = 0
@@ -630,7 +603,7 @@ def summarize(
                 if not d["complete"]:
                     cut_short += 1
                     continue
-                dealer_side = rules.side_of(d["dealer"])
+                dealer_side = spec.side_of(table, d["dealer"])
                 for side, p in enumerate(d["points"]):
                     (dealer_all if side == dealer_side else pone_all).append(float(p))
         out["deals"] = {

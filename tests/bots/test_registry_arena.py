@@ -63,7 +63,8 @@ def test_unknown_game_or_level_is_refused(game: str, level: str, message: str) -
 
 
 def test_a_missing_strong_module_gives_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(registry._STRONG_MODULE, "mulle", "kortbord.bots.no_such_module")  # type: ignore[attr-defined]
+    missing = dataclasses.replace(registry.BOTS["mulle"]["strong"], module="kortbord.bots.no_such_module")
+    monkeypatch.setitem(registry.BOTS["mulle"], "strong", missing)
     with pytest.raises(ValueError, match="strong Mulle bot is not available"):
         registry.make_bot("mulle", "strong")
     assert "strong" not in registry.available_levels("mulle")
@@ -428,12 +429,12 @@ def test_arena_module_has_no_hidden_state_between_games() -> None:
 
 def test_the_view_check_catches_a_leak(monkeypatch: pytest.MonkeyPatch) -> None:
     """The check above can fail: a view that also carried the face-down crib is caught."""
-    real_view = cribbage.view
+    real_view = cribbage.SPEC.view
 
-    def leaky(state: cribbage.State, seat: int) -> cribbage.View:
+    def leaky(state: cribbage.State, seat: int | None) -> Any:
         return dataclasses.replace(real_view(state, seat), crib=state._crib)
 
-    monkeypatch.setattr(cribbage, "view", leaky)
+    monkeypatch.setattr(cribbage.SPEC, "view", leaky)  # the arena sees the game only through its registry entry
     log: dict[str, Any] = {"cards": set(), "rngs": set(), "decisions": 0, "hiding": 0}
     config = ArenaConfig("cribbage", (BotSpec("greedy"), BotSpec("greedy")), games=1, rules=CRIB_61)
 

@@ -1,7 +1,8 @@
-"""One entry point for every computer player of both games: :func:`make_bot` and :data:`LEVELS`.
+"""One entry point for every computer player of every game: :func:`make_bot` and the table :data:`BOTS`.
 
 The terminal games (``kortbord play``), the arena (``kortbord arena``) and the web server make their bots here,
-so a level means the same player everywhere.  Levels, weakest first:
+so a level means the same player everywhere.  :data:`BOTS` has one entry per game of the registry
+(``kortbord.core.GAMES``), keyed by the game's name; each lists the game's levels, weakest first:
 
 * ``random`` -- a uniformly random legal move (:mod:`kortbord.bots.mulle_simple`,
   :mod:`kortbord.bots.cribbage_simple`);
@@ -11,8 +12,10 @@ so a level means the same player everywhere.  Levels, weakest first:
   terminal game at another level never pays for them.  If a strong module cannot be imported, asking for the
   level raises a ``ValueError`` that says so; :func:`available_levels` lists what can be made right now.
 
-Every bot implements :class:`kortbord.bots.base.Bot`: ``choose(view, legal_moves, rng)``, seeing only its seat's
-View.  The seed is not an option here: the caller owns the ``random.Random`` passed to each ``choose``.
+Rules are made by the game's registry entry (``kortbord.core.get(game).make_rules``).  Every bot implements
+:class:`kortbord.bots.base.Bot`: ``choose(view, legal_moves, rng)``, seeing only its seat's View.  The seed is not
+an option here: the caller owns the ``random.Random`` passed to each ``choose``.  A third game's bots take one
+entry in :data:`BOTS`.
 """
 
 from __future__ import annotations
@@ -20,28 +23,78 @@ from __future__ import annotations
 import importlib
 import inspect
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Final
 
+from kortbord import core
 from kortbord.bots.base import Bot
 
-__all__ = ["GAMES", "LEVELS", "OPTIONS", "available_levels", "level_options", "make_bot", "resolve_rules"]
+__all__ = [
+    "BOTS",
+    "GAMES",
+    "LEVELS",
+    "OPTIONS",
+    "Level",
+    "available_levels",
+    "level_options",
+    "make_bot",
+    "resolve_rules",
+]
 
-#: The games that have computer players.
-GAMES: Final = ("mulle", "cribbage")
 
-#: The levels of each game, weakest first.
-LEVELS: Final[dict[str, tuple[str, ...]]] = {
-    "mulle": ("random", "greedy", "strong"),
-    "cribbage": ("random", "greedy", "strong"),
+@dataclass(frozen=True)
+class Level:
+    """How to make one level's bot: ``getattr(import_module(module), factory)``, called as
+    ``factory(rules, **options)`` (``level_arg``: ``factory(level, rules, **options)``; ``takes_rules`` False:
+    without the rules).
+
+    Attributes:
+        module: the bot's module, imported only when the level is asked for.
+        factory: the callable in it (a class or a function).
+        options: the option names (keys of :data:`OPTIONS`) it takes; ``None``: read from the factory's
+            signature (the strong players).
+        level_arg: the factory takes the level's name first (the simple modules' ``make_bot(level, ...)``).
+        takes_rules: the factory takes the game's ``Rules`` (Cribbage's simple players read theirs from the view).
+    """
+
+    module: str
+    factory: str
+    options: tuple[str, ...] | None = ()
+    level_arg: bool = False
+    takes_rules: bool = True
+
+
+def _simple(game: str, level: str, options: tuple[str, ...] = (), *, takes_rules: bool = True) -> Level:
+    return Level(f"kortbord.bots.{game}_simple", "make_bot", options, level_arg=True, takes_rules=takes_rules)
+
+
+def _strong(game: str) -> Level:
+    return Level(f"kortbord.bots.{game}_strong", "StrongBot", None)
+
+
+#: Per game of the registry (``kortbord.core.GAMES``), its levels, weakest first, and how to make each.
+BOTS: Final[dict[str, dict[str, Level]]] = {
+    "mulle": {"random": _simple("mulle", "random"), "greedy": _simple("mulle", "greedy"), "strong": _strong("mulle")},
+    "cribbage": {
+        "random": _simple("cribbage", "random", takes_rules=False),
+        "greedy": _simple("cribbage", "greedy", ("miss_rate", "catch_rate"), takes_rules=False),
+        "strong": _strong("cribbage"),
+    },
 }
 
-#: Every bot option :func:`make_bot` accepts, with its meaning (the levels that use it are listed by
-#: :func:`level_options`).
+#: The games that have computer players (the registry's names, in its order).
+GAMES: Final = tuple(g for g in core.GAMES if g in BOTS)
+
+#: The levels of each game, weakest first.
+LEVELS: Final[dict[str, tuple[str, ...]]] = {g: tuple(BOTS[g]) for g in GAMES}
+
 #: Bounds of the strong bots' effort: a minute of thought or 100000 search iterations per decision is far more
 #: than any level needs; past that an arena or a table would seem to hang (and ``inf`` would never end).
 MAX_TIME_BUDGET_MS: Final = 60_000
 MAX_ITERATIONS: Final = 100_000
 
+#: Every bot option :func:`make_bot` accepts, with its meaning (the levels that use it are listed by
+#: :func:`level_options`).
 OPTIONS: Final[dict[str, str]] = {
     "time_budget_ms": "thinking time per decision in milliseconds (strong; default 150)",
     "iterations": "a fixed number of search iterations per decision instead of a time budget (strong; "
@@ -51,44 +104,38 @@ OPTIONS: Final[dict[str, str]] = {
     "board": "Cribbage: play to the board near the end of a two-player game (strong; default true)",
 }
 
-_STRONG_MODULE: Final = {"mulle": "kortbord.bots.mulle_strong", "cribbage": "kortbord.bots.cribbage_strong"}
-_SIMPLE_OPTIONS: Final[dict[tuple[str, str], tuple[str, ...]]] = {
-    ("mulle", "random"): (),
-    ("mulle", "greedy"): (),
-    ("cribbage", "random"): (),
-    ("cribbage", "greedy"): ("miss_rate", "catch_rate"),
-}
-
 
 def _check_game(game: str) -> None:
-    if game not in LEVELS:
+    if game not in BOTS:
         raise ValueError(f"unknown game {game!r}; choose one of {', '.join(GAMES)}")
 
 
-def _check_level(game: str, level: str) -> None:
+def _check_level(game: str, level: str) -> Level:
     _check_game(game)
-    if level not in LEVELS[game]:
+    entry = BOTS[game].get(level)
+    if entry is None:
         raise ValueError(f"unknown {_title(game)} bot level {level!r}; choose one of {', '.join(LEVELS[game])}")
+    return entry
 
 
 def _title(game: str) -> str:
     return game.capitalize()
 
 
-def _strong_class(game: str) -> Any:
-    """The ``StrongBot`` class of ``game``. Raises ValueError when its module is missing or broken."""
-    name = _STRONG_MODULE[game]
+def _factory(game: str, level: str) -> Any:
+    """The factory of ``game``/``level``. Raises ValueError when its module is missing or broken."""
+    entry = _check_level(game, level)
     try:
-        module = importlib.import_module(name)
+        module = importlib.import_module(entry.module)
     except ImportError as exc:
         raise ValueError(
-            f"the strong {_title(game)} bot is not available in this installation ({name} could not be "
-            f"imported: {exc}); choose random or greedy"
+            f"the {level} {_title(game)} bot is not available in this installation ({entry.module} could not be "
+            f"imported: {exc}); choose {' or '.join(lv for lv in LEVELS[game] if lv != level)}"
         ) from exc
-    cls = getattr(module, "StrongBot", None)
-    if cls is None:
-        raise ValueError(f"the strong {_title(game)} bot is not available: {name} has no StrongBot")
-    return cls
+    factory = getattr(module, entry.factory, None)
+    if factory is None:
+        raise ValueError(f"the {level} {_title(game)} bot is not available: {entry.module} has no {entry.factory}")
+    return factory
 
 
 def level_options(game: str, level: str) -> tuple[str, ...]:
@@ -99,10 +146,10 @@ def level_options(game: str, level: str) -> tuple[str, ...]:
     Raises:
         ValueError: an unknown game or level, or a strong level whose module cannot be imported.
     """
-    _check_level(game, level)
-    if level != "strong":
-        return _SIMPLE_OPTIONS[(game, level)]
-    params = inspect.signature(_strong_class(game)).parameters
+    entry = _check_level(game, level)
+    if entry.options is not None:
+        return entry.options
+    params = inspect.signature(_factory(game, level)).parameters
     return tuple(k for k in OPTIONS if k in params)
 
 
@@ -124,8 +171,9 @@ def available_levels(game: str) -> tuple[str, ...]:
 
 
 def resolve_rules(game: str, rules: Any = None) -> Any:
-    """The game's ``Rules`` value from ``rules``: a ``Rules`` of that game, a dict for ``Rules.from_dict``
-    (e.g. ``{"profile": "standard", "target": 100}``), or None for the default rules.
+    """The game's ``Rules`` value from ``rules``: a ``Rules`` of that game, a dict of options for the game's
+    ``make_rules`` (``kortbord.core.get(game).make_rules``, e.g. ``{"profile": "standard", "target": 100}``; a
+    ``"players"`` key sets the player count), or None for the default rules.
 
     Raises:
         ValueError: an unknown game.  InvalidRulesError: a bad rules dict or the other game's Rules.
@@ -133,25 +181,17 @@ def resolve_rules(game: str, rules: Any = None) -> Any:
     _check_game(game)
     from kortbord.errors import InvalidRulesError
 
-    if game == "mulle":
-        from kortbord.mulle.rules import Rules as MulleRules
-
-        if rules is None:
-            return MulleRules()
-        if isinstance(rules, Mapping):
-            return MulleRules.from_dict(rules)
-        if not isinstance(rules, MulleRules):
-            raise InvalidRulesError(f"Mulle bots need Mulle rules, got {type(rules).__module__}.{type(rules).__name__}")
-        return rules
-    from kortbord.cribbage.rules import Rules as CribbageRules
-
-    if rules is None:
-        return CribbageRules()
-    if isinstance(rules, Mapping):
-        return CribbageRules.from_dict(dict(rules))
-    if not isinstance(rules, CribbageRules):
+    spec = core.get(game)
+    if rules is None or isinstance(rules, Mapping):
+        options = dict(rules or {})
+        players = options.pop("players", None)
+        if players is None:
+            return spec.make_rules(options)
+        return spec.make_rules(options, players=players)
+    default = type(spec.make_rules(None))
+    if not isinstance(rules, default):
         raise InvalidRulesError(
-            f"Cribbage bots need Cribbage rules, got {type(rules).__module__}.{type(rules).__name__}"
+            f"{_title(game)} bots need {_title(game)} rules, got {type(rules).__module__}.{type(rules).__name__}"
         )
     return rules
 
@@ -167,10 +207,10 @@ def make_bot(
     catch_rate: float | None = None,
     board: bool | None = None,
 ) -> Bot[Any]:
-    """A computer player of ``game`` (``"mulle"`` or ``"cribbage"``) at ``level`` (one of :data:`LEVELS`).
+    """A computer player of ``game`` (a key of :data:`BOTS`) at ``level`` (one of :data:`LEVELS`).
 
     Args:
-        game: ``"mulle"`` or ``"cribbage"``.
+        game: the game's registry name (``"mulle"``, ``"cribbage"``).
         level: ``"random"``, ``"greedy"`` or ``"strong"``.
         rules: the game's ``Rules``, a rules dict (``Rules.from_dict``) or None (the default rules).  Mulle bots
             are given the rules (the View does not carry them); Cribbage Views carry theirs.
@@ -224,13 +264,7 @@ def make_bot(
     rules = resolve_rules(game, rules)
     takes = level_options(game, level)
     opts = {k: v for k, v in given.items() if k in takes}
-    if level == "strong":
-        bot: Bot[Any] = _strong_class(game)(rules, **opts)
-        return bot
-    if game == "mulle":
-        from kortbord.bots import mulle_simple
-
-        return mulle_simple.make_bot(level, rules)
-    from kortbord.bots import cribbage_simple
-
-    return cribbage_simple.make_bot(level, **opts)
+    entry = BOTS[game][level]
+    args: tuple[Any, ...] = ((level,) if entry.level_arg else ()) + ((rules,) if entry.takes_rules else ())
+    bot: Bot[Any] = _factory(game, level)(*args, **opts)
+    return bot

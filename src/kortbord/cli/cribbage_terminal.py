@@ -35,20 +35,21 @@ import time
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Final
+from typing import Any, Final, cast
 
 from rich.console import Console, Group
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from kortbord import core, i18n
 from kortbord.bots import registry
 from kortbord.bots.base import Bot
 from kortbord.cards import Card
 from kortbord.cli._io import plain as safe_text
 from kortbord.cli.card_faces import card_plain as plain
 from kortbord.cli.card_faces import card_text, cards_text
-from kortbord.cribbage import engine
+from kortbord.contract import Reason
 from kortbord.cribbage.game import Game
 from kortbord.cribbage.moves import Discard, Go, Move, Play
 from kortbord.cribbage.rules import Rules
@@ -61,6 +62,8 @@ from kortbord.i18n.cribbage import peg_text
 
 __all__ = ["COMPUTER_NAMES", "LEVELS", "CribbageTable", "Options", "Quit", "build_rules", "resolve_input", "run"]
 
+#: Cribbage's entry in the game registry: the terminal's rules, sides and words come through it.
+SPEC: Final = core.get("cribbage")
 #: Names of the computer players, by seat after the person's.
 COMPUTER_NAMES: Final = ("Anna", "Bo", "Cilla", "Dag")
 #: The computer levels (:data:`kortbord.bots.registry.LEVELS`), weakest first.
@@ -88,37 +91,6 @@ _MOVE_WORDS: Final = frozenset(
         "over",
     ]
 )
-_COMMANDS_HELP: Final = """\
-[bold]Entering a move[/]
-  [cyan]5H 10D[/]        the discard: two cards for the crib (one with 3 or 4 players); also [cyan]5♥ T♦[/]
-  [cyan]7H[/]            the play: the card to lay        [cyan]go[/]   when no card fits under 31
-  [cyan]3[/]             the move with that number in the list (discard and play)
-  Cards: rank A 2-9 T J Q K (or 10), suit S H D C (or ♠♥♦♣)
-[bold]Muggins[/] (when the option is on)
-  [cyan]12[/] or [cyan]count 12[/]  announce the count of your hand or crib, 0 to 29 (pegged at once)
-  [cyan]accept[/] (or Enter)   [cyan]muggins 3[/]   [cyan]overcount[/]   answer another player's count
-[bold]Commands[/]
-  [cyan]moves[/]  the legal moves    [cyan]table[/]  the table and the board    [cyan]rules[/]  the rules in short
-  [cyan]help[/] or [cyan]?[/]  this help    [cyan]quit[/]  stop (the game record is saved for replay)"""
-_RULES_SUMMARY: Final = """\
-[bold]Cribbage in short[/] (rules spec cribbage.md §2)
-• Each player gets 6 cards (5 with 3 or 4 players) and lays 2 (1) away to the [bold]crib[/], which is the dealer's.
-  The top card of the pack is turned: the [bold]starter[/]. A jack turned gives the dealer [bold]his heels[/], 2.
-• [bold]The play[/]: in turn lay a card and call the running count, never past 31. Score 2 for making 15 or 31,
-  2 for a pair (6 three of a kind, 12 four), a run of 3+ cards in any order its length. If you cannot lay a
-  card, say [bold]go[/]; the last to lay a card scores 1 (go / last card), then the count starts at 0.
-• [bold]The show[/]: each hand with the starter, from the dealer's left, then the dealer's hand, then the crib:
-  every combination worth 15 scores 2, each pair 2, each run its length, a flush of the 4 hand cards 4 (5 with
-  the starter; the crib only 5), the jack of the starter's suit ([bold]nobs[/]) 1.
-• The first to the target (61 or 121) wins at once. A loser at 90 or less (45 in a 61 game) is [bold]skunked[/].
-• [bold]Muggins[/]: you count your own hand; an opponent may call [bold]muggins N[/] for points you missed (he
-  gets min(missed, N); a false call gives you N) or [bold]overcount[/] (the excess moves to him).
-• [bold]Lowball[/]: whoever reaches the target first loses."""
-_MUGGINS_HOWTO: Final = (
-    "Type your count, a number from 0 to 29: 2 for each combination making 15, 2 for each pair, the length of "
-    "each run, a flush 4 (5 with the starter; a crib only 5), 1 for nobs. It is pegged at once. Count too few "
-    "and an opponent may call muggins and take the missed points; count too many and he may call overcount."
-)
 
 
 class Quit(Exception):
@@ -137,6 +109,7 @@ class Options:
             computers (None: a fresh one).  name: the person's name.  auto: every seat is a computer.
         record: where to save the game record (None: a new file under the user's data directory).
         delay: seconds to pause after each computer move when a person plays at a terminal.
+        lang: the language of every line printed for events, reasons, prompts and help (``"en"``, ``"sv"``).
     """
 
     players: int = 2
@@ -150,6 +123,7 @@ class Options:
     auto: bool = False
     record: Path | None = None
     delay: float = 0.5
+    lang: str = "en"
 
 
 def build_rules(options: Options) -> Rules:
@@ -161,6 +135,8 @@ def build_rules(options: Options) -> Rules:
     """
     if options.bot not in LEVELS:
         raise ValueError(f"unknown computer level {options.bot!r}; choose one of {', '.join(LEVELS)}")
+    if options.lang not in i18n.LANGS:
+        raise ValueError(f"unknown language {options.lang!r}; choose one of {', '.join(i18n.LANGS)}")
     if options.partnership and options.players != 4:
         raise ValueError("partnership play needs 4 players: use --players 4 (four players always play as partners)")
     return Rules(
@@ -210,7 +186,7 @@ def resolve_input(text: str, game: Game, numbered: Sequence[Move]) -> Move:
             elif t.lower() in ("accept", "ok", "a", "overcount", "over", "o") or t.lower().startswith(
                 ("m ", "muggins")
             ):
-                raise IllegalMoveError("it is your turn to count: type a number from 0 to 29 (e.g. 8)")
+                raise IllegalMoveError(Reason("count_turn", game="terminal"))
         else:
             low = t.lower()
             if low in ("", "a", "y", "yes"):
@@ -230,14 +206,14 @@ def resolve_input(text: str, game: Game, numbered: Sequence[Move]) -> Move:
         i = int(t) if len(t) <= 6 else -1
         if not 1 <= i <= len(numbered):
             shown = t if len(t) <= 12 else t[:9] + "..."
-            raise IllegalMoveError(f"there is no move {shown}: choose a number from 1 to {len(numbered)}")
+            raise IllegalMoveError(Reason("no_such_number", {"number": shown, "moves": len(numbered)}, game="terminal"))
         return numbered[i - 1]
     first = t.split(" ")[0].lower()
     if first not in _MOVE_WORDS and not (2 <= len(first) <= 3 and first[0] in "a23456789tjqk1"):
         raise InvalidMoveError(
             f"{t!r} is neither a move nor a command: type cards such as 5H 10D, go, a move number, or ? for help"
         )
-    return engine.parse_move(game.state, t)
+    return cast(Move, SPEC.parse_move(game.state, t))
 
 
 # ------------------------------------------------------------------------------------------------- the session
@@ -260,6 +236,7 @@ class CribbageTable:
         read_line: Callable[[str], str] | None = None,
     ) -> None:
         self.options = options
+        self.lang = options.lang
         self.rules = build_rules(options)
         self.console = console or Console(highlight=False)
         self.read_line = read_line or (lambda prompt: self.console.input(prompt))
@@ -293,9 +270,34 @@ class CribbageTable:
 
     def side_name(self, side: int) -> str:
         """A side's name: the seat's name, or both partners' names (``You & Bo``)."""
-        if self.rules.partnership:
-            return " & ".join(self.name(s) for s in range(self.rules.players) if s % 2 == side)
-        return self.name(side)
+        state = self.game.state
+        return " & ".join(self.name(s) for s in range(self.rules.players) if SPEC.side_of(state, s) == side)
+
+    @property
+    def names(self) -> list[str]:
+        """Every seat's printable name, seat 0 first (the words of events and reasons name seats by these)."""
+        return [self.name(s) for s in range(self.rules.players)]
+
+    def t(self, key: str, **data: Any) -> str:
+        """The terminal's own words ``key`` in the table's language (:mod:`kortbord.i18n`, ``terminal.json``)."""
+        return i18n.render(key, data, self.lang, game="terminal")
+
+    def error_text(self, exc: Exception, text: str = "") -> str:
+        """Why a line of input was refused, in the table's language: the engine's or the terminal's reason code
+        worded by :mod:`kortbord.i18n` (seats by name); in English the error's own message."""
+        reason = getattr(exc, "reason", None)
+        if self.lang == "en":
+            return self._names_in(str(exc))
+        if isinstance(reason, Reason):
+            return reason.text(self.lang, self.names)
+        return self.t("reason.bad_input", text=text)
+
+    def _why(self, stop: BaseException) -> str:
+        key = "why." + (str(stop) or "interrupted").replace(" ", "_")
+        return self.t(key) if key in i18n.catalogue("terminal") else str(stop)
+
+    def _side_of(self, seat: int) -> int:
+        return SPEC.side_of(self.game.state, seat)
 
     def _you(self, seat: int) -> bool:
         return seat in self.humans and self.name(seat).lower() == "you"
@@ -334,7 +336,7 @@ class CribbageTable:
                     forced = view.legal_moves == (Go(),)
                     if forced:
                         move: Move = Go()
-                        self.console.print(Text("  No card of yours fits under 31.", style="dim"))
+                        self.console.print(Text(self.t("no_card_fits"), style="dim"))
                     else:
                         move = self._ask_move(seat, view)
                 else:
@@ -343,7 +345,7 @@ class CribbageTable:
                 if seat not in self.humans and self.interactive and self.options.delay > 0:
                     time.sleep(self.options.delay)
         except Quit as stop:
-            self.console.print(f"\n[bold]Game stopped[/] ({stop}).")
+            self.console.print(self.t("stopped", why=self._why(stop)))
             self._save()
             return 0
         self._game_over()
@@ -352,6 +354,20 @@ class CribbageTable:
 
     def _intro(self) -> None:
         r, o = self.rules, self.options
+        if self.lang != "en":
+            seats = ", ".join(
+                f"{self.name(s)} ({self.t('you') if s in self.humans else self.t('computer', level=o.bot)})"
+                for s in range(r.players)
+            )
+            lines = [
+                Text.assemble((self.t("cribbage.title"), "bold"), " — " + self.t("players", players=r.players)),
+                Text(self.t("seats", seats=seats)),
+                Text(self.t("seed_line", seed=self.seed, path=self.record_path), style="dim"),
+            ]
+            if self.humans:
+                lines.append(Text(self.t("cribbage.hint"), style="dim"))
+            self.console.print(Panel(Group(*lines), border_style="green", expand=False))
+            return
         mode = f"first to {r.target}"
         if r.lowball:
             mode = f"Lowball: whoever reaches {r.target} first loses"
@@ -383,23 +399,27 @@ class CribbageTable:
         if in_show:
             self._muggins_prompt_info(view)
             if view.announced is None:
-                prompt = f"[bold green]{self.name(seat)}[/], your count (0-29, ? for help): "
+                prompt = self.t("prompt.count", name=self.name(seat))
             else:
-                prompt = (
-                    f"[bold green]{self.name(seat)}[/], answer: [cyan]accept[/] (Enter) · [cyan]muggins N[/] · "
-                    "[cyan]overcount[/]: "
-                )
+                prompt = self.t("prompt.answer", name=self.name(seat))
         else:
             self.console.print(self._table_panel(view))
             self._print_moves(view, moves)
             if view.phase == "discard":
                 k = self.rules.discards
                 crib = "your crib" if view.dealer == seat else f"{self.possessive(view.dealer or 0)} crib"
-                if view.dealer is not None and view.dealer != seat and self.rules.side_of(view.dealer) == 0:
+                if (
+                    view.dealer is not None
+                    and view.dealer != seat
+                    and self._side_of(view.dealer) == self._side_of(seat)
+                ):
                     crib += " (your side's)"
-                prompt = f"[bold green]{self.name(seat)}[/], choose {k} card{'s' if k > 1 else ''} for {crib}: "
+                if self.lang != "en":
+                    crib = self.name(view.dealer or 0)
+                cards = f"card{'s' if k > 1 else ''}"
+                prompt = self.t("prompt.discard", name=self.name(seat), count=k, cards=cards, crib=crib)
             else:
-                prompt = f"[bold green]{self.name(seat)}[/], your card (count {view.count}; a card, a number, ?): "
+                prompt = self.t("prompt.card", name=self.name(seat), count=view.count)
         while True:
             try:
                 line = self.read_line(prompt)
@@ -412,9 +432,9 @@ class CribbageTable:
             if not text and not (in_show and view.announced is not None):
                 continue
             if command in ("?", "help", "h"):
-                self.console.print(_COMMANDS_HELP)
+                self.console.print(self.t("cribbage.help"))
                 if in_show and view.announced is None:
-                    self.console.print(_MUGGINS_HOWTO)
+                    self.console.print(self.t("cribbage.muggins_howto"))
             elif command in ("moves", "list"):
                 if in_show:
                     self.console.print(
@@ -425,7 +445,7 @@ class CribbageTable:
                 else:
                     self._print_moves(view, moves)
             elif command == "rules":
-                self.console.print(_RULES_SUMMARY)
+                self.console.print(self.t("cribbage.rules"))
             elif command in ("table", "t", "board"):
                 self.console.print(self._table_panel(view))
             elif command in ("quit", "exit", "q"):
@@ -435,11 +455,11 @@ class CribbageTable:
                 try:
                     return resolve_input(text, self.game, moves)
                 except ValueError as exc:  # KortbordError, and anything else a line of input could provoke
-                    self.console.print(Text.assemble(("✗ ", "bold red"), self._names_in(str(exc))), soft_wrap=True)
+                    self.console.print(Text.assemble(("✗ ", "bold red"), self.error_text(exc, text)), soft_wrap=True)
 
     def _confirm_quit(self) -> bool:
         try:
-            answer = self.read_line("Quit this game? The record will be saved so you can replay it. \\[y/N] ")
+            answer = self.read_line(self.t("prompt.quit"))
         except (EOFError, KeyboardInterrupt):
             return True
         return answer.strip().lower() in ("y", "yes", "j", "ja")
@@ -458,7 +478,7 @@ class CribbageTable:
                 row = []
         if row:
             grid.add_row(*row)
-        self.console.print(Text("Your legal moves:", style="bold"))
+        self.console.print(Text(self.t("legal_moves"), style="bold"))
         self.console.print(grid)
 
     @staticmethod
@@ -487,7 +507,7 @@ class CribbageTable:
         others = [
             f"{self.name(s)} {view.hand_sizes[s]}"
             + (" (go)" if s in view.passed else "")
-            + (" (partner)" if self.rules.partnership and s % 2 == view.seat % 2 else "")
+            + (" (partner)" if self.rules.partnership and self._side_of(s) == self._side_of(view.seat) else "")
             for s in range(view.players)
             if s != view.seat
         ]
@@ -519,7 +539,7 @@ class CribbageTable:
                     track.append("·", style="grey50")
             track.append("▏", style="dim")
             label = self.side_name(side)
-            if dealer is not None and r.side_of(dealer) == side:
+            if dealer is not None and self._side_of(dealer) == side:
                 label += " ✦"
             grid.add_row(label, track, Text.assemble((f"{score:>3}", "bold"), (f" / {r.target}", "dim")))
         return grid
@@ -536,7 +556,7 @@ class CribbageTable:
                 card_text(view.starter),
             )
             self.console.print(line)
-            self.console.print(Text(_MUGGINS_HOWTO, style="dim"))
+            self.console.print(Text(self.t("cribbage.muggins_howto"), style="dim"))
         else:  # the counted cards and the announcement were just printed with the announce event
             self.console.print(
                 f"{self.subject(counter, 'announces', 'announce')} [bold]{view.announced}[/]. Accept it, call "
@@ -546,6 +566,9 @@ class CribbageTable:
 
     # -- moves and events -----------------------------------------------------------------------------------
     def _show_events(self, events: Sequence[Event], mover: int | None = None, move: Move | None = None) -> None:
+        if self.lang != "en":
+            self._event_words(events)
+            return
         for e in events:
             seat = e.get("seat")
             if self._board_due and e.kind != "peg":
@@ -625,6 +648,28 @@ class CribbageTable:
         if self._board_due and not self.game.is_over():
             self._after_show()
 
+    def _event_words(self, events: Sequence[Event]) -> None:
+        """Every event as one line in the table's language (:func:`kortbord.i18n.event_text`: the spoken count,
+        pegs, Muggins), keeping the score and the board as :meth:`_show_events` does."""
+        for e in events:
+            seat = e.get("seat")
+            if self._board_due and e.kind != "peg":
+                self._after_show()
+            if e.kind == "deal":
+                self._shows = 0
+                self._sequence.clear()
+            elif e.kind == "peg" and seat is not None:
+                self._scores[seat] += e["points"]
+            elif e.kind == "game_over":
+                continue  # shown by _game_over
+            line = i18n.event_text(e.to_json(), self.lang, self.names, game="cribbage")
+            style = {"peg": "bold yellow", "deal": "bold", "starter": "bold"}.get(e.kind, "")
+            self.console.print(Text(("" if e.kind == "deal" else "  ") + line, style=style))
+            if e.kind in ("show", "reveal") and seat is not None:
+                self._counted()
+        if self._board_due and not self.game.is_over():
+            self._after_show()
+
     def _deal_line(self, dealer: int, cards: int) -> None:
         self._shows = 0
         self._sequence.clear()
@@ -648,9 +693,8 @@ class CribbageTable:
     def _peg_line(self, e: Event) -> None:
         seat: int = e["seat"]
         points: int = e["points"]
-        r = self.rules
-        side = r.side_of(seat)
-        score = sum(p for s, p in enumerate(self._scores) if r.side_of(s) == side)
+        side = self._side_of(seat)
+        score = sum(p for s, p in enumerate(self._scores) if self._side_of(s) == side)
         sign = "+" if points > 0 else ""
         style = "bold yellow" if points > 0 else "bold red"
         self.console.print(
@@ -690,11 +734,11 @@ class CribbageTable:
     def _after_show(self) -> None:
         self._board_due = False
         r = self.rules
-        sides = [sum(p for s, p in enumerate(self._scores) if r.side_of(s) == side) for side in range(r.sides)]
-        self.console.print(Panel(self.board(sides), title="Board", title_align="left", expand=False))
+        sides = [sum(p for s, p in enumerate(self._scores) if self._side_of(s) == side) for side in range(r.sides)]
+        self.console.print(Panel(self.board(sides), title=self.t("board"), title_align="left", expand=False))
         if self.interactive:
             try:
-                self.read_line("Press Enter for the next deal ")
+                self.read_line(self.t("prompt.next_deal"))
             except (EOFError, KeyboardInterrupt):
                 raise Quit("end of input") from None
 
@@ -703,11 +747,22 @@ class CribbageTable:
         r = self.rules
         scores = "   ".join(f"{self.side_name(s)} {res.side_scores[s]}" for s in range(len(res.side_scores)))
         lines: list[Text] = []
-        winner_sides = sorted({r.side_of(w) for w in res.winners})
+        winner_sides = sorted({self._side_of(w) for w in res.winners})
+        if self.lang != "en":
+            scores = "   ".join(f"{self.side_name(s)} {res.side_scores[s]}" for s in range(len(res.side_scores)))
+            head = self.t("winner", names=" & ".join(self.side_name(s) for s in winner_sides))
+            body = Group(
+                self.board(res.side_scores),
+                Text(""),
+                Text(head, style="bold yellow"),
+                Text(self.t("final_score", scores=scores), style="bold"),
+            )
+            self.console.print(Panel(body, title=self.t("game_over"), border_style="yellow", expand=False))
+            return
         names = " and ".join(self.side_name(s) for s in winner_sides)
         plural = len(winner_sides) > 1 or r.partnership or (len(res.winners) == 1 and self._you(res.winners[0]))
         if res.lowball:
-            loser = r.side_of(res.reached)
+            loser = self._side_of(res.reached)
             lines.append(
                 Text(
                     f"{self.side_name(loser)} reached {r.target} first and "
@@ -745,13 +800,9 @@ class CribbageTable:
                 json.dumps(self.game.to_record(), ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
             )
         except OSError as exc:
-            self.console.print(f"[bold red]Could not save the game record to {self.record_path}:[/] {exc}")
+            self.console.print(self.t("save_failed", path=self.record_path, error=exc))
             return
-        self.console.print(
-            f"Game record saved to [bold]{self.record_path}[/]\n"
-            f"Replay it with: kortbord cribbage replay {self.record_path}",
-            soft_wrap=True,
-        )
+        self.console.print(self.t("saved", path=self.record_path, game="cribbage"), soft_wrap=True)
 
 
 def _default_record_path(seed: int) -> Path:

@@ -30,7 +30,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from rich.columns import Columns
 from rich.console import Console, Group
@@ -38,6 +38,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from kortbord import core, i18n
 from kortbord.bots import registry
 from kortbord.bots.base import Bot
 from kortbord.cards import Card
@@ -45,8 +46,8 @@ from kortbord.cli._io import plain, printable
 from kortbord.cli.card_faces import card_plain as _plain
 from kortbord.cli.card_faces import card_text, cards_text
 from kortbord.cli.card_faces import cards_plain as _plain_cards
+from kortbord.contract import Reason
 from kortbord.errors import AmbiguousMoveError, IllegalMoveError, InvalidCardError, InvalidMoveError, KortbordError
-from kortbord.mulle import engine
 from kortbord.mulle.engine import Event
 from kortbord.mulle.game import Game
 from kortbord.mulle.moves import Build, BuildDown, Capture, LayOn, Package, PlayerMove, Raise, Trail
@@ -70,6 +71,8 @@ __all__ = [
     "run",
 ]
 
+#: Mulle's entry in the game registry: the terminal's rules, sides and words come through it.
+SPEC: Final = core.get("mulle")
 #: Deal formats hand+table (rules spec §2.3, §3, A17).
 DEALS: Final = {"8+8": (8, 8), "5+5": (5, 5), "4+8": (4, 8)}
 #: Game lengths (spec §2.12, A18): a points target, a single round, or every player dealing once.
@@ -82,35 +85,6 @@ _LONG_LIST: Final = 14
 COMPUTER_NAMES: Final = ("Anna", "Bo", "Cilla", "Dag")
 #: The computer levels (:data:`kortbord.bots.registry.LEVELS`), weakest first.
 LEVELS: Final = registry.LEVELS["mulle"]
-
-_COMMANDS_HELP: Final = """\
-[bold]Entering a move[/]
-  [cyan]3[/]               the move with that number in the list
-  [cyan]9H[/]              a card alone, when only one legal move plays it
-  [cyan]T 5C[/]  [cyan]C 8C[/]  [cyan]B 3C[/]  a move letter and a card, when that names one legal move
-  [cyan]C 8C x {2D,6S}[/]  full notation: rank A 2-9 T J Q K (or 10), suit S H D C (or ♠♥♦♣)
-    C capture          C 8C x {2D,6S,[B1]}   T trail         T 5C
-    B build            B 3C on 5H =8         R raise         R 2D -> [B1] =10
-    D build down       D 3D -> [B1] =6       P package       P 6D+2H -> [B1]
-    L lay on (ligger)  L 9D -> [B1]
-[bold]Commands[/]
-  [cyan]moves[/]  the legal moves     [cyan]table[/]  the table again     [cyan]rules[/]  the rules in short
-  [cyan]help[/] or [cyan]?[/]  this help     [cyan]quit[/]  stop (the game record is saved for replay)"""
-_RULES_SUMMARY: Final = """\
-[bold]Mulle in short[/] (two packs, 104 cards; rules spec §2)
-• Play one card a turn. A card [bold]captures[/] table cards of its value and groups that add up to it, and must
-  take all it can. Table values: A 1, 2-10, J 11, Q 12, K 13. From the hand an ace counts [bold]14[/],
-  2♠ (lillan) [bold]15[/], 10♦ (storan) [bold]16[/].
-• If you can capture you may not trail (lay a card out); nor while you own a build.
-• [bold]Build[/]: put a card on a table card to make a value you hold another card for; take it later with that
-  card. Others may raise an open build or build it down; packaging or laying on (ligger) locks it.
-  Aces, 2♠ and 10♦ never build from the hand.
-• [bold]Mulle[/]: take a card together with its identical twin: worth the card's value (ace 14, 2♠ 15, 10♦ 16).
-  When the twin lies loose, the play takes only the twin (pure mulle).
-• [bold]Tabbe[/]: clear the table with a capture: 1 point (not on the very last card of the round).
-• When the stock is down to one deal the dealer calls [bold]båt[/]. After the last card, whoever captured last
-  takes what is left on the table (no tabbe).
-• Round score: each spade 1, A♠ 2, 2♠ 2, 10♦ 2, other aces 1 (40 in all), plus mulles and tabbar."""
 
 
 class Quit(Exception):
@@ -128,7 +102,8 @@ class Options:
         (``random``, ``greedy``, ``strong``).  seed: seed of the shuffles and bots (None: a fresh one).
         name: the person's name.  auto: every seat is a computer.  record: where to save the game record
             (None: a new file under the user's data directory).  delay: seconds to pause after each computer
-            move when the person plays at a terminal.
+            move when the person plays at a terminal.  lang: the language of every line printed for events,
+            reasons, prompts and help (``"en"``, ``"sv"``; :data:`kortbord.i18n.LANGS`).
     """
 
     players: int = 2
@@ -143,6 +118,7 @@ class Options:
     auto: bool = False
     record: Path | None = None
     delay: float = 0.4
+    lang: str = "en"
 
 
 def build_rules(options: Options) -> Rules:
@@ -164,16 +140,21 @@ def build_rules(options: Options) -> Rules:
         raise ValueError(f"unknown rules profile {options.profile!r}; choose one of {', '.join(PROFILES)}")
     if options.bot not in LEVELS:
         raise ValueError(f"unknown computer level {options.bot!r}; choose one of {', '.join(LEVELS)}")
+    if options.lang not in i18n.LANGS:
+        raise ValueError(f"unknown language {options.lang!r}; choose one of {', '.join(i18n.LANGS)}")
     hand, table = DEALS[options.deal]
-    return Rules.from_dict(
+    rules: Rules = SPEC.make_rules(
         {
             "profile": options.profile,
             "hand_size": hand,
             "table_size": table,
             "game_length": LENGTHS[options.length],
             "kryp": options.kryp,
-        }
+        },
+        players=options.players,
+        teams=options.teams,
     )
+    return rules
 
 
 def make_bot(level: str, rules: Rules) -> Bot[PlayerMove]:
@@ -262,7 +243,7 @@ def resolve_input(text: str, game: Game, numbered: Sequence[PlayerMove]) -> Play
         i = int(t) if len(t) <= 6 else -1
         if not 1 <= i <= len(numbered):
             shown = t if len(t) <= 12 else t[:9] + "..."
-            raise IllegalMoveError(f"there is no move {shown}: choose a number from 1 to {len(numbered)}")
+            raise IllegalMoveError(Reason("no_such_number", {"number": shown, "moves": len(numbered)}, game="terminal"))
         return numbered[i - 1]
     state = game.state
     seat = game.to_act()
@@ -283,9 +264,11 @@ def resolve_input(text: str, game: Game, numbered: Sequence[PlayerMove]) -> Play
         kind = words[0].upper()
         card = Card.parse(words[1])
         if kind in ("C", "T"):
-            return engine.parse_move(state, t)  # the engine resolves "C 8C" and explains an illegal trail
+            return cast(
+                PlayerMove, SPEC.parse_move(state, t)
+            )  # the engine resolves "C 8C" and explains an illegal trail
     else:
-        return engine.parse_move(state, t)
+        return cast(PlayerMove, SPEC.parse_move(state, t))
     classes = {"B": Build, "R": Raise, "D": BuildDown, "P": Package, "L": LayOn}
     matches = [m for m in numbered if m.card == card and (kind is None or isinstance(m, classes[kind]))]
     if len(matches) == 1:
@@ -296,7 +279,7 @@ def resolve_input(text: str, game: Game, numbered: Sequence[PlayerMove]) -> Play
         listed = "; ".join(f"{numbered.index(m) + 1}: {m}" for m in matches)
         raise AmbiguousMoveError(f"{t} can mean several moves — type its number or the full notation: {listed}")
     if kind is None:
-        raise IllegalMoveError(engine.explain_illegal(state, Trail(card)))
+        raise IllegalMoveError(SPEC.explain_illegal(state, Trail(card)))
     word = {"B": "build", "R": "raise", "D": "build-down", "P": "package", "L": "lay-on (ligger)"}[kind]
     raise IllegalMoveError(f"{card} has no legal {word} move here (type 'moves' to see the legal moves)")
 
@@ -321,6 +304,7 @@ class MulleTable:
         read_line: Callable[[str], str] | None = None,
     ) -> None:
         self.options = options
+        self.lang = options.lang
         self.rules = build_rules(options)
         self.console = console or Console(highlight=False)
         self.read_line = read_line or (lambda prompt: self.console.input(prompt))
@@ -348,9 +332,33 @@ class MulleTable:
 
     def side_name(self, side: int) -> str:
         """The name of a scoring side: a seat's name, or both partners' names with teams."""
-        if self.game.teams:
-            return " & ".join(self.name(s) for s in range(self.game.players) if s % 2 == side)
-        return self.name(side)
+        return " & ".join(self.name(s) for s in self._seats_of(side))
+
+    def _seats_of(self, side: int) -> list[int]:
+        return [s for s in range(self.game.players) if SPEC.side_of(self.game.state, s) == side]
+
+    @property
+    def names(self) -> list[str]:
+        """Every seat's printable name, seat 0 first (the words of events and reasons name seats by these)."""
+        return [self.name(s) for s in range(self.game.players)]
+
+    def t(self, key: str, **data: Any) -> str:
+        """The terminal's own words ``key`` in the table's language (:mod:`kortbord.i18n`, ``terminal.json``)."""
+        return i18n.render(key, data, self.lang, game="terminal")
+
+    def error_text(self, exc: Exception, text: str = "") -> str:
+        """Why a line of input was refused, in the table's language: the engine's or the terminal's reason code
+        worded by :mod:`kortbord.i18n`; in English the error's own message."""
+        reason = getattr(exc, "reason", None)
+        if self.lang == "en":
+            return str(exc)
+        if isinstance(reason, Reason):
+            return reason.text(self.lang, self.names)
+        return self.t("reason.bad_input", text=text)
+
+    def _why(self, stop: BaseException) -> str:
+        key = "why." + (str(stop) or "interrupted").replace(" ", "_")
+        return self.t(key) if key in i18n.catalogue("terminal") else str(stop)
 
     def _subject(self, seat: int, verb: str, plain_verb: str) -> str:
         """``"Anna deals"``, but ``"You deal"`` for a person named "You"."""
@@ -358,7 +366,7 @@ class MulleTable:
         return f"{name} {plain_verb if seat in self.humans and name.lower() == 'you' else verb}"
 
     def _sides(self) -> int:
-        return 2 if self.game.teams else self.game.players
+        return SPEC.sides(self.game.state)
 
     # -- main loop ------------------------------------------------------------------------------------------
     def run(self) -> int:
@@ -373,12 +381,13 @@ class MulleTable:
                     move = self._ask_move(seat)
                 else:
                     move = self.bots[seat].choose(self.game.view(seat), self.game.legal_moves(), self.bot_rngs[seat])
-                self._announce(seat, move)
+                if self.lang == "en":  # other languages: the play event says it
+                    self._announce(seat, move)
                 self._show_events(self.game.play(move))
                 if seat not in self.humans and self.interactive and self.options.delay > 0:
                     time.sleep(self.options.delay)
         except (Quit, KeyboardInterrupt) as stop:
-            self.console.print(f"\n[bold]Game stopped[/] ({stop or 'interrupted'}).")
+            self.console.print(self.t("stopped", why=self._why(stop)))
             self._save()
             return 0
         self._game_over()
@@ -386,6 +395,9 @@ class MulleTable:
         return 0
 
     def _intro(self) -> None:
+        if self.lang != "en":
+            self._intro_words()
+            return
         r, o = self.rules, self.options
         length = {
             "single_round": "a single round",
@@ -409,6 +421,22 @@ class MulleTable:
             )
         self.console.print(Panel(Group(*lines), border_style="green", expand=False))
 
+    def _intro_words(self) -> None:
+        """The intro in the table's language (the rules as notation: ``kortbord mulle`` names the options)."""
+        o = self.options
+        seats = ", ".join(
+            f"{self.name(s)} ({self.t('you') if s in self.humans else self.t('computer', level=o.bot)})"
+            for s in range(self.game.players)
+        )
+        lines = [
+            Text.assemble((self.t("mulle.title"), "bold"), f" — {o.deal}, {self.rules.profile}"),
+            Text(self.t("seats", seats=seats)),
+            Text(self.t("seed_line", seed=self.seed, path=self.record_path), style="dim"),
+        ]
+        if self.humans:
+            lines.append(Text(self.t("mulle.hint"), style="dim"))
+        self.console.print(Panel(Group(*lines), border_style="green", expand=False))
+
     # -- the person's turn ----------------------------------------------------------------------------------
     def _ask_move(self, seat: int) -> PlayerMove:
         view = self.game.view(seat)
@@ -418,7 +446,7 @@ class MulleTable:
         choices = "1" if len(moves) == 1 else f"1-{len(moves)}"
         while True:
             try:
-                line = self.read_line(f"[bold green]{self.name(seat)}[/], your move ({choices}, ? for help): ")
+                line = self.read_line(self.t("prompt.move", name=self.name(seat), choices=choices))
             except EOFError:
                 raise Quit("end of input") from None
             except KeyboardInterrupt:
@@ -428,11 +456,11 @@ class MulleTable:
             if not text:
                 continue
             if command in ("?", "help", "h"):
-                self.console.print(_COMMANDS_HELP)
+                self.console.print(self.t("mulle.help"))
             elif command in ("moves", "m", "list"):
                 self._print_moves(view, moves)
             elif command == "rules":
-                self.console.print(_RULES_SUMMARY)
+                self.console.print(self.t("mulle.rules"))
             elif command in ("table", "t"):
                 self.console.print(self._table_panel(view))
             elif command in ("quit", "exit", "q"):
@@ -442,11 +470,11 @@ class MulleTable:
                 try:
                     return resolve_input(text, self.game, moves)
                 except ValueError as exc:  # KortbordError, and anything else a line of input could provoke
-                    self.console.print(Text.assemble(("✗ ", "bold red"), str(exc)), soft_wrap=True)
+                    self.console.print(Text.assemble(("✗ ", "bold red"), self.error_text(exc, text)), soft_wrap=True)
 
     def _confirm_quit(self) -> bool:
         try:
-            answer = self.read_line("Quit this game? The record will be saved so you can replay it. \\[y/N] ")
+            answer = self.read_line(self.t("prompt.quit"))
         except (EOFError, KeyboardInterrupt):
             return True
         return answer.strip().lower() in ("y", "yes", "j", "ja")
@@ -456,13 +484,13 @@ class MulleTable:
         (a first deal with loose pairs to pack can give dozens of build moves)."""
         rows = []
         for i, m in enumerate(moves, 1):
-            words = Text(describe_move(m, view.builds))
+            words = Text(describe_move(m, view.builds) if self.lang == "en" else str(m))
             if isinstance(m, Capture):
                 preview = _capture_preview(view, m, self.rules)
                 if preview:
                     words.append(f" ({preview})", style="yellow")
             rows.append((i, words, m))
-        self.console.print(Text("Your legal moves:", style="bold"))
+        self.console.print(Text(self.t("legal_moves"), style="bold"))
         if len(moves) <= _LONG_LIST:
             grid = Table.grid(padding=(0, 2))
             grid.add_column(justify="right", style="bold cyan")
@@ -525,7 +553,7 @@ class MulleTable:
         return Text("   ".join(parts) + "   ", style="bold").append(goal, style="dim")
 
     def _pile_line(self, pile: PileInfo, side: int, view: View) -> Text:
-        seats = [s for s in range(view.players) if (s % 2 if view.teams else s) == side]
+        seats = self._seats_of(side)
         if len(seats) == 1:
             held = f"{view.hand_sizes[seats[0]]} in hand"
         else:
@@ -552,6 +580,9 @@ class MulleTable:
         self.console.print(line)
 
     def _show_events(self, events: Sequence[Event]) -> None:
+        if self.lang != "en":
+            self._event_words(events)
+            return
         for e in events:
             d = e.data
             if e.kind == "dealer":
@@ -581,6 +612,18 @@ class MulleTable:
             elif e.kind == "round_over":
                 self._round_summary(d)
             # "play", "capture" and "game_over" are shown by _announce and _game_over
+
+    def _event_words(self, events: Sequence[Event]) -> None:
+        """Every event as one line in the table's language (:func:`kortbord.i18n.event_text`)."""
+        for e in events:
+            line = i18n.event_text(e.to_json(), self.lang, self.names, game="mulle")
+            style = {"mulle": "bold yellow", "tabbe": "bold cyan", "baat": "bold yellow", "round_over": "bold"}
+            self.console.print(Text(("  " if e.kind != "deal" else "") + line, style=style.get(e.kind, "")))
+            if e.kind == "round_over" and self.interactive and not self.game.is_over():
+                try:
+                    self.read_line(self.t("prompt.next_round"))
+                except (EOFError, KeyboardInterrupt):
+                    raise Quit("end of input") from None
 
     def _deal_line(self, d: Mapping[str, Any]) -> None:
         counts = set(d["cards"])
@@ -630,12 +673,19 @@ class MulleTable:
         self.console.print(table)
         if self.interactive and not self.game.is_over():
             try:
-                self.read_line("Press Enter to deal the next round ")
+                self.read_line(self.t("prompt.next_round"))
             except (EOFError, KeyboardInterrupt):
                 raise Quit("end of input") from None
 
     def _game_over(self) -> None:
         res = self.game.result()
+        if self.lang != "en":
+            scores = "   ".join(f"{self.side_name(s)} {res.scores[s]}" for s in range(len(res.scores)))
+            names = " & ".join(self.side_name(w) for w in res.winners)
+            head = self.t("winner", names=names) if res.winners else self.t("draw")
+            body = Group(Text(head, style="bold yellow"), Text(self.t("final_score", scores=scores), style="bold"))
+            self.console.print(Panel(body, title=self.t("game_over"), border_style="yellow", expand=False))
+            return
         scores = "   ".join(f"{self.side_name(s)} {res.scores[s]}" for s in range(len(res.scores)))
         if res.winners:
             if len(res.winners) == 1 and not self.game.teams:
@@ -655,12 +705,9 @@ class MulleTable:
                 json.dumps(self.game.to_record(), ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
             )
         except OSError as exc:
-            self.console.print(f"[bold red]Could not save the game record to {self.record_path}:[/] {exc}")
+            self.console.print(self.t("save_failed", path=self.record_path, error=exc))
             return
-        self.console.print(
-            f"Game record saved to [bold]{self.record_path}[/]\nReplay it with: kortbord mulle replay {self.record_path}",
-            soft_wrap=True,
-        )
+        self.console.print(self.t("saved", path=self.record_path, game="mulle"), soft_wrap=True)
 
 
 def _default_record_path(seed: int) -> Path:

@@ -25,6 +25,9 @@ LENGTHS = ("100", "200", "round", "each-deals")
 PROFILES = ("standard", "cardgames.zone")
 LEVELS = ("random", "greedy", "strong")
 TARGETS = (121, 61)
+#: The languages of the terminal games' words (:data:`kortbord.i18n.LANGS`).
+LANGS = ("en", "sv")
+_LANG_HELP = "Language of every line the game prints (events, reasons, prompts, help): en or sv."
 _SEED_HELP = (
     "Seed of the shuffles and the computers: the same seed, the same deals (and the same game with the random "
     "and greedy levels; the strong level thinks for a fixed time, so its choices can vary with the machine's speed)."
@@ -73,6 +76,7 @@ def mulle(
     record: Annotated[
         Path | None, typer.Option("--record", help="Where to save the game record JSON (default: a new file).")
     ] = None,
+    lang: Annotated[str, typer.Option("--lang", **choices(LANGS), help=_LANG_HELP)] = "en",
 ) -> None:
     """Play Mulle in the terminal against the computer (rules spec mulle.md §2)."""
     from kortbord.cli import mulle_terminal
@@ -89,6 +93,7 @@ def mulle(
         name=name,
         auto=auto,
         record=record,
+        lang=lang,
     )
     raise typer.Exit(mulle_terminal.run(options))
 
@@ -121,6 +126,7 @@ def cribbage(
     record: Annotated[
         Path | None, typer.Option("--record", help="Where to save the game record JSON (default: a new file).")
     ] = None,
+    lang: Annotated[str, typer.Option("--lang", **choices(LANGS), help=_LANG_HELP)] = "en",
 ) -> None:
     """Play Cribbage in the terminal against the computer (rules spec cribbage.md §2, Muggins §2.10)."""
     from kortbord.cli import cribbage_terminal
@@ -136,5 +142,6 @@ def cribbage(
         name=name,
         auto=auto,
         record=record,
+        lang=lang,
     )
     raise typer.Exit(cribbage_terminal.run(options))

@@ -32,6 +32,8 @@ LANGS: Final = ("en", "sv")
 SEAT_KEYS: Final = frozenset({"seat", "dealer", "counter", "caller", "winner", "to_act"})
 #: The games with a catalogue ``<game>.json`` (the registry's names, ``kortbord.core.GAMES``).
 _GAMES: Final = ("mulle", "cribbage")
+#: The clients with a catalogue of their own words (``terminal.json``: the terminal games' prompts and help).
+_CLIENTS: Final = ("terminal",)
 
 
 @cache
@@ -60,7 +62,7 @@ def catalogue(game: str | None = None) -> dict[str, dict[str, Any]]:
     """
     out = dict(_file("common"))
     if game is not None:
-        if game not in _GAMES:
+        if game not in _GAMES + _CLIENTS:
             raise ValueError(f"no words for game {game!r}: the games are {', '.join(_GAMES)}")
         out.update(_file(game))
     return out
