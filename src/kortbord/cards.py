@@ -2,7 +2,7 @@
 
 A :class:`Card` is an immutable value (an ``int`` subclass, so it hashes, sorts and pickles fast) identifying
 rank and suit.  The two physical copies of a card in Mulle's two packs are the *same* value: identical cards are
-"written the same" (rules spec ``../shared/rules/mulle.md`` §5.1), and every engine counts copies itself.
+"written the same" (rules spec ``spec/rules/mulle.md`` §5.1), and every engine counts copies itself.
 
 Notation (DEVELOPERS.md, mulle.md §5.1, cribbage.md §4): rank ``A 2 3 4 5 6 7 8 9 T J Q K`` followed by suit
 ``S H D C`` -- ``9H``, ``TD``, ``2S``.  :func:`Card.parse` also accepts ``10`` for ten, lower case, and the suit

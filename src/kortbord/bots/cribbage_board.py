@@ -1,6 +1,6 @@
 """Playing to the board in two-player Cribbage: win probabilities by score, used by the strong bot near the end.
 
-Rules source: ``../shared/rules/cribbage.md`` §2.6 (the order of counting: the play, then the pone's hand, then
+Rules source: ``spec/rules/cribbage.md`` §2.6 (the order of counting: the play, then the pone's hand, then
 the dealer's hand and crib; the first to reach the target wins) and §5 ("weighted for the board position";
 first-dealer advantage 55-56%; board win probabilities as in the "Distributed Cribbage Computation").
 

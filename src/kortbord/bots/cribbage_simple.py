@@ -6,7 +6,7 @@ up, the Muggins count under way without its true value), the legal moves and a s
 rules travel inside the View (``view.rules``).  Equal best moves are broken with ``rng``, so every decision is
 reproducible from the generator's seed.
 
-The greedy player (rules spec ``../shared/rules/cribbage.md`` §5 "AI anchors", §6 item 5, §2a):
+The greedy player (rules spec ``spec/rules/cribbage.md`` §5 "AI anchors", §6 item 5, §2a):
 
 * **discard** -- the "expected average" of the spec's §5: the mean show value (§2.5) of the four cards kept over
   every possible starter (each card not in its own hand), plus a rough value of the cards laid away when the crib

@@ -2,7 +2,7 @@
 
 Implements :class:`kortbord.bots.base.Bot`: ``choose(view, legal_moves, rng)`` sees only the seat's
 :class:`~kortbord.cribbage.view.View`, the legal moves and a seeded ``random.Random``.  Rules source: the spec
-``../shared/rules/cribbage.md`` (§2.4 the play, §2.5 the show, §2.8 Lowball, §2.10 and §2a Muggins, §5 the AI
+``spec/rules/cribbage.md`` (§2.4 the play, §2.5 the show, §2.8 Lowball, §2.10 and §2a Muggins, §5 the AI
 anchors and discard tables, §6 item 5).
 
 * **Discard** (§5 "expected average"): for each legal discard, the exact mean show value of the four cards kept

@@ -5,7 +5,7 @@ Both implement :class:`kortbord.bots.base.Bot`: ``choose(view, legal_moves, rng)
 ``random.Random``.  The rules are public, so a bot is given them when it is made (the View does not carry them).
 
 The greedy player values each legal move by one-move heuristics taken from the rules spec §7 ("notes for the
-computer opponent") and seed 002's tips (``../shared/seeds/002_*.txt`` §9):
+computer opponent") and seed 002's tips (``spec/seeds/002_*.txt`` §9):
 
 * points secured now: card points of the captured cards (§2.11), mulle points (§2.8), a tabbe (§2.9);
 * what the move leaves the next opponent: exactly one loose card or a table it can clear in one capture (an easy

@@ -1,6 +1,6 @@
 """Cribbage: the rules engine, the scoring of the play and the show (``kortbord.cribbage.scoring``).
 
-Rules source: ``../shared/rules/cribbage.md``.  :data:`SPEC` is the game's entry in the registry: every client
+Rules source: ``spec/rules/cribbage.md``.  :data:`SPEC` is the game's entry in the registry: every client
 drives Cribbage through it (``kortbord.contract.GameSpec``).
 """
 

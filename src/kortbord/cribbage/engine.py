@@ -5,7 +5,7 @@ API (``docs/engine-api.md``): :func:`new_game`, :func:`to_act`, :func:`is_chance
 :func:`position` to build a state at a given phase (tests, worked cases, puzzles) and :func:`view` (re-exported
 from :mod:`kortbord.cribbage.view`).
 
-The game (rules spec ``../shared/rules/cribbage.md``):
+The game (rules spec ``spec/rules/cribbage.md``):
 
 * **cut for deal** (chance, §2.2): each seat cuts a card, the lowest rank deals; equal lowest ranks cut again;
 * **deal** (chance, §2.2): a :class:`~kortbord.cribbage.moves.Shuffle` orders the pack; cards go one at a time

@@ -1,4 +1,4 @@
-"""Muggins: the counting sub-phase of the show, rules M1-M15 of ``../shared/rules/cribbage.md`` §2.10 and §2a.
+"""Muggins: the counting sub-phase of the show, rules M1-M15 of ``spec/rules/cribbage.md`` §2.10 and §2a.
 
 This module holds the rules of one Muggins count as pure functions; :mod:`kortbord.cribbage.engine` runs them as
 the ``show`` phase.  One count is the state ``{counter, announced, true, responders, decided}`` of spec §6 item 3:

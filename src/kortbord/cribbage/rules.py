@@ -1,6 +1,6 @@
 """Cribbage rule options: one frozen :class:`Rules` value per game, named profiles, dict round trip.
 
-Every option and its default comes from the rules specification ``../shared/rules/cribbage.md``:
+Every option and its default comes from the rules specification ``spec/rules/cribbage.md``:
 
 * players 2, 3 or 4; four players always play as fixed partnerships, partners opposite (seats 0+2 against
   1+3) -- §2.2, §2.4 item 7;

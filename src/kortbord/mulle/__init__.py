@@ -1,4 +1,4 @@
-"""Mulle, the Swedish two-pack casino game: the rules engine (rules spec ``../shared/rules/mulle.md``).
+"""Mulle, the Swedish two-pack casino game: the rules engine (rules spec ``spec/rules/mulle.md``).
 
 The engine API of ``docs/engine-api.md``::
 

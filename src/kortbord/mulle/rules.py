@@ -1,6 +1,6 @@
 """Mulle rule options: one frozen :class:`Rules` value, named profiles, ``from_dict``/``to_dict``.
 
-Every option key of the rules spec (``../shared/rules/mulle.md`` §3 variants and §4 ambiguities A1-A28) is a
+Every option key of the rules spec (``spec/rules/mulle.md`` §3 variants and §4 ambiguities A1-A28) is a
 field here, with the spec's default.  Profiles (§3): ``standard`` (the default), ``cardgames.zone`` (seed 002's
 reading) and ``kryp`` (Kryp-mulle: the same play, the lowest total wins).
 
