@@ -18,6 +18,7 @@ also be a dict keyed by a data value (``"by": "points"``) for wording that depen
 from __future__ import annotations
 
 import json
+import re
 import string
 from collections.abc import Mapping, Sequence
 from functools import cache
@@ -30,10 +31,9 @@ __all__ = ["LANGS", "SEAT_KEYS", "catalogue", "event_text", "reason_text", "rend
 LANGS: Final = ("en", "sv")
 #: Data keys that hold a seat index (rendered by name when ``names`` is given).
 SEAT_KEYS: Final = frozenset({"seat", "dealer", "counter", "caller", "winner", "to_act"})
-#: The games with a catalogue ``<game>.json`` (the registry's names, ``kortbord.core.GAMES``).
-_GAMES: Final = ("mulle", "cribbage")
-#: The clients with a catalogue of their own words (``terminal.json``: the terminal games' prompts and help).
-_CLIENTS: Final = ("terminal",)
+#: Catalogue names are the registry's game names (``kortbord.core.GAMES``) and clients with words of their own
+#: (``terminal``: the terminal games' prompts and help): a file ``<name>.json`` beside this module.
+_NAME = re.compile(r"[a-z][a-z0-9_]*")
 
 
 @cache
@@ -62,8 +62,12 @@ def catalogue(game: str | None = None) -> dict[str, dict[str, Any]]:
     """
     out = dict(_file("common"))
     if game is not None:
-        if game not in _GAMES + _CLIENTS:
-            raise ValueError(f"no words for game {game!r}: the games are {', '.join(_GAMES)}")
+        if (
+            not isinstance(game, str)
+            or not _NAME.fullmatch(game)
+            or not (resources.files(__package__) / f"{game}.json").is_file()
+        ):
+            raise ValueError(f"no words for game {game!r}: no catalogue kortbord/i18n/<game>.json of that name")
         out.update(_file(game))
     return out
 
