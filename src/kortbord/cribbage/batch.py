@@ -133,34 +133,40 @@ def _temper(mt: npt.NDArray[np.uint32]) -> npt.NDArray[np.uint32]:
 
 
 class _Streams:
-    """One ``random.Random(seed)`` per game: tempered 32-bit outputs buffered ``(3 * 624, G)``, a position each."""
+    """One ``random.Random(seed)`` per game: tempered 32-bit outputs buffered ``(G, 3 * 624)``, a position each."""
 
     def __init__(self, seeds: npt.NDArray[np.uint32]) -> None:
-        self.mt = _mt_seed(seeds)
+        mt = _mt_seed(seeds)
         g = seeds.shape[0]
         self.g = g
-        self.buf = np.empty((_BLOCKS * _N, g), dtype=_U32)
+        width = _BLOCKS * _N
+        self.width = width
+        buf = np.empty((width, g), dtype=_U32)
         for b in range(_BLOCKS):
-            _twist(self.mt)
-            self.buf[b * _N : (b + 1) * _N] = _temper(self.mt)
+            _twist(mt)
+            buf[b * _N : (b + 1) * _N] = _temper(mt)
+        self.mt = np.ascontiguousarray(mt.T)  # (G, 624): a stream's words in one row
+        self.buf = np.ascontiguousarray(buf.T)
         self.flat = self.buf.reshape(-1)
         self.pos = np.zeros(g, dtype=_I64)
+        self.base = np.arange(g, dtype=_I64) * width
 
     def refill(self, games: npt.NDArray[np.int64]) -> None:
         """Drop the first block of the streams of ``games`` (those at or past it) and generate one more."""
         if games.size == 0:
             return
-        mt = self.mt[:, games]
+        mt = np.ascontiguousarray(self.mt[games].T)
         _twist(mt)
-        self.mt[:, games] = mt
-        buf = self.buf[:, games]
-        buf[:-_N] = buf[_N:]
-        buf[-_N:] = _temper(mt)
-        self.buf[:, games] = buf
+        self.mt[games] = mt.T
+        buf = self.buf[games]
+        buf[:, :-_N] = buf[:, _N:]
+        buf[:, -_N:] = _temper(mt).T
+        self.buf[games] = buf
         self.pos[games] -= _N
 
-    def shuffle(self, games: npt.NDArray[np.int64]) -> npt.NDArray[np.int8]:
-        """``random.shuffle(list(range(52)))`` on the streams of ``games``: ``(len(games), 52)`` packs, top first.
+    def shuffle(self, games: npt.NDArray[np.int64], keep: int = 52) -> npt.NDArray[np.int8]:
+        """``random.shuffle(list(range(52)))`` on the streams of ``games``: the top ``keep`` cards of each pack,
+        ``(len(games), keep)``, top first.
 
         CPython swaps ``x[i]`` with ``x[j]`` for ``i = 51 .. 1``, ``j = _randbelow(i + 1)``: ``getrandbits(k)``
         (the top ``k`` bits of one output, ``k`` the bit length of ``i + 1``) drawn until it is below ``i + 1``.
@@ -169,31 +175,31 @@ class _Streams:
         self.refill(games[self.pos[games] >= _N])
         deck = np.tile(np.arange(52, dtype=_I8), (m, 1))
         rows = np.arange(m)
-        pos = self.pos[games]
-        g = self.g
+        pos = self.pos[games] + self.base[games]
+        base = self.base[games]
         flat = self.flat
         limit = (_BLOCKS - 1) * _N  # a stream needs refilling before it reads past its buffer
         for i in range(51, 0, -1):
             n = i + 1
             shift = _U32(32 - n.bit_length())
-            j = (flat[pos * g + games] >> shift).astype(_I64)
+            j = flat[pos] >> shift
             pos += 1
             bad = np.flatnonzero(j >= n)
             while bad.size:
-                redo = (flat[pos[bad] * g + games[bad]] >> shift).astype(_I64)
+                redo = flat[pos[bad]] >> shift
                 pos[bad] += 1
                 ok = redo < n
                 j[bad[ok]] = redo[ok]
                 bad = bad[~ok]
-            if pos.max() >= limit:  # pragma: no cover - needs ~1,200 rejected draws in one shuffle
-                self.pos[games] = pos
-                self.refill(games[pos >= _N])
-                pos = self.pos[games]
+            if i % 8 == 0 and (pos - base).max() >= limit:  # pragma: no cover - ~1,000 rejections in a shuffle
+                self.pos[games] = pos - base
+                self.refill(games[pos - base >= _N])
+                pos = self.pos[games] + base
             top = deck[:, i].copy()
             deck[:, i] = deck[rows, j]
             deck[rows, j] = top
-        self.pos[games] = pos
-        return deck
+        self.pos[games] = pos - base
+        return deck[:, :keep]
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -302,7 +308,15 @@ class Batch:
         self._stock_top = np.zeros(g, dtype=_I8)
         self._history: list[npt.NDArray[np.int8]] = []
         self._cut()
-        self._deal(np.arange(g))
+        # the packs of the deals, shuffled ahead in waves over every game (chance never depends on decisions)
+        self._top = self.dealt + self.extra + 1  # the cards a deal uses: the hands, the crib's, the starter
+        ahead = {2: 15, 3: 15, 4: 9}[n] if self.target == 121 else {2: 8, 3: 8, 4: 5}[n]
+        self._packs = np.zeros((g, ahead, self._top), dtype=_I8)
+        everyone = np.arange(g)
+        for d in range(ahead):
+            self._packs[:, d] = self._streams.shuffle(everyone, self._top)
+        self._pack_i = np.zeros(g, dtype=_I64)
+        self._deal(everyone)
 
     # -- chance ---------------------------------------------------------------------------------------------------
     def _cut(self) -> None:
@@ -319,7 +333,14 @@ class Batch:
 
     def _deal(self, games: npt.NDArray[np.int64]) -> None:
         """Shuffle and deal (spec §2.2): cards one at a time from the dealer's left; 3 players: one to the crib."""
-        deck = self._streams.shuffle(games)
+        ahead = self._packs.shape[1]
+        out = games[self._pack_i[games] >= ahead]
+        if out.size:  # a long game: shuffle more packs for it, in order
+            more = np.stack([self._streams.shuffle(out, self._top) for _ in range(4)], axis=1)
+            self._packs[out] = np.concatenate([self._packs[out, 4:], more], axis=1)  # ahead >= 5
+            self._pack_i[out] -= 4
+        deck = self._packs[games, self._pack_i[games]]
+        self._pack_i[games] += 1
         dealer = self.dealer[games]
         slots = self._deal_slots[dealer]  # (m, n, k)
         rows = np.arange(games.size)
@@ -433,7 +454,6 @@ class Batch:
         hand = self.hands[rows, self.turn]  # (g, 6)
         slot_hit = hand == np.clip(act, 0, _NONE)[:, None]
         has = slot_hit.any(axis=1)
-        play = alive & (self.phase == _PLAY)
         card_val = _VALUE[np.clip(act, 0, _NONE)]
         is_go = act == GO
         can_fit = ((_VALUE[hand.astype(_I64)] <= (31 - self.count)[:, None])).any(axis=1)
@@ -449,13 +469,28 @@ class Batch:
                 f"game {first}: action {int(act[first])} is not legal for seat {int(self.turn[first])} "
                 f"(legal: {np.flatnonzero(self.legal_action_mask()[first]).tolist()})"
             )
+        self._apply(act, np.argmax(slot_hit, axis=1), alive)
+
+    def _random_step(self, rng: np.random.Generator) -> None:
+        """:meth:`step` with :meth:`random_actions`, without the legality check (the actions are legal)."""
+        rows = np.arange(self.n)
+        hand = self.hands[rows, self.turn]
+        ok = (hand != _NONE) & ((_VALUE[hand] <= (31 - self.count)[:, None]) | (self.phase == _DISCARD)[:, None])
+        slot = np.argmax(rng.random((self.n, 6), dtype=np.float32) + ok, axis=1)
+        act = np.where(ok.any(axis=1), hand[rows, slot], GO).astype(_I64)
+        self._apply(act, slot, self.phase != _OVER)
+
+    def _apply(self, act: npt.NDArray[np.int64], slot: npt.NDArray[np.int64], alive: npt.NDArray[np.bool_]) -> None:
+        """Apply legal actions ``act`` (cards in hand slots ``slot``) in the games ``alive``."""
+        record = np.where(alive, act, -1).astype(_I8)
         disc = alive & (self.phase == _DISCARD)
         record[disc] += 64  # a discard pick (with 2 players, two make one ``discard A B`` move)
         self._history.append(record)
-        slot = np.argmax(slot_hit, axis=1)
+        play = alive & (self.phase == _PLAY)  # before the discards: a discard may begin the play
         d = np.flatnonzero(disc)
         if d.size:
             self._discard(d, act[d], slot[d])
+        is_go = act == GO
         p = np.flatnonzero(play & ~is_go)
         gos = np.flatnonzero(play & is_go)
         if p.size or gos.size:
@@ -621,7 +656,7 @@ class Batch:
         gen = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
         while not (self.phase == _OVER).all():
             if policy is None:
-                self.step(self.random_actions(gen))
+                self._random_step(gen)
             else:
                 obs = self.observe()
                 self.step(policy(obs, obs["legal_action_mask"]))
