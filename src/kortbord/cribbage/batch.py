@@ -36,7 +36,7 @@ deal happen inside ``step``, so every unfinished game is always at a decision of
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from functools import cache
 from typing import Any, Final
 
@@ -243,7 +243,7 @@ def _show_points(cards: npt.NDArray[np.int8], starter: npt.NDArray[np.int8], cri
     jacks = (ranks == _JACK0).astype(_I64) << np.arange(5)
     key = (key << 5) | jacks.sum(axis=1)
     suit = t["suit_crib"] if crib else t["suit_hand"]
-    return t["rank_any"][index].astype(_I16) + suit[key]
+    return np.asarray(t["rank_any"][index].astype(_I16) + suit[key], dtype=_I16)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -269,7 +269,7 @@ class Batch:
         rules = rules if rules is not None else Rules()
         if rules.muggins or rules.lowball:
             raise InvalidRulesError("the batched engine plays automatic counting only (no Muggins, no Lowball)")
-        seed_arr = np.asarray(list(seeds) if not isinstance(seeds, np.ndarray) else seeds, dtype=np.int64)
+        seed_arr = np.asarray(seeds if isinstance(seeds, np.ndarray) else list(seeds), dtype=np.int64)  # type: ignore[arg-type]
         if seed_arr.ndim != 1 or seed_arr.size == 0 or seed_arr.min() < 0 or seed_arr.max() >= 2**32:
             raise ValueError("seeds: one integer 0 <= seed < 2**32 per game")
         self.rules = rules
@@ -365,7 +365,7 @@ class Batch:
     @property
     def terminated(self) -> npt.NDArray[np.bool_]:
         """``(N,)``: the game is over."""
-        return self.phase == _OVER
+        return np.asarray(self.phase == _OVER, dtype=np.bool_)
 
     @property
     def current_player(self) -> npt.NDArray[np.int64]:
@@ -449,14 +449,13 @@ class Batch:
         if act.shape != (self.n,):
             raise ValueError(f"actions: one per game, shape ({self.n},), got {np.shape(actions)}")
         alive = self.phase != _OVER
-        record = np.where(alive, act, -1).astype(_I8)
         rows = np.arange(self.n)
         hand = self.hands[rows, self.turn]  # (g, 6)
         slot_hit = hand == np.clip(act, 0, _NONE)[:, None]
         has = slot_hit.any(axis=1)
         card_val = _VALUE[np.clip(act, 0, _NONE)]
         is_go = act == GO
-        can_fit = ((_VALUE[hand.astype(_I64)] <= (31 - self.count)[:, None])).any(axis=1)
+        can_fit = (_VALUE[hand.astype(_I64)] <= (31 - self.count)[:, None]).any(axis=1)
         legal = np.where(
             self.phase == _DISCARD,
             has & (act < GO),
@@ -544,21 +543,25 @@ class Batch:
         self.phase[games] = _OVER
         n = self.players
         seats = np.arange(n)
-        if self.partnership:
-            win = (seats[None, :] % 2) == (seat[:, None] % 2)
-        else:
-            win = seats[None, :] == seat[:, None]
+        win = (seats[None, :] % 2 == seat[:, None] % 2) if self.partnership else seats[None, :] == seat[:, None]
         self.rewards[games] = np.where(win, 1.0, -1.0)
 
-    def _next_seat(self, games: npt.NDArray[np.int64], after: npt.NDArray[np.int64], cond: npt.NDArray[np.bool_]
-                   ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
+    def _next_seat(
+        self, games: npt.NDArray[np.int64], after: npt.NDArray[np.int64], cond: npt.NDArray[np.bool_]
+    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
         """The first seat after ``after`` (to the left, ending with ``after`` itself) where ``cond`` ``(m, n)``."""
         order = self._after[after]  # (m, n)
         c = cond[np.arange(games.size)[:, None], order]
-        return order[np.arange(games.size), np.argmax(c, axis=1)], c.any(axis=1)
+        found: npt.NDArray[np.bool_] = c.any(axis=1)
+        return order[np.arange(games.size), np.argmax(c, axis=1)], found
 
-    def _play(self, p: npt.NDArray[np.int64], card: npt.NDArray[np.int64], slot: npt.NDArray[np.int64],
-              gos: npt.NDArray[np.int64]) -> None:
+    def _play(
+        self,
+        p: npt.NDArray[np.int64],
+        card: npt.NDArray[np.int64],
+        slot: npt.NDArray[np.int64],
+        gos: npt.NDArray[np.int64],
+    ) -> None:
         t = _tables()
         ended = []  # games whose count ends now (nobody can lay a card, or 31)
         if p.size:
