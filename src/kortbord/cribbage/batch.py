@@ -552,7 +552,7 @@ class Batch:
         """The first seat after ``after`` (to the left, ending with ``after`` itself) where ``cond`` ``(m, n)``."""
         order = self._after[after]  # (m, n)
         c = cond[np.arange(games.size)[:, None], order]
-        found: npt.NDArray[np.bool_] = c.any(axis=1)
+        found = np.asarray(c.any(axis=1), dtype=np.bool_)
         return order[np.arange(games.size), np.argmax(c, axis=1)], found
 
     def _play(
