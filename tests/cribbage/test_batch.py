@@ -24,7 +24,7 @@ def test_streams_are_pythons_random() -> None:
     streams = _Streams(seeds)
     for g, seed in enumerate(seeds.tolist()):
         rng = random.Random(seed)
-        assert streams.buf[g, :1000].tolist() == [rng.getrandbits(32) for _ in range(1000)]
+        assert streams.buf[:1000, g].tolist() == [rng.getrandbits(32) for _ in range(1000)]
     every = np.arange(seeds.size)
     packs = [streams.shuffle(every) for _ in range(40)]  # 40 shuffles read past the first blocks (refills)
     for g, seed in enumerate(seeds.tolist()):

@@ -133,36 +133,33 @@ def _temper(mt: npt.NDArray[np.uint32]) -> npt.NDArray[np.uint32]:
 
 
 class _Streams:
-    """One ``random.Random(seed)`` per game: tempered 32-bit outputs buffered ``(G, 3 * 624)``, a position each."""
+    """One ``random.Random(seed)`` per game, all generated in lockstep: tempered 32-bit outputs side by side.
+
+    ``buf`` is ``(rows, G)``: row ``r`` holds every stream's output at depth ``r`` (the streams are read at nearly
+    the same depth, so a draw for every game touches a narrow band of rows); ``pos`` is each stream's next row.  A
+    new block of 624 rows is twisted for every stream at once when the deepest stream nears the end; the oldest
+    block is dropped once every stream is past it.
+    """
 
     def __init__(self, seeds: npt.NDArray[np.uint32]) -> None:
-        mt = _mt_seed(seeds)
-        g = seeds.shape[0]
-        self.g = g
-        width = _BLOCKS * _N
-        self.width = width
-        buf = np.empty((width, g), dtype=_U32)
-        for b in range(_BLOCKS):
-            _twist(mt)
-            buf[b * _N : (b + 1) * _N] = _temper(mt)
-        self.mt = np.ascontiguousarray(mt.T)  # (G, 624): a stream's words in one row
-        self.buf = np.ascontiguousarray(buf.T)
-        self.flat = self.buf.reshape(-1)
-        self.pos = np.zeros(g, dtype=_I64)
-        self.base = np.arange(g, dtype=_I64) * width
+        self.mt = _mt_seed(seeds)
+        self.g = seeds.shape[0]
+        self.buf = np.empty((0, self.g), dtype=_U32)
+        self.pos = np.zeros(self.g, dtype=_I64)
+        self.ensure(2 * _N)
 
-    def refill(self, games: npt.NDArray[np.int64]) -> None:
-        """Drop the first block of the streams of ``games`` (those at or past it) and generate one more."""
-        if games.size == 0:
-            return
-        mt = np.ascontiguousarray(self.mt[games].T)
-        _twist(mt)
-        self.mt[games] = mt.T
-        buf = self.buf[games]
-        buf[:, :-_N] = buf[:, _N:]
-        buf[:, -_N:] = _temper(mt).T
-        self.buf[games] = buf
-        self.pos[games] -= _N
+    def ensure(self, ahead: int) -> None:
+        """Make at least ``ahead`` outputs available to every stream."""
+        while int(self.pos.max()) + ahead > self.buf.shape[0]:
+            _twist(self.mt)
+            block = _temper(self.mt)
+            if self.buf.shape[0] >= _N and int(self.pos.min()) >= _N:  # every stream is past the oldest block
+                self.buf[:-_N] = self.buf[_N:]
+                self.buf[-_N:] = block
+                self.pos -= _N
+            else:
+                self.buf = np.concatenate([self.buf, block])
+        self.flat = self.buf.reshape(-1)
 
     def shuffle(self, games: npt.NDArray[np.int64], keep: int = 52) -> npt.NDArray[np.int8]:
         """``random.shuffle(list(range(52)))`` on the streams of ``games``: the top ``keep`` cards of each pack,
@@ -170,35 +167,41 @@ class _Streams:
 
         CPython swaps ``x[i]`` with ``x[j]`` for ``i = 51 .. 1``, ``j = _randbelow(i + 1)``: ``getrandbits(k)``
         (the top ``k`` bits of one output, ``k`` the bit length of ``i + 1``) drawn until it is below ``i + 1``.
+        Below ``keep`` a position is never read again once its step is done, so only its card is moved.
         """
         m = games.size
-        self.refill(games[self.pos[games] >= _N])
+        g = self.g
+        self.ensure(_N)
         deck = np.tile(np.arange(52, dtype=_I8), (m, 1))
-        rows = np.arange(m)
-        pos = self.pos[games] + self.base[games]
-        base = self.base[games]
+        flat_deck = deck.reshape(-1)
+        row_base = np.arange(m, dtype=_I64) * 52
+        at = self.pos[games] * g + games  # each stream's next output in ``flat``
         flat = self.flat
-        limit = (_BLOCKS - 1) * _N  # a stream needs refilling before it reads past its buffer
         for i in range(51, 0, -1):
+            if i % 16 == 0 and int(at.max()) // g + 1024 > self.buf.shape[0]:  # pragma: no cover - rejections
+                self.pos[games] = at // g
+                self.ensure(1024)
+                flat = self.flat
+                at = self.pos[games] * g + games
             n = i + 1
             shift = _U32(32 - n.bit_length())
-            j = flat[pos] >> shift
-            pos += 1
+            j = flat[at] >> shift
+            at += g
             bad = np.flatnonzero(j >= n)
             while bad.size:
-                redo = flat[pos[bad]] >> shift
-                pos[bad] += 1
+                redo = flat[at[bad]] >> shift
+                at[bad] += g
                 ok = redo < n
                 j[bad[ok]] = redo[ok]
                 bad = bad[~ok]
-            if i % 8 == 0 and (pos - base).max() >= limit:  # pragma: no cover - ~1,000 rejections in a shuffle
-                self.pos[games] = pos - base
-                self.refill(games[pos - base >= _N])
-                pos = self.pos[games] + base
-            top = deck[:, i].copy()
-            deck[:, i] = deck[rows, j]
-            deck[rows, j] = top
-        self.pos[games] = pos - base
+            where = row_base + j
+            if i >= keep:  # position i is final and not kept: only the card moving to j matters
+                flat_deck[where] = deck[:, i]
+            else:
+                top = deck[:, i].copy()
+                deck[:, i] = flat_deck[where]
+                flat_deck[where] = top
+        self.pos[games] = at // g
         return deck[:, :keep]
 
 
@@ -472,12 +475,17 @@ class Batch:
 
     def _random_step(self, rng: np.random.Generator) -> None:
         """:meth:`step` with :meth:`random_actions`, without the legality check (the actions are legal)."""
+        discarding = np.flatnonzero(self.phase == _DISCARD)
+        if discarding.size:
+            self._random_discards(discarding, rng)
         rows = np.arange(self.n)
         hand = self.hands[rows, self.turn]
-        ok = (hand != _NONE) & ((_VALUE[hand] <= (31 - self.count)[:, None]) | (self.phase == _DISCARD)[:, None])
+        play = self.phase == _PLAY
+        room = np.where(play, 31 - self.count, -1)  # nothing fits in a finished game (or one not in the play)
+        ok = _VALUE[hand] <= room[:, None]
         slot = np.argmax(rng.random((self.n, 6), dtype=np.float32) + ok, axis=1)
         act = np.where(ok.any(axis=1), hand[rows, slot], GO).astype(_I64)
-        self._apply(act, slot, self.phase != _OVER)
+        self._apply(act, slot, play)
 
     def _apply(self, act: npt.NDArray[np.int64], slot: npt.NDArray[np.int64], alive: npt.NDArray[np.bool_]) -> None:
         """Apply legal actions ``act`` (cards in hand slots ``slot``) in the games ``alive``."""
@@ -509,9 +517,34 @@ class Batch:
         done = turn == self.dealer[d]
         self.turn[d[~done]] = (turn[~done] + 1) % self.players
         d = d[done]
-        if d.size == 0:
-            return
-        # every hand laid away: the starter (spec §2.3), the play begins at the dealer's left
+        if d.size:
+            self._start_play(d)
+
+    def _random_discards(self, d: npt.NDArray[np.int64], rng: np.random.Generator) -> None:
+        """Every seat's uniformly random discard at once in the games ``d`` (all at their deal's first discard),
+        recorded seat by seat from the dealer's left as :meth:`step` would record them."""
+        m, n, k, nd = d.size, self.players, self.k, self.rules.discards
+        picks = np.argsort(rng.random((m, n, k), dtype=np.float32), axis=2)[:, :, :nd]
+        hands = self.hands[d]
+        cards = np.take_along_axis(hands, picks, axis=2)  # (m, n, nd)
+        np.put_along_axis(hands, picks, _NONE, axis=2)
+        self.hands[d] = hands
+        self.held[d] = k - nd
+        rows = np.arange(m)
+        dealer = self.dealer[d]
+        for j in range(n):
+            seat = (dealer + 1 + j) % n
+            for c in range(nd):
+                record = np.full(self.n, -1, dtype=_I8)
+                record[d] = cards[rows, seat, c] + 64
+                self._history.append(record)
+        laid = cards.reshape(m, n * nd)
+        self.crib[d] = np.concatenate([self.crib[d, : self.extra], laid], axis=1) if self.extra else laid
+        self.crib_n[d] = 4
+        self._start_play(d)
+
+    def _start_play(self, d: npt.NDArray[np.int64]) -> None:
+        """Every hand laid away in ``d``: the starter (spec §2.3), the play begins at the dealer's left."""
         self.hands[d] = np.sort(self.hands[d], axis=2)
         self.kept[d] = self.hands[d, :, :4]
         self.crib[d] = np.sort(self.crib[d], axis=1)
