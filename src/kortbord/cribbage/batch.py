@@ -66,6 +66,7 @@ _I8, _I16, _I64, _U32 = np.int8, np.int16, np.int64, np.uint32
 _VALUE: Final = np.array([min(c // 4 + 1, 10) for c in range(52)] + [99], dtype=_I16)
 _RANK1: Final = np.array([c // 4 + 1 for c in range(52)] + [0], dtype=_I8)  # 1..13, 0 = no card
 _JACK0: Final = 10  # 0-based rank of the jack
+_MORE: Final = 6  # packs shuffled at once for games that run out of packs shuffled ahead (<= the packs ahead)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -313,7 +314,7 @@ class Batch:
         self._cut()
         # the packs of the deals, shuffled ahead in waves over every game (chance never depends on decisions)
         self._top = self.dealt + self.extra + 1  # the cards a deal uses: the hands, the crib's, the starter
-        ahead = {2: 15, 3: 15, 4: 9}[n] if self.target == 121 else {2: 8, 3: 8, 4: 5}[n]
+        ahead = {2: 15, 3: 15, 4: 9}[n] if self.target == 121 else {2: 8, 3: 8, 4: 7}[n]
         self._packs = np.zeros((g, ahead, self._top), dtype=_I8)
         everyone = np.arange(g)
         for d in range(ahead):
@@ -337,11 +338,12 @@ class Batch:
     def _deal(self, games: npt.NDArray[np.int64]) -> None:
         """Shuffle and deal (spec §2.2): cards one at a time from the dealer's left; 3 players: one to the crib."""
         ahead = self._packs.shape[1]
-        out = games[self._pack_i[games] >= ahead]
-        if out.size:  # a long game: shuffle more packs for it, in order
-            more = np.stack([self._streams.shuffle(out, self._top) for _ in range(4)], axis=1)
-            self._packs[out] = np.concatenate([self._packs[out, 4:], more], axis=1)  # ahead >= 5
-            self._pack_i[out] -= 4
+        if (self._pack_i[games] >= ahead).any():  # long games: shuffle more packs, in order, for every game near
+            near = (self._pack_i >= max(ahead - 3, _MORE)) & (self.phase != _OVER)  # fewer, larger waves
+            out = np.flatnonzero(near | (self._pack_i >= ahead))
+            more = np.stack([self._streams.shuffle(out, self._top) for _ in range(_MORE)], axis=1)
+            self._packs[out] = np.concatenate([self._packs[out, _MORE:], more], axis=1)
+            self._pack_i[out] -= _MORE
         deck = self._packs[games, self._pack_i[games]]
         self._pack_i[games] += 1
         dealer = self.dealer[games]
