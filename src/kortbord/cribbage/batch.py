@@ -66,6 +66,9 @@ _I8, _I16, _I64, _U32 = np.int8, np.int16, np.int64, np.uint32
 _VALUE: Final = np.array([min(c // 4 + 1, 10) for c in range(52)] + [99], dtype=_I16)
 _RANK1: Final = np.array([c // 4 + 1 for c in range(52)] + [0], dtype=_I8)  # 1..13, 0 = no card
 _JACK0: Final = 10  # 0-based rank of the jack
+_SEQ_MASK: Final = (1 << 28) - 1
+_SEQ_SHIFTS: Final = np.arange(0, 28, 4, dtype=_I64)
+_RUN_LENGTHS: Final = np.array([0, 0, 3, 4, 5, 6, 7], dtype=_I8)  # runs of 1 or 2 cards score nothing
 _MORE: Final = 6  # packs shuffled at once for games that run out of packs shuffled ahead (<= the packs ahead)
 
 
@@ -304,8 +307,17 @@ class Batch:
         self.turn = np.zeros(g, dtype=_I64)
         self.count = np.zeros(g, dtype=_I16)
         self.last = np.full(g, -1, dtype=_I64)
-        self.passed = np.zeros((g, n), dtype=np.bool_)
-        self.seq = np.zeros((g, 8), dtype=_I8)  # ranks (1..13) of the count's cards, newest first, 0 = none
+        self.holding = np.zeros(g, dtype=_I64)  # bit s: seat s holds cards (the play)
+        self.passed = np.zeros(g, dtype=_I64)  # bit s: seat s said go in this count
+        self.seq_key = np.zeros(g, dtype=_I64)  # ranks (1..13) of the count's last 7 cards, 4 bits each, newest low
+        # _next[s, mask]: the first seat after s (ending with s) whose bit is in mask, -1 if none
+        self._next = np.full((n, 1 << n), -1, dtype=_I64)
+        for seat in range(n):
+            for mask in range(1 << n):
+                for t in [(seat + j) % n for j in range(1, n + 1)]:
+                    if mask >> t & 1:
+                        self._next[seat, mask] = t
+                        break
         self.count_cards = np.zeros((g, 52), dtype=np.bool_)
         self.played = np.zeros((g, 52), dtype=np.bool_)
         self.deals = np.zeros(g, dtype=_I64)
@@ -353,6 +365,7 @@ class Batch:
         hands[:, :, : self.k] = deck[rows[:, None, None], slots]
         self.hands[games] = hands
         self.held[games] = self.k
+        self.holding[games] = (1 << self.players) - 1
         crib = np.full((games.size, 4), _NONE, dtype=_I8)
         if self.extra:
             crib[:, 0] = deck[:, self.dealt]
@@ -481,7 +494,7 @@ class Batch:
         if discarding.size:
             self._random_discards(discarding, rng)
         rows = np.arange(self.n)
-        hand = self.hands[rows, self.turn]
+        hand = self.hands.reshape(-1, 6)[rows * self.players + self.turn]
         play = self.phase == _PLAY
         room = np.where(play, 31 - self.count, -1)  # nothing fits in a finished game (or one not in the play)
         ok = _VALUE[hand] <= room[:, None]
@@ -557,18 +570,20 @@ class Batch:
         self.turn[d] = (dealer + 1) % self.players
         self.count[d] = 0
         self.last[d] = -1
-        self.passed[d] = False
-        self.seq[d] = 0
+        self.passed[d] = 0
+        self.seq_key[d] = 0
         heels = d[(starter >> 2) == _JACK0]
         if heels.size:
             self._award(heels, self.dealer[heels], 2)
 
     def _award(self, games: npt.NDArray[np.int64], seat: npt.NDArray[np.int64], points: Any) -> npt.NDArray[np.bool_]:
         """Peg ``points`` for ``seat`` in ``games``; end the games whose side reached the target. Returns who won."""
-        self.scores[games, seat] += points
-        side = self.scores[games, seat]
+        scores = self.scores.reshape(-1)
+        at = games * self.players + seat
+        scores[at] += points
+        side = scores[at]
         if self.partnership:
-            side = side + self.scores[games, seat ^ 2]
+            side = side + scores[at ^ 2]  # the partner: seat ^ 2 (players = 4, so at ^ 2 flips the seat's bit 1)
         won = side >= self.target
         if won.any():
             self._game_over(games[won], seat[won])
@@ -581,15 +596,6 @@ class Batch:
         win = (seats[None, :] % 2 == seat[:, None] % 2) if self.partnership else seats[None, :] == seat[:, None]
         self.rewards[games] = np.where(win, 1.0, -1.0)
 
-    def _next_seat(
-        self, games: npt.NDArray[np.int64], after: npt.NDArray[np.int64], cond: npt.NDArray[np.bool_]
-    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
-        """The first seat after ``after`` (to the left, ending with ``after`` itself) where ``cond`` ``(m, n)``."""
-        order = self._after[after]  # (m, n)
-        c = cond[np.arange(games.size)[:, None], order]
-        found = np.asarray(c.any(axis=1), dtype=np.bool_)
-        return order[np.arange(games.size), np.argmax(c, axis=1)], found
-
     def _play(
         self,
         p: npt.NDArray[np.int64],
@@ -599,47 +605,55 @@ class Batch:
     ) -> None:
         t = _tables()
         ended = []  # games whose count ends now (nobody can lay a card, or 31)
+        n = self.players
         if p.size:
             s = self.turn[p]
-            self.hands[p, s, slot] = _NONE
-            self.held[p, s] -= 1
+            at = p * n + s
+            self.hands.reshape(-1)[at * 6 + slot] = _NONE
+            held = self.held.reshape(-1)
+            held[at] -= 1
+            emptied = held[at] == 0
+            if emptied.any():
+                self.holding[p[emptied]] &= ~(1 << s[emptied])
             count = self.count[p] + _VALUE[card]
             self.count[p] = count
             self.last[p] = s
-            self.count_cards[p, card] = True
-            self.played[p, card] = True
-            seq = self.seq[p]
-            seq[:, 1:] = seq[:, :-1]
-            seq[:, 0] = _RANK1[card]
-            self.seq[p] = seq
+            at = p * 52 + card
+            self.count_cards.reshape(-1)[at] = True
+            self.played.reshape(-1)[at] = True
+            key = ((self.seq_key[p] << 4) | _RANK1[card]) & _SEQ_MASK
+            self.seq_key[p] = key
             # points for the card just laid (spec §2.4 step 3): 15 or 31, pairs, the longest run ending on it
-            r0 = seq[:, 0]
-            pair1 = seq[:, 1] == r0
-            pair2 = pair1 & (seq[:, 2] == r0)
-            pair3 = pair2 & (seq[:, 3] == r0)
+            ranks = (key[:, None] >> _SEQ_SHIFTS) & 15  # (m, 7), newest first, 0 = no card
+            r0 = ranks[:, 0]
+            pair1 = ranks[:, 1] == r0
+            pair2 = pair1 & (ranks[:, 2] == r0)
+            pair3 = pair2 & (ranks[:, 3] == r0)
             points = ((count == 15) | (count == 31)) * 2 + pair1 * 2 + pair2 * 4 + pair3 * 6
-            acc = np.bitwise_or.accumulate(np.left_shift(1, seq[:, :7].astype(np.int32)), axis=1)
-            runs = t["run_of"][acc] == np.arange(1, 8, dtype=_I8)
-            runs[:, :2] = False
-            points = points + (runs * np.arange(1, 8)).max(axis=1)
+            acc = np.bitwise_or.accumulate(1 << ranks, axis=1)
+            runs = t["run_of"][acc] == _RUN_LENGTHS
+            points = points + (runs * _RUN_LENGTHS).max(axis=1)
             scoring = np.flatnonzero(points > 0)
-            alive = np.ones(p.size, dtype=np.bool_)
             if scoring.size:
                 won = self._award(p[scoring], s[scoring], points[scoring].astype(_I16))
-                alive[scoring[won]] = False
-            p, s, count = p[alive], s[alive], count[alive]
+                if won.any():
+                    alive = np.ones(p.size, dtype=np.bool_)
+                    alive[scoring[won]] = False
+                    p, s, count = p[alive], s[alive], count[alive]
             thirty_one = count == 31
-            ended.append(p[thirty_one])
-            p, s = p[~thirty_one], s[~thirty_one]
-            cond = (self.held[p] > 0) & ~self.passed[p]
-            nxt, found = self._next_seat(p, s, cond)
+            if thirty_one.any():
+                ended.append(p[thirty_one])
+                p, s = p[~thirty_one], s[~thirty_one]
+            nxt = self._next[s, self.holding[p] & ~self.passed[p]]
+            found = nxt >= 0
             self.turn[p[found]] = nxt[found]
             ended.append(p[~found])
         if gos.size:
             s = self.turn[gos]
-            self.passed[gos, s] = True
-            cond = (self.held[gos] > 0) & ~self.passed[gos]
-            nxt, found = self._next_seat(gos, s, cond)
+            passed = self.passed[gos] | (1 << s)
+            self.passed[gos] = passed
+            nxt = self._next[s, self.holding[gos] & ~passed]
+            found = nxt >= 0
             self.turn[gos[found]] = nxt[found]
             ended.append(gos[~found])
         e = np.concatenate(ended) if ended else np.zeros(0, dtype=_I64)
@@ -654,14 +668,14 @@ class Batch:
             keep = np.ones(e.size, dtype=np.bool_)
             keep[np.flatnonzero(point)[won]] = False
             e = e[keep]
-        any_cards = self.held[e].sum(axis=1) > 0
+        holding = self.holding[e]
+        any_cards = holding != 0
         r = e[any_cards]
         if r.size:
-            nxt, _ = self._next_seat(r, self.last[r], self.held[r] > 0)
-            self.turn[r] = nxt
+            self.turn[r] = self._next[self.last[r], holding[any_cards]]
             self.count[r] = 0
-            self.passed[r] = False
-            self.seq[r] = 0
+            self.passed[r] = 0
+            self.seq_key[r] = 0
             self.count_cards[r] = False
         shows = e[~any_cards]
         if shows.size:
