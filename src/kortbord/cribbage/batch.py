@@ -584,7 +584,7 @@ class Batch:
         side = scores[at]
         if self.partnership:
             side = side + scores[at ^ 2]  # the partner: seat ^ 2 (players = 4, so at ^ 2 flips the seat's bit 1)
-        won = side >= self.target
+        won = np.asarray(side >= self.target, dtype=np.bool_)
         if won.any():
             self._game_over(games[won], seat[won])
         return won
