@@ -69,7 +69,7 @@ _JACK0: Final = 10  # 0-based rank of the jack
 _SEQ_MASK: Final = (1 << 28) - 1
 _SEQ_SHIFTS: Final = np.arange(0, 28, 4, dtype=_I64)
 _RUN_LENGTHS: Final = np.array([0, 0, 3, 4, 5, 6, 7], dtype=_I8)  # runs of 1 or 2 cards score nothing
-_MORE: Final = 6  # packs shuffled at once for games that run out of packs shuffled ahead (<= the packs ahead)
+_MORE: Final = 4  # packs shuffled at once for games that run out of packs shuffled ahead (<= the packs ahead)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -326,7 +326,7 @@ class Batch:
         self._cut()
         # the packs of the deals, shuffled ahead in waves over every game (chance never depends on decisions)
         self._top = self.dealt + self.extra + 1  # the cards a deal uses: the hands, the crib's, the starter
-        ahead = {2: 15, 3: 15, 4: 9}[n] if self.target == 121 else {2: 8, 3: 8, 4: 7}[n]
+        ahead = {2: 14, 3: 14, 4: 9}[n] if self.target == 121 else {2: 8, 3: 8, 4: 7}[n]
         self._packs = np.zeros((g, ahead, self._top), dtype=_I8)
         everyone = np.arange(g)
         for d in range(ahead):
@@ -351,7 +351,7 @@ class Batch:
         """Shuffle and deal (spec §2.2): cards one at a time from the dealer's left; 3 players: one to the crib."""
         ahead = self._packs.shape[1]
         if (self._pack_i[games] >= ahead).any():  # long games: shuffle more packs, in order, for every game near
-            near = (self._pack_i >= max(ahead - 3, _MORE)) & (self.phase != _OVER)  # fewer, larger waves
+            near = (self._pack_i >= max(ahead - 1, _MORE)) & (self.phase != _OVER)  # with those nearly out
             out = np.flatnonzero(near | (self._pack_i >= ahead))
             more = np.stack([self._streams.shuffle(out, self._top) for _ in range(_MORE)], axis=1)
             self._packs[out] = np.concatenate([self._packs[out, _MORE:], more], axis=1)
