@@ -55,8 +55,8 @@ __all__ = ["GO", "NUM_ACTIONS", "Batch", "Policy", "play_random"]
 GO: Final = 52
 #: Size of the action space: 52 cards and go.
 NUM_ACTIONS: Final = 53
-#: A policy: ``policy(observation, legal_action_mask) -> actions`` (``(N,)`` ints), for :func:`play_random`'s
-#: sibling :meth:`Batch.run`.
+#: A policy for :meth:`Batch.run`: ``policy(observation, legal_action_mask) -> actions`` -- the dict of
+#: :meth:`Batch.observe`, the ``(N, 53)`` mask, and one action (int) per game.
 Policy = Callable[[dict[str, npt.NDArray[Any]], npt.NDArray[np.bool_]], npt.ArrayLike]
 
 _DISCARD, _PLAY, _OVER = 0, 1, 2
