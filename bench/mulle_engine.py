@@ -1,36 +1,56 @@
-"""Mulle engine benchmark: random 2-player 8+8 rounds per second and legal-move generations per second.
+"""Mulle engine benchmark: fresh random 2-player 8+8 rounds per CPU second, against the goal of issue #13.
 
-One core, pure Python.  There is no other Mulle engine to measure against, so the ratio printed is against the
-project's target (2,000 random rounds per second).  Times are CPU seconds of this process (``time.process_time``,
-best of ``--repeat`` runs), so other work on a shared machine does not count against the engine.  Reproduce with:
+Every run plays ``--rounds`` rounds in a **fresh process** (the engine's caches cold), each round with its own seed
+(``base + i``, ``base`` drawn from the operating system for every run and printed), so no run replays a seed with
+warm caches.  The time is the CPU time of the rounds in that process (``time.process_time``: shuffle, deal,
+uniformly random legal moves, scoring).  There is no other Mulle engine: issue #13 compares Mulle's rounds per
+second with OpenSpiel's C++ random-game loop for its cribbage (``bench/openspiel_cribbage.py``'s
+:func:`openspiel_cpp_loop`, 2 players, games per CPU second), measured in this run between the Mulle runs.
 
-    .venv/bin/python bench/mulle_engine.py [--rounds N] [--seed S] [--repeat R]
+Goal (issue #13, item 1): >= 2,000 rounds/s on one core in CPython, >= 0.19x OpenSpiel's C++ loop in the same run.
+The figure printed is the median over the runs, and the ratio the median of the per-run ratios.  Reproduce with:
+
+    .venv/bin/python bench/mulle_engine.py [--rounds N] [--runs R] [--seed S]
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import random
+import statistics
+import subprocess
 import sys
 import time
+from pathlib import Path
+from types import ModuleType
 
-from kortbord.mulle import Rules, apply, chance_outcome, is_chance, is_over, legal_moves, new_game
-from kortbord.mulle.engine import _apply_play, _legal
-from kortbord.mulle.moves import PlayerMove
-from kortbord.mulle.state import State
-
-TARGET_ROUNDS_PER_S = 2000.0
+HERE = Path(__file__).resolve().parent
+GOAL_ROUNDS_PER_S = 2_000.0
+GOAL_RATIO_CPP = 0.19
+ROUNDS, RUNS, CPP_GAMES = 300, 3, 1_500
 
 
-def random_rounds(n: int, seed: int) -> tuple[float, int]:
-    """Play ``n`` random 2-player 8+8 rounds (shuffle, deal, uniformly random legal moves, scoring).
+def _load(name: str) -> ModuleType:
+    """Import ``bench/<name>.py`` by path (``bench`` is not a package)."""
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", HERE / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def random_rounds(n: int, base_seed: int) -> tuple[float, int]:
+    """Play ``n`` random 2-player 8+8 rounds in this process, round ``i`` from ``random.Random(base_seed + i)``.
 
     Returns (CPU seconds, moves played including the shuffles)."""
+    from kortbord.mulle import Rules, apply, chance_outcome, is_chance, is_over, legal_moves, new_game
+
     rules = Rules(game_length="single_round")
-    rng = random.Random(seed)
     moves = 0
     t0 = time.process_time()
-    for _ in range(n):
+    for i in range(n):
+        rng = random.Random(base_seed + i)
         s = new_game(rules, players=2, dealer=0)
         while not is_over(s):
             m = chance_outcome(s, rng) if is_chance(s) else rng.choice(legal_moves(s))
@@ -39,71 +59,75 @@ def random_rounds(n: int, seed: int) -> tuple[float, int]:
     return time.process_time() - t0, moves
 
 
-def sample_positions(n: int, seed: int) -> list[tuple[State, PlayerMove]]:
-    """About ``n`` mid-round positions of random rounds, each with the random move played there."""
-    rules = Rules(game_length="single_round")
-    rng = random.Random(seed)
-    out: list[tuple[State, PlayerMove]] = []
-    while len(out) < n:
-        s = new_game(rules, players=2, dealer=0)
-        while not is_over(s):
-            if is_chance(s):
-                s = apply(s, chance_outcome(s, rng))
-                continue
-            m = rng.choice(legal_moves(s))
-            if rng.random() < 0.1:
-                out.append((s, m))
-            s = apply(s, m)
-    return out[:n]
+def fresh_rounds_per_second(rounds: int, base_seed: int) -> tuple[float, float]:
+    """Rounds and moves per CPU second of ``rounds`` fresh rounds played in a new process (cold caches)."""
+    out = subprocess.run(
+        [sys.executable, str(Path(__file__).resolve()), "--child", "--rounds", str(rounds), "--seed", str(base_seed)],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.split()
+    secs, moves = float(out[0]), int(out[1])
+    return rounds / secs, moves / secs
 
 
-def best_of(repeat: int, fn: object) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        t0 = time.process_time()
-        fn()  # type: ignore[operator]
-        best = min(best, time.process_time() - t0)
-    return best
+def measure(rounds: int, runs: int, cpp_games: int, seed: int | None) -> dict[str, float]:
+    """Mulle rounds/s (median of ``runs`` fresh processes) and OpenSpiel's C++ loop (2 players) in between.
+
+    Returns ``{"rounds_per_s", "moves_per_s", "cpp_games_per_s", "ratio"}`` (ratio: median of the per-run
+    ratios of Mulle rounds/s to C++ games/s); the seeds used are printed.
+    """
+    peer = _load("openspiel_cribbage")
+    system = random.SystemRandom()
+    rps, mps, cpp, ratios = [], [], [], []
+    for r in range(runs):
+        base = system.randrange(2**40) if seed is None else seed + r * rounds
+        print(f"  mulle run {r + 1}: {rounds} rounds, seeds {base}..{base + rounds - 1}", file=sys.stderr)
+        k, m = fresh_rounds_per_second(rounds, base)
+        start = time.process_time()
+        peer.openspiel_cpp_loop(2, cpp_games, system.randrange(2**20))
+        c = cpp_games / (time.process_time() - start)
+        rps.append(k)
+        mps.append(m)
+        cpp.append(c)
+        ratios.append(k / c)
+    return {
+        "rounds_per_s": statistics.median(rps),
+        "moves_per_s": statistics.median(mps),
+        "cpp_games_per_s": statistics.median(cpp),
+        "ratio": statistics.median(ratios),
+    }
 
 
-def main(argv: list[str] | None = None) -> None:
+def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    ap.add_argument("--rounds", type=int, default=300)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--rounds", type=int, default=ROUNDS, help="rounds per run (each a fresh process)")
+    ap.add_argument("--runs", type=int, default=RUNS)
+    ap.add_argument("--cpp-games", type=int, default=CPP_GAMES, help="OpenSpiel C++ games after each run")
+    ap.add_argument("--seed", type=int, default=None, help="base seed (default: a fresh one per run)")
+    ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
-    random_rounds(20, args.seed + 99)  # warm caches
-    runs = [random_rounds(args.rounds, args.seed) for _ in range(args.repeat)]
-    secs, moves = min(runs)
-    rps = args.rounds / secs
-
-    positions = sample_positions(2000, args.seed)
-    total = sum(len(_legal(s)) for s, _ in positions)  # also warms the per-table caches
-
-    def generate() -> None:
-        for s, _ in positions:
-            _legal(s)
-
-    def play() -> None:
-        for s, m in positions:
-            _apply_play(s, m, False)
-
-    gen_secs = best_of(args.repeat, generate)
-    apply_secs = best_of(args.repeat, play)
-    n = len(positions)
-    print(f"python {sys.version.split()[0]}, one core, pure Python, CPU time best of {args.repeat}")
+    if args.child:
+        secs, moves = random_rounds(args.rounds, args.seed)
+        print(secs, moves)
+        return 0
+    res = measure(args.rounds, args.runs, args.cpp_games, args.seed)
+    met_abs = res["rounds_per_s"] >= GOAL_ROUNDS_PER_S
+    met_ratio = res["ratio"] >= GOAL_RATIO_CPP
+    print(f"python {sys.version.split()[0]}, one core, pure Python; CPU time; median of {args.runs} fresh processes")
     print(
-        f"random 2-player 8+8 rounds: {rps:,.0f} rounds/s ({moves / secs:,.0f} moves/s incl. shuffles, "
-        f"legal-move lists and random choice; {secs / moves * 1e6:.1f} us per move)"
+        f"Mulle random 2-player 8+8 rounds: {res['rounds_per_s']:,.0f} rounds/s ({res['moves_per_s']:,.0f} moves/s "
+        f"incl. shuffles); OpenSpiel C++ loop (cribbage, 2 players) {res['cpp_games_per_s']:,.0f} games/s; "
+        f"ratio {res['ratio']:.3f}x"
     )
-    print(f"  vs target {TARGET_ROUNDS_PER_S:,.0f} rounds/s: ratio {rps / TARGET_ROUNDS_PER_S:.2f}")
     print(
-        f"legal-move generation (mid-round positions, fresh per-state cache, per-table caches warm): "
-        f"{n / gen_secs:,.0f} positions/s ({gen_secs / n * 1e6:.1f} us), {total / n:.1f} moves avg"
+        f"goal: >= {GOAL_ROUNDS_PER_S:,.0f} rounds/s (>= {GOAL_RATIO_CPP}x the C++ loop) -- "
+        f"{'met' if met_abs and met_ratio else 'NOT met'} (2,000: {'yes' if met_abs else 'no'}, "
+        f"{GOAL_RATIO_CPP}x: {'yes' if met_ratio else 'no'})"
     )
-    print(f"applying a legal move (no events, no legality check): {apply_secs / n * 1e6:.1f} us")
-    print("reproduce: .venv/bin/python bench/mulle_engine.py " + " ".join(argv or sys.argv[1:]))
+    print("reproduce: .venv/bin/python bench/mulle_engine.py " + " ".join(argv if argv is not None else sys.argv[1:]))
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
+from math import comb
 from typing import TYPE_CHECKING, Any, Final
 
 from kortbord.cards import Card
@@ -379,11 +380,14 @@ def show_total(hand: Sequence[Card | str], starter: Card | str, crib: bool = Fal
 def _fill_rank_totals() -> None:
     """Memoise the rank part (:func:`_rank_points`) of every one of the 6,175 five-rank multisets in one pass.
 
-    Done once, on the first miss: filling the memo a multiset at a time spreads the cost (about 40 us a
-    multiset) over thousands of shows, so every early show would pay it.
+    Done once, on the first miss, from the shipped table :data:`kortbord.cribbage._show_ranks.RANK_POINTS` (made
+    by :func:`_rank_points`; a test checks every entry against it): computing the memo from the rules costs about
+    40 us a multiset, which every process would pay at its first show.
     """
-    for ranks in _rank_multisets():
-        _RANK_TOTAL[sum(5**r for r in ranks)] = _rank_points(ranks)  # the key of _RANK_KEY: 5 ** rank per card
+    from kortbord.cribbage._show_ranks import RANK_POINTS
+
+    for ranks, code in zip(_rank_multisets(), RANK_POINTS, strict=True):
+        _RANK_TOTAL[sum(5**r for r in ranks)] = ord(code) - 48  # the key of _RANK_KEY: 5 ** rank per card
 
 
 def _show_points(a: int, b: int, c: int, d: int, s: int, crib: bool) -> int:
@@ -411,18 +415,26 @@ def _show_points(a: int, b: int, c: int, d: int, s: int, crib: bool) -> int:
 
 
 def _combinations(n: int, k: int) -> npt.NDArray[np.uint8]:
-    """All k-subsets of ``range(n)`` as rows of increasing numbers, in lexicographic order."""
+    """All k-subsets of ``range(n)`` as rows of increasing numbers, in lexicographic order (1 <= k <= n).
+
+    Built from the (k-1)-subsets of ``range(n - 1)``: the k-subsets starting with ``a`` are ``a`` followed by the
+    (k-1)-subsets of ``range(n - 1)`` whose least element is at least ``a`` -- a final block of that lexicographic
+    list -- each element plus one.
+    """
     import numpy as np
 
-    rows = np.arange(n, dtype=np.int64)[:, None]
-    for _ in range(k - 1):
-        last = rows[:, -1]
-        counts = n - 1 - last
-        total = int(counts.sum())
-        starts = np.repeat(last + 1, counts)
-        offsets = np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts)
-        rows = np.hstack([np.repeat(rows, counts, axis=0), (starts + offsets)[:, None]])
-    return rows.astype(np.uint8)
+    if k == 1:
+        return np.arange(n, dtype=np.uint8)[:, None]
+    tails = _combinations(n - 1, k - 1)
+    first = tails[:, 0]
+    out = np.empty((comb(n, k), k), dtype=np.uint8)
+    row = 0
+    for a in range(n - k + 1):
+        block = tails[int(np.searchsorted(first, a)) :]
+        out[row : row + len(block), 0] = a
+        np.add(block, 1, out=out[row : row + len(block), 1:])
+        row += len(block)
+    return out
 
 
 @cache
@@ -436,13 +448,21 @@ def all_five_card_sets() -> npt.NDArray[np.uint8]:
 
 @cache
 def _rank_table() -> npt.NDArray[np.int8]:
-    """Rank part (fifteens + pairs + runs) indexed by sorted 0-based ranks r0 <= ... <= r4 as a base-13 number."""
+    """Rank part (fifteens + pairs + runs) indexed by sorted 0-based ranks r0 <= ... <= r4 as a base-13 number.
+
+    Filled from the shipped :data:`kortbord.cribbage._show_ranks.RANK_POINTS` (the rules' :func:`_rank_points` of
+    each multiset, checked by a test); -1 for the rank tuples a pack cannot hold (a rank five times).
+    """
     import numpy as np
 
+    from kortbord.cribbage._show_ranks import RANK_POINTS
+
+    ranks = np.array(_rank_multisets(), dtype=np.int32)
+    index = ranks[:, 0]
+    for j in range(1, 5):
+        index = index * 13 + ranks[:, j]
     table = np.full(13**5, -1, dtype=np.int8)
-    for ranks in _rank_multisets():
-        index = (((ranks[0] * 13 + ranks[1]) * 13 + ranks[2]) * 13 + ranks[3]) * 13 + ranks[4]
-        table[index] = _rank_points(ranks)
+    table[index] = np.frombuffer(RANK_POINTS.encode("ascii"), dtype=np.uint8).astype(np.int8) - 48
     return table
 
 
@@ -465,6 +485,34 @@ def _flush_table(crib: bool) -> npt.NDArray[np.int8]:
     return table
 
 
+@cache
+def _suit_table(crib: bool) -> npt.NDArray[np.int8]:
+    """Flush + nobs points of five cards for each choice of starter, from their suits and which are jacks.
+
+    Row ``suits << 5 | jacks`` -- ``suits`` the five suits as a base-4 number (first card most significant),
+    ``jacks`` bit ``p`` set when card ``p`` is a jack -- column ``k``: the points :func:`_flush_points` and
+    :func:`_nobs_jack` give when card ``k`` is the starter and the other four the hand (spec §2.5).  Shape
+    ``(32_768, 5)``.
+    """
+    import numpy as np
+
+    flush = _flush_table(crib)
+    suits = np.array([[(i >> (2 * (4 - j))) & 3 for j in range(5)] for i in range(4**5)], dtype=np.int8)
+    jacks = (np.arange(32)[:, None] >> np.arange(5)) & 1  # (32, 5): card p is a jack
+    table = np.empty((4**5, 32, 5), dtype=np.int8)
+    for k in range(5):
+        held = [j for j in range(5) if j != k]
+        key = np.zeros(4**5, dtype=np.int64)
+        for j in held:
+            key = key * 4 + suits[:, j]
+        key = key * 4 + suits[:, k]
+        # nobs: a held jack of the starter's suit (a jack starter is not in the hand: spec §2.3)
+        same_suit = suits[:, held] == suits[:, k : k + 1]  # (1024, 4)
+        nobs = (same_suit[:, None, :] & (jacks[None, :, held] == 1)).any(axis=2)  # (1024, 32)
+        table[:, :, k] = flush[key][:, None] + nobs
+    return table.reshape(4**5 * 32, 5)
+
+
 def show_totals_all(crib: bool = False) -> npt.NDArray[np.int8]:
     """The show total of every (hand, starter) pair of one pack: the 12,994,800 pairs of spec §3.
 
@@ -477,24 +525,20 @@ def show_totals_all(crib: bool = False) -> npt.NDArray[np.int8]:
     import numpy as np
 
     sets = all_five_card_sets()
-    ranks = (sets >> 2).astype(np.int32)
-    suits = (sets & 3).astype(np.int32)
-    index = ranks[:, 0]
+    ranks = sets >> 2
+    index = ranks[:, 0].astype(np.int32)
     for j in range(1, 5):
-        index = index * 13 + ranks[:, j]
-    rank_points = _rank_table()[index]
-    flush_table = _flush_table(crib)
-    nobs_jack = np.array(_NOBS_JACK, dtype=np.uint8)
-    out = np.empty(sets.shape, dtype=np.int8)
-    for k in range(5):
-        held = [j for j in range(5) if j != k]
-        suit_key = suits[:, held[0]]
-        for j in held[1:]:
-            suit_key = suit_key * 4 + suits[:, j]
-        suit_key = suit_key * 4 + suits[:, k]
-        jack = nobs_jack[sets[:, k]]
-        nobs = (sets[:, held] == jack[:, None]).any(axis=1)
-        out[:, k] = rank_points + flush_table[suit_key] + nobs
+        index *= 13
+        index += ranks[:, j]
+    suit_key = np.zeros(len(sets), dtype=np.int32)
+    for j in range(5):  # suits, first card most significant, then the jack bits
+        suit_key <<= 2
+        suit_key |= sets[:, j] & 3
+    suit_key <<= 5
+    for j in range(5):
+        suit_key |= (ranks[:, j] == _JACK - 1).view(np.uint8) << np.uint8(j)
+    out = _suit_table(crib)[suit_key]
+    out += _rank_table()[index][:, None]
     return out
 
 
