@@ -21,7 +21,38 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-__all__ = ["Event", "GameSpec", "Option", "Reason"]
+__all__ = ["Event", "GameSpec", "Option", "Reason", "check_options", "check_seat"]
+
+
+def check_seat(seat: object, players: int) -> int:
+    """``seat`` itself when it is a seat of a ``players``-seat game: a plain int 0..players-1 (not a bool).
+
+    Raises:
+        SeatError: anything else (the message names the seats).
+    """
+    if type(seat) is not int or not 0 <= seat < players:
+        from kortbord.errors import SeatError
+
+        raise SeatError(f"no seat {seat!r} in a {players}-player game (seats are 0..{players - 1})")
+    return seat
+
+
+def check_options(options: object) -> dict[str, Any]:
+    """Rule options as a new dict: ``None`` is no options; anything but a mapping with string keys is refused.
+
+    Raises:
+        InvalidRulesError: not a mapping, or a key that is not a string.
+    """
+    from kortbord.errors import InvalidRulesError
+
+    if options is None:
+        return {}
+    if not isinstance(options, Mapping):
+        raise InvalidRulesError(f"rules must be an object of options, got {type(options).__name__}")
+    bad = [k for k in options if not isinstance(k, str)]
+    if bad:
+        raise InvalidRulesError(f"option names are strings, got {bad[0]!r}")
+    return dict(options)
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +142,8 @@ class Option:
         minimum, maximum: the bounds of an int (inclusive), else ``None``.
         section: where the rules spec defines it (``"mulle.md §3 A18"``).
         prefix: for a ``choice_or_int`` whose int is written with a prefix (Mulle ``game_length`` ``"target:N"``),
-            the prefix; else ``""``.
+            the prefix (the number follows in its one decimal spelling: ``"target:100"``, never ``"target:0100"``);
+            else ``""``.
     """
 
     key: str

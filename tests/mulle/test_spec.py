@@ -305,8 +305,8 @@ def _in_domain(o: Option, value: Any) -> bool:
             if not isinstance(value, str) or not value.startswith(o.prefix):
                 return False
             digits = value[len(o.prefix) :]
-            if not (digits.isascii() and digits.isdigit() and len(digits) <= 5):
-                return False
+            if not (digits.isascii() and digits.isdigit() and len(digits) <= 5) or digits != str(int(digits)):
+                return False  # the number in its one decimal spelling (no leading zero)
             value = int(digits)
         return type(value) is int and o.minimum <= value <= o.maximum
     return False

@@ -52,8 +52,8 @@ OPTIONS: Final[tuple[Option, ...]] = (
     Option(
         "double_skunk_line", "choice_or_int", None, choices=(None,), minimum=0, maximum=119, section="cribbage.md §2.7"
     ),
-    Option("skunk_games", "int", 2, minimum=1, section="cribbage.md §2a"),
-    Option("double_skunk_games", "int", 3, minimum=1, section="cribbage.md §2a"),
+    Option("skunk_games", "int", 2, minimum=1, maximum=10, section="cribbage.md §2a"),
+    Option("double_skunk_games", "int", 3, minimum=1, maximum=10, section="cribbage.md §2a"),
 )
 _OPTION_KEYS: Final = tuple(o.key for o in OPTIONS)
 

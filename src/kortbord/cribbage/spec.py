@@ -25,7 +25,7 @@ from kortbord.cribbage.moves import Move
 from kortbord.cribbage.rules import OPTIONS, PROFILES_OPTIONS, RULES_VERSION, Rules
 from kortbord.cribbage.state import Result, State
 from kortbord.cribbage.view import PublicView, Sampler, view
-from kortbord.errors import InvalidPositionError, InvalidRulesError, KortbordError
+from kortbord.errors import InvalidMoveError, InvalidPositionError, InvalidRulesError, KortbordError
 
 __all__ = ["SPEC", "CribbageSpec", "GameResult"]
 
@@ -119,10 +119,16 @@ class CribbageSpec:
         Raises:
             InvalidRulesError: an unknown option, a bad value, a player count the options or the rules refuse.
         """
-        data = dict(options or {})
+        data = _contract.check_options(options)
         if players is not None:
             if "players" in data and data["players"] != players:
                 raise InvalidRulesError(f"rules say {data['players']!r} players but the table has {players} seats")
+            profile = data.get("profile")
+            fixed = PROFILES_OPTIONS.get(profile, {}).get("players") if isinstance(profile, str) else None
+            if fixed is not None and fixed != players:
+                raise InvalidRulesError(
+                    f"the {profile} profile is for {fixed} players but the table has {players} seats"
+                )
             data["players"] = players
         rules = Rules.from_dict(data)
         if teams and not rules.partnership:
@@ -200,8 +206,11 @@ class CribbageSpec:
         """The legal move ``text`` names in ``state`` (bare cards resolved by the phase).
 
         Raises:
-            InvalidMoveError: malformed.  IllegalMoveError: well formed, not legal here (with the reason).
+            InvalidMoveError: malformed (or not a string).  IllegalMoveError: well formed, not legal here (with
+            the reason).
         """
+        if not isinstance(text, str):
+            raise InvalidMoveError(f"a move is written as text, got {type(text).__name__}")
         return engine.parse_move(state, text)
 
     def explain_illegal(self, state: State, move: Move, *, seat: int | None = None) -> _contract.Reason:
@@ -209,8 +218,11 @@ class CribbageSpec:
         ``IllegalMoveError`` carries.
 
         Raises:
-            ValueError: ``move`` is legal here (nothing to explain).
+            InvalidMoveError: ``move`` is not a Cribbage move.  ValueError: ``move`` is legal here (nothing to
+            explain).
         """
+        if not isinstance(move, Move):
+            raise InvalidMoveError(f"not a Cribbage move: {move!r}")
         return engine.explain_illegal(state, move, seat=seat)
 
     def move_json(self, move: Move) -> dict[str, Any]:
@@ -240,7 +252,7 @@ class CribbageSpec:
 
     def resample(self, state: State, seat: int, rng: random.Random) -> State:
         """``sample(view(state, seat), rng)``: a state ``seat`` cannot tell from ``state``."""
-        return Sampler(view(state, seat)).draw(rng)
+        return Sampler(view(state, _contract.check_seat(seat, state.rules.players))).draw(rng)
 
     # -- sides and the end -------------------------------------------------------------------------------------
     def sides(self, state: State) -> int:
@@ -249,11 +261,11 @@ class CribbageSpec:
 
     def side_of(self, state: State, seat: int) -> int:
         """``seat % 2`` in a partnership, else the seat (:meth:`Rules.side_of`, spec §2.4 item 7)."""
-        return state.rules.side_of(seat)
+        return state.rules.side_of(_contract.check_seat(seat, state.rules.players))
 
     def seat_name(self, seat: int) -> str:
-        """``"P<seat>"``."""
-        return engine.seat_name(seat)
+        """``"P<seat>"``.  Raises SeatError for anything but a seat 0..3."""
+        return engine.seat_name(_contract.check_seat(seat, 4))
 
     def is_over(self, state: State) -> bool:
         """A side reached the target."""

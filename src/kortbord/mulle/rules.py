@@ -34,8 +34,8 @@ _PROFILE_NAMES: Final = ("standard", "cardgames.zone", "kryp")
 #: game anyone plays; the bounds keep absurd input (a 5000-digit target) out of the engine.
 MAX_TARGET: Final = 10000
 MAX_FOUND_CARDS: Final = 16
-_TARGET = re.compile(r"target:([0-9]{1,5})")
-_DIGITS = re.compile(r"[0-9]{1,5}")
+_TARGET = re.compile(r"target:([1-9][0-9]{0,4})")  # no leading zero: one spelling per target
+_DIGITS = re.compile(r"[1-9][0-9]{0,4}")  # no leading zero: one spelling per number
 
 
 def _typed(choices: tuple[Any, ...]) -> frozenset[tuple[type, Any]]:

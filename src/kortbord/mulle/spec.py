@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from typing import Any, Final, cast
 
 from kortbord.cards import Card
-from kortbord.contract import Event, Option
-from kortbord.errors import IllegalMoveError, InvalidPositionError, InvalidRulesError, KortbordError
+from kortbord.contract import Event, Option, check_options, check_seat
+from kortbord.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, InvalidRulesError, KortbordError
 from kortbord.mulle import engine
 from kortbord.mulle.moves import Move, PlayerMove
 from kortbord.mulle.rules import OPTIONS, PROFILES, RULES_VERSION, Rules
@@ -113,7 +113,7 @@ class MulleSpec:
         Raises:
             InvalidRulesError: an unknown option, a value outside its domain, a bad player count or deal format.
         """
-        rules = Rules.from_dict(options)
+        rules = Rules.from_dict(check_options(options))
         engine.new_game(rules, players=players, teams=teams)  # validates the player count and the deal format
         return rules
 
@@ -172,10 +172,21 @@ class MulleSpec:
     def parse_move(self, state: State, text: str) -> PlayerMove:
         """A move from notation (spec §5.2) resolved against the legal moves.  Raises InvalidMoveError,
         IllegalMoveError, AmbiguousMoveError, NotYourTurnError."""
+        if not isinstance(text, str):
+            raise InvalidMoveError(f"a move is written as text, got {type(text).__name__}")
         return engine.parse_move(state, text)
 
     def explain_illegal(self, state: State, move: PlayerMove) -> Reason:
-        """Why ``move`` is not legal in ``state`` (the rule of spec §2.6-§2.7 that forbids it)."""
+        """Why ``move`` is not legal in ``state`` (the rule of spec §2.6-§2.7 that forbids it).
+
+        Raises:
+            InvalidMoveError: ``move`` is not a Mulle move.  ValueError: ``move`` is legal here (nothing to
+            explain).
+        """
+        if not isinstance(move, PlayerMove):
+            raise InvalidMoveError(f"not a Mulle move: {move!r}")
+        if move in engine.legal_moves(state):
+            raise ValueError(f"{move} is legal here: nothing to explain")
         why: Any = engine.explain_illegal(state, move)
         return cast(Reason, why)
 
@@ -205,7 +216,7 @@ class MulleSpec:
 
     def resample(self, state: State, seat: int, rng: random.Random) -> State:
         """``sample(view(state, seat), rng)``: the cards hidden from ``seat`` dealt again.  Raises SeatError."""
-        return sample_state(seat_view(state, seat), rng)
+        return sample_state(seat_view(state, check_seat(seat, state.players)), rng)
 
     # -- sides and the end -----------------------------------------------------------------------------
     def sides(self, state: State) -> int:
@@ -214,11 +225,12 @@ class MulleSpec:
 
     def side_of(self, state: State, seat: int) -> int:
         """The scoring side of ``seat``: its team ``seat % 2`` with teams (spec §2.2), else the seat."""
-        return _side_of(state.teams, seat)
+        return _side_of(state.teams, check_seat(seat, state.players))
 
     def seat_name(self, seat: int) -> str:
-        """``"P<seat>"`` (``P0``...): the name of a 0-based seat in logs and records."""
-        return f"P{seat}"
+        """``"P<seat>"`` (``P0``...): the name of a 0-based seat in logs and records.  Raises SeatError for
+        anything but a seat 0..3."""
+        return f"P{check_seat(seat, 4)}"
 
     def is_over(self, state: State) -> bool:
         """The game has ended (spec §2.12)."""

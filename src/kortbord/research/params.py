@@ -142,6 +142,13 @@ def _coerce(option: Option, value: Any) -> Any:
         return _choice_or_int_param(option, value)
     kind = param_type(option)
     if kind is int and isinstance(value, int) and not isinstance(value, bool):
+        low, high = option.minimum, option.maximum
+        if option.type == "int" and ((low is not None and value < low) or (high is not None and value > high)):
+            raise ValueError(
+                f"parameter {option.key!r} must be {'' if low is None else f'>= {low}'}"
+                f"{' and ' if low is not None and high is not None else ''}{'' if high is None else f'<= {high}'};"
+                f" got {value!r}"
+            )
         return value
     if kind is not int and isinstance(value, kind):
         return value
