@@ -852,6 +852,8 @@ class MulleTable:
             say(self.t("save_failed", path=self.record_path, error=exc))
             return
         say(self.t("saved", path=self.record_path, game="mulle"), soft_wrap=True)
+        if not self.game.is_over():
+            say(self.t("resume_hint", path=self.record_path, game="mulle"), soft_wrap=True)
 
 
 def _default_record_path(seed: int) -> Path:
