@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import io
 import random
+import re
 import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -23,12 +24,13 @@ from types import FrameType
 from typing import Any, cast
 
 from rich.console import Console
+from rich.text import Text
 
 from kortbord import core
 from kortbord.contract import Event, GameSpec
 from kortbord.errors import InvalidPositionError
 
-__all__ = ["EXIT_INTERRUPTED", "LineReader", "SpecGame", "Stop", "stop_on_signals"]
+__all__ = ["EXIT_INTERRUPTED", "LineReader", "SpecGame", "Stop", "flow", "quiet", "stop_on_signals"]
 
 #: The exit status after Ctrl-C (128 + SIGINT), as shells report an interrupted command.
 EXIT_INTERRUPTED = 130
@@ -240,13 +242,28 @@ class LineReader:
             width=10_000,
             highlight=False,
         ).print(prompt, end="")
-        text: str = self._session.prompt(ANSI(buffer.getvalue()))
+        try:
+            text: str = self._session.prompt(ANSI(buffer.getvalue()))
+        except OSError:  # the terminal has gone (closed window, SIGHUP): no more input
+            raise EOFError from None
         return text
 
 
 # ------------------------------------------------------------------------------------------------- signals
 _held = 0
 _pending: list[int] = []
+#: what to do first when a stopping signal comes (save the record), set by :func:`stop_on_signals`
+_on_stop: list[Callable[[], None]] = []
+#: the signal that stopped the game, once one has
+stopped: list[int] = []
+
+
+def _stop(signum: int) -> None:
+    stopped[:] = [signum]
+    for save in _on_stop:
+        with contextlib.suppress(Exception):
+            save()
+    raise Stop(signum)
 
 
 @contextlib.contextmanager
@@ -260,13 +277,14 @@ def held() -> Iterator[None]:
     finally:
         _held -= 1
         if not _held and _pending:
-            raise Stop(_pending.pop())
+            _stop(_pending.pop())
 
 
 @contextlib.contextmanager
-def stop_on_signals() -> Iterator[None]:
-    """While the block runs, SIGHUP and SIGTERM raise :class:`Stop` in the main thread (the game saves its record
-    and exits ``128 + signum``; inside :func:`held` only when that block ends); the previous handlers come back
+def stop_on_signals(save: Callable[[], None]) -> Iterator[None]:
+    """While the block runs, SIGHUP and SIGTERM call ``save`` at once (the terminal may already be gone, and the
+    line editor's clean-up may fail writing to it) and then raise :class:`Stop` in the main thread (the game
+    exits ``128 + signum``); inside :func:`held`, when that block ends.  The previous handlers come back
     afterwards.  Outside the main thread it does nothing.
     """
     wanted = [getattr(signal, name) for name in ("SIGHUP", "SIGTERM") if hasattr(signal, name)]
@@ -276,16 +294,19 @@ def stop_on_signals() -> Iterator[None]:
         if _held:
             _pending[:] = [signum]
             return
-        raise Stop(signum)
+        _stop(signum)
 
     try:
         for signum in wanted:
             previous[signum] = signal.signal(signum, handler)
     except ValueError:  # not the main thread
         previous.clear()
+    _on_stop[:] = [save]
+    stopped.clear()
     try:
         yield
     finally:
+        _on_stop.clear()
         for signum, old in previous.items():
             signal.signal(signum, old)
 
@@ -294,3 +315,47 @@ def quiet(print_: Callable[..., None], *args: Any, **kwargs: Any) -> None:
     """``print_(*args, **kwargs)``, ignoring a terminal that has gone away (after SIGHUP writes fail)."""
     with contextlib.suppress(OSError, ValueError):
         print_(*args, **kwargs)
+
+
+# ------------------------------------------------------------------------------------------------- text
+_GAP = re.compile(r"\S( {2,})\S")
+
+
+def flow(markup: str, width: int) -> Text:
+    """Help text (Rich markup, laid out in lines) wrapped to ``width`` columns without breaking words.
+
+    A bullet (``• ...``) and the indented lines after it are one paragraph, wrapped under its first word; any
+    other line too long for the screen is wrapped under its second column (the text after the first gap of two
+    or more spaces), or under its own indentation.
+    """
+    paragraphs: list[tuple[str, int]] = []
+    for line in markup.split("\n"):
+        plain_line = Text.from_markup(line).plain
+        if paragraphs and paragraphs[-1][0].lstrip().startswith("•") and line.startswith("  ") and line.strip():
+            paragraphs[-1] = (paragraphs[-1][0] + " " + line.strip(), paragraphs[-1][1])
+            continue
+        lead = len(plain_line) - len(plain_line.lstrip())
+        if plain_line.lstrip().startswith("• "):
+            hang = lead + 2
+        else:
+            gap = _GAP.search(plain_line, lead)
+            hang = gap.end() - 1 if gap and gap.end() - 1 < width // 2 else lead
+        paragraphs.append((line, hang))
+    out = Text()
+    probe = Console(width=max(20, width), file=io.StringIO())
+    for n, (line, hang) in enumerate(paragraphs):
+        if n:
+            out.append("\n")
+        text = Text.from_markup(line)
+        first, *rest = text.wrap(probe, max(20, width)) if text.plain else [text]
+        first.rstrip()
+        out.append_text(first)
+        if rest:
+            for part in rest:
+                part.rstrip()
+            tail = Text(" ").join(rest)  # the rest again, wrapped under the hanging indent
+            for part in tail.wrap(probe, max(10, width - hang)):
+                part.rstrip()
+                out.append("\n" + " " * hang)
+                out.append_text(part)
+    return out

@@ -48,9 +48,10 @@ from kortbord import core, i18n
 from kortbord.bots import registry
 from kortbord.bots.base import Bot
 from kortbord.cards import Card
+from kortbord.cli import _session
 from kortbord.cli._io import plain as safe_text
 from kortbord.cli._io import read_json_file
-from kortbord.cli._session import EXIT_INTERRUPTED, LineReader, SpecGame, Stop, quiet, stop_on_signals
+from kortbord.cli._session import EXIT_INTERRUPTED, LineReader, SpecGame, Stop, flow, quiet, stop_on_signals
 from kortbord.cli.card_faces import card_plain as plain
 from kortbord.cli.card_faces import card_text, cards_text
 from kortbord.contract import Reason
@@ -351,16 +352,19 @@ class CribbageTable:
         """Play the game to its end (or until the person quits); returns the process exit code: 0; 130 after
         Ctrl-C; 128 + the signal's number after SIGHUP (the terminal closed) or SIGTERM.  The record is saved in
         every case."""
-        with stop_on_signals():
+        with stop_on_signals(lambda: self._save(quietly=True, say=False)):
             try:
                 return self._run()
-            except Stop as stop:  # SIGHUP/SIGTERM: save first -- the terminal may be gone
-                self._save(quietly=True)
+            except Stop as stop:  # SIGHUP/SIGTERM: the record was saved when the signal came
                 quiet(self.console.print, self.t("stopped", why=self._why(stop)))
                 return int(stop.code or 1)
-            except (Quit, KeyboardInterrupt) as stop:
-                self.console.print(self.t("stopped", why=self._why(stop)))
-                self._save()
+            except OSError:  # the terminal went away with the signal (the line editor's clean-up could not write)
+                if not _session.stopped:
+                    raise
+                return 128 + _session.stopped[0]
+            except (Quit, KeyboardInterrupt) as stop:  # quietly: the input may have ended with the terminal
+                quiet(self.console.print, self.t("stopped", why=self._why(stop)))
+                self._save(quietly=True)
                 return EXIT_INTERRUPTED if isinstance(stop, KeyboardInterrupt) or str(stop) == "interrupted" else 0
 
     def _catch_up(self) -> None:
@@ -483,7 +487,7 @@ class CribbageTable:
             if not text and not (in_show and view.announced is not None):
                 continue
             if command in ("?", "help", "h"):
-                self.console.print(self.t("cribbage.help"))
+                self.console.print(flow(self.t("cribbage.help"), self.console.width))
                 if in_show and view.announced is None:
                     self.console.print(self.t("cribbage.muggins_howto"))
             elif command in ("moves", "list"):
@@ -494,7 +498,7 @@ class CribbageTable:
                 else:
                     self._print_moves(view, moves)
             elif command == "rules":
-                self.console.print(self.t("cribbage.rules"))
+                self.console.print(flow(self.t("cribbage.rules"), self.console.width))
             elif command in ("table", "t", "board"):
                 self.console.print(self._table_panel(view))
             elif command in ("quit", "exit", "q"):
@@ -854,20 +858,26 @@ class CribbageTable:
         body = Group(self.board(res.side_scores), Text(""), *lines)
         self.console.print(Panel(body, title="Game over", border_style="yellow", expand=False))
 
-    def _save(self, quietly: bool = False) -> None:
-        """Write the record (a new file, then renamed over the old: a signal never leaves half a record)."""
-        say = (lambda *a, **k: quiet(self.console.print, *a, **k)) if quietly else self.console.print
+    def _save(self, quietly: bool = False, say: bool = True) -> None:
+        """Write the record (a new file, then renamed over the old: a signal never leaves half a record); then
+        say where, unless ``say`` is false (``quietly``: ignoring a terminal that has gone)."""
+        if not say:
+            tell: Callable[..., None] = lambda *a, **k: None
+        elif quietly:
+            tell = lambda *a, **k: quiet(self.console.print, *a, **k)
+        else:
+            tell = self.console.print
         try:
             self.record_path.parent.mkdir(parents=True, exist_ok=True)
             partial = self.record_path.with_name(self.record_path.name + ".partial")
             partial.write_text(json.dumps(self.game.to_record(), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
             partial.replace(self.record_path)
         except OSError as exc:
-            say(self.t("save_failed", path=self.record_path, error=exc))
+            tell(self.t("save_failed", path=self.record_path, error=exc))
             return
-        say(self.t("saved", path=self.record_path, game="cribbage"), soft_wrap=True)
+        tell(self.t("saved", path=self.record_path, game="cribbage"), soft_wrap=True)
         if not self.game.is_over():
-            say(self.t("resume_hint", path=self.record_path, game="cribbage"), soft_wrap=True)
+            tell(self.t("resume_hint", path=self.record_path, game="cribbage"), soft_wrap=True)
 
 
 def _default_record_path(seed: int) -> Path:

@@ -43,8 +43,9 @@ from kortbord import core, i18n
 from kortbord.bots import registry
 from kortbord.bots.base import Bot
 from kortbord.cards import Card
+from kortbord.cli import _session
 from kortbord.cli._io import plain, printable, read_json_file
-from kortbord.cli._session import EXIT_INTERRUPTED, LineReader, SpecGame, Stop, quiet, stop_on_signals
+from kortbord.cli._session import EXIT_INTERRUPTED, LineReader, SpecGame, Stop, flow, quiet, stop_on_signals
 from kortbord.cli.card_faces import card_plain as _plain
 from kortbord.cli.card_faces import card_text, cards_text
 from kortbord.cli.card_faces import cards_plain as _plain_cards
@@ -408,7 +409,7 @@ class MulleTable:
         """Play the game to its end (or until the person quits); returns the process exit code: 0; 130 after
         Ctrl-C; 128 + the signal's number after SIGHUP (the terminal closed) or SIGTERM.  The record is saved in
         every case."""
-        with stop_on_signals():
+        with stop_on_signals(lambda: self._save(quietly=True, say=False)):
             try:
                 self._intro()
                 if self.options.resume is not None:
@@ -430,13 +431,16 @@ class MulleTable:
                     self._show_events(self.game.play(move))
                     if seat not in self.humans and self.interactive and self.options.delay > 0:
                         time.sleep(self.options.delay)
-            except Stop as stop:  # SIGHUP/SIGTERM: save first -- the terminal may be gone
-                self._save(quietly=True)
+            except Stop as stop:  # SIGHUP/SIGTERM: the record was saved when the signal came
                 quiet(self.console.print, self.t("stopped", why=self._why(stop)))
                 return int(stop.code or 1)
-            except (Quit, KeyboardInterrupt) as stop:
-                self.console.print(self.t("stopped", why=self._why(stop)))
-                self._save()
+            except OSError:  # the terminal went away with the signal (the line editor's clean-up could not write)
+                if not _session.stopped:
+                    raise
+                return 128 + _session.stopped[0]
+            except (Quit, KeyboardInterrupt) as stop:  # quietly: the input may have ended with the terminal
+                quiet(self.console.print, self.t("stopped", why=self._why(stop)))
+                self._save(quietly=True)
                 return EXIT_INTERRUPTED if isinstance(stop, KeyboardInterrupt) or str(stop) == "interrupted" else 0
             self._game_over()
             self._save()
@@ -505,11 +509,11 @@ class MulleTable:
                     self._show_page()
                 continue
             if command in ("?", "help", "h"):
-                self.console.print(self.t("mulle.help"))
+                self.console.print(flow(self.t("mulle.help"), self.console.width))
             elif command in ("moves", "m", "list"):
                 self._show_turn(view, moves)
             elif command == "rules":
-                self.console.print(self.t("mulle.rules"))
+                self.console.print(flow(self.t("mulle.rules"), self.console.width))
             elif command in ("table", "t"):
                 self.console.print(self._table_panel(view))
             elif command in ("quit", "exit", "q"):
@@ -840,20 +844,26 @@ class MulleTable:
         body = Group(Text(headline, style="bold yellow"), Text(f"Final score: {scores}", style="bold"))
         self.console.print(Panel(body, title="Game over", border_style="yellow", expand=False))
 
-    def _save(self, quietly: bool = False) -> None:
-        """Write the record (a new file, then renamed over the old: a signal never leaves half a record)."""
-        say = (lambda *a, **k: quiet(self.console.print, *a, **k)) if quietly else self.console.print
+    def _save(self, quietly: bool = False, say: bool = True) -> None:
+        """Write the record (a new file, then renamed over the old: a signal never leaves half a record); then
+        say where, unless ``say`` is false (``quietly``: ignoring a terminal that has gone)."""
+        if not say:
+            tell: Callable[..., None] = lambda *a, **k: None
+        elif quietly:
+            tell = lambda *a, **k: quiet(self.console.print, *a, **k)
+        else:
+            tell = self.console.print
         try:
             self.record_path.parent.mkdir(parents=True, exist_ok=True)
             partial = self.record_path.with_name(self.record_path.name + ".partial")
             partial.write_text(json.dumps(self.game.to_record(), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
             partial.replace(self.record_path)
         except OSError as exc:
-            say(self.t("save_failed", path=self.record_path, error=exc))
+            tell(self.t("save_failed", path=self.record_path, error=exc))
             return
-        say(self.t("saved", path=self.record_path, game="mulle"), soft_wrap=True)
+        tell(self.t("saved", path=self.record_path, game="mulle"), soft_wrap=True)
         if not self.game.is_over():
-            say(self.t("resume_hint", path=self.record_path, game="mulle"), soft_wrap=True)
+            tell(self.t("resume_hint", path=self.record_path, game="mulle"), soft_wrap=True)
 
 
 def _default_record_path(seed: int) -> Path:
