@@ -44,6 +44,7 @@ IMPORT_NAME = {
     "typer": "typer",
     "rich": "rich",
     "numpy": "numpy",
+    "prompt_toolkit": "prompt_toolkit",
     "fastapi": "fastapi",
     "uvicorn": "uvicorn",
     "sqlalchemy": "sqlalchemy",
@@ -122,7 +123,7 @@ def test_kortbord_version_option_and_python_m() -> None:
 def test_the_base_install_is_what_the_engines_and_the_command_line_import() -> None:
     base = {_name(r) for r in PROJECT["dependencies"]}
     server = {_name(r) for r in PROJECT["optional-dependencies"]["server"]}
-    assert base == {"typer", "rich", "numpy"}
+    assert base == {"typer", "rich", "numpy", "prompt_toolkit"}
     assert {"fastapi", "uvicorn", "sqlalchemy", "aiosqlite"} <= server
     everything = {_name(r) for extra in PROJECT["optional-dependencies"].values() for r in extra}
     assert "httpx" not in base | server  # imported by no kortbord module: a test dependency (dev)

@@ -43,6 +43,7 @@ def _replay(path: Path) -> Game:
 def _check_end(game: Game, output: str) -> None:
     """The game is over by the rules and the client printed the engine's winner and final score."""
     res = game.result()
+    res = getattr(res, "detail", res)  # a SpecGame gives the spec's result, the engine's inside
     rules = game.rules
     assert game.is_over()
     side_of_winner = rules.side_of(res.winners[0])

@@ -26,10 +26,12 @@ person quits, and replays with ``kortbord cribbage replay RECORD.json``.
 from __future__ import annotations
 
 import dataclasses
+import io
 import json
 import os
 import random
 import re
+import signal
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -46,16 +48,18 @@ from kortbord import core, i18n
 from kortbord.bots import registry
 from kortbord.bots.base import Bot
 from kortbord.cards import Card
+from kortbord.cli import _session
 from kortbord.cli._io import plain as safe_text
+from kortbord.cli._io import read_json_file
+from kortbord.cli._session import EXIT_INTERRUPTED, LineReader, SpecGame, Stop, flow, quiet, stop_on_signals
 from kortbord.cli.card_faces import card_plain as plain
 from kortbord.cli.card_faces import card_text, cards_text
 from kortbord.contract import Reason
-from kortbord.cribbage.game import Game
 from kortbord.cribbage.moves import Discard, Go, Move, Play
 from kortbord.cribbage.rules import Rules
 from kortbord.cribbage.state import Event
 from kortbord.cribbage.view import View
-from kortbord.errors import IllegalMoveError, InvalidMoveError, KortbordError
+from kortbord.errors import IllegalMoveError, InvalidCardError, InvalidMoveError, KortbordError
 from kortbord.i18n import render
 from kortbord.i18n.cribbage import callout as spoken_count
 from kortbord.i18n.cribbage import peg_text
@@ -110,6 +114,9 @@ class Options:
         record: where to save the game record (None: a new file under the user's data directory).
         delay: seconds to pause after each computer move when a person plays at a terminal.
         lang: the language of every line printed for events, reasons, prompts and help (``"en"``, ``"sv"``).
+        resume: a saved game record to continue (its rules, seats and seed replace the options above; the person
+            sits at seat 0 again, the computers play at ``bot`` level; the record is saved back to it unless
+            ``record`` says otherwise).
     """
 
     players: int = 2
@@ -124,6 +131,7 @@ class Options:
     record: Path | None = None
     delay: float = 0.5
     lang: str = "en"
+    resume: Path | None = None
 
 
 def build_rules(options: Options) -> Rules:
@@ -162,7 +170,7 @@ def describe_move(move: Move) -> str:
 
 
 # ------------------------------------------------------------------------------------------------- input
-def resolve_input(text: str, game: Game, numbered: Sequence[Move]) -> Move:
+def resolve_input(text: str, game: Any, numbered: Sequence[Move]) -> Move:
     """The legal move the person means by ``text`` in the discard or the play (a number of ``numbered``, cards,
     ``go`` or full notation), or in a Muggins show (a number 0-29 is a count; ``accept``, ``muggins N``,
     ``overcount``; an empty line accepts).
@@ -237,24 +245,35 @@ class CribbageTable:
     ) -> None:
         self.options = options
         self.lang = options.lang
-        self.rules = build_rules(options)
         self.console = console or Console(highlight=False)
-        self.read_line = read_line or (lambda prompt: self.console.input(prompt))
-        self.seed = options.seed if options.seed is not None else random.SystemRandom().randrange(2**31)
-        n = self.rules.players
-        if options.auto:
-            names = list(COMPUTER_NAMES[:n])
-            self.humans: frozenset[int] = frozenset()
+        self.read_line = read_line or LineReader(self.console)
+        if options.resume is not None:
+            # the saved game, replayed through the spec: its rules, seats and seed (kortbord.cli._session)
+            build_rules(options)  # the level and language are still checked
+            self.game = SpecGame.resume("cribbage", read_json_file(options.resume))
+            self.rules: Rules = self.game.rules
+            self.seed = self.game.seed
+            n = self.rules.players
+            self.humans: frozenset[int] = frozenset() if options.auto else frozenset({0})
         else:
-            names = [options.name, *COMPUTER_NAMES[: n - 1]]
-            self.humans = frozenset({0})
-        self.game = Game(self.rules, seed=self.seed, seats=names)
+            self.rules = build_rules(options)
+            self.seed = options.seed if options.seed is not None else random.SystemRandom().randrange(2**31)
+            n = self.rules.players
+            if options.auto:
+                names = list(COMPUTER_NAMES[:n])
+                self.humans = frozenset()
+            else:
+                names = [options.name, *COMPUTER_NAMES[: n - 1]]
+                self.humans = frozenset({0})
+            self.game = SpecGame(
+                "cribbage", self.rules, players=n, teams=bool(self.rules.partnership), seed=self.seed, seats=names
+            )
         self.bots: dict[int, Bot[Move]] = {
             s: registry.make_bot("cribbage", options.bot, self.rules) for s in range(n) if s not in self.humans
         }
         self.bot_rngs = {s: random.Random(f"kortbord-cribbage-bot:{self.seed}:{s}") for s in self.bots}
         self.interactive = bool(self.humans) and sys.stdin.isatty()
-        self.record_path = options.record or _default_record_path(self.seed)
+        self.record_path = options.record or options.resume or _default_record_path(self.seed)
         # what the event log has shown so far: counts of this deal's show (the crib is number ``players``),
         # the points of each seat and the cards of the current count
         self._shows = 0
@@ -290,9 +309,15 @@ class CribbageTable:
             return self._names_in(str(exc))
         if isinstance(reason, Reason):
             return reason.text(self.lang, self.names)
+        if isinstance(exc, InvalidCardError):
+            return self.t("reason.malformed_card", text=text)
+        if isinstance(exc, InvalidMoveError):
+            return self.t("reason.malformed_move", text=text, error="")
         return self.t("reason.bad_input", text=text)
 
     def _why(self, stop: BaseException) -> str:
+        if isinstance(stop, Stop):
+            return self.t("why.hangup" if stop.signum == getattr(signal, "SIGHUP", -1) else "why.terminated")
         key = "why." + (str(stop) or "interrupted").replace(" ", "_")
         return self.t(key) if key in i18n.catalogue("terminal") else str(stop)
 
@@ -324,30 +349,60 @@ class CribbageTable:
 
     # -- main loop ------------------------------------------------------------------------------------------
     def run(self) -> int:
-        """Play the game to its end (or until the person quits); returns the process exit code (0)."""
-        self._intro()
+        """Play the game to its end (or until the person quits); returns the process exit code: 0; 130 after
+        Ctrl-C; 128 + the signal's number after SIGHUP (the terminal closed) or SIGTERM.  The record is saved in
+        every case."""
+        with stop_on_signals(lambda: self._save(quietly=True, say=False)):
+            try:
+                return self._run()
+            except Stop as stop:  # SIGHUP/SIGTERM: the record was saved when the signal came
+                quiet(self.console.print, self.t("stopped", why=self._why(stop)))
+                return int(stop.code or 1)
+            except OSError:  # the terminal went away with the signal (the line editor's clean-up could not write)
+                if not _session.stopped:
+                    raise
+                return 128 + _session.stopped[0]
+            except (Quit, KeyboardInterrupt) as stop:  # quietly: the input may have ended with the terminal
+                quiet(self.console.print, self.t("stopped", why=self._why(stop)))
+                self._save(quietly=True)
+                return EXIT_INTERRUPTED if isinstance(stop, KeyboardInterrupt) or str(stop) == "interrupted" else 0
+
+    def _catch_up(self) -> None:
+        """After a resume: follow the replayed events without printing them (the board and the show's counts
+        are kept from the events), then say where the game stands."""
+        console, interactive = self.console, self.interactive
+        self.console, self.interactive = Console(file=io.StringIO(), width=console.width), False
         try:
             self._show_events(self.game.events)
-            while not self.game.is_over():
-                seat = self.game.to_act
-                assert seat is not None
-                view = self.game.view(seat)
-                if seat in self.humans:
-                    forced = view.legal_moves == (Go(),)
-                    if forced:
-                        move: Move = Go()
-                        self.console.print(Text(self.t("no_card_fits"), style="dim"))
-                    else:
-                        move = self._ask_move(seat, view)
+        finally:
+            self.console, self.interactive = console, interactive
+        assert self.options.resume is not None
+        self.console.print(
+            self.t("resumed", path=safe_text(self.options.resume), moves=len(self.game.moves)), style="dim"
+        )
+
+    def _run(self) -> int:
+        self._intro()
+        if self.options.resume is not None:
+            self._catch_up()
+        else:
+            self._show_events(self.game.events)
+        while not self.game.is_over():
+            seat = self.game.to_act
+            assert seat is not None
+            view = self.game.view(seat)
+            if seat in self.humans:
+                forced = view.legal_moves == (Go(),)
+                if forced:
+                    move: Move = Go()
+                    self.console.print(Text(self.t("no_card_fits"), style="dim"))
                 else:
-                    move = self.bots[seat].choose(view, self.game.legal_moves(), self.bot_rngs[seat])
-                self._show_events(self.game.play(move, seat=seat), mover=seat, move=move)
-                if seat not in self.humans and self.interactive and self.options.delay > 0:
-                    time.sleep(self.options.delay)
-        except Quit as stop:
-            self.console.print(self.t("stopped", why=self._why(stop)))
-            self._save()
-            return 0
+                    move = self._ask_move(seat, view)
+            else:
+                move = self.bots[seat].choose(view, self.game.legal_moves(), self.bot_rngs[seat])
+            self._show_events(self.game.play(move, seat=seat), mover=seat, move=move)
+            if seat not in self.humans and self.interactive and self.options.delay > 0:
+                time.sleep(self.options.delay)
         self._game_over()
         self._save()
         return 0
@@ -432,20 +487,18 @@ class CribbageTable:
             if not text and not (in_show and view.announced is not None):
                 continue
             if command in ("?", "help", "h"):
-                self.console.print(self.t("cribbage.help"))
+                self.console.print(flow(self.t("cribbage.help"), self.console.width))
                 if in_show and view.announced is None:
                     self.console.print(self.t("cribbage.muggins_howto"))
             elif command in ("moves", "list"):
                 if in_show:
                     self.console.print(
-                        "Your count: a number from 0 to 29."
-                        if view.announced is None
-                        else "Answers: accept, muggins N (1-29), overcount."
+                        self.t("cribbage.count_moves" if view.announced is None else "cribbage.answer_moves")
                     )
                 else:
                     self._print_moves(view, moves)
             elif command == "rules":
-                self.console.print(self.t("cribbage.rules"))
+                self.console.print(flow(self.t("cribbage.rules"), self.console.width))
             elif command in ("table", "t", "board"):
                 self.console.print(self._table_panel(view))
             elif command in ("quit", "exit", "q"):
@@ -455,7 +508,7 @@ class CribbageTable:
                 try:
                     return resolve_input(text, self.game, moves)
                 except ValueError as exc:  # KortbordError, and anything else a line of input could provoke
-                    self.console.print(Text.assemble(("✗ ", "bold red"), self.error_text(exc, text)), soft_wrap=True)
+                    self.console.print(Text.assemble(("✗ ", "bold red"), self.error_text(exc, text)))
 
     def _confirm_quit(self) -> bool:
         try:
@@ -491,30 +544,44 @@ class CribbageTable:
 
     def _table_panel(self, view: View) -> Panel:
         dealer = view.dealer if view.dealer is not None else 0
-        title = f"Deal {view.deal_number} · {self.subject(dealer, 'deals', 'deal')} · the crib is {self.owner(dealer)}"
+        title = self.t(
+            "cribbage.panel.title",
+            deal=view.deal_number,
+            deals=self.subject(dealer, "deals", "deal"),
+            owner=self.owner(dealer),
+            dealer=self.name(dealer),
+        )
+        t = self.t
         grid = Table.grid(padding=(0, 2))
         grid.add_column(style="bold", justify="right")
         grid.add_column()
-        grid.add_row("Board", self.board(view.side_scores, dealer=dealer))
-        grid.add_row("Starter", card_text(view.starter) if view.starter is not None else Text("face down", style="dim"))
+        grid.add_row(t("cribbage.panel.board"), self.board(view.side_scores, dealer=dealer))
+        grid.add_row(
+            t("cribbage.panel.starter"),
+            card_text(view.starter) if view.starter is not None else Text(t("cribbage.panel.face_down"), style="dim"),
+        )
         if view.phase == "play":
             count = Text.assemble((f"{view.count:>2}", "bold yellow"), "  ")
             count.append_text(cards_text(view.sequence))
-            grid.add_row("Count", count)
+            grid.add_row(t("cribbage.panel.count"), count)
             earlier = [c for _, c in view.played][: len(view.played) - len(view.sequence)]
             if earlier:
-                grid.add_row("Played before", cards_text(earlier))
+                grid.add_row(t("cribbage.panel.played_before"), cards_text(earlier))
         others = [
             f"{self.name(s)} {view.hand_sizes[s]}"
-            + (" (go)" if s in view.passed else "")
-            + (" (partner)" if self.rules.partnership and self._side_of(s) == self._side_of(view.seat) else "")
+            + (t("cribbage.panel.go") if s in view.passed else "")
+            + (
+                t("cribbage.panel.partner")
+                if self.rules.partnership and self._side_of(s) == self._side_of(view.seat)
+                else ""
+            )
             for s in range(view.players)
             if s != view.seat
         ]
-        grid.add_row("Cards held", Text(" · ".join(others)))
-        grid.add_row("Your hand", cards_text(view.hand))
+        grid.add_row(t("cribbage.panel.held"), Text.from_markup(" · ".join(others)))
+        grid.add_row(t("cribbage.panel.hand"), cards_text(view.hand))
         if view.discards:
-            grid.add_row("Laid away", cards_text(view.discards))
+            grid.add_row(t("cribbage.panel.laid_away"), cards_text(view.discards))
         return Panel(grid, title=title, title_align="left", border_style="green", expand=False)
 
     def board(self, side_scores: Sequence[int], dealer: int | None = None) -> Table:
@@ -548,21 +615,19 @@ class CribbageTable:
         counter = view.counting
         assert counter is not None and view.starter is not None
         if view.announced is None:
-            what = "crib (face up)" if view.counting_crib else "hand"
+            whose = self.possessive(counter) if self.lang == "en" else self.name(counter)
+            what = "crib" if view.counting_crib else "hand"
             line = Text.assemble(
-                (f"\nCount {self.possessive(counter)} {what}: ", "bold"),
+                (self.t("cribbage.count_what", what=what, whose=whose), "bold"),
                 cards_text(sorted(view.counting_cards)),
-                "   starter ",
+                self.t("cribbage.starter_word"),
                 card_text(view.starter),
             )
             self.console.print(line)
             self.console.print(Text(self.t("cribbage.muggins_howto"), style="dim"))
         else:  # the counted cards and the announcement were just printed with the announce event
-            self.console.print(
-                f"{self.subject(counter, 'announces', 'announce')} [bold]{view.announced}[/]. Accept it, call "
-                "[cyan]muggins N[/] if points were missed (you take the missed points, up to N; nothing missed "
-                "gives the counter N), or [cyan]overcount[/] if too many were announced (the excess moves to you)."
-            )
+            subject = self.subject(counter, "announces", "announce") if self.lang == "en" else self.name(counter)
+            self.console.print(self.t("cribbage.muggins_answer", subject=subject, announced=view.announced))
 
     # -- moves and events -----------------------------------------------------------------------------------
     def _show_events(self, events: Sequence[Event], mover: int | None = None, move: Move | None = None) -> None:
@@ -743,7 +808,7 @@ class CribbageTable:
                 raise Quit("end of input") from None
 
     def _game_over(self) -> None:
-        res = self.game.result()
+        res = self.game.result().detail  # the engine's result in the spec's: seats, skunks, game points
         r = self.rules
         scores = "   ".join(f"{self.side_name(s)} {res.side_scores[s]}" for s in range(len(res.side_scores)))
         lines: list[Text] = []
@@ -793,16 +858,26 @@ class CribbageTable:
         body = Group(self.board(res.side_scores), Text(""), *lines)
         self.console.print(Panel(body, title="Game over", border_style="yellow", expand=False))
 
-    def _save(self) -> None:
+    def _save(self, quietly: bool = False, say: bool = True) -> None:
+        """Write the record (a new file, then renamed over the old: a signal never leaves half a record); then
+        say where, unless ``say`` is false (``quietly``: ignoring a terminal that has gone)."""
+        if not say:
+            tell: Callable[..., None] = lambda *a, **k: None
+        elif quietly:
+            tell = lambda *a, **k: quiet(self.console.print, *a, **k)
+        else:
+            tell = self.console.print
         try:
             self.record_path.parent.mkdir(parents=True, exist_ok=True)
-            self.record_path.write_text(
-                json.dumps(self.game.to_record(), ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
-            )
+            partial = self.record_path.with_name(self.record_path.name + ".partial")
+            partial.write_text(json.dumps(self.game.to_record(), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+            partial.replace(self.record_path)
         except OSError as exc:
-            self.console.print(self.t("save_failed", path=self.record_path, error=exc))
+            tell(self.t("save_failed", path=self.record_path, error=exc))
             return
-        self.console.print(self.t("saved", path=self.record_path, game="cribbage"), soft_wrap=True)
+        tell(self.t("saved", path=self.record_path, game="cribbage"), soft_wrap=True)
+        if not self.game.is_over():
+            tell(self.t("resume_hint", path=self.record_path, game="cribbage"), soft_wrap=True)
 
 
 def _default_record_path(seed: int) -> Path:

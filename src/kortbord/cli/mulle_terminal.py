@@ -25,6 +25,7 @@ import dataclasses
 import json
 import os
 import random
+import signal
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -42,14 +43,15 @@ from kortbord import core, i18n
 from kortbord.bots import registry
 from kortbord.bots.base import Bot
 from kortbord.cards import Card
-from kortbord.cli._io import plain, printable
+from kortbord.cli import _session
+from kortbord.cli._io import plain, printable, read_json_file
+from kortbord.cli._session import EXIT_INTERRUPTED, LineReader, SpecGame, Stop, flow, quiet, stop_on_signals
 from kortbord.cli.card_faces import card_plain as _plain
 from kortbord.cli.card_faces import card_text, cards_text
 from kortbord.cli.card_faces import cards_plain as _plain_cards
 from kortbord.contract import Reason
 from kortbord.errors import AmbiguousMoveError, IllegalMoveError, InvalidCardError, InvalidMoveError, KortbordError
 from kortbord.mulle.engine import Event
-from kortbord.mulle.game import Game
 from kortbord.mulle.moves import Build, BuildDown, Capture, LayOn, Package, PlayerMove, Raise, Trail
 from kortbord.mulle.rules import Rules
 from kortbord.mulle.scoring import card_points, mulle_points
@@ -81,6 +83,16 @@ LENGTHS: Final = {"100": "target:100", "200": "target:200", "round": "single_rou
 PROFILES: Final = ("standard", "cardgames.zone")
 #: Legal-move lists longer than this are printed in columns, without the notation.
 _LONG_LIST: Final = 14
+#: The kind of each move, for the chooser's per-card summary (words: ``mulle.kind`` in ``i18n/terminal.json``).
+_KINDS: Final = {
+    Capture: "capture",
+    Trail: "trail",
+    Build: "build",
+    Raise: "raise",
+    BuildDown: "build_down",
+    Package: "package",
+    LayOn: "lay_on",
+}
 #: Names of the computer players, by seat after the person's.
 COMPUTER_NAMES: Final = ("Anna", "Bo", "Cilla", "Dag")
 #: The computer levels (:data:`kortbord.bots.registry.LEVELS`), weakest first.
@@ -103,7 +115,10 @@ class Options:
         name: the person's name.  auto: every seat is a computer.  record: where to save the game record
             (None: a new file under the user's data directory).  delay: seconds to pause after each computer
             move when the person plays at a terminal.  lang: the language of every line printed for events,
-            reasons, prompts and help (``"en"``, ``"sv"``; :data:`kortbord.i18n.LANGS`).
+            reasons, prompts and help (``"en"``, ``"sv"``; :data:`kortbord.i18n.LANGS`).  resume: a saved game
+            record to continue (its rules, players, seats and seed replace the options above; the person sits
+            at seat 0 again, the computers play at ``bot`` level; the record is saved back to it unless
+            ``record`` says otherwise).
     """
 
     players: int = 2
@@ -119,6 +134,7 @@ class Options:
     record: Path | None = None
     delay: float = 0.4
     lang: str = "en"
+    resume: Path | None = None
 
 
 def build_rules(options: Options) -> Rules:
@@ -202,7 +218,7 @@ def describe_move(move: PlayerMove, builds: Sequence[TableBuild] = ()) -> str:
     return f"lay {c} on {bname(move.build)}: ligger (locks it)"
 
 
-def _capture_preview(view: View, move: Capture, rules: Rules) -> str:
+def _capture_preview(view: View, move: Capture, rules: Rules, lang: str = "en") -> str:
     """What a capture would bring, from public facts: card points, mulles, tabbe (spec §2.8, §2.9, §2.11)."""
     builds = {b.id: b for b in view.builds}
     got = [move.card, *move.loose]
@@ -211,7 +227,7 @@ def _capture_preview(view: View, move: Capture, rules: Rules) -> str:
     notes = []
     pts = sum(card_points(c, rules) for c in got)
     if pts:
-        notes.append(f"{pts} card pt{'s' if pts != 1 else ''}")
+        notes.append(i18n.render("mulle.preview.points", {"points": pts, "plural": pts}, lang, game="terminal"))
     seen: set[Card] = set()
     for c in got:
         if c not in seen and got.count(c) >= 2:
@@ -225,12 +241,13 @@ def _capture_preview(view: View, move: Capture, rules: Rules) -> str:
 
 
 # ------------------------------------------------------------------------------------------------- input
-def resolve_input(text: str, game: Game, numbered: Sequence[PlayerMove]) -> PlayerMove:
+def resolve_input(text: str, game: Any, numbered: Sequence[PlayerMove]) -> PlayerMove:
     """The legal move the person means by ``text`` (a number, notation or shorthand; see the module docstring).
 
     Args:
         text: one line of input (not a command).
-        game: the game, with the person to move.
+        game: the game (anything with the engine's ``state``: a :class:`~kortbord.cli._session.SpecGame`), with
+            the person to move.
         numbered: the legal moves in the order they were listed (number ``i`` is ``numbered[i - 1]``).
     Returns:
         One of ``numbered``.
@@ -239,15 +256,15 @@ def resolve_input(text: str, game: Game, numbered: Sequence[PlayerMove]) -> Play
         legal here, with the engine's reason.  AmbiguousMoveError: the shorthand names several legal moves.
     """
     t = " ".join(text.split())
+    state = game.state
     if t.isascii() and t.isdigit():
         i = int(t) if len(t) <= 6 else -1
         if not 1 <= i <= len(numbered):
             shown = t if len(t) <= 12 else t[:9] + "..."
             raise IllegalMoveError(Reason("no_such_number", {"number": shown, "moves": len(numbered)}, game="terminal"))
         return numbered[i - 1]
-    state = game.state
-    seat = game.to_act()
-    hand = game.view(seat).hand if seat is not None else ()
+    seat = SPEC.to_act(state)
+    hand = SPEC.view(state, seat).hand if seat is not None else ()
     words = t.split(" ")
     kind: str | None = None
     if len(words) == 1:
@@ -256,10 +273,7 @@ def resolve_input(text: str, game: Game, numbered: Sequence[PlayerMove]) -> Play
         except InvalidCardError:
             if 2 <= len(t) <= 3 and t[0].upper() in "A23456789TJQK1":
                 raise  # it looks like a card: the card parser says what is wrong with it
-            raise InvalidMoveError(
-                f"{t!r} is neither a move nor a command: type a move number, a card such as 9H, notation such as "
-                "C 8C x {2D,6S}, or ? for help"
-            ) from None
+            raise IllegalMoveError(Reason("not_a_move", {"text": t}, game="terminal")) from None
     elif len(words) == 2 and words[0].upper() in ("C", "T", "B", "R", "D", "P", "L"):
         kind = words[0].upper()
         card = Card.parse(words[1])
@@ -274,14 +288,16 @@ def resolve_input(text: str, game: Game, numbered: Sequence[PlayerMove]) -> Play
     if len(matches) == 1:
         return matches[0]
     if card not in hand:
-        raise IllegalMoveError(f"you hold no {card}")
+        raise IllegalMoveError(Reason("not_held", {"card": str(card)}, game="terminal"))
     if matches:
         listed = "; ".join(f"{numbered.index(m) + 1}: {m}" for m in matches)
-        raise AmbiguousMoveError(f"{t} can mean several moves — type its number or the full notation: {listed}")
+        reason = Reason("several_moves", {"text": t, "listed": listed}, game="terminal")
+        error = AmbiguousMoveError(str(reason))
+        error.reason = reason  # type: ignore[attr-defined]
+        raise error
     if kind is None:
         raise IllegalMoveError(SPEC.explain_illegal(state, Trail(card)))
-    word = {"B": "build", "R": "raise", "D": "build-down", "P": "package", "L": "lay-on (ligger)"}[kind]
-    raise IllegalMoveError(f"{card} has no legal {word} move here (type 'moves' to see the legal moves)")
+    raise IllegalMoveError(Reason("no_legal_kind", {"card": str(card), "kind": kind}, game="terminal"))
 
 
 # ------------------------------------------------------------------------------------------------- the session
@@ -305,24 +321,38 @@ class MulleTable:
     ) -> None:
         self.options = options
         self.lang = options.lang
-        self.rules = build_rules(options)
         self.console = console or Console(highlight=False)
-        self.read_line = read_line or (lambda prompt: self.console.input(prompt))
-        self.seed = options.seed if options.seed is not None else random.SystemRandom().randrange(2**31)
-        n = options.players
-        if options.auto:
-            names = list(COMPUTER_NAMES[:n])
-            self.humans: frozenset[int] = frozenset()
+        self.read_line = read_line or LineReader(self.console)
+        if options.resume is not None:
+            # the saved game, replayed through the spec: its rules, seats and seed (kortbord.cli._session)
+            self.game = SpecGame.resume("mulle", read_json_file(options.resume))
+            build_rules(dataclasses.replace(options, players=self.game.players, teams=self.game.teams))
+            self.rules: Rules = self.game.rules
+            self.seed = self.game.seed
+            n = self.game.players
+            self.humans: frozenset[int] = frozenset() if options.auto else frozenset({0})
         else:
-            names = [options.name, *COMPUTER_NAMES[: n - 1]]
-            self.humans = frozenset({0})
-        self.game = Game(self.rules, players=n, teams=options.teams, seed=self.seed, seats=names)
+            self.rules = build_rules(options)
+            self.seed = options.seed if options.seed is not None else random.SystemRandom().randrange(2**31)
+            n = options.players
+            if options.auto:
+                names = list(COMPUTER_NAMES[:n])
+                self.humans = frozenset()
+            else:
+                names = [options.name, *COMPUTER_NAMES[: n - 1]]
+                self.humans = frozenset({0})
+            self.game = SpecGame("mulle", self.rules, players=n, teams=options.teams, seed=self.seed, seats=names)
         self.bots: dict[int, Bot[PlayerMove]] = {
             s: make_bot(options.bot, self.rules) for s in range(n) if s not in self.humans
         }
         self.bot_rngs = {s: random.Random(f"kortbord-mulle-bot:{self.seed}:{s}") for s in self.bots}
         self.interactive = bool(self.humans) and sys.stdin.isatty()
-        self.record_path = options.record or _default_record_path(self.seed)
+        self.record_path = options.record or options.resume or _default_record_path(self.seed)
+        #: the screen's height when printing to a terminal: the move list is fitted to it (None: print it whole)
+        self.screen_lines: int | None = self.console.size.height if self.console.is_terminal else None
+        self._page: list[Text] = []  # the rest of a long move list, shown a page at a time
+        self._page_size = 10
+        self._page_head: list[Panel | Text] = []
 
     # -- names ----------------------------------------------------------------------------------------------
     def name(self, seat: int) -> str:
@@ -354,9 +384,15 @@ class MulleTable:
             return str(exc)
         if isinstance(reason, Reason):
             return reason.text(self.lang, self.names)
+        if isinstance(exc, InvalidCardError):
+            return self.t("reason.malformed_card", text=text)
+        if isinstance(exc, InvalidMoveError):
+            return self.t("reason.malformed_move", text=text, error="")
         return self.t("reason.bad_input", text=text)
 
     def _why(self, stop: BaseException) -> str:
+        if isinstance(stop, Stop):
+            return self.t("why.hangup" if stop.signum == getattr(signal, "SIGHUP", -1) else "why.terminated")
         key = "why." + (str(stop) or "interrupted").replace(" ", "_")
         return self.t(key) if key in i18n.catalogue("terminal") else str(stop)
 
@@ -370,29 +406,45 @@ class MulleTable:
 
     # -- main loop ------------------------------------------------------------------------------------------
     def run(self) -> int:
-        """Play the game to its end (or until the person quits); returns the process exit code (0)."""
-        self._intro()
-        self._show_events(self.game.events)
-        try:
-            while not self.game.is_over():
-                seat = self.game.to_act()
-                assert seat is not None
-                if seat in self.humans:
-                    move = self._ask_move(seat)
+        """Play the game to its end (or until the person quits); returns the process exit code: 0; 130 after
+        Ctrl-C; 128 + the signal's number after SIGHUP (the terminal closed) or SIGTERM.  The record is saved in
+        every case."""
+        with stop_on_signals(lambda: self._save(quietly=True, say=False)):
+            try:
+                self._intro()
+                if self.options.resume is not None:
+                    self.console.print(
+                        self.t("resumed", path=plain(self.options.resume), moves=len(self.game.moves)), style="dim"
+                    )
                 else:
-                    move = self.bots[seat].choose(self.game.view(seat), self.game.legal_moves(), self.bot_rngs[seat])
-                if self.lang == "en":  # other languages: the play event says it
-                    self._announce(seat, move)
-                self._show_events(self.game.play(move))
-                if seat not in self.humans and self.interactive and self.options.delay > 0:
-                    time.sleep(self.options.delay)
-        except (Quit, KeyboardInterrupt) as stop:
-            self.console.print(self.t("stopped", why=self._why(stop)))
+                    self._show_events(self.game.events)
+                while not self.game.is_over():
+                    seat = self.game.to_act
+                    assert seat is not None
+                    if seat in self.humans:
+                        move = self._ask_move(seat)
+                    else:
+                        view = self.game.view(seat)
+                        move = self.bots[seat].choose(view, self.game.legal_moves(), self.bot_rngs[seat])
+                    if self.lang == "en":  # other languages: the play event says it
+                        self._announce(seat, move)
+                    self._show_events(self.game.play(move))
+                    if seat not in self.humans and self.interactive and self.options.delay > 0:
+                        time.sleep(self.options.delay)
+            except Stop as stop:  # SIGHUP/SIGTERM: the record was saved when the signal came
+                quiet(self.console.print, self.t("stopped", why=self._why(stop)))
+                return int(stop.code or 1)
+            except OSError:  # the terminal went away with the signal (the line editor's clean-up could not write)
+                if not _session.stopped:
+                    raise
+                return 128 + _session.stopped[0]
+            except (Quit, KeyboardInterrupt) as stop:  # quietly: the input may have ended with the terminal
+                quiet(self.console.print, self.t("stopped", why=self._why(stop)))
+                self._save(quietly=True)
+                return EXIT_INTERRUPTED if isinstance(stop, KeyboardInterrupt) or str(stop) == "interrupted" else 0
+            self._game_over()
             self._save()
             return 0
-        self._game_over()
-        self._save()
-        return 0
 
     def _intro(self) -> None:
         if self.lang != "en":
@@ -441,8 +493,7 @@ class MulleTable:
     def _ask_move(self, seat: int) -> PlayerMove:
         view = self.game.view(seat)
         moves = list(view.legal_moves)
-        self.console.print(self._table_panel(view))
-        self._print_moves(view, moves)
+        self._show_turn(view, moves)
         choices = "1" if len(moves) == 1 else f"1-{len(moves)}"
         while True:
             try:
@@ -454,23 +505,27 @@ class MulleTable:
             text = line.strip()
             command = text.lower()
             if not text:
+                if self._page:
+                    self._show_page()
                 continue
             if command in ("?", "help", "h"):
-                self.console.print(self.t("mulle.help"))
+                self.console.print(flow(self.t("mulle.help"), self.console.width))
             elif command in ("moves", "m", "list"):
-                self._print_moves(view, moves)
+                self._show_turn(view, moves)
             elif command == "rules":
-                self.console.print(self.t("mulle.rules"))
+                self.console.print(flow(self.t("mulle.rules"), self.console.width))
             elif command in ("table", "t"):
                 self.console.print(self._table_panel(view))
             elif command in ("quit", "exit", "q"):
                 if self._confirm_quit():
                     raise Quit("you quit")
+            elif self._card_moves(view, moves, text):
+                continue
             else:
                 try:
                     return resolve_input(text, self.game, moves)
                 except ValueError as exc:  # KortbordError, and anything else a line of input could provoke
-                    self.console.print(Text.assemble(("✗ ", "bold red"), self.error_text(exc, text)), soft_wrap=True)
+                    self.console.print(Text.assemble(("✗ ", "bold red"), self.error_text(exc, text)))
 
     def _confirm_quit(self) -> bool:
         try:
@@ -479,18 +534,98 @@ class MulleTable:
             return True
         return answer.strip().lower() in ("y", "yes", "j", "ja")
 
-    def _print_moves(self, view: View, moves: Sequence[PlayerMove]) -> None:
+    # -- the move list, fitted to the screen ------------------------------------------------------------------
+    def _room(self, panel: Panel) -> int | None:
+        """Lines left for the move list under ``panel`` on the screen (None: no screen to fit): the prompt and
+        one line of reply stay visible too."""
+        if self.screen_lines is None:
+            return None
+        return max(3, self.screen_lines - len(self.console.render_lines(panel, pad=False)) - 3)
+
+    def _show_turn(self, view: View, moves: Sequence[PlayerMove]) -> None:
+        """The table, then the legal moves: the whole list when it fits on the screen under the table, else the
+        moves by hand card (type a card to list its moves, a page at a time)."""
+        panel = self._table_panel(view)
+        self._page = []
+        room = self._room(panel)
+        listing = self._move_list(view, moves)
+        if room is None or len(self.console.render_lines(listing, pad=False)) + 1 <= room:
+            self.console.print(panel)
+            self.console.print(Text(self.t("legal_moves"), style="bold"))
+            self.console.print(listing)
+            return
+        self.console.print(panel)
+        self.console.print(Text(self.t("mulle.by_card", card=str(moves[0].card)), style="bold"), overflow="fold")
+        grid = Table.grid(padding=(0, 2))
+        grid.add_column(no_wrap=True)
+        grid.add_column(justify="right", style="bold cyan", no_wrap=True)
+        grid.add_column(no_wrap=True, overflow="ellipsis")
+        for card in dict.fromkeys(m.card for m in moves):
+            mine = [(i, m) for i, m in enumerate(moves, 1) if m.card == card]
+            if len(mine) == 1:
+                i, m = mine[0]
+                grid.add_row(card_text(card), str(i), self._move_words(view, m))
+                continue
+            kinds: dict[str, int] = {}
+            for _, m in mine:
+                kinds[_KINDS[type(m)]] = kinds.get(_KINDS[type(m)], 0) + 1
+            words = ", ".join(self.t("mulle.kind", kind=k) + (f" ×{n}" if n > 1 else "") for k, n in kinds.items())
+            summary = Text(self.t("mulle.card_summary", count=len(mine), kinds=words))
+            summary.append(f"   ({card})", style="dim")
+            grid.add_row(card_text(card), "", summary)
+        self.console.print(grid)
+
+    def _card_moves(self, view: View, moves: Sequence[PlayerMove], text: str) -> bool:
+        """When ``text`` is a card held that plays several legal moves and the whole list does not fit on the
+        screen: show the table and that card's moves (numbered as in the whole list), a page at a time."""
+        if self.screen_lines is None or " " in text.strip():
+            return False
+        try:
+            card = Card.parse(text.strip())
+        except InvalidCardError:
+            return False
+        mine = [(i, m) for i, m in enumerate(moves, 1) if m.card == card]
+        panel = self._table_panel(view)
+        room = self._room(panel)
+        if len(mine) < 2 or room is None:
+            return False
+        if len(self.console.render_lines(self._move_list(view, moves), pad=False)) + 1 <= room:
+            return False  # the whole list is on the screen: the shorthand's own answer says which moves
+        width = len(str(len(moves)))
+        entries = []
+        for i, m in mine:
+            entry = Text.assemble((f"{i:>{width}}  ", "bold cyan"), self._move_words(view, m))
+            entry.no_wrap, entry.overflow = True, "ellipsis"
+            entries.append(entry)
+        self._page = entries
+        self._page_head = [panel, Text(self.t("mulle.card_moves", card=_plain(card), count=len(mine)), style="bold")]
+        self._page_size = max(2, room - 2)
+        self._show_page()
+        return True
+
+    def _show_page(self) -> None:
+        """The next page of the card's moves, and how many are left (Enter shows them)."""
+        page, self._page = self._page[: self._page_size], self._page[self._page_size :]
+        for head in self._page_head:  # the table stays on the screen above every page
+            self.console.print(head)
+        for entry in page:
+            self.console.print(entry)
+        if self._page:
+            self.console.print(Text(self.t("more", more=len(self._page)), style="dim"), overflow="ellipsis")
+
+    def _move_words(self, view: View, move: PlayerMove) -> Text:
+        """A move in the table's language: English words (with what a capture brings), else its notation."""
+        words = Text(describe_move(move, view.builds) if self.lang == "en" else str(move))
+        if isinstance(move, Capture):
+            preview = _capture_preview(view, move, self.rules, self.lang)
+            if preview:
+                words.append(f" ({preview})", style="yellow")
+        return words
+
+    def _move_list(self, view: View, moves: Sequence[PlayerMove]) -> Table | Columns:
         """The numbered legal moves: in words with their notation, or in columns of words when there are many
         (a first deal with loose pairs to pack can give dozens of build moves)."""
-        rows = []
-        for i, m in enumerate(moves, 1):
-            words = Text(describe_move(m, view.builds) if self.lang == "en" else str(m))
-            if isinstance(m, Capture):
-                preview = _capture_preview(view, m, self.rules)
-                if preview:
-                    words.append(f" ({preview})", style="yellow")
-            rows.append((i, words, m))
-        self.console.print(Text(self.t("legal_moves"), style="bold"))
+        rows = [(i, self._move_words(view, m), m) for i, m in enumerate(moves, 1)]
         if len(moves) <= _LONG_LIST:
             grid = Table.grid(padding=(0, 2))
             grid.add_column(justify="right", style="bold cyan")
@@ -498,26 +633,36 @@ class MulleTable:
             grid.add_column(style="dim")
             for i, words, m in rows:
                 grid.add_row(str(i), words, str(m))
-            self.console.print(grid)
-            return
+            return grid
         width = len(str(len(moves)))
         entries = [Text.assemble((f"{i:>{width}} ", "bold cyan"), words) for i, words, _ in rows]
-        self.console.print(Columns(entries, column_first=True, padding=(0, 3)))
+        return Columns(entries, column_first=True, padding=(0, 3))
+
+    def _print_moves(self, view: View, moves: Sequence[PlayerMove]) -> None:
+        """The numbered legal moves under their heading (:meth:`_move_list`)."""
+        self.console.print(Text(self.t("legal_moves"), style="bold"))
+        self.console.print(self._move_list(view, moves))
 
     def _table_panel(self, view: View) -> Panel:
         dealer = self.name(view.dealer) if view.dealer is not None else "?"
-        title = f"Round {view.round_no} · deal {view.deal_no} of {view.deals_total} · stock {view.stock_size} cards"
-        title += f" · {dealer} dealt"
+        title = self.t(
+            "mulle.panel.title",
+            round=view.round_no,
+            deal=view.deal_no,
+            deals=view.deals_total,
+            stock=view.stock_size,
+            dealer=dealer,
+        )
         if view.is_last_deal:
-            title += " · [bold yellow]BÅT: last deal[/]"
+            title += self.t("mulle.panel.last_deal")
         grid = Table.grid(padding=(0, 2))
         grid.add_column(style="bold", justify="right")
         grid.add_column()
-        grid.add_row("Score", self._score_line(view.scores))
+        grid.add_row(self.t("mulle.panel.score"), self._score_line(view.scores))
         for side in range(self._sides()):
             grid.add_row(self.side_name(side), self._pile_line(view.piles[side], side, view))
         grid.add_row("", "")
-        grid.add_row("Table", cards_text(view.table))
+        grid.add_row(self.t("mulle.panel.table"), cards_text(view.table))
         if view.builds:
             builds = Table.grid(padding=(0, 2))
             for b in view.builds:
@@ -526,11 +671,13 @@ class MulleTable:
                     Text(f"= {b.value}", style="bold"),
                     cards_text(b.cards),
                     Text(printable(self.game.seats[b.owner])),
-                    Text("locked", style="bold red") if b.locked else Text("open", style="green"),
+                    Text(self.t("mulle.panel.locked"), style="bold red")
+                    if b.locked
+                    else Text(self.t("mulle.panel.open"), style="green"),
                 )
-            grid.add_row("Builds", builds)
+            grid.add_row(self.t("mulle.panel.builds"), builds)
         else:
-            grid.add_row("Builds", Text("—", style="dim"))
+            grid.add_row(self.t("mulle.panel.builds"), Text("—", style="dim"))
         grid.add_row("", "")
         hand = Table.grid(padding=(0, 1))
         for _ in view.hand:
@@ -539,37 +686,43 @@ class MulleTable:
         notes = [Text(f"={HV[c]}", style="yellow") if SCORING[c] else Text("") for c in view.hand]
         if any(n.plain for n in notes):
             hand.add_row(*notes)
-        grid.add_row("Your hand", hand)
+        grid.add_row(self.t("mulle.panel.hand"), hand)
         return Panel(grid, title=title, title_align="left", border_style="green", expand=False)
 
     def _score_line(self, scores: Sequence[int]) -> Text:
         parts = [f"{self.side_name(s)} {scores[s]}" for s in range(len(scores))]
         r = self.rules
-        goal = (
-            f"(to {r.target}{', lowest wins' if r.kryp else ''})"
-            if r.target
-            else f"(round {self.game.state.round_no}{' of ' + str(self.game.players) if r.game_length == 'each_deals_once' else ''})"
-        )
-        return Text("   ".join(parts) + "   ", style="bold").append(goal, style="dim")
+        if r.target:
+            goal = self.t("mulle.goal.target_kryp" if r.kryp else "mulle.goal.target", target=r.target)
+        elif r.game_length == "each_deals_once":
+            goal = self.t("mulle.goal.round_of", round=self.game.state.round_no, rounds=self.game.players)
+        else:
+            goal = self.t("mulle.goal.round", round=self.game.state.round_no)
+        return Text.from_markup("   ".join(parts) + "   ", style="bold").append(goal, style="dim")
 
     def _pile_line(self, pile: PileInfo, side: int, view: View) -> Text:
         seats = self._seats_of(side)
         if len(seats) == 1:
-            held = f"{view.hand_sizes[seats[0]]} in hand"
+            held = self.t("mulle.pile.held", cards=view.hand_sizes[seats[0]])
         else:
-            held = "in hand " + ", ".join(
-                f"{'you' if s == view.seat else printable(self.game.seats[s])} {view.hand_sizes[s]}" for s in seats
+            held = self.t(
+                "mulle.pile.held_by",
+                held=", ".join(
+                    f"{self.t('mulle.pile.you') if s == view.seat else printable(self.game.seats[s])} "
+                    f"{view.hand_sizes[s]}"
+                    for s in seats
+                ),
             )
         pts = sum(card_points(c, self.rules) for c in pile.cards)
         mulle = sum(p for _, p in pile.mulles)
-        text = Text(f"{held} · pile {len(pile.cards)} cards, {pts} card pts")
+        text = Text(f"{held} · " + self.t("mulle.pile.pile", cards=len(pile.cards), points=pts))
         if pile.mulles:
-            text.append(" · mulle ")
+            text.append(self.t("mulle.pile.mulle"))
             text.append(", ".join(f"{_plain(c)} {p}" for c, p in pile.mulles), style="bold yellow")
         if pile.tabbar:
-            text.append(f" · tabbe {pile.tabbar}", style="bold cyan")
+            text.append(self.t("mulle.pile.tabbe", tabbar=pile.tabbar), style="bold cyan")
         if self.rules.scoring == "standard":
-            text.append(f" · round {pts + mulle + pile.tabbar} pts", style="bold")
+            text.append(self.t("mulle.pile.round", points=pts + mulle + pile.tabbar), style="bold")
         return text
 
     # -- moves and events -----------------------------------------------------------------------------------
@@ -619,11 +772,8 @@ class MulleTable:
             line = i18n.event_text(e.to_json(), self.lang, self.names, game="mulle")
             style = {"mulle": "bold yellow", "tabbe": "bold cyan", "baat": "bold yellow", "round_over": "bold"}
             self.console.print(Text(("  " if e.kind != "deal" else "") + line, style=style.get(e.kind, "")))
-            if e.kind == "round_over" and self.interactive and not self.game.is_over():
-                try:
-                    self.read_line(self.t("prompt.next_round"))
-                except (EOFError, KeyboardInterrupt):
-                    raise Quit("end of input") from None
+            if e.kind == "round_over":
+                self._round_summary(e.data)
 
     def _deal_line(self, d: Mapping[str, Any]) -> None:
         counts = set(d["cards"])
@@ -639,36 +789,32 @@ class MulleTable:
         self.console.print(text)
 
     def _round_summary(self, d: Mapping[str, Any]) -> None:
-        table = Table(title=f"Round {d['round']} — score", title_style="bold", header_style="bold")
+        table = Table(title=self.t("mulle.summary.title", round=d["round"]), title_style="bold", header_style="bold")
         table.add_column("")
         sides = range(len(d["breakdown"]))
         for s in sides:
             table.add_column(self.side_name(s), justify="right")
         bd = d["breakdown"]
-        rows = [
-            ("Cards taken", "cards"),
-            ("Spades (1 each)", "spades"),
-            ("A♠", "ace_of_spades"),
-            ("2♠ lillan", "lillan"),
-            ("10♦ storan", "storan"),
-            ("Other aces", "other_aces"),
-            ("Card points", "card_points"),
-        ]
-        for label, key in rows:
-            table.add_row(label, *[str(bd[s][key]) for s in sides], style="bold" if key == "card_points" else None)
+        rows = ("cards", "spades", "ace_of_spades", "lillan", "storan", "other_aces", "card_points")
+        for key in rows:
+            table.add_row(
+                self.t("mulle.summary." + key),
+                *[str(bd[s][key]) for s in sides],
+                style="bold" if key == "card_points" else None,
+            )
         table.add_row(
-            "Mulles",
+            self.t("mulle.summary.mulle"),
             *[
                 "\n".join(f"{_plain(Card.parse(m['card']))} {m['points']}" for m in bd[s]["mulle"]) or "—"
                 for s in sides
             ],
         )
-        table.add_row("Mulle points", *[str(bd[s]["mulle_points"]) for s in sides])
-        table.add_row("Tabbar", *[str(bd[s]["tabbe"]) for s in sides])
+        table.add_row(self.t("mulle.summary.mulle_points"), *[str(bd[s]["mulle_points"]) for s in sides])
+        table.add_row(self.t("mulle.summary.tabbe"), *[str(bd[s]["tabbe"]) for s in sides])
         if "surplus_bonus" in bd[0]:
-            table.add_row("Surplus bonus", *[str(bd[s]["surplus_bonus"]) for s in sides])
-        table.add_row("Round total", *[str(bd[s]["total"]) for s in sides], style="bold")
-        table.add_row("Game total", *[str(d["scores"][s]) for s in sides], style="bold green")
+            table.add_row(self.t("mulle.summary.surplus_bonus"), *[str(bd[s]["surplus_bonus"]) for s in sides])
+        table.add_row(self.t("mulle.summary.total"), *[str(bd[s]["total"]) for s in sides], style="bold")
+        table.add_row(self.t("mulle.summary.game_total"), *[str(d["scores"][s]) for s in sides], style="bold green")
         self.console.print()
         self.console.print(table)
         if self.interactive and not self.game.is_over():
@@ -698,16 +844,26 @@ class MulleTable:
         body = Group(Text(headline, style="bold yellow"), Text(f"Final score: {scores}", style="bold"))
         self.console.print(Panel(body, title="Game over", border_style="yellow", expand=False))
 
-    def _save(self) -> None:
+    def _save(self, quietly: bool = False, say: bool = True) -> None:
+        """Write the record (a new file, then renamed over the old: a signal never leaves half a record); then
+        say where, unless ``say`` is false (``quietly``: ignoring a terminal that has gone)."""
+        if not say:
+            tell: Callable[..., None] = lambda *a, **k: None
+        elif quietly:
+            tell = lambda *a, **k: quiet(self.console.print, *a, **k)
+        else:
+            tell = self.console.print
         try:
             self.record_path.parent.mkdir(parents=True, exist_ok=True)
-            self.record_path.write_text(
-                json.dumps(self.game.to_record(), ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
-            )
+            partial = self.record_path.with_name(self.record_path.name + ".partial")
+            partial.write_text(json.dumps(self.game.to_record(), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+            partial.replace(self.record_path)
         except OSError as exc:
-            self.console.print(self.t("save_failed", path=self.record_path, error=exc))
+            tell(self.t("save_failed", path=self.record_path, error=exc))
             return
-        self.console.print(self.t("saved", path=self.record_path, game="mulle"), soft_wrap=True)
+        tell(self.t("saved", path=self.record_path, game="mulle"), soft_wrap=True)
+        if not self.game.is_over():
+            tell(self.t("resume_hint", path=self.record_path, game="mulle"), soft_wrap=True)
 
 
 def _default_record_path(seed: int) -> Path:

@@ -28,6 +28,10 @@ TARGETS = (121, 61)
 #: The languages of the terminal games' words (:data:`kortbord.i18n.LANGS`).
 LANGS = ("en", "sv")
 _LANG_HELP = "Language of every line the game prints (events, reasons, prompts, help): en or sv."
+_RESUME_HELP = (
+    "Continue the game saved in this record (the file a game writes when it ends, is quit or its terminal closes): "
+    "its rules, seats and seed are the record's; --bot and --lang apply; the record is saved back to it."
+)
 _SEED_HELP = (
     "Seed of the shuffles and the computers: the same seed, the same deals (and the same game with the random "
     "and greedy levels; the strong level thinks for a fixed time, so its choices can vary with the machine's speed)."
@@ -77,6 +81,7 @@ def mulle(
         Path | None, typer.Option("--record", help="Where to save the game record JSON (default: a new file).")
     ] = None,
     lang: Annotated[str, typer.Option("--lang", **choices(LANGS), help=_LANG_HELP)] = "en",
+    resume: Annotated[Path | None, typer.Option("--resume", help=_RESUME_HELP)] = None,
 ) -> None:
     """Play Mulle in the terminal against the computer (rules spec mulle.md §2)."""
     from kortbord.cli import mulle_terminal
@@ -94,6 +99,7 @@ def mulle(
         auto=auto,
         record=record,
         lang=lang,
+        resume=resume,
     )
     raise typer.Exit(mulle_terminal.run(options))
 
@@ -127,6 +133,7 @@ def cribbage(
         Path | None, typer.Option("--record", help="Where to save the game record JSON (default: a new file).")
     ] = None,
     lang: Annotated[str, typer.Option("--lang", **choices(LANGS), help=_LANG_HELP)] = "en",
+    resume: Annotated[Path | None, typer.Option("--resume", help=_RESUME_HELP)] = None,
 ) -> None:
     """Play Cribbage in the terminal against the computer (rules spec cribbage.md §2, Muggins §2.10)."""
     from kortbord.cli import cribbage_terminal
@@ -143,5 +150,6 @@ def cribbage(
         auto=auto,
         record=record,
         lang=lang,
+        resume=resume,
     )
     raise typer.Exit(cribbage_terminal.run(options))

@@ -1,0 +1,361 @@
+"""What both terminal games share: a game driven through the game registry, resuming a saved record, reading a
+line with editing and history, the signals that stop a game, and fitting text to the screen.
+
+* :class:`SpecGame` -- one game in progress driven only through ``kortbord.core.get(name)`` (the
+  :class:`~kortbord.contract.GameSpec`): its state, the one ``random.Random(seed)`` every chance step is drawn
+  from, the decisions so far and the public events; :meth:`SpecGame.resume` continues a saved record by replaying
+  it through ``spec.replay`` (the same seats, seed and rules, the chance generator where the record left it).
+* :class:`LineReader` -- the prompt: with a terminal, prompt_toolkit's line editor (arrows, Home/End, history
+  with Up/Down, Ctrl-R search); without one (piped input), a plain ``input()``.
+* :class:`Stop` and :func:`stop_on_signals` -- SIGHUP (the terminal closed) and SIGTERM stop the game like
+  ``quit``: the record is saved, the exit status is 128 + the signal's number.  Ctrl-C stops it with status 130.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import random
+import re
+import signal
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from types import FrameType
+from typing import Any, cast
+
+from rich.console import Console
+from rich.text import Text
+
+from kortbord import core
+from kortbord.contract import Event, GameSpec
+from kortbord.errors import InvalidPositionError
+
+__all__ = ["EXIT_INTERRUPTED", "LineReader", "SpecGame", "Stop", "flow", "quiet", "stop_on_signals"]
+
+#: The exit status after Ctrl-C (128 + SIGINT), as shells report an interrupted command.
+EXIT_INTERRUPTED = 130
+
+
+class Stop(SystemExit):
+    """A signal (SIGHUP, SIGTERM) stopped the game: save the record and exit with ``128 + signum``.
+
+    A :class:`SystemExit` so that nothing between the signal and the game loop -- the line editor's event loop
+    included, which logs and swallows ordinary exceptions raised in its callbacks -- can swallow it.
+    """
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(128 + signum)
+        self.signum = signum
+
+
+class SpecGame:
+    """One game in progress, driven through the game's :class:`~kortbord.contract.GameSpec` only.
+
+    Args:
+        game: the registry name (``"mulle"``, ``"cribbage"``).
+        rules: the game's ``Rules`` (``spec.make_rules``).
+        players: the number of seats.  teams: partnerships (Mulle's teams; Cribbage's are in its rules).
+        seed: the seed of the one generator that draws every chance step, in order (as the records say).
+        seats: the display names, one per seat.  dealer: a fixed first dealer, or ``None`` to draw it.
+
+    Attributes:
+        spec, rules, players, teams, seed, seats, dealer: as given.  state: the current state.  moves: the
+        decisions so far.  events: every public event so far (chance steps included), in order.
+    """
+
+    def __init__(
+        self,
+        game: str,
+        rules: Any,
+        *,
+        players: int,
+        teams: bool = False,
+        seed: int,
+        seats: Sequence[str],
+        dealer: int | None = None,
+        _start: bool = True,
+    ) -> None:
+        self.spec: GameSpec = core.get(game)
+        self.rules = rules
+        self.players = players
+        self.teams = teams
+        self.seed = seed
+        self.seats = list(seats)
+        self.dealer = dealer
+        self.rng = random.Random(seed)
+        self.state: Any = self.spec.new_game(rules, players=players, teams=teams, dealer=dealer)
+        self.moves: list[Any] = []
+        self.events: list[Event] = []
+        if _start:
+            self._chance()
+
+    @classmethod
+    def resume(cls, game: str, record: Any) -> SpecGame:
+        """The game a saved record stopped at: the record replayed through ``spec.replay`` (rules, seats, seed,
+        every decision); the chance generator drawn exactly as far as the replay drew it, so the next deal is the
+        one the unbroken game would have dealt.
+
+        Raises:
+            InvalidPositionError: not a record of ``game``, or a move in it is malformed or illegal (the message
+                names it); also a record whose game is already over.
+        """
+        spec = core.get(game)
+        if not isinstance(record, dict) or record.get("game") != game:
+            raise InvalidPositionError(f'not a {game} game record (expected "game": "{game}")')
+        steps = spec.replay(record)  # checks the header and every move; raises InvalidPositionError
+        first = next(steps)
+        players = int(record.get("players", 2))
+        teams = bool(record.get("teams", False))
+        seats = record.get("seats") or [spec.seat_name(s) for s in range(players)]
+        out = cls(
+            game,
+            spec.make_rules(record.get("rules"), players=players, teams=teams),
+            players=players,
+            teams=teams,
+            seed=int(record["seed"]),
+            seats=[str(s) for s in seats],
+            dealer=record.get("dealer"),
+            _start=False,
+        )
+        before = out.state
+        for state, seat, move, events in _chain(first, steps):
+            if seat is None:  # a chance step: draw it from our generator too, so it stands where the replay's does
+                drawn = spec.chance_outcome(before, out.rng)
+                if drawn != move:
+                    raise InvalidPositionError("the record's chance steps do not follow from its seed")
+            else:
+                out.moves.append(move)
+            out.events.extend(events)
+            out.state = before = state
+        if spec.is_over(out.state):
+            raise InvalidPositionError("this game is already over: replay it with the replay command")
+        return out
+
+    # -- the game ---------------------------------------------------------------------------------------------
+    @property
+    def to_act(self) -> int | None:
+        """The seat to decide, or ``None`` when the game is over."""
+        return self.spec.to_act(self.state)
+
+    def legal_moves(self) -> list[Any]:
+        """The legal moves of the seat to decide, in the engine's order."""
+        return self.spec.legal_moves(self.state)
+
+    def view(self, seat: int) -> Any:
+        """What ``seat`` may know."""
+        return self.spec.view(self.state, seat)
+
+    def is_over(self) -> bool:
+        """The game has ended."""
+        return self.spec.is_over(self.state)
+
+    def result(self) -> Any:
+        """The engine's result (raises ``IllegalMoveError`` before the end)."""
+        return self.spec.result(self.state)
+
+    def play(self, move: Any, *, seat: int | None = None) -> tuple[Event, ...]:
+        """Play ``move`` (a move, or its notation) for the seat to decide, then the chance steps that follow.
+
+        Args:
+            move: the move or its notation.  seat: who sends it (checked against the seat to decide).
+        Returns:
+            The public events, in order.
+        Raises:
+            InvalidMoveError, IllegalMoveError, AmbiguousMoveError, NotYourTurnError: the game is unchanged.
+        """
+        if isinstance(move, str):
+            move = self.spec.parse_move(self.state, move)
+        if seat is not None and seat != self.to_act:
+            from kortbord.errors import NotYourTurnError
+
+            raise NotYourTurnError(f"it is not seat {seat}'s turn")
+        state, events = self.spec.step(self.state, move)
+        with held():  # a SIGHUP now waits until state, moves and events agree again (the record saved is whole)
+            self.state = state
+            self.moves.append(move)
+            self.events.extend(events)
+            return tuple(events) + self._chance()
+
+    def _chance(self) -> tuple[Event, ...]:
+        out: list[Event] = []
+        while self.spec.is_chance(self.state):
+            self.state, events = self.spec.step(self.state, self.spec.chance_outcome(self.state, self.rng))
+            out.extend(events)
+        self.events.extend(out)
+        return tuple(out)
+
+    def to_record(self) -> dict[str, Any]:
+        """The game record (``spec.record``): rules, seats, seed and the decisions in notation."""
+        return self.spec.record(
+            self.rules,
+            players=self.players,
+            teams=self.teams,
+            seed=self.seed,
+            moves=self.moves,
+            seats=self.seats,
+            dealer=self.dealer,
+        )
+
+
+def _chain(first: Any, rest: Iterator[Any]) -> Iterator[Any]:
+    yield first
+    yield from rest
+
+
+# ------------------------------------------------------------------------------------------------- the prompt
+class LineReader:
+    """Reads one line after a prompt written in Rich markup.
+
+    With a terminal on both ends it is prompt_toolkit's line editor: the arrows move in the line (never
+    printing ``^[[A``), Up/Down walk this game's earlier lines, Ctrl-R searches them.  Otherwise (input piped in,
+    output captured) it prints the prompt with ``console`` and reads ``input()``.
+
+    Raises (from a call): EOFError at the end of input or on Ctrl-D; KeyboardInterrupt on Ctrl-C.
+    """
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+        self._session: Any = None
+        if sys.stdin.isatty() and sys.stdout.isatty():
+            try:
+                from prompt_toolkit import PromptSession
+                from prompt_toolkit.history import InMemoryHistory
+            except ImportError:  # pragma: no cover - a base dependency; a broken install still gets a prompt
+                return
+            self._session = PromptSession(history=InMemoryHistory())
+
+    @property
+    def editing(self) -> bool:
+        """The line editor is in use (a terminal)."""
+        return self._session is not None
+
+    def __call__(self, prompt: str) -> str:
+        if self._session is None:
+            return self.console.input(prompt)
+        from prompt_toolkit.formatted_text import ANSI
+
+        buffer = io.StringIO()
+        Console(
+            file=buffer,
+            force_terminal=True,
+            color_system=cast(Any, self.console.color_system or "standard"),
+            width=10_000,
+            highlight=False,
+        ).print(prompt, end="")
+        try:
+            text: str = self._session.prompt(ANSI(buffer.getvalue()))
+        except OSError:  # the terminal has gone (closed window, SIGHUP): no more input
+            raise EOFError from None
+        return text
+
+
+# ------------------------------------------------------------------------------------------------- signals
+_held = 0
+_pending: list[int] = []
+#: what to do first when a stopping signal comes (save the record), set by :func:`stop_on_signals`
+_on_stop: list[Callable[[], None]] = []
+#: the signal that stopped the game, once one has
+stopped: list[int] = []
+
+
+def _stop(signum: int) -> None:
+    stopped[:] = [signum]
+    for save in _on_stop:
+        with contextlib.suppress(Exception):
+            save()
+    raise Stop(signum)
+
+
+@contextlib.contextmanager
+def held() -> Iterator[None]:
+    """A block a stopping signal must not cut in two (a move half recorded): a SIGHUP/SIGTERM that comes inside
+    it raises :class:`Stop` when the block ends."""
+    global _held
+    _held += 1
+    try:
+        yield
+    finally:
+        _held -= 1
+        if not _held and _pending:
+            _stop(_pending.pop())
+
+
+@contextlib.contextmanager
+def stop_on_signals(save: Callable[[], None]) -> Iterator[None]:
+    """While the block runs, SIGHUP and SIGTERM call ``save`` at once (the terminal may already be gone, and the
+    line editor's clean-up may fail writing to it) and then raise :class:`Stop` in the main thread (the game
+    exits ``128 + signum``); inside :func:`held`, when that block ends.  The previous handlers come back
+    afterwards.  Outside the main thread it does nothing.
+    """
+    wanted = [getattr(signal, name) for name in ("SIGHUP", "SIGTERM") if hasattr(signal, name)]
+    previous: dict[int, Any] = {}
+
+    def handler(signum: int, frame: FrameType | None) -> None:
+        if _held:
+            _pending[:] = [signum]
+            return
+        _stop(signum)
+
+    try:
+        for signum in wanted:
+            previous[signum] = signal.signal(signum, handler)
+    except ValueError:  # not the main thread
+        previous.clear()
+    _on_stop[:] = [save]
+    stopped.clear()
+    try:
+        yield
+    finally:
+        _on_stop.clear()
+        for signum, old in previous.items():
+            signal.signal(signum, old)
+
+
+def quiet(print_: Callable[..., None], *args: Any, **kwargs: Any) -> None:
+    """``print_(*args, **kwargs)``, ignoring a terminal that has gone away (after SIGHUP writes fail)."""
+    with contextlib.suppress(OSError, ValueError):
+        print_(*args, **kwargs)
+
+
+# ------------------------------------------------------------------------------------------------- text
+_GAP = re.compile(r"\S( {2,})\S")
+
+
+def flow(markup: str, width: int) -> Text:
+    """Help text (Rich markup, laid out in lines) wrapped to ``width`` columns without breaking words.
+
+    A bullet (``• ...``) and the indented lines after it are one paragraph, wrapped under its first word; any
+    other line too long for the screen is wrapped under its second column (the text after the first gap of two
+    or more spaces), or under its own indentation.
+    """
+    paragraphs: list[tuple[str, int]] = []
+    for line in markup.split("\n"):
+        plain_line = Text.from_markup(line).plain
+        if paragraphs and paragraphs[-1][0].lstrip().startswith("•") and line.startswith("  ") and line.strip():
+            paragraphs[-1] = (paragraphs[-1][0] + " " + line.strip(), paragraphs[-1][1])
+            continue
+        lead = len(plain_line) - len(plain_line.lstrip())
+        if plain_line.lstrip().startswith("• "):
+            hang = lead + 2
+        else:
+            gap = _GAP.search(plain_line, lead)
+            hang = gap.end() - 1 if gap and gap.end() - 1 < width // 2 else lead
+        paragraphs.append((line, hang))
+    out = Text()
+    probe = Console(width=max(20, width), file=io.StringIO())
+    for n, (line, hang) in enumerate(paragraphs):
+        if n:
+            out.append("\n")
+        text = Text.from_markup(line)
+        first, *rest = text.wrap(probe, max(20, width)) if text.plain else [text]
+        first.rstrip()
+        out.append_text(first)
+        if rest:
+            for part in rest:
+                part.rstrip()
+            tail = Text(" ").join(rest)  # the rest again, wrapped under the hanging indent
+            for part in tail.wrap(probe, max(10, width - hang)):
+                part.rstrip()
+                out.append("\n" + " " * hang)
+                out.append_text(part)
+    return out
