@@ -56,18 +56,17 @@ export class CribbageTable implements Table {
   }
 
   private sides(): number {
-    const r = this.v.rules ?? {};
-    return r.partnership || (this.v.side_scores ?? []).length === 2 && r.players === 4 ? 2 : r.players ?? 2;
+    return (this.v.side_scores ?? []).length || (this.v.rules?.players ?? 2);
   }
 
   private sideOf(seat: number): number {
-    return this.sides() === 2 && (this.v.rules?.players ?? 2) === 4 ? seat % 2 : seat;
+    return this.v.seat_sides?.[seat] ?? seat;
   }
 
   sideName(side: number): string {
     const me = this.ctx.seat;
     if ((this.v.rules?.players ?? 2) === 4) {
-      return me !== null && me % 2 === side ? t("yourTeam") : t("team", { n: side + 1 });
+      return me !== null && this.sideOf(me) === side ? t("yourTeam") : t("team", { n: side + 1 });
     }
     return this.ctx.name(side);
   }

@@ -291,7 +291,7 @@ export class GamePage {
       const sides: number[] = (over?.winners ?? r.winners ?? v.winners ?? []) as number[];
       if (!sides.length) return t("draw");
       const side = (s: number) => (v.teams ? t("team", { n: s + 1 }) : this.playerName(s));
-      const mine = me === null ? null : v.teams ? me % 2 : me;
+      const mine = me === null ? null : (v.seat_sides?.[me] ?? me);
       const head = mine === null ? "" : sides.includes(mine) ? t("youWin") : t("youLose");
       const scores: number[] = (over?.scores ?? r.scores ?? v.scores ?? []) as number[];
       const tally = scores.map((p, s) => `${side(s)} ${p}`).join(", ");

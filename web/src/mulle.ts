@@ -52,12 +52,12 @@ export class MulleTable implements Table {
   }
 
   private side(seat: number): number {
-    return this.v.teams ? seat % 2 : seat;
+    return this.v.seat_sides?.[seat] ?? seat;
   }
 
   sideName(side: number): string {
     const me = this.ctx.seat;
-    if (this.v.teams) return me !== null && me % 2 === side ? t("yourTeam") : t("team", { n: side + 1 });
+    if (this.v.teams) return me !== null && this.side(me) === side ? t("yourTeam") : t("team", { n: side + 1 });
     return this.ctx.name(side);
   }
 

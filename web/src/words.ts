@@ -190,7 +190,7 @@ function cribbageData(ev: Json, fmt: Fmt): Record<string, unknown> {
       data.winners = winners.map((s) => fmt.name(s)).join(tr("cribbage.and"));
       const many = winners.length > 1;
       data.form = ev.lowball ? (many ? "lowball_many" : "lowball_one") : many ? "many" : "one";
-      const side = ev.partnership ? ev.seat % 2 : ev.seat;
+      const side = ev.side;
       data.score = (ev.side_scores ?? [])[side];
       data.skunk = ev.double_skunk ? tr("cribbage.double_skunk") : ev.skunk ? tr("cribbage.skunk") : "";
       const sc: number[] = ev.scores ?? [];

@@ -22,7 +22,7 @@ import typer
 
 from kortbord.cli._io import parse_json, printable, read_json_file
 from kortbord.errors import KortbordError
-from kortbord.mulle import engine
+from kortbord.mulle import SPEC, engine
 from kortbord.mulle.game import Game
 from kortbord.mulle.position import _pile, apply_position, load_position
 from kortbord.mulle.rules import Rules
@@ -164,7 +164,7 @@ def replay(record_file: Annotated[Path, typer.Argument(metavar="RECORD.json", he
 
 def _side(game: Game, side: int) -> str:
     if game.teams:
-        return "+".join(printable(game.seats[s]) for s in range(game.players) if s % 2 == side)
+        return "+".join(printable(game.seats[s]) for s in range(game.players) if SPEC.side_of(game.state, s) == side)
     return printable(game.seats[side])
 
 

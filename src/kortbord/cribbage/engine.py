@@ -665,6 +665,7 @@ def _game_over(values: list[Any], scores: list[int], seat: int, ev: list[Event] 
                 "game_over",
                 {
                     "seat": seat,
+                    "side": rules.side_of(seat),
                     **res.to_json(),
                     "target": rules.target,
                     "partnership": rules.partnership,

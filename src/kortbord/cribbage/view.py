@@ -129,6 +129,7 @@ class PublicView:
             "to_act": self.to_act,
             "scores": list(self.scores),
             "side_scores": list(self.side_scores),
+            "seat_sides": [self.rules.side_of(s) for s in range(self.rules.players)],
             "target": self.rules.target,
             "hand": cards(self.hand),
             "discards": cards(self.discards),

@@ -133,7 +133,7 @@ def event_text(event: Mapping[str, Any], lang: str = "en", names: Sequence[str] 
             data["form"] = "lowball_many" if many else "lowball_one"
         else:
             data["form"] = "many" if many else "one"
-        side = event["seat"] % 2 if event.get("partnership") else event["seat"]
+        side = event["side"]
         data["score"] = event["side_scores"][side]
         skunk = "cribbage.double_skunk" if event.get("double_skunk") else "cribbage.skunk" if event.get("skunk") else ""
         data["skunk"] = template(skunk, lang, game="cribbage") if skunk else ""

@@ -106,6 +106,7 @@ class PublicView:
             "seat": None,
             "players": self.players,
             "teams": self.teams,
+            "seat_sides": [side_of(self.teams, s) for s in range(self.players)],
             "phase": self.phase,
             "dealer": self.dealer,
             "round": self.round_no,
