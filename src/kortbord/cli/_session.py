@@ -26,9 +26,9 @@ from typing import Any, cast
 from rich.console import Console
 from rich.text import Text
 
-from kortbord import core
-from kortbord.contract import Event, GameSpec
-from kortbord.errors import InvalidPositionError
+from kortbord import core, i18n
+from kortbord.contract import Event, GameSpec, Reason
+from kortbord.errors import InvalidCardError, InvalidMoveError, InvalidPositionError
 
 __all__ = ["EXIT_INTERRUPTED", "LineReader", "SpecGame", "Stop", "flow", "quiet", "stop_on_signals"]
 
@@ -359,3 +359,30 @@ def flow(markup: str, width: int) -> Text:
                 out.append("\n" + " " * hang)
                 out.append_text(part)
     return out
+
+
+def refusal_text(
+    exc: Exception, text: str, lang: str, names: Sequence[str], say: Callable[..., str], english: str
+) -> str:
+    """Why a line of input was refused, in the table's language: in English ``english`` (the error's own message,
+    as the terminal shows it); otherwise the engine's or the terminal's reason code worded by :mod:`kortbord.i18n`
+    (seats by ``names``), else the terminal's words for a malformed card or move.  ``say(key, **data)`` gives the
+    terminal's own words."""
+    if lang == "en":
+        return english
+    reason = getattr(exc, "reason", None)
+    if isinstance(reason, Reason):
+        return reason.text(lang, names)
+    if isinstance(exc, InvalidCardError):
+        return say("reason.malformed_card", text=text)
+    if isinstance(exc, InvalidMoveError):
+        return say("reason.malformed_move", text=text, error="")
+    return say("reason.bad_input", text=text)
+
+
+def stop_text(stop: BaseException, say: Callable[..., str]) -> str:
+    """Why a game stopped (a hang-up, a termination, Ctrl-C, the end of input), in the terminal's words."""
+    if isinstance(stop, Stop):
+        return say("why.hangup" if stop.signum == getattr(signal, "SIGHUP", -1) else "why.terminated")
+    key = "why." + (str(stop) or "interrupted").replace(" ", "_")
+    return say(key) if key in i18n.catalogue("terminal") else str(stop)

@@ -31,7 +31,6 @@ import json
 import os
 import random
 import re
-import signal
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -59,7 +58,7 @@ from kortbord.cribbage.moves import Discard, Go, Move, Play
 from kortbord.cribbage.rules import Rules
 from kortbord.cribbage.state import Event
 from kortbord.cribbage.view import View
-from kortbord.errors import IllegalMoveError, InvalidCardError, InvalidMoveError, KortbordError
+from kortbord.errors import IllegalMoveError, InvalidMoveError, KortbordError
 from kortbord.i18n import render
 from kortbord.i18n.cribbage import callout as spoken_count
 from kortbord.i18n.cribbage import peg_text
@@ -304,22 +303,12 @@ class CribbageTable:
     def error_text(self, exc: Exception, text: str = "") -> str:
         """Why a line of input was refused, in the table's language: the engine's or the terminal's reason code
         worded by :mod:`kortbord.i18n` (seats by name); in English the error's own message."""
-        reason = getattr(exc, "reason", None)
-        if self.lang == "en":
-            return self._names_in(str(exc))
-        if isinstance(reason, Reason):
-            return reason.text(self.lang, self.names)
-        if isinstance(exc, InvalidCardError):
-            return self.t("reason.malformed_card", text=text)
-        if isinstance(exc, InvalidMoveError):
-            return self.t("reason.malformed_move", text=text, error="")
-        return self.t("reason.bad_input", text=text)
+        return _session.refusal_text(
+            exc, text, self.lang, self.names, self.t, self._names_in(str(exc)) if self.lang == "en" else ""
+        )
 
     def _why(self, stop: BaseException) -> str:
-        if isinstance(stop, Stop):
-            return self.t("why.hangup" if stop.signum == getattr(signal, "SIGHUP", -1) else "why.terminated")
-        key = "why." + (str(stop) or "interrupted").replace(" ", "_")
-        return self.t(key) if key in i18n.catalogue("terminal") else str(stop)
+        return _session.stop_text(stop, self.t)
 
     def _side_of(self, seat: int) -> int:
         return SPEC.side_of(self.game.state, seat)

@@ -25,7 +25,6 @@ import dataclasses
 import json
 import os
 import random
-import signal
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -50,7 +49,7 @@ from kortbord.cli.card_faces import card_plain as _plain
 from kortbord.cli.card_faces import card_text, cards_text
 from kortbord.cli.card_faces import cards_plain as _plain_cards
 from kortbord.contract import Reason
-from kortbord.errors import AmbiguousMoveError, IllegalMoveError, InvalidCardError, InvalidMoveError, KortbordError
+from kortbord.errors import AmbiguousMoveError, IllegalMoveError, InvalidCardError, KortbordError
 from kortbord.mulle.engine import Event
 from kortbord.mulle.moves import Build, BuildDown, Capture, LayOn, Package, PlayerMove, Raise, Trail
 from kortbord.mulle.rules import Rules
@@ -379,22 +378,10 @@ class MulleTable:
     def error_text(self, exc: Exception, text: str = "") -> str:
         """Why a line of input was refused, in the table's language: the engine's or the terminal's reason code
         worded by :mod:`kortbord.i18n`; in English the error's own message."""
-        reason = getattr(exc, "reason", None)
-        if self.lang == "en":
-            return str(exc)
-        if isinstance(reason, Reason):
-            return reason.text(self.lang, self.names)
-        if isinstance(exc, InvalidCardError):
-            return self.t("reason.malformed_card", text=text)
-        if isinstance(exc, InvalidMoveError):
-            return self.t("reason.malformed_move", text=text, error="")
-        return self.t("reason.bad_input", text=text)
+        return _session.refusal_text(exc, text, self.lang, self.names, self.t, str(exc) if self.lang == "en" else "")
 
     def _why(self, stop: BaseException) -> str:
-        if isinstance(stop, Stop):
-            return self.t("why.hangup" if stop.signum == getattr(signal, "SIGHUP", -1) else "why.terminated")
-        key = "why." + (str(stop) or "interrupted").replace(" ", "_")
-        return self.t(key) if key in i18n.catalogue("terminal") else str(stop)
+        return _session.stop_text(stop, self.t)
 
     def _subject(self, seat: int, verb: str, plain_verb: str) -> str:
         """``"Anna deals"``, but ``"You deal"`` for a person named "You"."""
