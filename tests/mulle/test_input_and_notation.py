@@ -447,3 +447,17 @@ def test_cli_score_refuses_impossible_piles(tmp_path: Any, pile: dict[str, Any],
     res = CliRunner().invoke(app, ["mulle", "score", str(path), "--json"])
     assert res.exit_code == 2 and res.stdout == "", res.stdout
     assert res.stderr.startswith("error:") and says in res.stderr, res.stderr
+
+
+def test_a_malformed_capture_is_named_as_written() -> None:
+    """'C 9H x' is malformed (spec §5.2: the captured set is written in braces); the error quotes what was typed,
+    not the trail the card-only shorthand tries first."""
+    from kortbord.core import get
+
+    spec = get("mulle")
+    state = spec.new_game(spec.make_rules({}))
+    rng = random.Random(1)
+    while spec.is_chance(state):
+        state = spec.apply(state, spec.chance_outcome(state, rng))
+    with pytest.raises(InvalidMoveError, match=r"malformed move 'C 9H x'"):
+        spec.parse_move(state, "C 9H x")

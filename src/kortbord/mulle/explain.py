@@ -141,7 +141,11 @@ def parse_move(state: State, text: str) -> PlayerMove:
         raise NotYourTurnError(Reason("game_over" if state.phase == "over" else "shuffle_due"))
     stripped = " ".join(text.split()) if isinstance(text, str) else text
     if isinstance(stripped, str) and stripped[:2].upper() == "C " and "{" not in stripped:
-        card = parse_move_text(f"T {stripped[2:]}").card  # type: ignore[union-attr]
+        try:  # "C 8C": the capture named by its card alone
+            card = parse_move_text(f"T {stripped[2:]}").card  # type: ignore[union-attr]
+        except InvalidMoveError:
+            parse_move_text(text)  # the error names the move as written
+            raise
         matches = [m for m in _legal_list(state) if isinstance(m, Capture) and m.card == card]
         if len(matches) == 1:
             return matches[0]
