@@ -13,6 +13,7 @@ import logging
 import re
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any, Final, Literal
@@ -35,7 +36,7 @@ from kortbord.server.rng import RNG_NAME, new_seed, seed_commitment
 from kortbord.server.sessions import Session, SessionManager, build_session, hash_secret, table_rules
 from kortbord.server.ws import game_socket
 
-__all__ = ["STATIC_DIR", "ApiError", "create_app"]
+__all__ = ["STATIC_DIR", "AddressLimits", "ApiError", "create_app"]
 
 log = logging.getLogger("kortbord.server")
 
@@ -43,6 +44,8 @@ log = logging.getLogger("kortbord.server")
 STATIC_DIR: Final = Path(__file__).parent / "static"
 #: Largest REST request body, in bytes.
 MAX_BODY: Final = 16 * 1024
+#: Client addresses whose POST rate buckets are kept (least recently used beyond this are forgotten).
+MAX_ADDRESSES: Final = 10_000
 
 _HASHED = re.compile(r"[.-][A-Za-z0-9_-]{8,}\.(?:js|mjs|css|woff2?|png|svg|webp|jpg)$")
 
@@ -156,6 +159,47 @@ def _unreadable_json(body: bytes) -> str | None:
     return None
 
 
+class AddressLimits:
+    """Per-address token buckets (``burst`` requests at once, refilled at ``rate`` a second) in a bounded
+    least-recently-used table: at most ``size`` addresses are kept; when a new address arrives at a full table only
+    the address seen longest ago is forgotten -- never every bucket at once, so filling the table with fresh
+    addresses does not reset anybody else's limit.  (An address idle for ``burst / rate`` seconds has a full bucket
+    anyway; forgetting it loses nothing.)"""
+
+    def __init__(self, rate: float, burst: float, size: int = MAX_ADDRESSES) -> None:
+        if size < 1:
+            raise ValueError(f"size must be at least 1, got {size}")
+        self.rate = rate
+        self.burst = burst
+        self.size = size
+        self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._buckets)
+
+    def __contains__(self, address: object) -> bool:
+        return address in self._buckets
+
+    def allow(self, address: str, now: float | None = None) -> bool:
+        """Take one token from ``address``'s bucket (``now``: ``time.monotonic()`` seconds); False if it is empty."""
+        if now is None:
+            now = time.monotonic()
+        buckets = self._buckets
+        entry = buckets.get(address)
+        if entry is None:
+            tokens = self.burst
+            if len(buckets) >= self.size:
+                buckets.popitem(last=False)
+        else:
+            tokens = min(self.burst, entry[0] + (now - entry[1]) * self.rate)
+            buckets.move_to_end(address)
+        if tokens < 1.0:
+            buckets[address] = (tokens, now)
+            return False
+        buckets[address] = (tokens - 1.0, now)
+        return True
+
+
 # -- request bodies ---------------------------------------------------------------------------------------------
 class SeatSpec(BaseModel):
     """One seat of a new game: a person (``human``) or a computer player (``bot`` with a ``level``)."""
@@ -232,6 +276,7 @@ def create_app(
     ws_burst: float = 20.0,
     rest_rate: float = 5.0,
     rest_burst: float = 30.0,
+    rest_addresses: int = MAX_ADDRESSES,
     static_dir: Path | None = None,
     seed_factory: Callable[[], str] = new_seed,
 ) -> FastAPI:
@@ -244,6 +289,7 @@ def create_app(
         allowed_origins: browser origins besides the server's own that may open WebSockets (``"*"``: any).
         ws_rate, ws_burst: per-connection message rate limit (messages a second, messages at once).
         rest_rate, rest_burst: per-client limit on POST requests.
+        rest_addresses: client addresses whose POST limits are remembered (an :class:`AddressLimits` table).
         static_dir: the page's built files (default :data:`STATIC_DIR`).
         seed_factory: where game seeds come from (default :func:`~kortbord.server.rng.new_seed`, the OS CSPRNG;
             tests pass a fixed sequence to make deals reproducible).
@@ -255,7 +301,7 @@ def create_app(
     bots = BotPool(bot_workers, bot_mode)
     manager = SessionManager(store, bots, bot_delay)
     origins = frozenset(allowed_origins)
-    post_buckets: dict[str, tuple[float, float]] = {}
+    post_limits = AddressLimits(rest_rate, rest_burst, rest_addresses)
 
     lag = {"samples": 0, "over_50ms": 0, "max_ms": 0.0, "max_cpu_ms": 0.0}
 
@@ -300,6 +346,7 @@ def create_app(
     app.add_middleware(BodyLimit, limit=MAX_BODY)
     app.state.manager = manager
     app.state.store = store
+    app.state.post_limits = post_limits
 
     @app.exception_handler(ApiError)
     async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
@@ -325,15 +372,8 @@ def create_app(
             if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
                 return _error_response(413, "too_large", f"a request body may be at most {MAX_BODY} bytes")
             client = request.client.host if request.client else "?"
-            tokens, stamp = post_buckets.get(client, (rest_burst, time.monotonic()))
-            now = time.monotonic()
-            tokens = min(rest_burst, tokens + (now - stamp) * rest_rate)
-            if tokens < 1.0:
-                post_buckets[client] = (tokens, now)
+            if not post_limits.allow(client):
                 return _error_response(429, "rate_limited", "too many requests; wait a moment")
-            post_buckets[client] = (tokens - 1.0, now)
-            if len(post_buckets) > 10000:
-                post_buckets.clear()
         response: Response = await call_next(request)
         return response
 
