@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_helpers import new_game, receive_state, seeds
+from server_helpers import make_client, new_game, receive_state, seeds
 from starlette.testclient import TestClient
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect
@@ -149,3 +149,124 @@ def test_origin_check_compares_scheme_host_and_port(tmp_path: Path) -> None:
         assert _ws_outcome(c, url, "https://kortbord.example:443") is None
         assert _ws_outcome(c, url, "http://kortbord.example") == 4401
         assert _ws_outcome(c, url, "https://kortbord.example:8443") == 4401
+
+
+# -- a strict create schema --------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        ({"game": "mulle", "seats": []}, "2 seats, got 0"),  # was turned into the default seats
+        ({"game": "mulle", "players": 3, "seats": []}, "3 seats, got 0"),
+        ({"game": "mulle", "seats": [{"kind": "human"}]}, "2 seats, got 1"),
+        ({"game": "mulle", "seats": [{"kind": "human"}] * 3}, "2 seats, got 3"),
+        ({"game": "mulle", "seats": [{"kind": "human"}] * 5}, "seats"),
+        ({"game": "mulle", "seats": None}, "seats"),
+        ({"game": "mulle", "players": 4, "teams": 0}, "teams"),  # was accepted
+        ({"game": "mulle", "players": 4, "teams": 1}, "teams"),
+        ({"game": "mulle", "players": 4, "teams": "yes"}, "teams"),
+        ({"game": "mulle", "players": 4, "teams": "true"}, "teams"),
+        ({"game": "mulle", "players": 4, "teams": None}, "teams"),
+        ({"game": "cribbage", "players": 4, "partnership": 1}, "partnership"),
+        ({"game": "cribbage", "players": 4, "partnership": "false"}, "partnership"),
+        ({"game": "mulle", "players": "2"}, "players"),
+        ({"game": "mulle", "players": 2.0}, "players"),
+        ({"game": "mulle", "players": True}, "players"),
+        ({"game": "mulle", "players": None}, "players"),
+        ({"game": "mulle", "rules": None}, "rules"),
+    ],
+)
+def test_create_schema_is_strict(tmp_path: Path, body: dict[str, Any], words: str) -> None:
+    with make_client(tmp_path) as c:
+        r = c.post("/api/games", json=body)
+        assert r.status_code == 422, r.text
+        err = r.json()["error"]
+        assert err["code"] == "bad_request" and words in err["message"], err
+        assert c.get("/api/games").json() == []  # nothing was created
+
+
+def test_strict_schema_still_takes_what_it_should(tmp_path: Path) -> None:
+    with make_client(tmp_path) as c:
+        s = c.get(f"/api/games/{new_game(c, game='mulle')['game_id']}").json()  # seats absent: you and a bot
+        assert [x["kind"] for x in s["seats"]] == ["human", "bot"]
+        g = new_game(c, game="mulle", players=4, teams=True, seats=[{"kind": "human"}] * 4)
+        s = c.get(f"/api/games/{g['game_id']}").json()
+        assert s["teams"] is True and len(s["seats"]) == 4 and len(g["invites"]) == 3
+        s = c.get(f"/api/games/{new_game(c, game='mulle', players=4, teams=False)['game_id']}").json()
+        assert s["teams"] is False and [x["kind"] for x in s["seats"]] == ["human", "bot", "bot", "bot"]
+        assert new_game(c, game="cribbage", players=4, partnership=True)["seat"] == 0
+
+
+# -- every error answer in the OpenAPI schema --------------------------------------------------------------------
+def test_openapi_lists_every_error_answer(tmp_path: Path) -> None:
+    with make_client(tmp_path) as c:
+        schema = c.get("/openapi.json").json()
+    paths = schema["paths"]
+    expected = {
+        ("get", "/api/options/{game}"): {"404", "422"},
+        ("post", "/api/games"): {"400", "413", "422", "429"},
+        ("get", "/api/games"): {"422"},
+        ("get", "/api/games/{game_id}"): {"404", "422"},
+        ("post", "/api/games/{game_id}/join"): {"400", "403", "404", "409", "413", "422", "429"},
+        ("get", "/api/games/{game_id}/record"): {"404", "409", "422"},
+    }
+    for (method, path), errors in expected.items():
+        responses = paths[path][method]["responses"]
+        assert {s for s in responses if s.startswith(("4", "5"))} == errors, (method, path, sorted(responses))
+        for status in errors:  # each with the one error body, never FastAPI's default validation shape
+            ref = responses[status]["content"]["application/json"]["schema"]["$ref"]
+            assert ref == "#/components/schemas/ErrorBody", (method, path, status, ref)
+    body = schema["components"]["schemas"]["ErrorBody"]
+    assert body["required"] == ["error"]
+    assert set(schema["components"]["schemas"]["ErrorDetail"]["required"]) == {"code", "message"}
+    create = schema["components"]["schemas"]["CreateGame"]["properties"]
+    assert {"type": "boolean"} in create["teams"]["anyOf"]
+    assert create["players"]["type"] == "integer"
+
+
+def test_error_answers_match_the_schema(tmp_path: Path) -> None:
+    with make_client(tmp_path) as c:
+        g = new_game(c, game="cribbage", seats=[{"kind": "human"}, {"kind": "human"}])
+        answers = [
+            c.get("/api/options/poker"),  # 404
+            c.get("/api/games/nosuch"),  # 404
+            c.post(f"/api/games/{g['game_id']}/join", json={"invite_code": "wrong"}),  # 403
+            c.get(f"/api/games/{g['game_id']}/record"),  # 409
+            c.get("/api/games", params={"limit": "many"}),  # 422
+            c.post("/api/games", json={"game": "mulle", "teams": 0}),  # 422
+        ]
+        assert [r.status_code for r in answers] == [404, 404, 403, 409, 422, 422]
+        for r in answers:
+            err = r.json()["error"]
+            assert set(err) <= {"code", "message", "reason"} and {"code", "message"} <= set(err), r.text
+
+
+# -- Allow on 405 ------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("method", "path", "allow"),
+    [
+        ("POST", "/api/health", "GET"),
+        ("DELETE", "/api/games", "GET, POST"),
+        ("PUT", "/api/games", "GET, POST"),
+        ("PUT", "/api/games/abc/join", "POST"),
+        ("GET", "/api/games/abc/join", "POST"),  # was a 404 from the page's files
+        ("POST", "/api/games/abc", "GET"),
+        ("DELETE", "/api/games/abc/record", "GET"),
+        ("POST", "/api/options/mulle", "GET"),
+        ("POST", "/index.html", "GET, HEAD"),  # the page's files
+        ("DELETE", "/cards/x.png", "GET, HEAD"),
+    ],
+)
+def test_405_says_which_methods_are_allowed(tmp_path: Path, method: str, path: str, allow: str) -> None:
+    with make_client(tmp_path) as c:
+        r = c.request(method, path)
+        assert r.status_code == 405, r.text
+        assert r.headers["allow"] == allow
+        assert r.json()["error"]["code"] == "method_not_allowed"
+
+
+def test_an_unknown_api_path_is_404_not_405(tmp_path: Path) -> None:
+    with make_client(tmp_path) as c:
+        for method in ("GET", "POST", "DELETE"):
+            r = c.request(method, "/api/nothing")
+            assert r.status_code == 404 and "allow" not in r.headers, (method, r.text)
+            assert r.json()["error"]["code"] == "not_found"
