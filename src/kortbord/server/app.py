@@ -13,6 +13,7 @@ import logging
 import re
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any, Final, Literal
@@ -20,8 +21,9 @@ from typing import Any, Final, Literal
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, field_validator
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -35,7 +37,7 @@ from kortbord.server.rng import RNG_NAME, new_seed, seed_commitment
 from kortbord.server.sessions import Session, SessionManager, build_session, hash_secret, table_rules
 from kortbord.server.ws import game_socket
 
-__all__ = ["STATIC_DIR", "ApiError", "create_app"]
+__all__ = ["STATIC_DIR", "AddressLimits", "ApiError", "create_app"]
 
 log = logging.getLogger("kortbord.server")
 
@@ -43,6 +45,8 @@ log = logging.getLogger("kortbord.server")
 STATIC_DIR: Final = Path(__file__).parent / "static"
 #: Largest REST request body, in bytes.
 MAX_BODY: Final = 16 * 1024
+#: Client addresses whose POST rate buckets are kept (least recently used beyond this are forgotten).
+MAX_ADDRESSES: Final = 10_000
 
 _HASHED = re.compile(r"[.-][A-Za-z0-9_-]{8,}\.(?:js|mjs|css|woff2?|png|svg|webp|jpg)$")
 
@@ -82,11 +86,52 @@ class ApiError(Exception):
         return cls(status, code, str(exc), None if why is None else dict(why.to_json()))
 
 
-def _error_response(status: int, code: str, message: str, reason: dict[str, Any] | None = None) -> JSONResponse:
+def _error_response(
+    status: int,
+    code: str,
+    message: str,
+    reason: dict[str, Any] | None = None,
+    headers: dict[str, str] | None = None,
+) -> JSONResponse:
     error: dict[str, Any] = {"code": code, "message": message}
     if reason is not None:
         error["reason"] = reason
-    return JSONResponse({"error": error}, status_code=status)
+    return JSONResponse({"error": error}, status_code=status, headers=headers)
+
+
+class ErrorDetail(BaseModel):
+    """What went wrong: a stable ``code``, the English ``message`` and, for an engine's refusal, its ``reason``."""
+
+    code: str
+    message: str
+    reason: dict[str, Any] | None = Field(default=None, description='the engine\'s reason: {"code", ...data}')
+
+
+class ErrorBody(BaseModel):
+    """Every error answer's body: ``{"error": {"code", "message", "reason"?}}`` (``docs/protocol.md``)."""
+
+    error: ErrorDetail
+
+
+#: The error answers of the OpenAPI schema, by status: what each means and the codes it carries.
+_ERRORS: Final[dict[int, str]] = {
+    400: "bad_request: JSON the server will not parse (nested too deeply, a number with thousands of digits)",
+    403: "bad_invite: the invite code is not valid for this game, or was used already",
+    404: "not_found (no such game) or unknown_game",
+    409: "game_over (join) or not_over (record)",
+    413: "too_large: a request body over 16 KiB",
+    422: "bad_request (the body or a parameter does not fit the schema) or bad_rules (the rules refuse it)",
+    429: "rate_limited: too many POST requests from this address",
+}
+
+
+def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """``responses=`` for a route: each of ``statuses`` with its description and the :class:`ErrorBody` model."""
+    return {status: {"model": ErrorBody, "description": _ERRORS[status]} for status in statuses}
+
+
+#: Every POST can be refused before its route runs: a body too large or unreadable, or too many requests.
+_POST_ERRORS: Final = (400, 413, 422, 429)
 
 
 #: The request field each game's lobby asks for partners with, in the game's own word (default ``"teams"``).
@@ -156,6 +201,47 @@ def _unreadable_json(body: bytes) -> str | None:
     return None
 
 
+class AddressLimits:
+    """Per-address token buckets (``burst`` requests at once, refilled at ``rate`` a second) in a bounded
+    least-recently-used table: at most ``size`` addresses are kept; when a new address arrives at a full table only
+    the address seen longest ago is forgotten -- never every bucket at once, so filling the table with fresh
+    addresses does not reset anybody else's limit.  (An address idle for ``burst / rate`` seconds has a full bucket
+    anyway; forgetting it loses nothing.)"""
+
+    def __init__(self, rate: float, burst: float, size: int = MAX_ADDRESSES) -> None:
+        if size < 1:
+            raise ValueError(f"size must be at least 1, got {size}")
+        self.rate = rate
+        self.burst = burst
+        self.size = size
+        self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._buckets)
+
+    def __contains__(self, address: object) -> bool:
+        return address in self._buckets
+
+    def allow(self, address: str, now: float | None = None) -> bool:
+        """Take one token from ``address``'s bucket (``now``: ``time.monotonic()`` seconds); False if it is empty."""
+        if now is None:
+            now = time.monotonic()
+        buckets = self._buckets
+        entry = buckets.get(address)
+        if entry is None:
+            tokens = self.burst
+            if len(buckets) >= self.size:
+                buckets.popitem(last=False)
+        else:
+            tokens = min(self.burst, entry[0] + (now - entry[1]) * self.rate)
+            buckets.move_to_end(address)
+        if tokens < 1.0:
+            buckets[address] = (tokens, now)
+            return False
+        buckets[address] = (tokens - 1.0, now)
+        return True
+
+
 # -- request bodies ---------------------------------------------------------------------------------------------
 class SeatSpec(BaseModel):
     """One seat of a new game: a person (``human``) or a computer player (``bot`` with a ``level``)."""
@@ -167,16 +253,26 @@ class SeatSpec(BaseModel):
 
 
 class CreateGame(BaseModel):
-    """``POST /api/games``."""
+    """``POST /api/games``.  Strict: ``players`` only a JSON integer, ``teams``/``partnership`` only JSON booleans
+    (never ``0``, ``1`` or ``"yes"``), and ``seats``, ``players``, ``teams``, ``partnership`` and ``rules`` either
+    absent or given (``null`` is refused, not read as absent); that ``seats`` has one entry per player is checked
+    by the route."""
 
     model_config = ConfigDict(extra="forbid")
     game: str = Field(max_length=32)
     rules: dict[str, Any] = Field(default_factory=dict)
-    players: int = Field(default=2, ge=2, le=4)
-    teams: bool | None = None
-    partnership: bool | None = None
-    seats: list[SeatSpec] | None = None
+    players: StrictInt = Field(default=2, ge=2, le=4)
+    teams: StrictBool | None = Field(default=None, description="Mulle, 4 players: partners (absent: not asked)")
+    partnership: StrictBool | None = Field(default=None, description="Cribbage, 4 players: partners")
+    seats: list[SeatSpec] | None = Field(default=None, max_length=4, description="one entry per player, or absent")
     name: str | None = Field(default=None, max_length=80)
+
+    @field_validator("rules", "players", "teams", "partnership", "seats", mode="before")
+    @classmethod
+    def _not_null(cls, value: Any) -> Any:
+        if value is None:
+            raise ValueError("may be left out but not null")
+        return value
 
 
 class JoinGame(BaseModel):
@@ -232,6 +328,7 @@ def create_app(
     ws_burst: float = 20.0,
     rest_rate: float = 5.0,
     rest_burst: float = 30.0,
+    rest_addresses: int = MAX_ADDRESSES,
     static_dir: Path | None = None,
     seed_factory: Callable[[], str] = new_seed,
 ) -> FastAPI:
@@ -244,6 +341,7 @@ def create_app(
         allowed_origins: browser origins besides the server's own that may open WebSockets (``"*"``: any).
         ws_rate, ws_burst: per-connection message rate limit (messages a second, messages at once).
         rest_rate, rest_burst: per-client limit on POST requests.
+        rest_addresses: client addresses whose POST limits are remembered (an :class:`AddressLimits` table).
         static_dir: the page's built files (default :data:`STATIC_DIR`).
         seed_factory: where game seeds come from (default :func:`~kortbord.server.rng.new_seed`, the OS CSPRNG;
             tests pass a fixed sequence to make deals reproducible).
@@ -255,7 +353,7 @@ def create_app(
     bots = BotPool(bot_workers, bot_mode)
     manager = SessionManager(store, bots, bot_delay)
     origins = frozenset(allowed_origins)
-    post_buckets: dict[str, tuple[float, float]] = {}
+    post_limits = AddressLimits(rest_rate, rest_burst, rest_addresses)
 
     lag = {"samples": 0, "over_50ms": 0, "max_ms": 0.0, "max_cpu_ms": 0.0}
 
@@ -300,6 +398,7 @@ def create_app(
     app.add_middleware(BodyLimit, limit=MAX_BODY)
     app.state.manager = manager
     app.state.store = store
+    app.state.post_limits = post_limits
 
     @app.exception_handler(ApiError)
     async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
@@ -310,13 +409,36 @@ def create_app(
         parts = []
         for err in exc.errors()[:5]:
             where = ".".join(str(x) for x in err.get("loc", ()) if x != "body")
-            parts.append(f"{where or 'body'}: {err.get('msg', 'invalid')}")
+            msg = str(err.get("msg", "invalid")).removeprefix("Value error, ")
+            parts.append(f"{where or 'body'}: {msg}")
         return _error_response(422, "bad_request", "; ".join(parts) or "invalid request")
+
+    def _methods_for(path: str) -> set[str]:
+        """The methods the API routes answer at ``path`` (empty: no API route has that path)."""
+        probe: Scope = {"type": "http", "path": path, "root_path": "", "method": "GET"}
+        methods: set[str] = set()
+        for route in app.router.routes:
+            if isinstance(route, Route) and route.methods and route.matches(probe)[0] != Match.NONE:
+                methods |= route.methods
+        return methods
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
-        return _error_response(exc.status_code, code, str(exc.detail))
+        status, headers = exc.status_code, dict(exc.headers or {})
+        if status in (404, 405):
+            path = request.scope["path"]
+            methods = _methods_for(path)
+            if methods and request.method not in methods:  # an API path asked with the wrong method
+                status, headers = 405, {"Allow": ", ".join(sorted(methods))}
+            elif status == 405 and path.startswith("/api/"):  # no such API path (the page's files answer 405)
+                status, headers = 404, {}
+            elif status == 405 and "Allow" not in headers:
+                headers["Allow"] = "GET, HEAD"
+        code = {404: "not_found", 405: "method_not_allowed"}.get(status, "http_error")
+        message = (
+            str(exc.detail) if status == exc.status_code else {404: "Not Found", 405: "Method Not Allowed"}[status]
+        )
+        return _error_response(status, code, message, headers=headers or None)
 
     @app.middleware("http")
     async def _limits(request: Request, call_next: Any) -> Response:
@@ -325,15 +447,8 @@ def create_app(
             if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
                 return _error_response(413, "too_large", f"a request body may be at most {MAX_BODY} bytes")
             client = request.client.host if request.client else "?"
-            tokens, stamp = post_buckets.get(client, (rest_burst, time.monotonic()))
-            now = time.monotonic()
-            tokens = min(rest_burst, tokens + (now - stamp) * rest_rate)
-            if tokens < 1.0:
-                post_buckets[client] = (tokens, now)
+            if not post_limits.allow(client):
                 return _error_response(429, "rate_limited", "too many requests; wait a moment")
-            post_buckets[client] = (tokens - 1.0, now)
-            if len(post_buckets) > 10000:
-                post_buckets.clear()
         response: Response = await call_next(request)
         return response
 
@@ -350,7 +465,7 @@ def create_app(
         }
         return {"ok": True, "version": __version__, "games_live": len(manager.sessions), "db": db, "loop_lag": lag}
 
-    @app.get("/api/options/{game}")
+    @app.get("/api/options/{game}", responses=_errors(404, 422))
     async def options(game: str) -> dict[str, Any]:
         """Everything the lobby needs to offer a game's rule options and bot levels."""
         out = options_for(game)
@@ -358,7 +473,7 @@ def create_app(
             raise ApiError(404, "unknown_game", f"unknown game {game!r}; the games are {', '.join(core.GAMES)}")
         return out
 
-    @app.post("/api/games", status_code=201)
+    @app.post("/api/games", status_code=201, responses=_errors(*_POST_ERRORS))
     async def create_game(body: CreateGame) -> dict[str, Any]:
         """Create a game; the creator gets seat 0's token and an invite for each other person's seat."""
         if body.game not in core.GAMES:
@@ -367,9 +482,10 @@ def create_app(
             )
         game = core.get(body.game)
         levels = tuple(registry.available_levels(game.name))
-        specs = body.seats or [SeatSpec(kind="human")] + [
-            SeatSpec(kind="bot", level="greedy") for _ in range(body.players - 1)
-        ]
+        if body.seats is None:
+            specs = [SeatSpec(kind="human")] + [SeatSpec(kind="bot", level="greedy") for _ in range(body.players - 1)]
+        else:
+            specs = body.seats
         if len(specs) != body.players:
             raise ApiError(422, "bad_request", f"{body.players} players need {body.players} seats, got {len(specs)}")
         for i, spec in enumerate(specs):
@@ -451,7 +567,7 @@ def create_app(
             "ws_url": f"/ws/games/{game_id}",
         }
 
-    @app.get("/api/games")
+    @app.get("/api/games", responses=_errors(422))
     async def list_games(limit: int = 100) -> list[dict[str, Any]]:
         """The most recent games (public facts only), newest first."""
         limit = max(1, min(limit, 500))
@@ -469,12 +585,12 @@ def create_app(
             raise ApiError(404, "not_found", f"there is no game {game_id!r}")
         return session
 
-    @app.get("/api/games/{game_id}")
+    @app.get("/api/games/{game_id}", responses=_errors(404, 422))
     async def get_game(game_id: str) -> dict[str, Any]:
         """One game's public summary."""
         return (await _session(game_id)).summary()
 
-    @app.post("/api/games/{game_id}/join")
+    @app.post("/api/games/{game_id}/join", responses=_errors(403, 404, 409, *_POST_ERRORS))
     async def join_game(game_id: str, body: JoinGame) -> dict[str, Any]:
         """Take the seat an invite code belongs to (single use): returns the seat and its token."""
         session = await _session(game_id)
@@ -493,7 +609,7 @@ def create_app(
         session.kick_bots()
         return {"game_id": game_id, "seat": seat, "token": token}
 
-    @app.get("/api/games/{game_id}/record")
+    @app.get("/api/games/{game_id}/record", responses=_errors(404, 409, 422))
     async def record(game_id: str) -> dict[str, Any]:
         """The game record with the revealed seed, once the game is over (409 before)."""
         session = await _session(game_id)

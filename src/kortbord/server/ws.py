@@ -19,7 +19,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from kortbord.server.sessions import MoveError, Session, SessionManager
 
-__all__ = ["MAX_MESSAGE", "Connection", "RateLimit", "game_socket"]
+__all__ = ["MAX_MESSAGE", "Connection", "RateLimit", "game_socket", "origin_allowed", "origin_key"]
 
 log = logging.getLogger("kortbord.server.ws")
 
@@ -100,14 +100,52 @@ class Connection:
                     await self.ws.close(code=CLOSE_SLOW, reason="too far behind")
 
 
-def origin_allowed(ws: WebSocket, allowed: frozenset[str]) -> bool:
-    """A browser's ``Origin`` must be this server itself or one of ``allowed`` (``"*"`` allows any); clients that
-    send no Origin (scripts, tests) are allowed -- the seat token is what authorises play."""
-    origin = ws.headers.get("origin")
-    if origin is None or "*" in allowed or origin in allowed:
-        return True
+#: The port an origin means when it names none, by scheme.
+_DEFAULT_PORT: Final = {"http": 80, "https": 443}
+#: The page's scheme for the WebSocket's scheme (``ws`` is opened by an ``http`` page, ``wss`` by ``https``).
+_PAGE_SCHEME: Final = {"ws": "http", "wss": "https", "http": "http", "https": "https"}
+
+
+def origin_key(origin: str) -> tuple[str, str, int] | None:
+    """``(scheme, host, port)`` of a browser origin such as ``"https://example.org"`` (host lower-cased, the
+    scheme's default port filled in), or None if it is not a plain ``http``/``https`` origin (``"null"``, a path,
+    a user name, a bad port)."""
+    try:
+        parts = urlsplit(origin)
+        port = parts.port
+    except ValueError:
+        return None
+    scheme = parts.scheme.lower()
+    if scheme not in _DEFAULT_PORT or not parts.hostname or parts.username is not None or parts.password is not None:
+        return None
+    if parts.path not in ("", "/") or parts.query or parts.fragment:
+        return None
+    return scheme, parts.hostname.lower(), port if port is not None else _DEFAULT_PORT[scheme]
+
+
+def own_origin(ws: WebSocket) -> tuple[str, str, int] | None:
+    """``(scheme, host, port)`` of the page this server serves, from the connection's scheme (``ws``: ``http``,
+    ``wss``: ``https``; behind a proxy, what uvicorn's proxy headers made it) and its ``Host`` header."""
     host = ws.headers.get("host", "")
-    return bool(host) and urlsplit(origin).netloc == host
+    scheme = _PAGE_SCHEME.get(ws.url.scheme.lower())
+    if not host or scheme is None:
+        return None
+    return origin_key(f"{scheme}://{host}")
+
+
+def origin_allowed(ws: WebSocket, allowed: frozenset[str]) -> bool:
+    """A browser's ``Origin`` must be this server itself or one of ``allowed`` (``"*"`` allows any), compared by
+    scheme, host and port (``https://host:PORT`` is not the ``http`` server on that port).  Clients that send no
+    Origin (scripts, tests) are allowed -- the seat token is what authorises play."""
+    origin = ws.headers.get("origin")
+    if origin is None or "*" in allowed:
+        return True
+    key = origin_key(origin)
+    if key is None:
+        return False
+    if key == own_origin(ws):
+        return True
+    return any(origin_key(a) == key for a in allowed)
 
 
 def _error(code: str, message: str, version: int, reason: dict[str, Any] | None = None) -> dict[str, Any]:
