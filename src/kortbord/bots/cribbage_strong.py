@@ -34,8 +34,16 @@ anchors and discard tables, §6 item 5).
   the starter, which every player sees) and responds perfectly: ``muggins`` with exactly the missed points on an
   undercount, ``overcount`` on an overcount, otherwise ``accept``.
 
-Time: ``time_budget_ms`` bounds the search of one play decision (iterations until the budget is spent, at least
-one); ``iterations`` instead fixes the number of deals searched, which makes decisions reproducible from ``rng``.
+Work, not time: a play decision searches sampled deals until a fixed amount of work is done -- ``nodes``
+alpha-beta nodes in all (the deal that would overrun it is not started; at least one deal) and at most
+``iterations`` deals.  The ``strong`` level of :mod:`kortbord.bots.registry` is :data:`NODES` and
+:data:`ITERATIONS` (the defaults); ``iterations`` alone searches exactly that many deals.  A node budget keeps the
+work per decision even: an early play of a deal costs some 20 times more nodes a deal than a late one, as the
+former time budget did.  Either way the decision depends only on the View, the legal moves and ``rng`` -- the
+same on a busy machine as on an idle one.  ``time_budget_ms`` is an optional wall-clock *cap* on one play
+decision (None: none): when the next deal would overrun it the search stops (after at least one deal), and the bot
+says so: ``last_stats["capped"]`` is true and the counter :attr:`StrongBot.capped` counts such decisions (of
+:attr:`StrongBot.decisions` searched).  The discard and the show are exact and take no search.
 """
 
 from __future__ import annotations
@@ -59,7 +67,15 @@ from kortbord.cribbage.spec import SPEC
 from kortbord.cribbage.state import State
 from kortbord.cribbage.view import View
 
-__all__ = ["StrongBot", "crib_value", "crib_values", "discard_values", "true_count"]
+__all__ = ["ITERATIONS", "NODES", "StrongBot", "crib_value", "crib_values", "discard_values", "true_count"]
+
+#: The ``strong`` level's work per play decision (the registry's definition of the level): alpha-beta nodes in all,
+#: and deals at most.  Calibrated so that a decision takes about what the former 150 ms time budget gave on an idle
+#: core (docs/bots.md, "Levels").
+NODES: Final = 5_000
+ITERATIONS: Final = 1_000
+#: Work of one deal's sampling and weighting, in nodes (fitted: about 22 us a node, 59 us a deal on this machine).
+_DEAL_NODES: Final = 3
 
 _DECK: Final[tuple[Card, ...]] = tuple(full_deck())
 _RANKS: Final = "A23456789TJQK"
@@ -221,13 +237,23 @@ class StrongBot:
 
     Args:
         rules: optional; the rules always come from ``view.rules`` (kept for the arena's uniform construction).
-        time_budget_ms: the search time of one play decision, milliseconds (default 150).
-        iterations: if given, search exactly this many random deals per play decision instead of using the clock
-            (reproducible from ``rng``).
+        iterations: at most this many random deals per play decision (>= 1).  Given alone (``nodes`` None): exactly
+            this many deals, no node budget.  Both None: the level's :data:`ITERATIONS` and :data:`NODES`.
+        nodes: the work per play decision in search nodes, over all its deals (>= 1): the alpha-beta branching
+            points, one per card searched on a deal and :data:`_DEAL_NODES` per deal; the next deal is not
+            started when it would overrun them (predicted from the mean so far), at least one deal is searched.
+            Reproducible from ``rng`` whatever the machine's load.
+        time_budget_ms: an optional wall-clock cap on one play decision, milliseconds (None: no cap).  When it
+            bites the search stops early, ``last_stats["capped"]`` is true and :attr:`capped` is incremented.
         board: play to the board near the end of a two-player game (default ``True``): discards and pegging then
             maximise the chance of winning the game (:mod:`kortbord.bots.cribbage_board`) rather than the points.
+    Attributes:
+        decisions: play decisions searched (more than one legal card) since the bot was made.
+        capped: how many of them the time cap cut short.
+        last_stats: the last decision's ``{"deals", "nodes", "capped"}`` (0 deals: no search -- a discard, a show, a
+            forced move).
     Raises:
-        ValueError: a non-positive budget or iteration count.
+        ValueError: a non-positive cap or iteration count.
     """
 
     name = "strong"
@@ -236,18 +262,27 @@ class StrongBot:
         self,
         rules: Rules | None = None,
         *,
-        time_budget_ms: float = 150.0,
         iterations: int | None = None,
+        nodes: int | None = None,
+        time_budget_ms: float | None = None,
         board: bool = True,
     ):
-        if time_budget_ms <= 0:
+        if time_budget_ms is not None and not time_budget_ms > 0:
             raise ValueError(f"time_budget_ms must be positive, got {time_budget_ms!r}")
         if iterations is not None and iterations < 1:
             raise ValueError(f"iterations must be at least 1, got {iterations!r}")
+        if nodes is not None and nodes < 1:
+            raise ValueError(f"nodes must be at least 1, got {nodes!r}")
         self.rules = rules
-        self.time_budget_ms = float(time_budget_ms)
-        self.iterations = iterations
+        if iterations is None and nodes is None:
+            iterations, nodes = ITERATIONS, NODES
+        self.iterations: int = ITERATIONS if iterations is None else int(iterations)
+        self.nodes: int | None = None if nodes is None else int(nodes)
+        self.time_budget_ms = None if time_budget_ms is None else float(time_budget_ms)
         self.board = bool(board)
+        self.decisions = 0
+        self.capped = 0
+        self.last_stats: dict[str, Any] = {"deals": 0, "nodes": 0, "capped": False}
         if self.board and rules is not None and rules.players == 2 and rules.target in _BOARD_TARGETS:
             cribbage_board.warm_up(rules.target)  # load the table now, not in the first end-game decision
 
@@ -263,6 +298,7 @@ class StrongBot:
             raise TypeError(f"a Cribbage bot needs the seat's View, got {type(view).__name__}")
         if not legal_moves:
             raise ValueError("choose() needs at least one legal move")
+        self.last_stats = {"deals": 0, "nodes": 0, "capped": False}
         if view.phase == "show":
             true = true_count(view)
             if view.announced is None:
@@ -289,10 +325,12 @@ class StrongBot:
         totals = [0.0] * len(legal_moves)
         done = 0
         start = time.perf_counter()
-        deadline = start + self.time_budget_ms / 1000.0
+        deadline = None if self.time_budget_ms is None else start + self.time_budget_ms / 1000.0
         limit = self.iterations
         if not sampler.hidden:  # every card is known: one deal is the truth
             limit = 1
+        capped = False
+        nodes = 0
         weights = 0.0
         use_board = self.board and _board_applies(view)
         while True:
@@ -300,13 +338,18 @@ class StrongBot:
             search = _Search(view.seat, view.rules, state, sampler.shows() if use_board else None)
             for i, move in enumerate(legal_moves):
                 totals[i] += weight * search.value_after(move)
+                nodes += search.nodes + 1  # the card's own search counts one node at least
             weights += weight
             done += 1
-            if limit is not None:
-                if done >= limit:
-                    break
-            elif (now := time.perf_counter()) + (now - start) / done >= deadline:  # the next deal would overrun
+            nodes += _DEAL_NODES
+            if done >= limit or (self.nodes is not None and nodes + nodes / done > self.nodes):
+                break  # the work is done (the next deal would overrun the node budget)
+            if deadline is not None and (now := time.perf_counter()) + (now - start) / done >= deadline:
+                capped = True  # the next deal would overrun the cap
                 break
+        self.decisions += 1
+        self.capped += capped
+        self.last_stats = {"deals": done, "nodes": nodes, "capped": capped}
         return [t / weights for t in totals]
 
 

@@ -26,12 +26,14 @@ cards it *samples* them (rules spec §7, "notes for the computer opponent"):
    more playouts.  The move with the best mean wins; ties fall to the one-move greedy evaluation
    (:class:`kortbord.bots.mulle_simple.GreedyBot`).
 
-Modes: ``iterations=N`` samples exactly ``N`` worlds -- the choice then depends only on the View, the legal
-moves and ``rng`` (reproducible; used by the tests).  Without ``iterations`` the bot samples worlds until its
-``time_budget_ms`` (wall-clock) is spent: stronger on a faster machine, and the choice then depends on the
-machine's speed and load (still drawn only from ``rng``, never from the clock); the first world may overrun the
-budget by half of it, and if even that is not enough the greedy choice is returned.  A single legal move is
-returned at once.
+Work, not time: a decision samples exactly ``iterations`` worlds (default :data:`ITERATIONS`, the ``strong``
+level of :mod:`kortbord.bots.registry`), so the choice depends only on the View, the legal moves and ``rng`` --
+the same on a busy machine as on an idle one (it only takes longer).  ``time_budget_ms`` is an optional *cap*
+(None: none): when the wall clock passes it the search stops early (the first world may overrun it by half; past
+that the greedy choice is returned) and the bot says so: ``last_stats["capped"]`` is true for that decision and
+the counter :attr:`StrongBot.capped` counts such decisions (of :attr:`StrongBot.decisions` searched).  A capped
+decision depends on the machine's speed and load (still drawn only from ``rng``, never from the clock).  A single
+legal move is returned at once.
 """
 
 from __future__ import annotations
@@ -52,7 +54,11 @@ from kortbord.mulle.state import HV, SCORING, TV, State
 from kortbord.mulle.view import View
 from kortbord.mulle.view import view as seat_view
 
-__all__ = ["StrongBot", "rollout_policy"]
+__all__ = ["ITERATIONS", "StrongBot", "rollout_policy"]
+
+#: Worlds sampled per decision at the ``strong`` level (the registry's definition of the level).  Calibrated so that
+#: a decision takes about what the former 150 ms time budget gave on an idle core (docs/bots.md, "Levels").
+ITERATIONS: Final = 150
 
 
 class _Tables:
@@ -197,11 +203,16 @@ class StrongBot:
 
     Args:
         rules: the game's rules (public knowledge; None means the ``standard`` profile).
-        time_budget_ms: wall-clock milliseconds per decision when ``iterations`` is None (default 150); the
-            choice then depends on the machine's speed.
-        iterations: sample exactly this many worlds per decision (reproducible from ``rng``; >= 1).
+        iterations: worlds sampled per decision (>= 1; None: :data:`ITERATIONS`).  The choice is reproducible from
+            ``rng`` whatever the machine's load.
+        time_budget_ms: an optional wall-clock cap per decision, milliseconds (None: no cap).  When it bites the
+            search stops early, ``last_stats["capped"]`` is true and :attr:`capped` is incremented.
+    Attributes:
+        decisions: decisions searched (more than one legal move) since the bot was made.
+        capped: how many of them the time cap cut short.
+        last_stats: the last decision's ``{"worlds", "playouts", "candidates", "capped"}``.
     Raises:
-        ValueError: a non-positive budget or iteration count.
+        ValueError: a non-positive cap or iteration count.
     """
 
     name = "strong"
@@ -215,15 +226,19 @@ class StrongBot:
     #: a playout runs on through the next deal when fewer than this many cards per player are left in hands.
     EXTEND: Final = 2
 
-    def __init__(self, rules: Rules | None, *, time_budget_ms: float = 150.0, iterations: int | None = None) -> None:
+    def __init__(
+        self, rules: Rules | None, *, iterations: int | None = None, time_budget_ms: float | None = None
+    ) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError("iterations must be at least 1")
-        if time_budget_ms <= 0:
+        if time_budget_ms is not None and not time_budget_ms > 0:
             raise ValueError("time_budget_ms must be positive")
         self.rules = rules or Rules()
-        self.time_budget_ms = float(time_budget_ms)
-        self.iterations = iterations
+        self.iterations: int = ITERATIONS if iterations is None else int(iterations)
+        self.time_budget_ms = None if time_budget_ms is None else float(time_budget_ms)
         self._greedy = GreedyBot(self.rules)
+        self.decisions = 0
+        self.capped = 0
         self.last_stats: dict[str, Any] = {}
 
     def choose(self, view: View, legal_moves: Sequence[PlayerMove], rng: random.Random) -> PlayerMove:
@@ -240,15 +255,17 @@ class StrongBot:
         start = time.perf_counter()
         moves = list(dict.fromkeys(legal_moves))
         if len(moves) == 1:
-            self.last_stats = {"worlds": 0, "playouts": 0}
+            self.last_stats = {"worlds": 0, "playouts": 0, "candidates": 1, "capped": False}
             return moves[0]
         local = random.Random(rng.getrandbits(64))
         prior = [self._greedy.evaluate(view, m) for m in moves]
         order = sorted(range(len(moves)), key=lambda i: -prior[i])
         alive = order[: self.MAX_CANDIDATES]
-        deadline = None if self.iterations is not None else start + self.time_budget_ms / 1000.0
-        # the first world may run over the budget by half of it; past that the greedy choice is returned
-        hard = start + 1.5 * self.time_budget_ms / 1000.0
+        budget = self.time_budget_ms
+        # (the cap, the first world's limit): the first world may run over the cap by half of it; past that the
+        # greedy choice is returned
+        cap = None if budget is None else (start + budget / 1000.0, start + 1.5 * budget / 1000.0)
+        capped = False
         total = [0.0] * len(moves)
         count = [0] * len(moves)
         t = _tables(self.rules)
@@ -256,7 +273,7 @@ class StrongBot:
         me = view.seat
         worlds = 0
         playouts = 0
-        while self.iterations is None or worlds < self.iterations:
+        while worlds < self.iterations:
             world = SPEC.sample(view, local)
             my_side = world.side(me)
             base = _side_points(world, t)
@@ -264,7 +281,7 @@ class StrongBot:
             by_value = {m: m for m in engine.legal_moves(world)}
             results: list[tuple[int, float]] = []
             for i in alive:
-                if deadline is not None and time.perf_counter() > (deadline if worlds else hard):
+                if cap is not None and time.perf_counter() > cap[0 if worlds else 1]:
                     break
                 m = by_value.get(moves[i])
                 if m is None:  # pragma: no cover - the mover's moves depend only on public facts and its hand
@@ -278,6 +295,7 @@ class StrongBot:
                 results.append((i, sign * (own - others)))
             playouts += len(results)
             if len(results) < len(alive):
+                capped = True
                 break  # out of time in the middle of a world: it is not counted
             for i, value in results:
                 total[i] += value
@@ -285,14 +303,17 @@ class StrongBot:
             worlds += 1
             if worlds % self.BATCH == 0 and len(alive) > 2:
                 alive = self._halve(alive, total, count, prior)
-            if deadline is not None and time.perf_counter() > deadline:
+            if cap is not None and worlds < self.iterations and time.perf_counter() > cap[0]:
+                capped = True
                 break
         # the survivors have seen the same worlds; the greedy value breaks ties
         if worlds:
             best = max(alive, key=lambda i: (total[i] / count[i] if count[i] else -1e9, prior[i]))
         else:  # not one world fitted in the time budget
             best = order[0]
-        self.last_stats = {"worlds": worlds, "playouts": playouts, "candidates": len(moves)}
+        self.decisions += 1
+        self.capped += capped
+        self.last_stats = {"worlds": worlds, "playouts": playouts, "candidates": len(moves), "capped": capped}
         return moves[best]
 
     @staticmethod

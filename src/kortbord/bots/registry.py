@@ -8,8 +8,14 @@ so a level means the same player everywhere.  :data:`BOTS` has one entry per gam
   :mod:`kortbord.bots.cribbage_simple`);
 * ``greedy`` -- the one-move heuristic players of the same modules;
 * ``strong`` -- the search players of :mod:`kortbord.bots.mulle_strong` and :mod:`kortbord.bots.cribbage_strong`
-  (``StrongBot(rules, *, time_budget_ms=150.0, iterations=None)``), imported only when asked for, so a
-  terminal game at another level never pays for them.  If a strong module cannot be imported, asking for the
+  (``StrongBot(rules, *, iterations=None, time_budget_ms=None, ...)``), imported only when asked for, so a
+  terminal game at another level never pays for them.
+
+A search level is a fixed amount of *work* (:attr:`Level.work`: Mulle 150 sampled worlds a decision; Cribbage
+5,000 search nodes over at most 1,000 sampled deals a play decision), never a time: the same seed gives the same
+decisions on a busy or an idle machine.  A time limit (``time_budget_ms``) is only an optional cap a caller (the
+web table under load) may add; a capped decision is reported by the bot (``last_stats["capped"]``, the counters
+``decisions`` and ``capped``).  If a strong module cannot be imported, asking for the
   level raises a ``ValueError`` that says so; :func:`available_levels` lists what can be made right now.
 
 Rules are made by the game's registry entry (``kortbord.core.get(game).make_rules``).  Every bot implements
@@ -34,9 +40,11 @@ __all__ = [
     "GAMES",
     "LEVELS",
     "OPTIONS",
+    "WORK_OPTIONS",
     "Level",
     "available_levels",
     "level_options",
+    "level_work",
     "make_bot",
     "resolve_rules",
 ]
@@ -55,6 +63,9 @@ class Level:
             signature (the strong players).
         level_arg: the factory takes the level's name first (the simple modules' ``make_bot(level, ...)``).
         takes_rules: the factory takes the game's ``Rules`` (Cribbage's simple players read theirs from the view).
+        work: the level's amount of search per decision, ``(option, value)`` pairs among :data:`WORK_OPTIONS`
+            (passed to the factory unless the caller gives a work option of its own, which then replaces all of
+            them); empty for the levels that do not search.
     """
 
     module: str
@@ -62,23 +73,28 @@ class Level:
     options: tuple[str, ...] | None = ()
     level_arg: bool = False
     takes_rules: bool = True
+    work: tuple[tuple[str, int], ...] = ()
 
 
 def _simple(game: str, level: str, options: tuple[str, ...] = (), *, takes_rules: bool = True) -> Level:
     return Level(f"kortbord.bots.{game}_simple", "make_bot", options, level_arg=True, takes_rules=takes_rules)
 
 
-def _strong(game: str) -> Level:
-    return Level(f"kortbord.bots.{game}_strong", "StrongBot", None)
+def _strong(game: str, **work: int) -> Level:
+    return Level(f"kortbord.bots.{game}_strong", "StrongBot", None, work=tuple(sorted(work.items())))
 
 
 #: Per game of the registry (``kortbord.core.GAMES``), its levels, weakest first, and how to make each.
 BOTS: Final[dict[str, dict[str, Level]]] = {
-    "mulle": {"random": _simple("mulle", "random"), "greedy": _simple("mulle", "greedy"), "strong": _strong("mulle")},
+    "mulle": {
+        "random": _simple("mulle", "random"),
+        "greedy": _simple("mulle", "greedy"),
+        "strong": _strong("mulle", iterations=150),
+    },
     "cribbage": {
         "random": _simple("cribbage", "random", takes_rules=False),
         "greedy": _simple("cribbage", "greedy", ("miss_rate", "catch_rate"), takes_rules=False),
-        "strong": _strong("cribbage"),
+        "strong": _strong("cribbage", nodes=5_000, iterations=1_000),
     },
 }
 
@@ -92,13 +108,20 @@ LEVELS: Final[dict[str, tuple[str, ...]]] = {g: tuple(BOTS[g]) for g in GAMES}
 #: than any level needs; past that an arena or a table would seem to hang (and ``inf`` would never end).
 MAX_TIME_BUDGET_MS: Final = 60_000
 MAX_ITERATIONS: Final = 100_000
+MAX_NODES: Final = 100_000_000
+
+#: The options that set a level's amount of search (see :attr:`Level.work`).
+WORK_OPTIONS: Final = ("iterations", "nodes")
 
 #: Every bot option :func:`make_bot` accepts, with its meaning (the levels that use it are listed by
 #: :func:`level_options`).
 OPTIONS: Final[dict[str, str]] = {
-    "time_budget_ms": "thinking time per decision in milliseconds (strong; default 150)",
-    "iterations": "a fixed number of search iterations per decision instead of a time budget (strong; "
-    "reproducible from the seed)",
+    "time_budget_ms": "an optional cap on the thinking time per decision in milliseconds (strong; default none: "
+    "the level's fixed work); a decision it cuts short is reported and depends on the machine's load",
+    "iterations": "search iterations per decision: Mulle sampled worlds (strong default 150), Cribbage sampled "
+    "deals (alone: exactly that many; with nodes: at most); reproducible from the seed",
+    "nodes": "Cribbage: search nodes per play decision over all its deals (strong default 5000, with at most 1000 "
+    "deals); reproducible from the seed",
     "miss_rate": "Cribbage Muggins: chance 0..1 that the bot overlooks one scoring group in its own count",
     "catch_rate": "Cribbage Muggins: chance 0..1 that the bot notices another player's wrong count",
     "board": "Cribbage: play to the board near the end of a two-player game (strong; default true)",
@@ -153,6 +176,16 @@ def level_options(game: str, level: str) -> tuple[str, ...]:
     return tuple(k for k in OPTIONS if k in params)
 
 
+def level_work(game: str, level: str) -> dict[str, int]:
+    """The amount of search per decision that defines ``game``/``level`` (:attr:`Level.work`; empty for the levels
+    that do not search), e.g. ``{"iterations": 150}`` for Mulle ``strong``.
+
+    Raises:
+        ValueError: an unknown game or level.
+    """
+    return dict(_check_level(game, level).work)
+
+
 def available_levels(game: str) -> tuple[str, ...]:
     """The levels of ``game`` that can be made in this installation (``strong`` only if its module imports).
 
@@ -203,6 +236,7 @@ def make_bot(
     *,
     time_budget_ms: float | None = None,
     iterations: int | None = None,
+    nodes: int | None = None,
     miss_rate: float | None = None,
     catch_rate: float | None = None,
     board: bool | None = None,
@@ -214,9 +248,11 @@ def make_bot(
         level: ``"random"``, ``"greedy"`` or ``"strong"``.
         rules: the game's ``Rules``, a rules dict (``Rules.from_dict``) or None (the default rules).  Mulle bots
             are given the rules (the View does not carry them); Cribbage Views carry theirs.
-        time_budget_ms: strong: milliseconds of thought per decision (None: the bot's default, 150 ms).
-        iterations: strong: a fixed number of search iterations per decision (None: use the time budget);
-            with it a decision depends only on the view, the moves and the rng, so it is reproducible.
+        time_budget_ms: strong: an optional wall-clock cap per decision, milliseconds (None: no cap).  When it
+            bites the decision is cut short and reported (the bot's ``last_stats["capped"]`` and ``capped``).
+        iterations, nodes: strong: the amount of search per decision (:data:`OPTIONS`); None for both: the
+            level's :attr:`Level.work`.  Giving either replaces the level's work as a whole.  Without a cap that
+            bites, a decision depends only on the view, the moves and the rng (reproducible on any machine).
         miss_rate, catch_rate: Cribbage Muggins behaviour (greedy, and strong if it takes them; None: defaults).
         board: Cribbage strong: play to the board near the end of a two-player game (None: the default, on).
     Options a level does not use are ignored (an arena of ``strong,greedy`` passes one time budget to both),
@@ -234,6 +270,7 @@ def make_bot(
         for k, v in (
             ("time_budget_ms", time_budget_ms),
             ("iterations", iterations),
+            ("nodes", nodes),
             ("miss_rate", miss_rate),
             ("catch_rate", catch_rate),
             ("board", board),
@@ -254,6 +291,9 @@ def make_bot(
     ):
         shown = repr(iterations) if len(repr(iterations)) <= 24 else repr(iterations)[:20] + "..."
         raise ValueError(f"iterations must be a whole number from 1 to {MAX_ITERATIONS}, got {shown}")
+    if "nodes" in given and (isinstance(nodes, bool) or not isinstance(nodes, int) or not 1 <= nodes <= MAX_NODES):
+        shown = repr(nodes) if len(repr(nodes)) <= 24 else repr(nodes)[:20] + "..."
+        raise ValueError(f"nodes must be a whole number from 1 to {MAX_NODES}, got {shown}")
     if "board" in given and not isinstance(board, bool):
         raise ValueError(f"board must be true or false, got {board!r}")
     for key in ("miss_rate", "catch_rate"):
@@ -263,8 +303,10 @@ def make_bot(
             raise ValueError(f"{key} must be a number between 0 and 1, got {given[key]!r}")
     rules = resolve_rules(game, rules)
     takes = level_options(game, level)
-    opts = {k: v for k, v in given.items() if k in takes}
     entry = BOTS[game][level]
+    if not any(k in given for k in WORK_OPTIONS):
+        given.update(entry.work)  # the level's definition; the caller's work options replace it as a whole
+    opts = {k: v for k, v in given.items() if k in takes}
     args: tuple[Any, ...] = ((level,) if entry.level_arg else ()) + ((rules,) if entry.takes_rules else ())
     bot: Bot[Any] = _factory(game, level)(*args, **opts)
     return bot
