@@ -199,7 +199,10 @@ def arena(
     json_path: Annotated[Path | None, typer.Option("--json", help="Also write the figures to this JSON file.")] = None,
     time_budget_ms: Annotated[
         float | None,
-        typer.Option("--time-budget-ms", help="Thinking time per strong decision, ms (default: the bot's, 150)."),
+        typer.Option(
+            "--time-budget-ms",
+            help="An optional cap on a strong decision's thinking time, ms (default: none; a level is a fixed amount of search).",
+        ),
     ] = None,
     iterations: Annotated[
         int | None,
