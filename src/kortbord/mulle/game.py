@@ -162,16 +162,7 @@ class Game:
         Raises:
             InvalidPositionError: not a Mulle record, another rules version, or move N is malformed/illegal.
         """
-        if not isinstance(record, Mapping) or record.get("game") != "mulle":
-            raise InvalidPositionError('not a Mulle game record (expected "game": "mulle")')
-        if record.get("rules_version") != RULES_VERSION:
-            raise InvalidPositionError(
-                f"the record was made with rules version {record.get('rules_version')!r}; this is {RULES_VERSION}"
-            )
-        seed = record.get("seed")
-        moves = record.get("moves")
-        if type(seed) is not int or not isinstance(moves, list):
-            raise InvalidPositionError("a record needs an integer seed and a list of moves")
+        seed, moves = check_header(record)
         try:
             game = cls(
                 Rules.from_dict(record.get("rules")),
@@ -193,3 +184,22 @@ class Game:
             except KortbordError as exc:
                 raise InvalidPositionError(f"record move {i} ({text!r}): {exc}") from None
             yield game, move, events
+
+
+def check_header(record: Any) -> tuple[int, list[Any]]:
+    """The seed and the moves of a Mulle game record, once its header is checked (engine API "Game records").
+
+    Raises:
+        InvalidPositionError: not a Mulle record, another rules version, or no integer seed and list of moves.
+    """
+    if not isinstance(record, Mapping) or record.get("game") != "mulle":
+        raise InvalidPositionError('not a Mulle game record (expected "game": "mulle")')
+    if record.get("rules_version") != RULES_VERSION:
+        raise InvalidPositionError(
+            f"the record was made with rules version {record.get('rules_version')!r}; this is {RULES_VERSION}"
+        )
+    seed = record.get("seed")
+    moves = record.get("moves")
+    if type(seed) is not int or not isinstance(moves, list):
+        raise InvalidPositionError("a record needs an integer seed and a list of moves")
+    return seed, moves

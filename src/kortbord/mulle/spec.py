@@ -22,6 +22,7 @@ from kortbord.cards import Card
 from kortbord.contract import Event, Option, check_options, check_seat
 from kortbord.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, InvalidRulesError, KortbordError
 from kortbord.mulle import engine
+from kortbord.mulle.game import check_header
 from kortbord.mulle.moves import Move, PlayerMove
 from kortbord.mulle.rules import OPTIONS, PROFILES, RULES_VERSION, Rules
 from kortbord.mulle.state import Reason, State
@@ -286,16 +287,7 @@ class MulleSpec:
             InvalidPositionError: not a Mulle record, another rules version, a bad header, or move N is malformed
                 or illegal (the message names it).
         """
-        if not isinstance(record, Mapping) or record.get("game") != "mulle":
-            raise InvalidPositionError('not a Mulle game record (expected "game": "mulle")')
-        if record.get("rules_version") != RULES_VERSION:
-            raise InvalidPositionError(
-                f"the record was made with rules version {record.get('rules_version')!r}; this is {RULES_VERSION}"
-            )
-        seed = record.get("seed")
-        moves = record.get("moves")
-        if type(seed) is not int or not isinstance(moves, list):
-            raise InvalidPositionError("a record needs an integer seed and a list of moves")
+        seed, moves = check_header(record)
         try:
             rules = Rules.from_dict(record.get("rules"))
             state = engine.new_game(
