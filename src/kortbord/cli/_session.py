@@ -36,6 +36,10 @@ __all__ = ["EXIT_INTERRUPTED", "LineReader", "SpecGame", "Stop", "flow", "quiet"
 EXIT_INTERRUPTED = 130
 
 
+class Quit(Exception):
+    """The person asked to stop the game (``quit`` confirmed, end of input, or Ctrl-C)."""
+
+
 class Stop(SystemExit):
     """A signal (SIGHUP, SIGTERM) stopped the game: save the record and exit with ``128 + signum``.
 
@@ -386,3 +390,26 @@ def stop_text(stop: BaseException, say: Callable[..., str]) -> str:
         return say("why.hangup" if stop.signum == getattr(signal, "SIGHUP", -1) else "why.terminated")
     key = "why." + (str(stop) or "interrupted").replace(" ", "_")
     return say(key) if key in i18n.catalogue("terminal") else str(stop)
+
+
+def play_saving(
+    play: Callable[[], int], save: Callable[..., None], say_stopped: Callable[[BaseException], None]
+) -> int:
+    """Run a terminal game, ``play()`` (its exit code), with its record saved however it ends: on SIGHUP/SIGTERM
+    the moment the signal comes (exit ``128 + signum``), on quitting, the end of input and Ctrl-C (exit 0, or 130
+    after Ctrl-C).  ``save(quietly=..., say=...)`` writes the record; ``say_stopped(why)`` tells the person why the
+    game stopped."""
+    with stop_on_signals(lambda: save(quietly=True, say=False)):
+        try:
+            return play()
+        except Stop as stop:  # SIGHUP/SIGTERM: the record was saved when the signal came
+            say_stopped(stop)
+            return int(stop.code or 1)
+        except OSError:  # the terminal went away with the signal (the line editor's clean-up could not write)
+            if not stopped:
+                raise
+            return 128 + stopped[0]
+        except (Quit, KeyboardInterrupt) as stop:  # quietly: the input may have ended with the terminal
+            say_stopped(stop)
+            save(quietly=True)
+            return EXIT_INTERRUPTED if isinstance(stop, KeyboardInterrupt) or str(stop) == "interrupted" else 0

@@ -50,7 +50,7 @@ from kortbord.cards import Card
 from kortbord.cli import _session
 from kortbord.cli._io import plain as safe_text
 from kortbord.cli._io import read_json_file
-from kortbord.cli._session import EXIT_INTERRUPTED, LineReader, SpecGame, Stop, flow, quiet, stop_on_signals
+from kortbord.cli._session import LineReader, SpecGame, flow, quiet
 from kortbord.cli.card_faces import card_plain as plain
 from kortbord.cli.card_faces import card_text, cards_text
 from kortbord.contract import Reason
@@ -96,8 +96,8 @@ _MOVE_WORDS: Final = frozenset(
 )
 
 
-class Quit(Exception):
-    """The person asked to stop the game (``quit`` confirmed, end of input, or Ctrl-C)."""
+#: The person asked to stop the game (kept importable from here).
+Quit = _session.Quit
 
 
 @dataclasses.dataclass(frozen=True)
@@ -341,20 +341,10 @@ class CribbageTable:
         """Play the game to its end (or until the person quits); returns the process exit code: 0; 130 after
         Ctrl-C; 128 + the signal's number after SIGHUP (the terminal closed) or SIGTERM.  The record is saved in
         every case."""
-        with stop_on_signals(lambda: self._save(quietly=True, say=False)):
-            try:
-                return self._run()
-            except Stop as stop:  # SIGHUP/SIGTERM: the record was saved when the signal came
-                quiet(self.console.print, self.t("stopped", why=self._why(stop)))
-                return int(stop.code or 1)
-            except OSError:  # the terminal went away with the signal (the line editor's clean-up could not write)
-                if not _session.stopped:
-                    raise
-                return 128 + _session.stopped[0]
-            except (Quit, KeyboardInterrupt) as stop:  # quietly: the input may have ended with the terminal
-                quiet(self.console.print, self.t("stopped", why=self._why(stop)))
-                self._save(quietly=True)
-                return EXIT_INTERRUPTED if isinstance(stop, KeyboardInterrupt) or str(stop) == "interrupted" else 0
+        return _session.play_saving(self._run, self._save, self._say_stopped)
+
+    def _say_stopped(self, stop: BaseException) -> None:
+        quiet(self.console.print, self.t("stopped", why=self._why(stop)))
 
     def _catch_up(self) -> None:
         """After a resume: follow the replayed events without printing them (the board and the show's counts

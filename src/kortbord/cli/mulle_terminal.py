@@ -44,7 +44,7 @@ from kortbord.bots.base import Bot
 from kortbord.cards import Card
 from kortbord.cli import _session
 from kortbord.cli._io import plain, printable, read_json_file
-from kortbord.cli._session import EXIT_INTERRUPTED, LineReader, SpecGame, Stop, flow, quiet, stop_on_signals
+from kortbord.cli._session import LineReader, SpecGame, flow, quiet
 from kortbord.cli.card_faces import card_plain as _plain
 from kortbord.cli.card_faces import card_text, cards_text
 from kortbord.cli.card_faces import cards_plain as _plain_cards
@@ -98,8 +98,8 @@ COMPUTER_NAMES: Final = ("Anna", "Bo", "Cilla", "Dag")
 LEVELS: Final = registry.LEVELS["mulle"]
 
 
-class Quit(Exception):
-    """The person asked to stop the game (``quit`` confirmed, end of input, or Ctrl-C)."""
+#: The person asked to stop the game (kept importable from here).
+Quit = _session.Quit
 
 
 @dataclasses.dataclass(frozen=True)
@@ -396,42 +396,35 @@ class MulleTable:
         """Play the game to its end (or until the person quits); returns the process exit code: 0; 130 after
         Ctrl-C; 128 + the signal's number after SIGHUP (the terminal closed) or SIGTERM.  The record is saved in
         every case."""
-        with stop_on_signals(lambda: self._save(quietly=True, say=False)):
-            try:
-                self._intro()
-                if self.options.resume is not None:
-                    self.console.print(
-                        self.t("resumed", path=plain(self.options.resume), moves=len(self.game.moves)), style="dim"
-                    )
-                else:
-                    self._show_events(self.game.events)
-                while not self.game.is_over():
-                    seat = self.game.to_act
-                    assert seat is not None
-                    if seat in self.humans:
-                        move = self._ask_move(seat)
-                    else:
-                        view = self.game.view(seat)
-                        move = self.bots[seat].choose(view, self.game.legal_moves(), self.bot_rngs[seat])
-                    if self.lang == "en":  # other languages: the play event says it
-                        self._announce(seat, move)
-                    self._show_events(self.game.play(move))
-                    if seat not in self.humans and self.interactive and self.options.delay > 0:
-                        time.sleep(self.options.delay)
-            except Stop as stop:  # SIGHUP/SIGTERM: the record was saved when the signal came
-                quiet(self.console.print, self.t("stopped", why=self._why(stop)))
-                return int(stop.code or 1)
-            except OSError:  # the terminal went away with the signal (the line editor's clean-up could not write)
-                if not _session.stopped:
-                    raise
-                return 128 + _session.stopped[0]
-            except (Quit, KeyboardInterrupt) as stop:  # quietly: the input may have ended with the terminal
-                quiet(self.console.print, self.t("stopped", why=self._why(stop)))
-                self._save(quietly=True)
-                return EXIT_INTERRUPTED if isinstance(stop, KeyboardInterrupt) or str(stop) == "interrupted" else 0
-            self._game_over()
-            self._save()
-            return 0
+        return _session.play_saving(self._play, self._save, self._say_stopped)
+
+    def _say_stopped(self, stop: BaseException) -> None:
+        quiet(self.console.print, self.t("stopped", why=self._why(stop)))
+
+    def _play(self) -> int:
+        self._intro()
+        if self.options.resume is not None:
+            self.console.print(
+                self.t("resumed", path=plain(self.options.resume), moves=len(self.game.moves)), style="dim"
+            )
+        else:
+            self._show_events(self.game.events)
+        while not self.game.is_over():
+            seat = self.game.to_act
+            assert seat is not None
+            if seat in self.humans:
+                move = self._ask_move(seat)
+            else:
+                view = self.game.view(seat)
+                move = self.bots[seat].choose(view, self.game.legal_moves(), self.bot_rngs[seat])
+            if self.lang == "en":  # other languages: the play event says it
+                self._announce(seat, move)
+            self._show_events(self.game.play(move))
+            if seat not in self.humans and self.interactive and self.options.delay > 0:
+                time.sleep(self.options.delay)
+        self._game_over()
+        self._save()
+        return 0
 
     def _intro(self) -> None:
         if self.lang != "en":
