@@ -22,7 +22,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -229,6 +229,54 @@ def choose_mulle_move(legal: list[str], turn: int) -> str:
     return trails[0] if trails else legal[0]
 
 
+def play_cribbage_to_the_end(
+    page: Any,
+    *,
+    mid_shot: str,
+    count: str,
+    on_accept: Callable[[Any], bool] | None = None,
+    each_turn: Callable[[], None] | None = None,
+) -> None:
+    """Play our seat of a Cribbage game by clicking until the game is over: lay away the first two cards, play the
+    first legal card (or go), announce ``count`` under Muggins, accept the computer's counts (unless ``on_accept``
+    handled it); screenshots ``mid_shot`` once the play is under way; ``each_turn`` runs at every turn and after
+    it."""
+    steps = 0
+    shot_taken = False
+    while wait_mine_or_over(page, ".cribbage"):
+        steps += 1
+        assert steps < 1500, "the game does not end"
+        if each_turn is not None:
+            each_turn()
+        close_modals(page)
+        data = root_data(page, ".cribbage")
+        legal = json.loads(data["legal"])
+        before, phase = data["version"], data["phase"]
+        if phase == "discard":
+            hand = page.eval_on_selector_all(".hand-card", "els => els.map(e => e.dataset.code)")
+            page.click(f".hand-card[data-code='{hand[0]}']")
+            page.click(f".hand-card[data-code='{hand[1]}']")
+            page.click("#discard")
+        elif phase == "play":
+            if steps > 12 and page.locator(".cribbage .sequence img").count() >= 2 and not shot_taken:
+                shot_taken = True
+                shots(page, mid_shot)
+            page.click("#go" if "go" in legal else f".hand-card[data-code='{legal[0]}']")
+        elif phase == "show" and any(m.startswith("count") for m in legal):
+            page.fill("#count-input", count)
+            page.press("#count-input", "Enter")
+        elif phase == "show" and "accept" in legal:
+            if on_accept is None or not on_accept(page):
+                page.click("#accept")
+        else:
+            pytest.fail(f"unexpected turn: {phase} {legal}")
+        page.wait_for_function(
+            f"() => document.querySelector('#game-over') || document.querySelector('.cribbage')?.dataset.version !== '{before}'"
+        )
+        if each_turn is not None:
+            each_turn()
+
+
 def test_mulle_round_against_the_computer(server: str, browser: Any) -> None:
     ctx = _context(browser)
     page = ctx.new_page()
@@ -392,35 +440,7 @@ def test_full_cribbage_game_with_muggins_to_61(server: str, browser: Any) -> Non
     errors = PageErrors(page)
     create_game(page, server, "cribbage", options={"muggins": True, "target": 61})
     page.wait_for_selector(".cribbage .hand-card")
-    steps = 0
-    mid_shot = False
-    while wait_mine_or_over(page, ".cribbage"):
-        steps += 1
-        assert steps < 1500, "the game does not end"
-        close_modals(page)
-        data = root_data(page, ".cribbage")
-        legal = json.loads(data["legal"])
-        before, phase = data["version"], data["phase"]
-        if phase == "discard":
-            hand = page.eval_on_selector_all(".hand-card", "els => els.map(e => e.dataset.code)")
-            page.click(f".hand-card[data-code='{hand[0]}']")
-            page.click(f".hand-card[data-code='{hand[1]}']")
-            page.click("#discard")
-        elif phase == "play":
-            if steps > 12 and page.locator(".cribbage .sequence img").count() >= 2 and not mid_shot:
-                mid_shot = True
-                shots(page, "42-cribbage-en-mid-game")
-            page.click("#go" if "go" in legal else f".hand-card[data-code='{legal[0]}']")
-        elif phase == "show" and any(m.startswith("count") for m in legal):
-            page.fill("#count-input", "4")
-            page.press("#count-input", "Enter")
-        elif phase == "show" and "accept" in legal:
-            page.click("#accept")
-        else:
-            pytest.fail(f"unexpected turn: {phase} {legal}")
-        page.wait_for_function(
-            f"() => document.querySelector('#game-over') || document.querySelector('.cribbage')?.dataset.version !== '{before}'"
-        )
+    play_cribbage_to_the_end(page, mid_shot="42-cribbage-en-mid-game", count="4")
     close_modals(page)
     # The board and the legend agree, and exactly one side stands at or past the target of 61.
     legend = page.eval_on_selector_all(".legend .score b", "bs => bs.map(b => Number(b.textContent))")
@@ -647,42 +667,20 @@ def test_cribbage_game_in_swedish(server: str, browser: Any) -> None:
     seen = Seen(page)
     create_game(page, server, "cribbage", options={"muggins": True, "target": 61})
     page.wait_for_selector(".cribbage .hand-card")
-    steps = 0
-    mid_shot = called = False
-    while wait_mine_or_over(page, ".cribbage"):
-        steps += 1
-        assert steps < 1500, "the game does not end"
-        seen.grab()
-        close_modals(page)
-        data = root_data(page, ".cribbage")
-        legal = json.loads(data["legal"])
-        before, phase = data["version"], data["phase"]
-        if phase == "discard":
-            hand = page.eval_on_selector_all(".hand-card", "els => els.map(e => e.dataset.code)")
-            page.click(f".hand-card[data-code='{hand[0]}']")
-            page.click(f".hand-card[data-code='{hand[1]}']")
-            page.click("#discard")
-        elif phase == "play":
-            if steps > 12 and page.locator(".cribbage .sequence img").count() >= 2 and not mid_shot:
-                mid_shot = True
-                shots(page, "46-cribbage-sv-mid-game")
-            page.click("#go" if "go" in legal else f".hand-card[data-code='{legal[0]}']")
-        elif phase == "show" and any(m.startswith("count") for m in legal):
-            page.fill("#count-input", "3")
-            page.press("#count-input", "Enter")
-        elif phase == "show" and "accept" in legal:
-            if not called:
-                called = True
-                page.click("#m-2")
-                page.click("#muggins")
-            else:
-                page.click("#accept")
-        else:
-            pytest.fail(f"unexpected turn: {phase} {legal}")
-        page.wait_for_function(
-            f"() => document.querySelector('#game-over') || document.querySelector('.cribbage')?.dataset.version !== '{before}'"
-        )
-        seen.grab()
+    called = False
+
+    def call_muggins_once(page: Any) -> bool:
+        nonlocal called
+        if called:
+            return False
+        called = True
+        page.click("#m-2")
+        page.click("#muggins")
+        return True
+
+    play_cribbage_to_the_end(
+        page, mid_shot="46-cribbage-sv-mid-game", count="3", on_accept=call_muggins_once, each_turn=seen.grab
+    )
     seen.grab()
     close_modals(page)
     seen.grab()
