@@ -15,24 +15,40 @@ import pytest
 from kortbord.cards import Card
 from kortbord.cribbage import Game, Rules
 from kortbord.cribbage import engine as scalar
-from kortbord.cribbage.batch import GO, NUM_ACTIONS, Batch, _Streams, play_random
+from kortbord.cribbage.batch import GO, NUM_ACTIONS, Batch, _Chance, _mt_seed, _temper, _twist, play_random
 from kortbord.errors import IllegalMoveError, InvalidRulesError
 
 
 def test_streams_are_pythons_random() -> None:
     seeds = np.array([0, 1, 7, 20240611, 2**32 - 1], dtype=np.uint32)
-    streams = _Streams(seeds)
+    mt = _mt_seed(seeds)
+    words = []
+    for _ in range(2):  # two blocks of 624 outputs
+        _twist(mt)
+        words.append(_temper(mt))
+    out = np.concatenate(words)
     for g, seed in enumerate(seeds.tolist()):
         rng = random.Random(seed)
-        assert streams.buf[:1000, g].tolist() == [rng.getrandbits(32) for _ in range(1000)]
+        assert out[:1000, g].tolist() == [rng.getrandbits(32) for _ in range(1000)]
+    chance = _Chance(seeds, 52)
     every = np.arange(seeds.size)
-    packs = [streams.shuffle(every) for _ in range(40)]  # 40 shuffles read past the first blocks (refills)
+    packs = [chance.packs(every, np.full(seeds.size, q)) for q in range(40)]  # 40 shuffles read several blocks
     for g, seed in enumerate(seeds.tolist()):
         rng = random.Random(seed)
         for pack in packs:
             deck = list(range(52))
             rng.shuffle(deck)
             assert pack[g].tolist() == deck
+    # games asking for different shuffles at once, the top cards only
+    top = _Chance(seeds, 13)
+    q = np.array([3, 0, 11, 5, 7])
+    got = top.packs(every, q)
+    for g, seed in enumerate(seeds.tolist()):
+        rng = random.Random(seed)
+        for _ in range(q[g] + 1):
+            deck = list(range(52))
+            rng.shuffle(deck)
+        assert got[g].tolist() == deck[:13]
 
 
 def _replays(batch: Batch) -> None:

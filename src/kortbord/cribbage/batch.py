@@ -69,46 +69,56 @@ _JACK0: Final = 10  # 0-based rank of the jack
 _SEQ_MASK: Final = (1 << 28) - 1
 _SEQ_SHIFTS: Final = np.arange(0, 28, 4, dtype=_I64)
 _RUN_LENGTHS: Final = np.array([0, 0, 3, 4, 5, 6, 7], dtype=_I8)  # runs of 1 or 2 cards score nothing
-_MORE: Final = 4  # packs shuffled at once for games that run out of packs shuffled ahead (<= the packs ahead)
-
 
 # ---------------------------------------------------------------------------------------------------------------
-# Python's random.Random on arrays: MT19937, init_by_array with a one-word key, getrandbits and shuffle
+# Python's random.Random on arrays: MT19937 seeded by init_by_array with a one-word key, and random.shuffle
 # ---------------------------------------------------------------------------------------------------------------
 
-_N, _M = 624, 397
-_BLOCKS = 3  # tempered words buffered per stream: the current block and two ahead
+_N = 624  # MT19937 words per block
+_STEPS = 51  # a shuffle of 52 cards draws 51 swaps (i = 51 .. 1)
+
+
+@cache
+def _seed_base() -> npt.NDArray[np.uint32]:
+    base = [19650218]
+    for i in range(1, _N):
+        prev = base[-1]
+        base.append((1812433253 * (prev ^ (prev >> 30)) + i) & 0xFFFFFFFF)
+    return np.array(base, dtype=_U32)
 
 
 def _mt_seed(seeds: npt.NDArray[np.uint32]) -> npt.NDArray[np.uint32]:
-    """MT19937 states ``(624, G)`` as CPython's ``random.seed(s)`` leaves them for ``0 <= s < 2**32``.
-
-    CPython seeds with ``init_by_array`` on the 32-bit words of ``abs(s)`` (one word here), after
-    ``init_genrand(19650218)``; the index is then 624, so the first draw twists.
-    """
     g = seeds.shape[0]
-    base = np.empty(_N, dtype=np.uint64)
-    base[0] = 19650218
-    for i in range(1, _N):
-        prev = int(base[i - 1])
-        base[i] = (1812433253 * (prev ^ (prev >> 30)) + i) & 0xFFFFFFFF
-    mt = np.repeat(base.astype(_U32)[:, None], g, axis=1)
+    base = _seed_base()
+    mt = np.empty((_N, g), dtype=_U32)
     key = seeds.astype(_U32)
-    i = 1
-    for _ in range(_N):  # k = max(624, key length) steps
+    tmp = np.empty(g, dtype=_U32)
+    c1, c2 = _U32(1664525), _U32(1566083941)
+    # first pass: i = 1 .. 623, then i = 1 again (after mt[0] = mt[623]); old values are the base's
+    mt[0] = base[0]
+    prev = mt[0]
+    for i in range(1, _N):
+        np.right_shift(prev, 30, out=tmp)
+        np.bitwise_xor(tmp, prev, out=tmp)
+        np.multiply(tmp, c1, out=tmp)
+        np.bitwise_xor(tmp, base[i], out=tmp)
+        np.add(tmp, key, out=mt[i])
+        prev = mt[i]
+    mt[0] = mt[_N - 1]
+    # the first loop's 624th step (i = 1, its old value from the first pass), then the second loop's 623 steps:
+    # i = 2 .. 623, then (after mt[0] = mt[623]) i = 1
+    for i, second in [(1, False), *((i, True) for i in range(2, _N)), (1, True)]:
         prev = mt[i - 1]
-        mt[i] = (mt[i] ^ ((prev ^ (prev >> 30)) * _U32(1664525))) + key
-        i += 1
-        if i >= _N:
+        np.right_shift(prev, 30, out=tmp)
+        np.bitwise_xor(tmp, prev, out=tmp)
+        np.multiply(tmp, c2 if second else c1, out=tmp)
+        np.bitwise_xor(tmp, mt[i], out=tmp)
+        if second:
+            np.subtract(tmp, _U32(i), out=mt[i])
+        else:
+            np.add(tmp, key, out=mt[i])
+        if i == _N - 1:
             mt[0] = mt[_N - 1]
-            i = 1
-    for _ in range(_N - 1):
-        prev = mt[i - 1]
-        mt[i] = (mt[i] ^ ((prev ^ (prev >> 30)) * _U32(1566083941))) - _U32(i)
-        i += 1
-        if i >= _N:
-            mt[0] = mt[_N - 1]
-            i = 1
     mt[0] = 0x80000000
     return mt
 
@@ -116,19 +126,27 @@ def _mt_seed(seeds: npt.NDArray[np.uint32]) -> npt.NDArray[np.uint32]:
 def _twist(mt: npt.NDArray[np.uint32]) -> None:
     """One MT19937 generation in place, on states ``(624, G)`` (each column a stream)."""
     upper, lower, matrix = _U32(0x80000000), _U32(0x7FFFFFFF), _U32(0x9908B0DF)
+    one = _U32(1)
 
-    def mix(y: npt.NDArray[np.uint32]) -> npt.NDArray[np.uint32]:
-        return (y >> _U32(1)) ^ ((y & _U32(1)) * matrix)
+    def block(dst: slice, hi: slice, lo: slice, far: slice) -> None:
+        y = mt[hi] & upper
+        t = mt[lo] & lower
+        y |= t
+        np.bitwise_and(y, one, out=t)
+        t *= matrix
+        y >>= one
+        y ^= t
+        y ^= mt[far]
+        mt[dst] = y
 
-    # mt[i] = mt[i + 397 mod 624] ^ mix(upper bit of mt[i], lower bits of mt[i + 1]); in blocks whose inputs are
-    # final: [0, 227) reads old words, [227, 454) reads [0, 227), [454, 623) reads [227, 396), 623 reads 0 and 396.
-    mt[:227] = mt[397:624] ^ mix((mt[:227] & upper) | (mt[1:228] & lower))
-    mt[227:454] = mt[0:227] ^ mix((mt[227:454] & upper) | (mt[228:455] & lower))
-    mt[454:623] = mt[227:396] ^ mix((mt[454:623] & upper) | (mt[455:624] & lower))
-    mt[623] = mt[396] ^ mix((mt[623] & upper) | (mt[0] & lower))
+    block(slice(0, 227), slice(0, 227), slice(1, 228), slice(397, 624))
+    block(slice(227, 454), slice(227, 454), slice(228, 455), slice(0, 227))
+    block(slice(454, 623), slice(454, 623), slice(455, 624), slice(227, 396))
+    block(slice(623, 624), slice(623, 624), slice(0, 1), slice(396, 397))
 
 
 def _temper(mt: npt.NDArray[np.uint32]) -> npt.NDArray[np.uint32]:
+    """MT19937's tempering: the 32-bit outputs of states ``mt`` (any shape)."""
     y = mt ^ (mt >> _U32(11))
     y ^= (y << _U32(7)) & _U32(0x9D2C5680)
     y ^= (y << _U32(15)) & _U32(0xEFC60000)
@@ -136,77 +154,119 @@ def _temper(mt: npt.NDArray[np.uint32]) -> npt.NDArray[np.uint32]:
     return y
 
 
-class _Streams:
-    """One ``random.Random(seed)`` per game, all generated in lockstep: tempered 32-bit outputs side by side.
+def _top6(mt: npt.NDArray[np.uint32]) -> npt.NDArray[np.uint8]:
+    """The top 6 bits of the tempered outputs (the last tempering step leaves them alone)."""
+    y = mt >> _U32(11)
+    y ^= mt
+    t = y << _U32(7)
+    t &= _U32(0x9D2C5680)
+    y ^= t
+    np.left_shift(y, _U32(15), out=t)
+    t &= _U32(0xEFC60000)
+    y ^= t
+    y >>= _U32(26)
+    return y.astype(np.uint8)
 
-    ``buf`` is ``(rows, G)``: row ``r`` holds every stream's output at depth ``r`` (the streams are read at nearly
-    the same depth, so a draw for every game touches a narrow band of rows); ``pos`` is each stream's next row.  A
-    new block of 624 rows is twisted for every stream at once when the deepest stream nears the end; the oldest
-    block is dropped once every stream is past it.
+
+@cache
+def _walk_tables() -> tuple[Any, Any, Any]:
+    """Tables of CPython's shuffle as a walk over the outputs' top 6 bits.
+
+    State ``t`` (0..50): the swap ``i = 51 - t`` is drawn, bound ``n = i + 1``, ``k = n.bit_length()``; an output
+    ``v`` (its top 6 bits) gives ``j = v >> (6 - k)`` (``getrandbits(k)``), accepted when ``j < n``; then ``t``
+    moves on, wrapping at 51 (the next shuffle).  Indexed by ``t * 64 + v``: ``acc``, ``j`` and ``next`` (the next
+    ``t * 64``).
+    """
+    t = np.arange(_STEPS)[:, None]
+    v = np.arange(64)[None, :]
+    n = 52 - t
+    k = np.array([int(x).bit_length() for x in range(53)])[n]
+    j = v >> (6 - k)
+    acc = j < n
+    nt = np.where(acc, (t + 1) % _STEPS, t)
+    return acc.reshape(-1), np.where(acc, j, 0).astype(np.int8).reshape(-1), (nt * 64).reshape(-1).astype(_I64)
+
+
+_CHUNK = 512  # games per slice of the MT arithmetic (the slice's states stay in cache)
+
+
+class _Chance:
+    """Python's ``random.Random(seed).shuffle`` of a 52-card pack, for one stream per game, on arrays.
+
+    The streams are MT19937 generated in blocks of 624 outputs, for the games that need them; a walk over the top
+    6 bits of the outputs (the shuffle's draws are ``getrandbits(k)``, ``k <= 6``, with rejection) finds each
+    swap's ``j``; :meth:`packs` applies the swaps of a game's ``q``-th shuffle.
     """
 
-    def __init__(self, seeds: npt.NDArray[np.uint32]) -> None:
-        self.mt = _mt_seed(seeds)
+    def __init__(self, seeds: npt.NDArray[np.uint32], top: int) -> None:
         self.g = seeds.shape[0]
-        self.buf = np.empty((0, self.g), dtype=_U32)
-        self.pos = np.zeros(self.g, dtype=_I64)
-        self.ensure(2 * _N)
+        self.top = top
+        self.mt = _mt_seed(seeds)
+        self.cap = 0
+        self.j = np.zeros((0, self.g), dtype=np.int8)  # (swap number, game)
+        self.acc = np.zeros(self.g, dtype=_I64)  # swaps drawn so far per game
+        self.t = np.zeros(self.g, dtype=_I64)  # walk state (t * 64)
+        self._more(np.arange(self.g))
 
-    def ensure(self, ahead: int) -> None:
-        """Make at least ``ahead`` outputs available to every stream."""
-        while int(self.pos.max()) + ahead > self.buf.shape[0]:
-            _twist(self.mt)
-            block = _temper(self.mt)
-            if self.buf.shape[0] >= _N and int(self.pos.min()) >= _N:  # every stream is past the oldest block
-                self.buf[:-_N] = self.buf[_N:]
-                self.buf[-_N:] = block
-                self.pos -= _N
-            else:
-                self.buf = np.concatenate([self.buf, block])
-        self.flat = self.buf.reshape(-1)
-
-    def shuffle(self, games: npt.NDArray[np.int64], keep: int = 52) -> npt.NDArray[np.int8]:
-        """``random.shuffle(list(range(52)))`` on the streams of ``games``: the top ``keep`` cards of each pack,
-        ``(len(games), keep)``, top first.
-
-        CPython swaps ``x[i]`` with ``x[j]`` for ``i = 51 .. 1``, ``j = _randbelow(i + 1)``: ``getrandbits(k)``
-        (the top ``k`` bits of one output, ``k`` the bit length of ``i + 1``) drawn until it is below ``i + 1``.
-        Below ``keep`` a position is never read again once its step is done, so only its card is moved.
-        """
+    def _more(self, games: npt.NDArray[np.int64]) -> None:
+        """Another block of 624 outputs for ``games``: their swaps appended to ``self.j``."""
+        acc1, j1, next1 = _walk_tables()
         m = games.size
-        g = self.g
-        self.ensure(_N)
-        deck = np.tile(np.arange(52, dtype=_I8), (m, 1))
-        flat_deck = deck.reshape(-1)
-        row_base = np.arange(m, dtype=_I64) * 52
-        at = self.pos[games] * g + games  # each stream's next output in ``flat``
-        flat = self.flat
-        for i in range(51, 0, -1):
-            if i % 16 == 0 and int(at.max()) // g + 1024 > self.buf.shape[0]:  # pragma: no cover - rejections
-                self.pos[games] = at // g
-                self.ensure(1024)
-                flat = self.flat
-                at = self.pos[games] * g + games
-            n = i + 1
-            shift = _U32(32 - n.bit_length())
-            j = flat[at] >> shift
-            at += g
-            bad = np.flatnonzero(j >= n)
-            while bad.size:
-                redo = flat[at[bad]] >> shift
-                at[bad] += g
-                ok = redo < n
-                j[bad[ok]] = redo[ok]
-                bad = bad[~ok]
-            where = row_base + j
-            if i >= keep:  # position i is final and not kept: only the card moving to j matters
-                flat_deck[where] = deck[:, i]
+        whole = m == self.g
+        mt = self.mt if whole else self.mt[:, games]
+        _twist(mt)
+        if not whole:
+            self.mt[:, games] = mt
+        v = _top6(mt)
+        need = int(self.acc[games].max()) + _N + 1
+        if need > self.cap:
+            cap = max(need, self.cap + _N) + 64
+            grown = np.zeros((cap, self.g), dtype=np.int8)
+            grown[: self.cap] = self.j
+            self.j, self.cap = grown, cap
+        flat = self.j.reshape(-1)
+        inc = acc1 * _I64(self.g)  # the next swap's row in ``self.j``
+        at = self.acc[games] * self.g + games
+        tb = self.t[games]
+        ix = np.empty(m, dtype=_I64)
+        js = np.empty(m, dtype=np.int8)
+        step = np.empty(m, dtype=_I64)
+        for r in range(_N):
+            np.add(tb, v[r], out=ix)
+            next1.take(ix, out=tb)
+            j1.take(ix, out=js)
+            flat[at] = js  # a rejected draw's slot is overwritten by the next accepted one
+            inc.take(ix, out=step)
+            at += step
+        self.t[games] = tb
+        self.acc[games] = (at - games) // self.g
+
+    def packs(self, games: npt.NDArray[np.int64], q: npt.NDArray[np.int64]) -> npt.NDArray[np.int8]:
+        """The top ``self.top`` cards (top first) of shuffle ``q[i]`` of game ``games[i]``: ``(m, top)``."""
+        while True:
+            short = games[self.acc[games] < (q + 1) * _STEPS]
+            if not short.size:
+                break
+            self._more(np.unique(short))
+        m = games.size
+        top = self.top
+        at = (q * _STEPS * self.g + games)[None, :] + (np.arange(_STEPS) * self.g)[:, None]
+        swaps = self.j.reshape(-1)[at].astype(_I64)  # (51, m): j for i = 51 .. 1
+        swaps *= m
+        swaps += np.arange(m)
+        deck = np.empty((52, m), dtype=np.int8)
+        deck[:] = np.arange(52, dtype=np.int8)[:, None]
+        flat = deck.reshape(-1)
+        for s in range(_STEPS):
+            i = 51 - s
+            at_s = swaps[s]
+            if i >= top:
+                flat[at_s] = deck[i]
             else:
-                top = deck[:, i].copy()
-                deck[:, i] = flat_deck[where]
-                flat_deck[where] = top
-        self.pos[games] = at // g
-        return deck[:, :keep]
+                moved = flat[at_s]
+                flat[at_s] = deck[i]
+                deck[i] = moved
+        return deck[:top].T.copy()
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -288,7 +348,6 @@ class Batch:
         self.k = rules.cards_dealt
         self.extra = rules.crib_from_pack
         self.dealt = n * self.k
-        self._streams = _Streams(seed_arr.astype(_U32))
         self._after = np.array([[(s + j) % n for j in range(1, n + 1)] for s in range(n)], dtype=_I64)
         self._deal_slots = np.array(
             [[[(s - d - 1) % n + n * c for c in range(self.k)] for s in range(n)] for d in range(n)], dtype=_I64
@@ -323,16 +382,11 @@ class Batch:
         self.deals = np.zeros(g, dtype=_I64)
         self._stock_top = np.zeros(g, dtype=_I8)
         self._history: list[npt.NDArray[np.int8]] = []
-        self._cut()
-        # the packs of the deals, shuffled ahead in waves over every game (chance never depends on decisions)
         self._top = self.dealt + self.extra + 1  # the cards a deal uses: the hands, the crib's, the starter
-        ahead = {2: 14, 3: 14, 4: 9}[n] if self.target == 121 else {2: 8, 3: 8, 4: 7}[n]
-        self._packs = np.zeros((g, ahead, self._top), dtype=_I8)
-        everyone = np.arange(g)
-        for d in range(ahead):
-            self._packs[:, d] = self._streams.shuffle(everyone, self._top)
-        self._pack_i = np.zeros(g, dtype=_I64)
-        self._deal(everyone)
+        self._chance = _Chance(seed_arr.astype(_U32), self._top)
+        self._cuts = np.zeros(g, dtype=_I64)  # shuffles used by the cut for deal (ties cut again)
+        self._cut()
+        self._deal(np.arange(g))
 
     # -- chance ---------------------------------------------------------------------------------------------------
     def _cut(self) -> None:
@@ -340,7 +394,8 @@ class Batch:
         n = self.players
         todo = np.arange(self.n)
         while todo.size:
-            ranks = self._streams.shuffle(todo)[:, :n] >> 2
+            ranks = self._chance.packs(todo, self._cuts[todo])[:, :n] >> 2
+            self._cuts[todo] += 1
             low = ranks.min(axis=1)
             ties = (ranks == low[:, None]).sum(axis=1) > 1
             done = todo[~ties]
@@ -349,15 +404,7 @@ class Batch:
 
     def _deal(self, games: npt.NDArray[np.int64]) -> None:
         """Shuffle and deal (spec §2.2): cards one at a time from the dealer's left; 3 players: one to the crib."""
-        ahead = self._packs.shape[1]
-        if (self._pack_i[games] >= ahead).any():  # long games: shuffle more packs, in order, for every game near
-            near = (self._pack_i >= max(ahead - 1, _MORE)) & (self.phase != _OVER)  # with those nearly out
-            out = np.flatnonzero(near | (self._pack_i >= ahead))
-            more = np.stack([self._streams.shuffle(out, self._top) for _ in range(_MORE)], axis=1)
-            self._packs[out] = np.concatenate([self._packs[out, _MORE:], more], axis=1)
-            self._pack_i[out] -= _MORE
-        deck = self._packs[games, self._pack_i[games]]
-        self._pack_i[games] += 1
+        deck = self._chance.packs(games, self._cuts[games] + self.deals[games])
         dealer = self.dealer[games]
         slots = self._deal_slots[dealer]  # (m, n, k)
         rows = np.arange(games.size)
@@ -488,20 +535,6 @@ class Batch:
             )
         self._apply(act, np.argmax(slot_hit, axis=1), alive)
 
-    def _random_step(self, rng: np.random.Generator) -> None:
-        """:meth:`step` with :meth:`random_actions`, without the legality check (the actions are legal)."""
-        discarding = np.flatnonzero(self.phase == _DISCARD)
-        if discarding.size:
-            self._random_discards(discarding, rng)
-        rows = np.arange(self.n)
-        hand = self.hands.reshape(-1, 6)[rows * self.players + self.turn]
-        play = self.phase == _PLAY
-        room = np.where(play, 31 - self.count, -1)  # nothing fits in a finished game (or one not in the play)
-        ok = _VALUE[hand] <= room[:, None]
-        slot = np.argmax(rng.random((self.n, 6), dtype=np.float32) + ok, axis=1)
-        act = np.where(ok.any(axis=1), hand[rows, slot], GO).astype(_I64)
-        self._apply(act, slot, play)
-
     def _apply(self, act: npt.NDArray[np.int64], slot: npt.NDArray[np.int64], alive: npt.NDArray[np.bool_]) -> None:
         """Apply legal actions ``act`` (cards in hand slots ``slot``) in the games ``alive``."""
         record = np.where(alive, act, -1).astype(_I8)
@@ -534,29 +567,6 @@ class Batch:
         d = d[done]
         if d.size:
             self._start_play(d)
-
-    def _random_discards(self, d: npt.NDArray[np.int64], rng: np.random.Generator) -> None:
-        """Every seat's uniformly random discard at once in the games ``d`` (all at their deal's first discard),
-        recorded seat by seat from the dealer's left as :meth:`step` would record them."""
-        m, n, k, nd = d.size, self.players, self.k, self.rules.discards
-        picks = np.argsort(rng.random((m, n, k), dtype=np.float32), axis=2)[:, :, :nd]
-        hands = self.hands[d]
-        cards = np.take_along_axis(hands, picks, axis=2)  # (m, n, nd)
-        np.put_along_axis(hands, picks, _NONE, axis=2)
-        self.hands[d] = hands
-        self.held[d] = k - nd
-        rows = np.arange(m)
-        dealer = self.dealer[d]
-        for j in range(n):
-            seat = (dealer + 1 + j) % n
-            for c in range(nd):
-                record = np.full(self.n, -1, dtype=_I8)
-                record[d] = cards[rows, seat, c] + 64
-                self._history.append(record)
-        laid = cards.reshape(m, n * nd)
-        self.crib[d] = np.concatenate([self.crib[d, : self.extra], laid], axis=1) if self.extra else laid
-        self.crib_n[d] = 4
-        self._start_play(d)
 
     def _start_play(self, d: npt.NDArray[np.int64]) -> None:
         """Every hand laid away in ``d``: the starter (spec §2.3), the play begins at the dealer's left."""
@@ -706,13 +716,19 @@ class Batch:
         """Play every game to its end: ``policy(observe(), legal_action_mask())`` or, without one, uniformly
         random legal actions from ``rng`` (a ``numpy.random.Generator`` or a seed). Returns ``self``."""
         gen = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+        if policy is None and not self._history:
+            self._run_random(gen)  # a fresh batch: deal by deal, every game at once (the fast path)
         while not (self.phase == _OVER).all():
             if policy is None:
-                self._random_step(gen)
+                self.step(self.random_actions(gen))
             else:
                 obs = self.observe()
                 self.step(policy(obs, obs["legal_action_mask"]))
         return self
+
+    def _run_random(self, gen: np.random.Generator) -> None:
+        """Play every (fresh) game to its end with uniformly random legal actions: see :func:`_random_games`."""
+        _random_games(self, gen)
 
     def records(self, games: Iterable[int] | None = None) -> list[dict[str, Any]]:
         """Game records (the format of :meth:`kortbord.cribbage.Game.to_record`) of ``games`` (default: all).
@@ -778,3 +794,253 @@ def play_random(
         rng: draws the decisions: a ``numpy.random.Generator`` or a seed.
     """
     return Batch(rules, seeds).run(None, rng)
+
+
+_P5: Final = 14**5  # pegging keys: the count's last five ranks (1..13, 0 = none) in base 14, newest lowest
+_P7: Final = 14**7  # ... and the last seven
+_SENTINEL: Final = 52 << 32  # a packed hand's fifth byte: "no card", read when the seat says go
+_LOW: Final = np.array([(1 << (8 * s)) - 1 for s in range(4)] + [(1 << 40) - 1], dtype=_I64)
+_NLOW: Final = np.array([0xFFFFFFFF ^ ((1 << (8 * s)) - 1) for s in range(4)] + [0], dtype=_I64)
+_SHIFT: Final = np.array([8 * s for s in range(5)], dtype=_I64)
+#: ``_SLOT[m * 12 + r]``: with ``m`` cards that fit (the lowest ``m`` slots) and ``r`` uniform in 0..11, the slot
+#: laid -- ``r % m``, uniform since ``m`` divides 12 -- or 4 (the sentinel: go) when nothing fits.
+_SLOT: Final = np.array([4 if m == 0 else r % m for m in range(5) for r in range(12)], dtype=_I64)
+_VAL0: Final = np.array([min(c // 4 + 1, 10) for c in range(52)] + [0], dtype=_I64)  # "go" adds nothing
+_RANKS: Final = np.array([c // 4 + 1 for c in range(52)] + [0], dtype=_I64)
+_FIT: Final = np.array(  # SWAR bound per count: byte ``c`` of a hand fits iff ``c < limit`` (32 = not playing)
+    [(127 + ((52 if 31 - c >= 10 else 4 * (31 - c)) if c <= 31 else 0)) * 0x01010101 for c in range(33)], dtype=_I64
+)
+_FIFTEEN: Final = np.array([2 if c in (15, 31) else 0 for c in range(33)], dtype=_I64)
+
+
+@cache
+def _peg_tables() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
+    """Points for the card just laid from the count's last five ranks (spec §2.4 step 3: pairs, runs of 3-5;
+    fifteen and 31 come from the count), and which keys may hold a run of six or seven (five distinct ranks)."""
+    digits = np.indices((14,) * 5).reshape(5, -1)[::-1].astype(_I64)  # digits[0] the newest
+    d0 = digits[0]
+    pair1 = (d0 > 0) & (digits[1] == d0)
+    pair2 = pair1 & (digits[2] == d0)
+    pair3 = pair2 & (digits[3] == d0)
+    points = pair1 * 2 + pair2 * 4 + pair3 * 6
+    run_of = _tables()["run_of"]
+    bits = np.zeros_like(d0)
+    run = np.zeros_like(d0)
+    for size in range(1, 6):
+        bits |= 1 << digits[size - 1]
+        if size >= 3:
+            run = np.where(run_of[bits] == size, size, run)
+    distinct = ((bits & 1) == 0) & (np.bitwise_count(bits) == 5)
+    return (points + run).astype(_I64), np.asarray(distinct, dtype=np.bool_)
+
+
+def _long_runs(key7: npt.NDArray[np.int64], run5: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """Extra points where the last six or seven ranks (base-14 ``key7``) form a run longer than ``run5``."""
+    digits = (key7[:, None] // (14 ** np.arange(7))) % 14
+    bits = np.cumsum(1 << digits, axis=1)  # distinct digits: the sum is the OR
+    run_of = _tables()["run_of"]
+    best = run5.copy()
+    for size in (6, 7):
+        distinct = np.bitwise_or.reduce(1 << digits[:, :size], axis=1) == bits[:, size - 1]
+        best = np.where(distinct & (run_of[bits[:, size - 1] & ((1 << 14) - 1)] == size), size, best)
+    return best - run5
+
+
+def _random_games(batch: Batch, gen: np.random.Generator) -> None:
+    """Play a fresh batch to the end with uniformly random legal actions, deal by deal, every game at once.
+
+    The same rules as :meth:`Batch.step` (spec §2.2-§2.6), laid out for speed: the games are kept in step deal by
+    deal (a game whose play ends waits for the others before its show), finished games are dropped at each deal,
+    a seat's hand in the play is one int64 of four card bytes in card order (what fits under 31 is a prefix,
+    counted by SWAR arithmetic), pegging points come from a table of the count's last five ranks.  Decisions are
+    drawn from ``gen``: the discard as a uniform subset of the hand, a card as a uniform choice among those that
+    fit.  The history rows are :meth:`Batch.step`'s, so :meth:`Batch.records` reads them the same way.
+    """
+    n, k, nd, extra, target = batch.players, batch.k, batch.rules.discards, batch.extra, batch.target
+    dealt = batch.dealt
+    big_g = batch.n
+    partner = batch.partnership
+    peg, long_key = _peg_tables()
+    nexts = batch._next.reshape(-1)
+    shifts = 1 << n
+    # the discards: a uniform subset of nd slots of k, and the kept slots (in order, so the hand stays sorted)
+    subsets = [c for c in _combinations(k, nd)]
+    disc_slots = np.array([c for c in subsets], dtype=_I64)
+    keep_slots = np.array([[x for x in range(k) if x not in c] for c in subsets], dtype=_I64)
+    deal_slots = batch._deal_slots  # (dealer, seat, c) -> deck position
+    gid = np.arange(big_g)
+    scores = batch.scores.astype(_I64)
+    dealer = batch.dealer.copy()
+    deal_no = 0
+    history = batch._history
+
+    def rows_out(values: npt.NDArray[np.int64]) -> npt.NDArray[np.int8]:
+        if values.size == big_g:
+            return values.astype(_I8)
+        row = np.full(big_g, -1, dtype=_I8)
+        row[gid] = values
+        return row
+
+    while gid.size:
+        a = gid.size
+        rows = np.arange(a)
+        if deal_no == 0:
+            hands = np.sort(batch.hands[:, :, :k], axis=2).astype(_I64)
+            crib_extra = batch.crib[:, 0].astype(_I64)
+            starter = batch._stock_top.astype(_I64)
+        else:
+            deck = batch._chance.packs(gid, batch._cuts[gid] + deal_no).astype(_I64)
+            hands = np.sort(deck[rows[:, None, None], deal_slots[dealer]], axis=2)
+            crib_extra = deck[:, dealt]
+            starter = deck[:, dealt + extra]
+        # the discards, recorded seat by seat from the dealer's left (spec §2.2)
+        pick = gen.integers(0, len(subsets), size=(a, n))
+        laid = np.take_along_axis(hands, disc_slots[pick], axis=2).astype(_I64)  # (a, n, nd)
+        kept = np.take_along_axis(hands, keep_slots[pick], axis=2).astype(_I64)  # (a, n, 4), sorted
+        for j in range(n):
+            seat = (dealer + 1 + j) % n
+            for c in range(nd):
+                history.append(rows_out(laid[rows, seat, c] + 64))
+        crib = laid.reshape(a, n * nd)
+        if extra:
+            crib = np.concatenate([crib_extra.astype(_I64)[:, None], crib], axis=1)
+        hand_points = _show_points(kept.reshape(a * n, 4).astype(_I8), np.repeat(starter, n).astype(_I8), False)
+        show = hand_points.reshape(a, n).astype(_I64)
+        crib_points = _show_points(crib.astype(_I8), starter.astype(_I8), True).astype(_I64)
+        packed = kept[:, :, 0] | (kept[:, :, 1] << 8) | (kept[:, :, 2] << 16) | (kept[:, :, 3] << 24)
+        hand = (packed | _SENTINEL).reshape(-1)
+        flat_scores = scores.reshape(-1)
+        alive = np.ones(a, dtype=np.bool_)
+
+        won_by = np.full(a, -1, dtype=_I64)  # the seat that reached the target, by game
+        ends = _Ends(flat_scores, alive, won_by, n, target, bool(partner))
+        award = ends.award
+
+        # his heels (spec §2.3)
+        heels = (starter >> 2) == _JACK0
+        if heels.any():
+            award(rows, rows * n + dealer, heels * 2, heels)
+        # the play (spec §2.4)
+        rown = rows * n
+        turn = (dealer + 1) % n
+        count = np.where(alive, 0, 32)
+        last = np.zeros(a, dtype=_I64)
+        holding = np.full(a, shifts - 1, dtype=_I64)
+        passed = np.zeros(a, dtype=_I64)
+        key7 = np.zeros(a, dtype=_I64)
+        inplay = alive.copy()
+        while inplay.any():
+            at = rown + turn
+            held = hand[at]
+            fit = _FIT[count] - held
+            fit &= 0x80808080
+            fit >>= 7
+            fit *= 0x01010101
+            fit >>= 24
+            fit &= 7  # the number of cards that fit
+            slot = _SLOT[fit * 12 + _uniform12(gen, a)]
+            card = (held >> _SHIFT[slot]) & 0xFF  # 52 (go) when nothing fits
+            hand[at] = (held & _LOW[slot]) | ((held >> 8) & _NLOW[slot]) | _SENTINEL
+            history.append(rows_out(np.where(inplay, card, -1)))
+            laid_card = fit > 0
+            count += _VAL0[card]
+            np.copyto(key7, (key7 * 14 + _RANKS[card]) % _P7, where=laid_card)
+            key5 = key7 % _P5
+            points = peg[key5] + _FIFTEEN[count]
+            points *= laid_card
+            longer = long_key[key5] & laid_card
+            if longer.any():
+                w = np.flatnonzero(longer)
+                points[w] += _long_runs(key7[w], peg[key5[w]])
+            before = alive.copy()
+            award(rows, at, points, inplay)
+            now = inplay & alive
+            bit = 1 << turn
+            emptied = laid_card & ((hand[at] & 0xFF) == _NONE)
+            holding -= bit * emptied
+            passed |= bit * (inplay & ~laid_card)
+            np.copyto(last, turn, where=laid_card)
+            nxt = nexts[turn * shifts + (holding & ~passed)]
+            ended = now & ((nxt < 0) | (count == 31))
+            turn = np.maximum(nxt, 0)
+            out = before & ~alive  # won with this card: out of the play
+            if out.any():
+                count[out] = 32
+            inplay = now
+            e = np.flatnonzero(ended)
+            if e.size:
+                go = e[count[e] != 31]  # the go or last-card point (spec §2.4 steps 4-5)
+                if go.size:
+                    award(go, go * n + last[go], np.ones(go.size, dtype=_I64), True)
+                    e = e[alive[e]]
+                hold = holding[e]
+                more = hold != 0
+                r = e[more]
+                turn[r] = nexts[last[r] * shifts + hold[more]]
+                count[r] = 0
+                passed[r] = 0
+                key7[r] = 0
+                done = e[~more]
+                count[done] = 32
+                inplay[done] = False
+                dead = ended & ~alive
+                if dead.any():
+                    count[dead] = 32
+                    inplay[dead] = False
+        # the show (spec §2.6): each hand from the dealer's left, the dealer's, then the crib
+        for i in range(n + 1):
+            seat = (dealer + 1 + i) % n if i < n else dealer
+            points = show[rows, seat] if i < n else crib_points
+            if alive.any():
+                award(rows, rown + seat, points * alive, alive.copy())
+        over = ~alive
+        if over.any():
+            batch.scores[gid[over]] = scores[over]
+            batch.dealer[gid[over]] = dealer[over]
+            batch.deals[gid[over]] = deal_no + 1
+            batch.phase[gid[over]] = _OVER
+            batch._game_over(gid[over], won_by[over])
+        gid, scores, dealer = gid[alive], scores[alive], (dealer[alive] + 1) % n
+        deal_no += 1
+
+
+class _Ends:
+    """Pegging for :func:`_random_games`: points onto ``scores`` (flat, game-major), and the games that end."""
+
+    def __init__(
+        self,
+        scores: npt.NDArray[np.int64],
+        alive: npt.NDArray[np.bool_],
+        won_by: npt.NDArray[np.int64],
+        players: int,
+        target: int,
+        partnership: bool,
+    ) -> None:
+        self.scores, self.alive, self.won_by = scores, alive, won_by
+        self.players, self.target, self.partnership = players, target, partnership
+
+    def award(
+        self, g: npt.NDArray[np.int64], at: npt.NDArray[np.int64], points: npt.NDArray[np.int64], live: Any
+    ) -> None:
+        """Add ``points`` at ``scores[at]`` (games ``g``, seats ``at % players``) where ``live``; a game whose side
+        reaches the target ends there (spec §2.4 item 8)."""
+        scores = self.scores
+        got = scores[at] + points
+        scores[at] = got
+        if self.partnership:
+            got = got + scores[at ^ 2]
+        won = live & (got >= self.target)
+        if won.any():
+            self.alive[g[won]] = False
+            self.won_by[g[won]] = at[won] % self.players
+
+
+def _combinations(k: int, r: int) -> list[tuple[int, ...]]:
+    from itertools import combinations
+
+    return list(combinations(range(k), r))
+
+
+def _uniform12(gen: np.random.Generator, size: int) -> npt.NDArray[np.int64]:
+    """``size`` integers uniform in 0..11."""
+    return gen.integers(0, 12, size=size)
