@@ -124,25 +124,28 @@ def _mt_seed(seeds: npt.NDArray[np.uint32]) -> npt.NDArray[np.uint32]:
 
 
 def _twist(mt: npt.NDArray[np.uint32]) -> None:
-    """One MT19937 generation in place, on states ``(624, G)`` (each column a stream)."""
+    """One MT19937 generation in place, on states ``(G, 624)`` (each row a stream)."""
     upper, lower, matrix = _U32(0x80000000), _U32(0x7FFFFFFF), _U32(0x9908B0DF)
     one = _U32(1)
 
-    def block(dst: slice, hi: slice, lo: slice, far: slice) -> None:
-        y = mt[hi] & upper
-        t = mt[lo] & lower
+    def block(dst: slice, lo: slice, far: slice) -> None:
+        # mt[i] = mt[i + 397 mod 624] ^ mix(upper bit of mt[i], lower bits of mt[i + 1]), in blocks whose inputs
+        # are final: [0, 227) reads old words, [227, 454) reads [0, 227), [454, 623) reads [227, 396), 623 reads
+        # 0 and 396
+        y = mt[:, dst] & upper
+        t = mt[:, lo] & lower
         y |= t
         np.bitwise_and(y, one, out=t)
         t *= matrix
         y >>= one
         y ^= t
-        y ^= mt[far]
-        mt[dst] = y
+        y ^= mt[:, far]
+        mt[:, dst] = y
 
-    block(slice(0, 227), slice(0, 227), slice(1, 228), slice(397, 624))
-    block(slice(227, 454), slice(227, 454), slice(228, 455), slice(0, 227))
-    block(slice(454, 623), slice(454, 623), slice(455, 624), slice(227, 396))
-    block(slice(623, 624), slice(623, 624), slice(0, 1), slice(396, 397))
+    block(slice(0, 227), slice(1, 228), slice(397, 624))
+    block(slice(227, 454), slice(228, 455), slice(0, 227))
+    block(slice(454, 623), slice(455, 624), slice(227, 396))
+    block(slice(623, 624), slice(0, 1), slice(396, 397))
 
 
 def _temper(mt: npt.NDArray[np.uint32]) -> npt.NDArray[np.uint32]:
@@ -169,12 +172,12 @@ def _top6(mt: npt.NDArray[np.uint32]) -> npt.NDArray[np.uint8]:
 
 
 @cache
-def _walk_tables() -> tuple[Any, Any, Any]:
+def _walk_tables() -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.int64]]:
     """Tables of CPython's shuffle as a walk over the outputs' top 6 bits.
 
     State ``t`` (0..50): the swap ``i = 51 - t`` is drawn, bound ``n = i + 1``, ``k = n.bit_length()``; an output
     ``v`` (its top 6 bits) gives ``j = v >> (6 - k)`` (``getrandbits(k)``), accepted when ``j < n``; then ``t``
-    moves on, wrapping at 51 (the next shuffle).  Indexed by ``t * 64 + v``: ``acc``, ``j`` and ``next`` (the next
+    moves on, wrapping at 51 (the next shuffle).  Indexed by ``t * 64 + v``: ``acc`` and ``next`` (the next
     ``t * 64``).
     """
     t = np.arange(_STEPS)[:, None]
@@ -184,10 +187,15 @@ def _walk_tables() -> tuple[Any, Any, Any]:
     j = v >> (6 - k)
     acc = j < n
     nt = np.where(acc, (t + 1) % _STEPS, t)
-    return acc.reshape(-1), np.where(acc, j, 0).astype(np.int8).reshape(-1), (nt * 64).reshape(-1).astype(_I64)
+    return acc.reshape(-1), (nt * 64).reshape(-1).astype(_I64)
 
 
-_CHUNK = 512  # games per slice of the MT arithmetic (the slice's states stay in cache)
+#: ``j = v >> _J_SHIFT[s]`` for swap ``s`` (``i = 51 - s``) of a shuffle from an accepted draw's top 6 bits ``v``.
+_J_SHIFT: Final = np.array([6 - (52 - s).bit_length() for s in range(_STEPS)], dtype=_I64)[:, None]
+
+
+_CHUNK = 512  # games per slice of the MT arithmetic
+_AHEAD = 3  # shuffles: a game this close to the end of its outputs draws its next block with the others
 
 
 class _Chance:
@@ -201,41 +209,44 @@ class _Chance:
     def __init__(self, seeds: npt.NDArray[np.uint32], top: int) -> None:
         self.g = seeds.shape[0]
         self.top = top
-        self.mt = _mt_seed(seeds)
+        self.mt = np.ascontiguousarray(_mt_seed(seeds).T)  # (G, 624): a game's state is a row
         self.cap = 0
-        self.j = np.zeros((0, self.g), dtype=np.int8)  # (swap number, game)
+        self.j = np.zeros((0, self.g), dtype=np.uint8)  # (swap number, game): the accepted draw's top 6 bits
         self.acc = np.zeros(self.g, dtype=_I64)  # swaps drawn so far per game
         self.t = np.zeros(self.g, dtype=_I64)  # walk state (t * 64)
         self._more(np.arange(self.g))
 
     def _more(self, games: npt.NDArray[np.int64]) -> None:
         """Another block of 624 outputs for ``games``: their swaps appended to ``self.j``."""
-        acc1, j1, next1 = _walk_tables()
+        acc1, next1 = _walk_tables()
         m = games.size
         whole = m == self.g
-        mt = self.mt if whole else self.mt[:, games]
-        _twist(mt)
+        mt = self.mt if whole else self.mt[games]
+        v = np.empty((m, _N), dtype=np.uint8)
+        for c in range(0, m, _CHUNK):  # a slice of the games at a time: its states stay in cache
+            part = mt[c : c + _CHUNK]
+            _twist(part)
+            v[c : c + _CHUNK] = _top6(part)
         if not whole:
-            self.mt[:, games] = mt
-        v = _top6(mt)
+            self.mt[games] = mt
+        v = np.ascontiguousarray(v.T)  # (624, m): the walk reads every game's next output at once
         need = int(self.acc[games].max()) + _N + 1
         if need > self.cap:
             cap = max(need, self.cap + _N) + 64
-            grown = np.zeros((cap, self.g), dtype=np.int8)
+            grown = np.zeros((cap, self.g), dtype=np.uint8)
             grown[: self.cap] = self.j
             self.j, self.cap = grown, cap
         flat = self.j.reshape(-1)
-        inc = acc1 * _I64(self.g)  # the next swap's row in ``self.j``
+        inc = acc1 * _I64(self.g)  # accepted: the next swap's row in ``self.j``
         at = self.acc[games] * self.g + games
         tb = self.t[games]
         ix = np.empty(m, dtype=_I64)
-        js = np.empty(m, dtype=np.int8)
         step = np.empty(m, dtype=_I64)
         for r in range(_N):
-            np.add(tb, v[r], out=ix)
+            row = v[r]
+            np.add(tb, row, out=ix)
             next1.take(ix, out=tb)
-            j1.take(ix, out=js)
-            flat[at] = js  # a rejected draw's slot is overwritten by the next accepted one
+            flat[at] = row  # the draw's top bits; a rejected draw's slot is overwritten by the next accepted one
             inc.take(ix, out=step)
             at += step
         self.t[games] = tb
@@ -243,15 +254,14 @@ class _Chance:
 
     def packs(self, games: npt.NDArray[np.int64], q: npt.NDArray[np.int64]) -> npt.NDArray[np.int8]:
         """The top ``self.top`` cards (top first) of shuffle ``q[i]`` of game ``games[i]``: ``(m, top)``."""
-        while True:
-            short = games[self.acc[games] < (q + 1) * _STEPS]
-            if not short.size:
-                break
-            self._more(np.unique(short))
+        while (self.acc[games] < (q + 1) * _STEPS).any():
+            # a block for every game that will be short within a few shuffles: fewer, larger blocks
+            self._more(np.unique(games[self.acc[games] < (q + 1 + _AHEAD) * _STEPS]))
         m = games.size
         top = self.top
         at = (q * _STEPS * self.g + games)[None, :] + (np.arange(_STEPS) * self.g)[:, None]
-        swaps = self.j.reshape(-1)[at].astype(_I64)  # (51, m): j for i = 51 .. 1
+        swaps = self.j.reshape(-1)[at].astype(_I64)  # (51, m): the draws' top 6 bits for i = 51 .. 1
+        swaps >>= _J_SHIFT  # j = getrandbits(k) = the top k bits
         swaps *= m
         swaps += np.arange(m)
         deck = np.empty((52, m), dtype=np.int8)
@@ -802,14 +812,15 @@ _SENTINEL: Final = 52 << 32  # a packed hand's fifth byte: "no card", read when 
 _LOW: Final = np.array([(1 << (8 * s)) - 1 for s in range(4)] + [(1 << 40) - 1], dtype=_I64)
 _NLOW: Final = np.array([0xFFFFFFFF ^ ((1 << (8 * s)) - 1) for s in range(4)] + [0], dtype=_I64)
 _SHIFT: Final = np.array([8 * s for s in range(5)], dtype=_I64)
-#: ``_SLOT[m * 12 + r]``: with ``m`` cards that fit (the lowest ``m`` slots) and ``r`` uniform in 0..11, the slot
+#: ``_SLOT[r * 5 + m]``: with ``m`` cards that fit (the lowest ``m`` slots) and ``r`` uniform in 0..11, the slot
 #: laid -- ``r % m``, uniform since ``m`` divides 12 -- or 4 (the sentinel: go) when nothing fits.
-_SLOT: Final = np.array([4 if m == 0 else r % m for m in range(5) for r in range(12)], dtype=_I64)
+_SLOT: Final = np.array([4 if m == 0 else r % m for r in range(12) for m in range(5)], dtype=_I64)
 _VAL0: Final = np.array([min(c // 4 + 1, 10) for c in range(52)] + [0], dtype=_I64)  # "go" adds nothing
 _RANKS: Final = np.array([c // 4 + 1 for c in range(52)] + [0], dtype=_I64)
 _FIT: Final = np.array(  # SWAR bound per count: byte ``c`` of a hand fits iff ``c < limit`` (32 = not playing)
     [(127 + ((52 if 31 - c >= 10 else 4 * (31 - c)) if c <= 31 else 0)) * 0x01010101 for c in range(33)], dtype=_I64
 )
+_POOL: Final = 16  # decisions drawn at once per game
 _FIFTEEN: Final = np.array([2 if c in (15, 31) else 0 for c in range(33)], dtype=_I64)
 
 
@@ -875,11 +886,12 @@ def _random_games(batch: Batch, gen: np.random.Generator) -> None:
     history = batch._history
 
     def rows_out(values: npt.NDArray[np.int64]) -> npt.NDArray[np.int8]:
-        if values.size == big_g:
+        """History rows ``(..., N)`` from the rows of the games in play ``(..., len(gid))`` (-1 elsewhere)."""
+        if values.shape[-1] == big_g:
             return values.astype(_I8)
-        row = np.full(big_g, -1, dtype=_I8)
-        row[gid] = values
-        return row
+        out = np.full((*values.shape[:-1], big_g), -1, dtype=_I8)
+        out[..., gid] = values
+        return out
 
     while gid.size:
         a = gid.size
@@ -897,10 +909,9 @@ def _random_games(batch: Batch, gen: np.random.Generator) -> None:
         pick = gen.integers(0, len(subsets), size=(a, n))
         laid = np.take_along_axis(hands, disc_slots[pick], axis=2).astype(_I64)  # (a, n, nd)
         kept = np.take_along_axis(hands, keep_slots[pick], axis=2).astype(_I64)  # (a, n, 4), sorted
-        for j in range(n):
-            seat = (dealer + 1 + j) % n
-            for c in range(nd):
-                history.append(rows_out(laid[rows, seat, c] + 64))
+        order = (dealer[:, None] + 1 + np.arange(n)) % n  # seats from the dealer's left
+        picks = laid[rows[:, None], order].reshape(a, n * nd) + 64  # a discard pick (see Batch._apply)
+        history.extend(rows_out(picks.T))
         crib = laid.reshape(a, n * nd)
         if extra:
             crib = np.concatenate([crib_extra.astype(_I64)[:, None], crib], axis=1)
@@ -923,26 +934,28 @@ def _random_games(batch: Batch, gen: np.random.Generator) -> None:
         # the play (spec §2.4)
         rown = rows * n
         turn = (dealer + 1) % n
-        count = np.where(alive, 0, 32)
+        count = np.where(alive, 0, 32)  # 32: out of the play (finished it, or the game is over)
         last = np.zeros(a, dtype=_I64)
-        holding = np.full(a, shifts - 1, dtype=_I64)
-        passed = np.zeros(a, dtype=_I64)
+        holding = np.full(a, shifts - 1, dtype=_I64)  # bit s: seat s holds cards
+        avail = holding.copy()  # ... and has not said go in this count
         key7 = np.zeros(a, dtype=_I64)
         inplay = alive.copy()
+        steps: list[npt.NDArray[np.int64]] = []
+        pool = np.zeros((0, a), dtype=_I64)
         while inplay.any():
+            if len(steps) % _POOL == 0:
+                pool = gen.integers(0, 12, size=(_POOL, a)) * 5  # a uniform 0..11 per game and step, times 5
             at = rown + turn
             held = hand[at]
             fit = _FIT[count] - held
             fit &= 0x80808080
-            fit >>= 7
-            fit *= 0x01010101
-            fit >>= 24
-            fit &= 7  # the number of cards that fit
-            slot = _SLOT[fit * 12 + _uniform12(gen, a)]
-            card = (held >> _SHIFT[slot]) & 0xFF  # 52 (go) when nothing fits
-            hand[at] = (held & _LOW[slot]) | ((held >> 8) & _NLOW[slot]) | _SENTINEL
-            history.append(rows_out(np.where(inplay, card, -1)))
-            laid_card = fit > 0
+            fits = np.bitwise_count(fit).astype(_I64)  # the cards that fit: the lowest slots (card order)
+            slot = _SLOT[pool[len(steps) % _POOL] + fits]
+            card = (held >> _SHIFT[slot]) & 0xFF  # 52 (go) where nothing fits
+            left = (held & _LOW[slot]) | ((held >> 8) & _NLOW[slot]) | _SENTINEL
+            hand[at] = left
+            steps.append(np.where(inplay, card, -1))
+            laid_card = fits > 0
             count += _VAL0[card]
             np.copyto(key7, (key7 * 14 + _RANKS[card]) % _P7, where=laid_card)
             key5 = key7 % _P5
@@ -952,41 +965,39 @@ def _random_games(batch: Batch, gen: np.random.Generator) -> None:
             if longer.any():
                 w = np.flatnonzero(longer)
                 points[w] += _long_runs(key7[w], peg[key5[w]])
-            before = alive.copy()
-            award(rows, at, points, inplay)
-            now = inplay & alive
+            won = award(rows, at, points, inplay)
             bit = 1 << turn
-            emptied = laid_card & ((hand[at] & 0xFF) == _NONE)
+            emptied = laid_card & ((left & 0xFF) == _NONE)
             holding -= bit * emptied
-            passed |= bit * (inplay & ~laid_card)
+            avail -= bit * (emptied | (inplay & ~laid_card))
             np.copyto(last, turn, where=laid_card)
-            nxt = nexts[turn * shifts + (holding & ~passed)]
-            ended = now & ((nxt < 0) | (count == 31))
+            nxt = nexts[turn * shifts + avail]
+            if won is not None:
+                inplay &= ~won
+                count[won] = 32
+            ended = inplay & ((nxt < 0) | (count == 31))
             turn = np.maximum(nxt, 0)
-            out = before & ~alive  # won with this card: out of the play
-            if out.any():
-                count[out] = 32
-            inplay = now
             e = np.flatnonzero(ended)
             if e.size:
                 go = e[count[e] != 31]  # the go or last-card point (spec §2.4 steps 4-5)
                 if go.size:
                     award(go, go * n + last[go], np.ones(go.size, dtype=_I64), True)
+                    over = e[~alive[e]]
+                    count[over] = 32
+                    inplay[over] = False
                     e = e[alive[e]]
                 hold = holding[e]
                 more = hold != 0
                 r = e[more]
                 turn[r] = nexts[last[r] * shifts + hold[more]]
                 count[r] = 0
-                passed[r] = 0
+                avail[r] = hold[more]
                 key7[r] = 0
                 done = e[~more]
                 count[done] = 32
                 inplay[done] = False
-                dead = ended & ~alive
-                if dead.any():
-                    count[dead] = 32
-                    inplay[dead] = False
+        if steps:
+            history.extend(rows_out(np.stack(steps)))
         # the show (spec §2.6): each hand from the dealer's left, the dealer's, then the crib
         for i in range(n + 1):
             seat = (dealer + 1 + i) % n if i < n else dealer
@@ -1021,18 +1032,21 @@ class _Ends:
 
     def award(
         self, g: npt.NDArray[np.int64], at: npt.NDArray[np.int64], points: npt.NDArray[np.int64], live: Any
-    ) -> None:
+    ) -> npt.NDArray[np.bool_] | None:
         """Add ``points`` at ``scores[at]`` (games ``g``, seats ``at % players``) where ``live``; a game whose side
-        reaches the target ends there (spec §2.4 item 8)."""
+        reaches the target ends there (spec §2.4 item 8).  Returns which of ``g`` ended, or None if none did."""
         scores = self.scores
         got = scores[at] + points
         scores[at] = got
         if self.partnership:
-            got = got + scores[at ^ 2]
-        won = live & (got >= self.target)
-        if won.any():
-            self.alive[g[won]] = False
-            self.won_by[g[won]] = at[won] % self.players
+            got += scores[at ^ 2]
+        won = got >= self.target
+        won &= live
+        if not won.any():
+            return None
+        self.alive[g[won]] = False
+        self.won_by[g[won]] = at[won] % self.players
+        return won
 
 
 def _combinations(k: int, r: int) -> list[tuple[int, ...]]:
