@@ -1004,13 +1004,13 @@ def _random_games(batch: Batch, gen: np.random.Generator) -> None:
             points = show[rows, seat] if i < n else crib_points
             if alive.any():
                 award(rows, rown + seat, points * alive, alive.copy())
-        over = ~alive
-        if over.any():
-            batch.scores[gid[over]] = scores[over]
-            batch.dealer[gid[over]] = dealer[over]
-            batch.deals[gid[over]] = deal_no + 1
-            batch.phase[gid[over]] = _OVER
-            batch._game_over(gid[over], won_by[over])
+        ended_now = ~alive
+        if ended_now.any():
+            batch.scores[gid[ended_now]] = scores[ended_now]
+            batch.dealer[gid[ended_now]] = dealer[ended_now]
+            batch.deals[gid[ended_now]] = deal_no + 1
+            batch.phase[gid[ended_now]] = _OVER
+            batch._game_over(gid[ended_now], won_by[ended_now])
         gid, scores, dealer = gid[alive], scores[alive], (dealer[alive] + 1) % n
         deal_no += 1
 
