@@ -123,15 +123,19 @@ def _mt_seed(seeds: npt.NDArray[np.uint32]) -> npt.NDArray[np.uint32]:
     return mt
 
 
-def _twist(mt: npt.NDArray[np.uint32]) -> None:
-    """One MT19937 generation in place, on states ``(G, 624)`` (each row a stream)."""
+#: MT19937's twist in three segments whose inputs are final when they are computed: words [0, 227) read the old
+#: words, [227, 454) read [0, 227), [454, 624) read [227, 397) and word 0.  ``(start, stop)`` of each.
+_SEGMENTS: Final = ((0, 227), (227, 454), (454, _N))
+
+
+def _twist(mt: npt.NDArray[np.uint32], segment: int | None = None) -> None:
+    """MT19937's generation in place, on states ``(G, 624)`` (each row a stream): all of it, or one of the three
+    :data:`_SEGMENTS` (in order: segment 0 starts the next generation)."""
     upper, lower, matrix = _U32(0x80000000), _U32(0x7FFFFFFF), _U32(0x9908B0DF)
     one = _U32(1)
 
     def block(dst: slice, lo: slice, far: slice) -> None:
-        # mt[i] = mt[i + 397 mod 624] ^ mix(upper bit of mt[i], lower bits of mt[i + 1]), in blocks whose inputs
-        # are final: [0, 227) reads old words, [227, 454) reads [0, 227), [454, 623) reads [227, 396), 623 reads
-        # 0 and 396
+        # mt[i] = mt[i + 397 mod 624] ^ mix(upper bit of mt[i], lower bits of mt[i + 1])
         y = mt[:, dst] & upper
         t = mt[:, lo] & lower
         y |= t
@@ -142,10 +146,13 @@ def _twist(mt: npt.NDArray[np.uint32]) -> None:
         y ^= mt[:, far]
         mt[:, dst] = y
 
-    block(slice(0, 227), slice(1, 228), slice(397, 624))
-    block(slice(227, 454), slice(228, 455), slice(0, 227))
-    block(slice(454, 623), slice(455, 624), slice(227, 396))
-    block(slice(623, 624), slice(0, 1), slice(396, 397))
+    if segment in (None, 0):
+        block(slice(0, 227), slice(1, 228), slice(397, 624))
+    if segment in (None, 1):
+        block(slice(227, 454), slice(228, 455), slice(0, 227))
+    if segment in (None, 2):
+        block(slice(454, 623), slice(455, 624), slice(227, 396))
+        block(slice(623, 624), slice(0, 1), slice(396, 397))
 
 
 def _temper(mt: npt.NDArray[np.uint32]) -> npt.NDArray[np.uint32]:
@@ -195,13 +202,14 @@ _J_SHIFT: Final = np.array([6 - (52 - s).bit_length() for s in range(_STEPS)], d
 
 
 _CHUNK = 512  # games per slice of the MT arithmetic
-_AHEAD = 3  # shuffles: a game this close to the end of its outputs draws its next block with the others
+_AHEAD = 1  # shuffles: a game this close to the end of its outputs draws its next block with the others
 
 
 class _Chance:
     """Python's ``random.Random(seed).shuffle`` of a 52-card pack, for one stream per game, on arrays.
 
-    The streams are MT19937 generated in blocks of 624 outputs, for the games that need them; a walk over the top
+    The streams are MT19937 generated a twist segment (227 or 170 outputs) at a time for the games that need more
+    outputs; a walk over the top
     6 bits of the outputs (the shuffle's draws are ``getrandbits(k)``, ``k <= 6``, with rejection) finds each
     swap's ``j``; :meth:`packs` applies the swaps of a game's ``q``-th shuffle.
     """
@@ -214,23 +222,34 @@ class _Chance:
         self.j = np.zeros((0, self.g), dtype=np.uint8)  # (swap number, game): the accepted draw's top 6 bits
         self.acc = np.zeros(self.g, dtype=_I64)  # swaps drawn so far per game
         self.t = np.zeros(self.g, dtype=_I64)  # walk state (t * 64)
+        self.seg = np.zeros(self.g, dtype=_I64)  # the next segment of the twist
         self._more(np.arange(self.g))
 
     def _more(self, games: npt.NDArray[np.int64]) -> None:
-        """Another block of 624 outputs for ``games``: their swaps appended to ``self.j``."""
+        """The next segment of outputs (:data:`_SEGMENTS`) for each of ``games``: their swaps appended."""
+        for k in range(len(_SEGMENTS)):
+            group = games[self.seg[games] == k]
+            if group.size:
+                self._segment(group, k)
+
+    def _segment(self, games: npt.NDArray[np.int64], k: int) -> None:
+        """Segment ``k`` of the next outputs for ``games`` (all at that segment): twist, top bits, walk."""
         acc1, next1 = _walk_tables()
         m = games.size
+        start, stop = _SEGMENTS[k]
+        width = stop - start
         whole = m == self.g
         mt = self.mt if whole else self.mt[games]
-        v = np.empty((m, _N), dtype=np.uint8)
+        v = np.empty((m, width), dtype=np.uint8)
         for c in range(0, m, _CHUNK):  # a slice of the games at a time: its states stay in cache
             part = mt[c : c + _CHUNK]
-            _twist(part)
-            v[c : c + _CHUNK] = _top6(part)
+            _twist(part, k)
+            v[c : c + _CHUNK] = _top6(part[:, start:stop])
         if not whole:
             self.mt[games] = mt
-        v = np.ascontiguousarray(v.T)  # (624, m): the walk reads every game's next output at once
-        need = int(self.acc[games].max()) + _N + 1
+        self.seg[games] = (k + 1) % len(_SEGMENTS)
+        v = np.ascontiguousarray(v.T)  # (width, m): the walk reads every game's next output at once
+        need = int(self.acc[games].max()) + width + 1
         if need > self.cap:
             cap = max(need, self.cap + _N) + 64
             grown = np.zeros((cap, self.g), dtype=np.uint8)
@@ -242,7 +261,7 @@ class _Chance:
         tb = self.t[games]
         ix = np.empty(m, dtype=_I64)
         step = np.empty(m, dtype=_I64)
-        for r in range(_N):
+        for r in range(width):
             row = v[r]
             np.add(tb, row, out=ix)
             next1.take(ix, out=tb)
@@ -254,9 +273,11 @@ class _Chance:
 
     def packs(self, games: npt.NDArray[np.int64], q: npt.NDArray[np.int64]) -> npt.NDArray[np.int8]:
         """The top ``self.top`` cards (top first) of shuffle ``q[i]`` of game ``games[i]``: ``(m, top)``."""
+        ahead = _AHEAD
         while (self.acc[games] < (q + 1) * _STEPS).any():
-            # a block for every game that will be short within a few shuffles: fewer, larger blocks
-            self._more(np.unique(games[self.acc[games] < (q + 1 + _AHEAD) * _STEPS]))
+            # more outputs for every game short within a few shuffles (fewer calls), then for the ones still short
+            self._more(np.unique(games[self.acc[games] < (q + 1 + ahead) * _STEPS]))
+            ahead = 0
         m = games.size
         top = self.top
         at = (q * _STEPS * self.g + games)[None, :] + (np.arange(_STEPS) * self.g)[:, None]
