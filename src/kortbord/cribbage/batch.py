@@ -838,6 +838,9 @@ _SHIFT: Final = np.array([8 * s for s in range(5)], dtype=_I64)
 _SLOT: Final = np.array([4 if m == 0 else r % m for r in range(12) for m in range(5)], dtype=_I64)
 _VAL0: Final = np.array([min(c // 4 + 1, 10) for c in range(52)] + [0], dtype=_I64)  # "go" adds nothing
 _RANKS: Final = np.array([c // 4 + 1 for c in range(52)] + [0], dtype=_I64)
+_MUL: Final = np.array([14] * 52 + [1], dtype=_I64)  # the key's shift for a card laid (a go: none)
+_EMPTY: Final = 0x3434343434  # a packed hand with no cards (four bytes 52 and the sentinel)
+_LONG: Final = 64  # added to the pegging table's points where the last five ranks are distinct
 _FIT: Final = np.array(  # SWAR bound per count: byte ``c`` of a hand fits iff ``c < limit`` (32 = not playing)
     [(127 + ((52 if 31 - c >= 10 else 4 * (31 - c)) if c <= 31 else 0)) * 0x01010101 for c in range(33)], dtype=_I64
 )
@@ -846,9 +849,10 @@ _FIFTEEN: Final = np.array([2 if c in (15, 31) else 0 for c in range(33)], dtype
 
 
 @cache
-def _peg_tables() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
+def _peg_tables() -> npt.NDArray[np.int64]:
     """Points for the card just laid from the count's last five ranks (spec §2.4 step 3: pairs, runs of 3-5;
-    fifteen and 31 come from the count), and which keys may hold a run of six or seven (five distinct ranks)."""
+    fifteen and 31 come from the count), plus :data:`_LONG` where the five ranks are distinct (a run of six or
+    seven may end there: :func:`_long_runs`).  Indexed by the base-14 key, the newest rank lowest."""
     digits = np.indices((14,) * 5).reshape(5, -1)[::-1].astype(_I64)  # digits[0] the newest
     d0 = digits[0]
     pair1 = (d0 > 0) & (digits[1] == d0)
@@ -863,7 +867,7 @@ def _peg_tables() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
         if size >= 3:
             run = np.where(run_of[bits] == size, size, run)
     distinct = ((bits & 1) == 0) & (np.bitwise_count(bits) == 5)
-    return (points + run).astype(_I64), np.asarray(distinct, dtype=np.bool_)
+    return np.asarray(points + run + distinct * _LONG, dtype=_I64)
 
 
 def _long_runs(key7: npt.NDArray[np.int64], run5: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
@@ -892,8 +896,8 @@ def _random_games(batch: Batch, gen: np.random.Generator) -> None:
     dealt = batch.dealt
     big_g = batch.n
     partner = batch.partnership
-    peg, long_key = _peg_tables()
-    nexts = batch._next.reshape(-1)
+    peg = _peg_tables()
+    nexts = batch._next.reshape(-1)  # [seat << n | mask]
     shifts = 1 << n
     # the discards: a uniform subset of nd slots of k, and the kept slots (in order, so the hand stays sorted)
     subsets = [c for c in _combinations(k, nd)]
@@ -968,35 +972,46 @@ def _random_games(batch: Batch, gen: np.random.Generator) -> None:
                 pool = gen.integers(0, 12, size=(_POOL, a)) * 5  # a uniform 0..11 per game and step, times 5
             at = rown + turn
             held = hand[at]
-            fit = _FIT[count] - held
+            fit = _FIT[count]
+            fit -= held
             fit &= 0x80808080
-            fits = np.bitwise_count(fit).astype(_I64)  # the cards that fit: the lowest slots (card order)
+            fits = np.bitwise_count(fit)  # the cards that fit: the lowest slots (card order)
             slot = _SLOT[pool[len(steps) % _POOL] + fits]
-            card = (held >> _SHIFT[slot]) & 0xFF  # 52 (go) where nothing fits
-            left = (held & _LOW[slot]) | ((held >> 8) & _NLOW[slot]) | _SENTINEL
+            card = held >> _SHIFT[slot]
+            card &= 0xFF  # 52 (go) where nothing fits
+            left = held >> 8
+            left &= _NLOW[slot]
+            held &= _LOW[slot]
+            left |= held
+            left |= _SENTINEL
             hand[at] = left
             steps.append(np.where(inplay, card, -1))
             laid_card = fits > 0
             count += _VAL0[card]
-            np.copyto(key7, (key7 * 14 + _RANKS[card]) % _P7, where=laid_card)
+            key7 *= _MUL[card]  # a go leaves the key as it is
+            key7 += _RANKS[card]
+            key7 %= _P7
             key5 = key7 % _P5
-            points = peg[key5] + _FIFTEEN[count]
+            points = peg[key5]
+            points += _FIFTEEN[count]
             points *= laid_card
-            longer = long_key[key5] & laid_card
-            if longer.any():
-                w = np.flatnonzero(longer)
-                points[w] += _long_runs(key7[w], peg[key5[w]])
+            if (points >= _LONG).any():  # five distinct ranks: a run of six or seven?
+                w = np.flatnonzero(points >= _LONG)
+                points[w] += _long_runs(key7[w], peg[key5[w]] - _LONG) - _LONG
             won = award(rows, at, points, inplay)
-            bit = 1 << turn
-            emptied = laid_card & ((left & 0xFF) == _NONE)
+            bit = inplay << turn  # nothing changes for a game out of the play
+            emptied = left == _EMPTY
             holding -= bit * emptied
-            avail -= bit * (emptied | (inplay & ~laid_card))
+            emptied |= ~laid_card  # a seat that said go, or has no cards left, is out of this count
+            avail -= bit * emptied
             np.copyto(last, turn, where=laid_card)
-            nxt = nexts[turn * shifts + avail]
+            nxt = nexts[(turn << n) + avail]
             if won is not None:
                 inplay &= ~won
                 count[won] = 32
-            ended = inplay & ((nxt < 0) | (count == 31))
+            ended = nxt < 0
+            ended |= count == 31
+            ended &= inplay
             turn = np.maximum(nxt, 0)
             e = np.flatnonzero(ended)
             if e.size:
@@ -1010,7 +1025,7 @@ def _random_games(batch: Batch, gen: np.random.Generator) -> None:
                 hold = holding[e]
                 more = hold != 0
                 r = e[more]
-                turn[r] = nexts[last[r] * shifts + hold[more]]
+                turn[r] = nexts[(last[r] << n) + hold[more]]
                 count[r] = 0
                 avail[r] = hold[more]
                 key7[r] = 0
