@@ -197,8 +197,10 @@ def _walk_tables() -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.int64]]:
     return acc.reshape(-1), (nt * 64).reshape(-1).astype(_I64)
 
 
-#: ``j = v >> _J_SHIFT[s]`` for swap ``s`` (``i = 51 - s``) of a shuffle from an accepted draw's top 6 bits ``v``.
-_J_SHIFT: Final = np.array([6 - (52 - s).bit_length() for s in range(_STEPS)], dtype=_I64)[:, None]
+#: ``j = _J_OF[s * 64 + v]`` for swap ``s`` (``i = 51 - s``) of a shuffle from an accepted draw's top 6 bits ``v``
+#: (``getrandbits(k)``: the top ``k`` bits).
+_J_OF: Final = np.array([v >> (6 - (52 - s).bit_length()) for s in range(_STEPS) for v in range(64)], dtype=_I64)
+_J_ROW: Final = (np.arange(_STEPS, dtype=_I64) * 64)[:, None]
 
 
 _CHUNK = 512  # games per slice of the MT arithmetic
@@ -240,15 +242,14 @@ class _Chance:
         width = stop - start
         whole = m == self.g
         mt = self.mt if whole else self.mt[games]
-        v = np.empty((m, width), dtype=np.uint8)
+        v = np.empty((width, m), dtype=np.uint8)  # the walk reads every game's next output at once
         for c in range(0, m, _CHUNK):  # a slice of the games at a time: its states stay in cache
             part = mt[c : c + _CHUNK]
             _twist(part, k)
-            v[c : c + _CHUNK] = _top6(part[:, start:stop])
+            v[:, c : c + _CHUNK] = _top6(part[:, start:stop]).T
         if not whole:
             self.mt[games] = mt
         self.seg[games] = (k + 1) % len(_SEGMENTS)
-        v = np.ascontiguousarray(v.T)  # (width, m): the walk reads every game's next output at once
         need = int(self.acc[games].max()) + width + 1
         if need > self.cap:
             cap = max(need, self.cap + _N) + 64
@@ -276,13 +277,12 @@ class _Chance:
         ahead = _AHEAD
         while (self.acc[games] < (q + 1) * _STEPS).any():
             # more outputs for every game short within a few shuffles (fewer calls), then for the ones still short
-            self._more(np.unique(games[self.acc[games] < (q + 1 + ahead) * _STEPS]))
+            self._more(games[self.acc[games] < (q + 1 + ahead) * _STEPS])  # games: distinct
             ahead = 0
         m = games.size
         top = self.top
         at = (q * _STEPS * self.g + games)[None, :] + (np.arange(_STEPS) * self.g)[:, None]
-        swaps = self.j.reshape(-1)[at].astype(_I64)  # (51, m): the draws' top 6 bits for i = 51 .. 1
-        swaps >>= _J_SHIFT  # j = getrandbits(k) = the top k bits
+        swaps = _J_OF[self.j.reshape(-1)[at] + _J_ROW]  # (51, m): j for i = 51 .. 1 from the draws' top 6 bits
         swaps *= m
         swaps += np.arange(m)
         deck = np.empty((52, m), dtype=np.int8)
