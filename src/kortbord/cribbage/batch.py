@@ -219,7 +219,10 @@ class _Chance:
     def __init__(self, seeds: npt.NDArray[np.uint32], top: int) -> None:
         self.g = seeds.shape[0]
         self.top = top
-        self.mt = np.ascontiguousarray(_mt_seed(seeds).T)  # (G, 624): a game's state is a row
+        words = _mt_seed(seeds)
+        self.mt = np.empty((self.g, _N), dtype=_U32)  # (G, 624): a game's state is a row
+        for c in range(0, self.g, _CHUNK):  # transposed a slice at a time (in cache)
+            self.mt[c : c + _CHUNK] = words[:, c : c + _CHUNK].T
         self.cap = 0
         self.j = np.zeros((0, self.g), dtype=np.uint8)  # (swap number, game): the accepted draw's top 6 bits
         self.acc = np.zeros(self.g, dtype=_I64)  # swaps drawn so far per game
@@ -922,29 +925,33 @@ def _random_games(batch: Batch, gen: np.random.Generator) -> None:
         a = gid.size
         rows = np.arange(a)
         if deal_no == 0:
-            hands = np.sort(batch.hands[:, :, :k], axis=2).astype(_I64)
-            crib_extra = batch.crib[:, 0].astype(_I64)
-            starter = batch._stock_top.astype(_I64)
+            hands = np.sort(batch.hands[:, :, :k], axis=2)
+            crib_extra = batch.crib[:, 0]
+            starter8 = batch._stock_top
         else:
-            deck = batch._chance.packs(gid, batch._cuts[gid] + deal_no).astype(_I64)
+            deck = batch._chance.packs(gid, batch._cuts[gid] + deal_no)
             hands = np.sort(deck[rows[:, None, None], deal_slots[dealer]], axis=2)
             crib_extra = deck[:, dealt]
-            starter = deck[:, dealt + extra]
+            starter8 = deck[:, dealt + extra]
+        starter = starter8.astype(_I64)
         # the discards, recorded seat by seat from the dealer's left (spec §2.2)
         pick = gen.integers(0, len(subsets), size=(a, n))
-        laid = np.take_along_axis(hands, disc_slots[pick], axis=2).astype(_I64)  # (a, n, nd)
-        kept = np.take_along_axis(hands, keep_slots[pick], axis=2).astype(_I64)  # (a, n, 4), sorted
+        first = (rows[:, None] * n + np.arange(n))[:, :, None] * k  # each seat's first slot in ``hands``
+        laid = hands.reshape(-1)[first + disc_slots[pick]]  # (a, n, nd)
+        kept = hands.reshape(-1)[first + keep_slots[pick]]  # (a, n, 4), in card order
         order = (dealer[:, None] + 1 + np.arange(n)) % n  # seats from the dealer's left
         picks = laid[rows[:, None], order].reshape(a, n * nd) + 64  # a discard pick (see Batch._apply)
         history.extend(rows_out(picks.T))
         crib = laid.reshape(a, n * nd)
         if extra:
-            crib = np.concatenate([crib_extra.astype(_I64)[:, None], crib], axis=1)
-        hand_points = _show_points(kept.reshape(a * n, 4).astype(_I8), np.repeat(starter, n).astype(_I8), False)
+            crib = np.concatenate([crib_extra[:, None], crib], axis=1)
+        hand_points = _show_points(kept.reshape(a * n, 4), np.repeat(starter8, n), False)
         show = hand_points.reshape(a, n).astype(_I64)
-        crib_points = _show_points(crib.astype(_I8), starter.astype(_I8), True).astype(_I64)
-        packed = kept[:, :, 0] | (kept[:, :, 1] << 8) | (kept[:, :, 2] << 16) | (kept[:, :, 3] << 24)
-        hand = (packed | _SENTINEL).reshape(-1)
+        crib_points = _show_points(crib, starter8, True).astype(_I64)
+        packed = np.zeros((a * n, 8), dtype=np.uint8)  # four card bytes, then the sentinel 52
+        packed[:, :4] = kept.reshape(a * n, 4)
+        packed[:, 4] = _NONE
+        hand = packed.view(np.dtype("<i8")).reshape(-1).astype(_I64)
         flat_scores = scores.reshape(-1)
         alive = np.ones(a, dtype=np.bool_)
 
