@@ -24,6 +24,7 @@ Usage (from the repository root, after ``make test`` or ``make run`` has set up 
 
     .venv/bin/python bench/cribbage_engine.py            # about a minute
     .venv/bin/python bench/cribbage_engine.py --quick    # a few seconds: fewer games, one run
+    .venv/bin/python bench/cribbage_engine.py --curve --players 2 --quick   # games/s against the batch size
 """
 
 from __future__ import annotations
@@ -48,7 +49,8 @@ HERE = Path(__file__).resolve().parent
 GAMES, CPP_GAMES, RUNS = 1_000, 5_000, 3
 QUICK_GAMES, QUICK_CPP_GAMES, QUICK_RUNS = 150, 1_000, 1
 WARMUP_GAMES, QUICK_WARMUP_GAMES = 300, 100  # kortbord's scoring caches fill during the first games
-BATCH, QUICK_BATCH = 4_096, 1_024  # games per batched run
+BATCH, QUICK_BATCH = 8_192, 2_048  # games per batched run (the best N on the 2-core dev machine: see --curve)
+CURVE = (512, 1_024, 2_048, 4_096, 8_192, 16_384)  # batch sizes of --curve
 GOAL_BATCH_VS_CPP = 2.0
 GOAL_SHOWS_COLD, GOAL_SHOWS_WARM = 1.0, 0.3  # CPU seconds
 
@@ -139,6 +141,26 @@ def measure(
     return {k: statistics.median(v) for k, v in res.items() if v}
 
 
+def batch_curve(
+    players: int, sizes: tuple[int, ...], cpp_games: int, runs: int, seed: int
+) -> list[tuple[int, float, float]]:
+    """Batched games per CPU second against the batch size: ``(N, games/s, ratio to the C++ loop)`` per size,
+    medians of ``runs`` runs, each batched run next to a run of OpenSpiel's C++ loop (``cpp_games`` games)."""
+    peer = _load("openspiel_cribbage")
+    batch_games(players, 256, seed + 10_000)
+    peer.openspiel_cpp_loop(players, 200, seed + 10_000)
+    out = []
+    for size in sizes:
+        rates, ratios = [], []
+        for r in range(runs):
+            b = per_cpu_second(batch_games, players, size, seed + r)
+            c = per_cpu_second(peer.openspiel_cpp_loop, players, cpp_games, seed + r * cpp_games)
+            rates.append(b)
+            ratios.append(b / c)
+        out.append((size, statistics.median(rates), statistics.median(ratios)))
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help=f"{QUICK_GAMES} games ({QUICK_CPP_GAMES} C++), one run")
@@ -146,6 +168,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--batch", type=int, default=None, help=f"games per batched run (default {BATCH:,})")
     parser.add_argument("--no-shows", action="store_true", help="skip the all-shows timing")
+    parser.add_argument("--curve", action="store_true", help="only the batched engine's games/s against the batch size")
     args = parser.parse_args(argv)
     games, cpp_games, runs = (QUICK_GAMES, QUICK_CPP_GAMES, QUICK_RUNS) if args.quick else (GAMES, CPP_GAMES, RUNS)
     warmup = QUICK_WARMUP_GAMES if args.quick else WARMUP_GAMES
@@ -153,6 +176,14 @@ def main(argv: list[str] | None = None) -> int:
     command = " ".join([".venv/bin/python", "bench/cribbage_engine.py", *(sys.argv[1:] if argv is None else argv)])
 
     peer = _load("openspiel_cribbage")
+    if args.curve:
+        print("kortbord.cribbage.batch: random games to 121 per CPU second against the batch size N")
+        print(f"reproduce: {command}")
+        print(f"{'players':>7} | {'N':>6} | {'games/s':>8} | {'v C++ loop':>10}")
+        for players in args.players:
+            for size, rate, ratio in batch_curve(players, CURVE, cpp_games, runs, args.seed):
+                print(f"{players:>7} | {size:>6,} | {rate:>8,.0f} | {ratio:>9.2f}x")
+        return 0
     print("kortbord Cribbage engines v OpenSpiel cribbage: uniformly random full games to 121, games per second")
     print(f"reproduce: {command}")
     print(

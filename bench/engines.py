@@ -52,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
     mulle = _load("mulle_engine")
     peer = _load("openspiel_cribbage")
     runs = args.runs or (1 if args.quick else 3)
-    batch = 1_024 if args.quick else 4_096
+    batch = crib.QUICK_BATCH if args.quick else crib.BATCH
     games, cpp_games = (150, 1_000) if args.quick else (400, 2_000)
     rounds = 100 if args.quick else 300
 
