@@ -268,9 +268,9 @@ class _Chance:
         for r in range(width):
             row = v[r]
             np.add(tb, row, out=ix)
-            next1.take(ix, out=tb)
+            next1.take(ix, out=tb, mode="clip")  # (indices in range: clip skips the checks)
             flat[at] = row  # the draw's top bits; a rejected draw's slot is overwritten by the next accepted one
-            inc.take(ix, out=step)
+            inc.take(ix, out=step, mode="clip")
             at += step
         self.t[games] = tb
         self.acc[games] = (at - games) // self.g
@@ -978,29 +978,29 @@ def _random_games(batch: Batch, gen: np.random.Generator) -> None:
             if len(steps) % _POOL == 0:
                 pool = gen.integers(0, 12, size=(_POOL, a)) * 5  # a uniform 0..11 per game and step, times 5
             at = rown + turn
-            held = hand[at]
-            fit = _FIT[count]
+            held = hand.take(at)
+            fit = _FIT.take(count)
             fit -= held
             fit &= 0x80808080
             fits = np.bitwise_count(fit)  # the cards that fit: the lowest slots (card order)
-            slot = _SLOT[pool[len(steps) % _POOL] + fits]
-            card = held >> _SHIFT[slot]
+            slot = _SLOT.take(pool[len(steps) % _POOL] + fits)
+            card = held >> _SHIFT.take(slot)
             card &= 0xFF  # 52 (go) where nothing fits
             left = held >> 8
-            left &= _NLOW[slot]
-            held &= _LOW[slot]
+            left &= _NLOW.take(slot)
+            held &= _LOW.take(slot)
             left |= held
             left |= _SENTINEL
             hand[at] = left
             steps.append(np.where(inplay, card, -1))
             laid_card = fits > 0
-            count += _VAL0[card]
-            key7 *= _MUL[card]  # a go leaves the key as it is
-            key7 += _RANKS[card]
+            count += _VAL0.take(card)
+            key7 *= _MUL.take(card)  # a go leaves the key as it is
+            key7 += _RANKS.take(card)
             key7 %= _P7
             key5 = key7 % _P5
-            points = peg[key5]
-            points += _FIFTEEN[count]
+            points = peg.take(key5)
+            points += _FIFTEEN.take(count)
             points *= laid_card
             if (points >= _LONG).any():  # five distinct ranks: a run of six or seven?
                 w = np.flatnonzero(points >= _LONG)
@@ -1012,7 +1012,7 @@ def _random_games(batch: Batch, gen: np.random.Generator) -> None:
             emptied |= ~laid_card  # a seat that said go, or has no cards left, is out of this count
             avail -= bit * emptied
             np.copyto(last, turn, where=laid_card)
-            nxt = nexts[(turn << n) + avail]
+            nxt = nexts.take((turn << n) + avail)
             if won is not None:
                 inplay &= ~won
                 count[won] = 32
@@ -1079,10 +1079,11 @@ class _Ends:
         """Add ``points`` at ``scores[at]`` (games ``g``, seats ``at % players``) where ``live``; a game whose side
         reaches the target ends there (spec §2.4 item 8).  Returns which of ``g`` ended, or None if none did."""
         scores = self.scores
-        got = scores[at] + points
+        got = scores.take(at)
+        got += points
         scores[at] = got
         if self.partnership:
-            got += scores[at ^ 2]
+            got += scores.take(at ^ 2)
         won = got >= self.target
         won &= live
         if not won.any():
