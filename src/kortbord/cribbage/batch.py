@@ -972,10 +972,12 @@ def _random_games(batch: Batch, gen: np.random.Generator) -> None:
         avail = holding.copy()  # ... and has not said go in this count
         key7 = np.zeros(a, dtype=_I64)
         inplay = alive.copy()
+        play = _Count(n, nexts, award, count, last, holding, avail, key7, turn, inplay, alive)
         steps: list[npt.NDArray[np.int64]] = []
         pool = np.zeros((0, a), dtype=_I64)
+        cards_laid = 0
         while inplay.any():
-            if len(steps) % _POOL == 0:
+            if cards_laid % _POOL == 0:
                 pool = gen.integers(0, 12, size=(_POOL, a)) * 5  # a uniform 0..11 per game and step, times 5
             at = rown + turn
             held = hand.take(at)
@@ -983,7 +985,8 @@ def _random_games(batch: Batch, gen: np.random.Generator) -> None:
             fit -= held
             fit &= 0x80808080
             fits = np.bitwise_count(fit)  # the cards that fit: the lowest slots (card order)
-            slot = _SLOT.take(pool[len(steps) % _POOL] + fits)
+            slot = _SLOT.take(pool[cards_laid % _POOL] + fits)
+            cards_laid += 1
             card = held >> _SHIFT.take(slot)
             card &= 0xFF  # 52 (go) where nothing fits
             left = held >> 8
@@ -1019,26 +1022,31 @@ def _random_games(batch: Batch, gen: np.random.Generator) -> None:
             ended = nxt < 0
             ended |= count == 31
             ended &= inplay
-            turn = np.maximum(nxt, 0)
+            np.maximum(nxt, 0, out=turn)
             e = np.flatnonzero(ended)
             if e.size:
-                go = e[count[e] != 31]  # the go or last-card point (spec §2.4 steps 4-5)
-                if go.size:
-                    award(go, go * n + last[go], np.ones(go.size, dtype=_I64), True)
-                    over = e[~alive[e]]
-                    count[over] = 32
-                    inplay[over] = False
-                    e = e[alive[e]]
-                hold = holding[e]
-                more = hold != 0
-                r = e[more]
-                turn[r] = nexts[(last[r] << n) + hold[more]]
-                count[r] = 0
-                avail[r] = hold[more]
-                key7[r] = 0
-                done = e[~more]
-                count[done] = 32
-                inplay[done] = False
+                play.end(e)
+            # forced gos: the seat to play holds cards but none fits, so its only move is go (spec §2.4 item 2);
+            # said here, in rows of their own, not in a step of every game
+            while True:
+                held = hand.take(rown + turn)
+                fit = _FIT.take(count)
+                fit -= held
+                fit &= 0x80808080
+                forced = fit == 0
+                forced &= inplay
+                f = np.flatnonzero(forced)
+                if not f.size:
+                    break
+                steps.append(np.where(forced, GO, -1))
+                seat = turn[f]
+                left_f = avail[f] - (1 << seat)
+                avail[f] = left_f
+                nxt_f = nexts.take((seat << n) + left_f)
+                turn[f] = np.maximum(nxt_f, 0)
+                over = nxt_f < 0
+                if over.any():
+                    play.end(f[over])
         if steps:
             history.extend(rows_out(np.stack(steps)))
         # the show (spec §2.6): each hand from the dealer's left, the dealer's, then the crib
@@ -1091,6 +1099,42 @@ class _Ends:
         self.alive[g[won]] = False
         self.won_by[g[won]] = at[won] % self.players
         return won
+
+
+class _Count:
+    """The play's arrays for :func:`_random_games` (game-local rows), and the end of a count."""
+
+    def __init__(
+        self,
+        players: int,
+        nexts: npt.NDArray[np.int64],
+        award: Callable[..., npt.NDArray[np.bool_] | None],
+        *arrays: npt.NDArray[Any],
+    ) -> None:
+        self.n, self.nexts, self.award = players, nexts, award
+        self.count, self.last, self.holding, self.avail, self.key7, self.turn, self.inplay, self.alive = arrays
+
+    def end(self, e: npt.NDArray[np.int64]) -> None:
+        """Nobody can lay a card (or 31) in games ``e``: the go or last-card point (spec §2.4 steps 4-5), then a
+        new count from the last player's left, or the play is over (the game waits for its show)."""
+        n, count = self.n, self.count
+        go = e[count[e] != 31]
+        if go.size:
+            self.award(go, go * n + self.last[go], np.ones(go.size, dtype=_I64), True)
+            over = e[~self.alive[e]]
+            count[over] = 32
+            self.inplay[over] = False
+            e = e[self.alive[e]]
+        hold = self.holding[e]
+        more = hold != 0
+        r = e[more]
+        self.turn[r] = self.nexts[(self.last[r] << n) + hold[more]]
+        count[r] = 0
+        self.avail[r] = hold[more]
+        self.key7[r] = 0
+        done = e[~more]
+        count[done] = 32
+        self.inplay[done] = False
 
 
 def _combinations(k: int, r: int) -> list[tuple[int, ...]]:
