@@ -285,8 +285,8 @@ class _Chance:
         m = games.size
         top = self.top
         at = (q * _STEPS * self.g + games)[None, :] + (np.arange(_STEPS) * self.g)[:, None]
-        swaps = _J_OF[self.j.reshape(-1)[at] + _J_ROW]  # (51, m): j for i = 51 .. 1 from the draws' top 6 bits
-        swaps *= m
+        draws = self.j.reshape(-1)[at]  # (51, m): the draws' top 6 bits for i = 51 .. 1
+        swaps = (_J_OF * m).take(draws + _J_ROW)  # j * m: where position j of every game's pack is in ``deck``
         swaps += np.arange(m)
         deck = np.empty((52, m), dtype=np.int8)
         deck[:] = np.arange(52, dtype=np.int8)[:, None]
