@@ -141,3 +141,17 @@ def test_muggins_and_lowball_stay_scalar() -> None:
         Batch(Rules(lowball=True), seeds=[1])
     with pytest.raises(ValueError, match="seed"):
         Batch(Rules(), seeds=[2**32])
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_play_after_some_steps_replays(players: int) -> None:
+    # run() without a policy on a batch already stepped (mid-discard, mid-play) finishes it with random legal
+    # actions through step(); the records still replay in the scalar engine
+    batch = Batch(Rules(players=players), seeds=range(300, 330))
+    for k in range(7):
+        batch.step(np.argmax(batch.legal_action_mask(), axis=1))
+        if k == 0:
+            assert (batch.phase == 0).all()  # the first pick of the discard made, the others to come
+    batch.run(rng=3)
+    assert batch.terminated.all()
+    _replays(batch)
