@@ -1,66 +1,22 @@
 """The web table on a real PostgreSQL (``postgresql+asyncpg://``): the test starts its own throw-away cluster
-(``initdb`` in a temporary folder, ``pg_ctl start`` on a free port, stopped afterwards).  Skipped, saying why,
-when the PostgreSQL server binaries are not installed (Debian package ``postgresql``)."""
+(``initdb`` in a temporary folder, ``pg_ctl start`` on a free port, stopped afterwards: ``pg_cluster.py``).
+Skipped, saying why, when the PostgreSQL server binaries are not installed (Debian package ``postgresql``)."""
 
 from __future__ import annotations
 
-import glob
-import os
 import random
-import shutil
-import socket
-import subprocess
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from pg_cluster import postgres_cluster
 from server_helpers import make_client, new_game, play_random, receive_state
-
-
-def _bin_dir() -> Path | None:
-    found = shutil.which("initdb")
-    if found:
-        return Path(found).parent
-    dirs = sorted(glob.glob("/usr/lib/postgresql/*/bin"), key=lambda d: int(Path(d).parent.name))
-    return Path(dirs[-1]) if dirs and (Path(dirs[-1]) / "initdb").exists() else None
 
 
 @pytest.fixture(scope="module")
 def postgres_url() -> Iterator[str]:
-    bindir = _bin_dir()
-    if bindir is None:
-        pytest.skip("PostgreSQL is not installed (no initdb on PATH or in /usr/lib/postgresql/*/bin); "
-                    "on Debian: apt-get install postgresql")  # fmt: skip
-    prefix: list[str] = []
-    if os.geteuid() == 0:  # initdb refuses to run as root: run the cluster as the postgres user
-        try:
-            import pwd
-
-            pg = pwd.getpwnam("postgres")
-        except KeyError:
-            pytest.skip("running as root and there is no 'postgres' user to run a PostgreSQL cluster as")
-        if shutil.which("runuser") is None:
-            pytest.skip("running as root without runuser: cannot start PostgreSQL as the postgres user")
-        prefix = ["runuser", "-u", "postgres", "--"]
-    root = Path(tempfile.mkdtemp(prefix="kortbord-pg-"))
-    data, log = root / "data", root / "postgres.log"
-    if prefix:
-        os.chown(root, pg.pw_uid, pg.pw_gid)
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    run = lambda *cmd: subprocess.run([*prefix, *cmd], check=True, capture_output=True, timeout=120)
-    try:
-        run(str(bindir / "initdb"), "-D", str(data), "-U", "kortbord", "--auth=trust", "-E", "UTF8", "--no-sync")
-        opts = f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c fsync=off"
-        run(str(bindir / "pg_ctl"), "-D", str(data), "-o", opts, "-l", str(log), "-w", "-t", "60", "start")
-        yield f"postgresql+asyncpg://kortbord@127.0.0.1:{port}/postgres"
-    finally:
-        if (data / "postmaster.pid").exists():
-            subprocess.run([*prefix, str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop"],
-                           capture_output=True, timeout=120)  # fmt: skip
-        shutil.rmtree(root, ignore_errors=True)
+    with postgres_cluster() as url:
+        yield url
 
 
 def test_play_resume_and_finish_on_postgresql(tmp_path: Path, postgres_url: str) -> None:

@@ -88,6 +88,8 @@ log = logging.getLogger("kortbord.server.db")
 DRIVER_EXTRAS: Final = {"aiosqlite": "server", "asyncpg": "postgres"}
 #: The PostgreSQL notification channel every instance listens on.
 CHANNEL: Final = "kortbord_games"
+#: The advisory lock key under which an instance creates the tables (``"kortbord"`` as a big-endian int64).
+_SCHEMA_LOCK: Final = int.from_bytes(b"kortbord", "big") & 0x7FFFFFFFFFFFFFFF
 
 
 class VersionConflict(Exception):
@@ -292,6 +294,8 @@ class Store:
     async def start(self) -> None:
         """Create the tables if needed and start the group-commit writer."""
         async with self.engine.begin() as conn:
+            if self.shared:  # instances starting together: one creates the tables, the others wait and find them
+                await conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _SCHEMA_LOCK})
             await conn.run_sync(metadata.create_all)
         self._wake = asyncio.Event()
         self._writer = asyncio.create_task(self._write_loop(), name="kortbord-db-writer")
