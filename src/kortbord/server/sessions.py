@@ -431,6 +431,8 @@ class Session:
         if type(version) is not int:
             raise MoveError("bad_message", 'a move message needs "version": the version of the state you saw')
         async with self.lock:
+            if version > self.version and self.manager is not None and self.manager.shared:
+                await self._catch_up()  # the client saw a version another instance stored: this memory is behind
             if self.over:
                 raise MoveError("game_over", "the game is over: no more moves")
             if self.status == "waiting":
@@ -676,6 +678,7 @@ class SessionManager:
         self.leases: set[str] = set()
         self._tried: dict[str, float] = {}
         self._sweeper: asyncio.Task[None] | None = None
+        self._broken: set[str] = set()
 
     async def start(self) -> None:
         """Begin serving: listen to the other instances' changes (PostgreSQL) and start the background task that
@@ -752,10 +755,16 @@ class SessionManager:
                     if session.wants_bots() and (session.bot_stalled or not self.drives(session.id)):
                         session.kick_bots()
                 for game_id in await self.store.driverless_bot_games(50 if self.shared else 1_000_000):
-                    if game_id not in self.sessions:
+                    if game_id in self.sessions or game_id in self._broken:
+                        continue
+                    try:
                         session = await self.get(game_id)
-                        if session is not None:
-                            session.kick_bots()
+                    except Exception:  # a stored game that does not replay here: logged once, left alone
+                        log.exception("game %s could not be resumed", game_id)
+                        self._broken.add(game_id)
+                        continue
+                    if session is not None:
+                        session.kick_bots()
             except asyncio.CancelledError:
                 raise
             except Exception:
