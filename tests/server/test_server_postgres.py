@@ -5,6 +5,7 @@ Skipped, saying why, when the PostgreSQL server binaries are not installed (Debi
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -62,3 +63,59 @@ def test_play_resume_and_finish_on_postgresql(tmp_path: Path, postgres_url: str)
         with c.websocket_connect(f"/ws/games/{g2['game_id']}?token={g2['token']}") as ws:
             last = play_random(ws, random.Random(4))
         assert last["status"] == "over" and c.get(f"/api/games/{g2['game_id']}").json()["status"] == "over"
+
+
+def test_notifications_carry_game_id_and_version_only(tmp_path: Path, postgres_url: str) -> None:
+    """Every NOTIFY a game sends (issue #12) is ``m:<game>:<version>:<instance>`` or ``s:<game>:<instance>``:
+    never a card (a discard to the crib, a hand) -- each instance derives the views from the database itself."""
+    import asyncio
+    import re
+    import threading
+
+    import asyncpg
+
+    from kortbord.server.db import CHANNEL
+
+    payloads: list[str] = []
+    ready, stop = threading.Event(), threading.Event()
+
+    def listen() -> None:
+        async def run() -> None:
+            conn = await asyncpg.connect(postgres_url.replace("postgresql+asyncpg://", "postgresql://"))
+            await conn.add_listener(CHANNEL, lambda _c, _p, _ch, payload: payloads.append(payload))
+            ready.set()
+            while not stop.is_set():
+                await asyncio.sleep(0.05)
+            await conn.close()
+
+        asyncio.run(run())
+
+    thread = threading.Thread(target=listen)
+    thread.start()
+    try:
+        assert ready.wait(30)
+        with make_client(tmp_path, label="notify", database_url=postgres_url) as c:
+            g = new_game(c, game="cribbage", rules={"target": 61}, seats=[{"kind": "human"}, {"kind": "human"}])
+            t1 = c.post(f"/api/games/{g['game_id']}/join", json={"invite_code": g["invites"][0]["invite_code"]})
+            url = f"/ws/games/{g['game_id']}"
+            with (
+                c.websocket_connect(f"{url}?token={g['token']}") as ws0,
+                c.websocket_connect(f"{url}?token={t1.json()['token']}") as ws1,
+            ):
+                socks, rng = (ws0, ws1), random.Random(5)
+                msgs = [receive_state(ws0), receive_state(ws1)]
+                while msgs[0]["version"] < 20:
+                    seat = msgs[0]["to_act"]
+                    move = rng.choice(msgs[seat]["legal_moves"])["notation"]
+                    socks[seat].send_json({"type": "move", "version": msgs[0]["version"], "move": move})
+                    msgs = [receive_state(ws0), receive_state(ws1)]
+            instance = c.get("/api/health").json()["instance"]
+        time.sleep(0.5)
+    finally:
+        stop.set()
+        thread.join(30)
+    gid = re.escape(g["game_id"])
+    shape = re.compile(rf"(m:{gid}:[1-9][0-9]*|s:{gid}):{instance}")
+    assert [p for p in payloads if not shape.fullmatch(p)] == []
+    assert [p for p in payloads if p.startswith("m:")] == [f"m:{g['game_id']}:{v}:{instance}" for v in range(1, 21)]
+    assert any(p.startswith("s:") for p in payloads)  # the join was announced
