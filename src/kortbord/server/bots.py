@@ -43,13 +43,38 @@ def choose_index(game: str, level: str, rules: Any, view: Any, legal_moves: Sequ
 
 
 def _warm() -> int:
-    """Import the engines and the bots once per worker (so the first bot move is not slow); the worker's pid."""
+    """Import the engines and every bot, build each level's bot for each game's default rules and load the bots'
+    tables (the win-probability and crib tables, ``kortbord/bots/data/``) once per worker, so no bot's first move
+    pays for them; the worker's pid."""
+    import importlib
+
     from kortbord import core
     from kortbord.bots import registry
 
     for game in core.GAMES:
-        registry.available_levels(game)
+        spec = core.get(game)
+        rules = spec.make_rules({}, players=2, teams=False)
+        for level in registry.available_levels(game):
+            key = (game, level, rules)
+            if key not in _BOTS:
+                _BOTS[key] = registry.make_bot(game, level, rules)
+    for module, loaders in _TABLES:
+        try:
+            mod = importlib.import_module(module)
+        except ImportError:
+            continue
+        for name in loaders:
+            loader = getattr(mod, name, None)
+            if callable(loader):
+                loader()
     return os.getpid()
+
+
+#: The bots' lazily loaded tables (module, loader functions), loaded by :func:`_warm`.
+_TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("kortbord.bots.cribbage_board", ("win_table", "distributions")),
+    ("kortbord.bots.cribbage_strong", ("crib_values",)),
+)
 
 
 class BotPool:
