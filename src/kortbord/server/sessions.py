@@ -738,39 +738,43 @@ class SessionManager:
             task.add_done_callback(lambda t: t.cancelled() or t.exception())
 
     async def _sweep(self) -> None:
-        """Every :data:`LEASE_RENEW` seconds: renew the leases (a lost one stops its bot loop), start the bots of
-        games in memory whose driver is gone, and load games of computer players only that nobody drives.  On
-        SQLite only the last, once (one server: nobody else drives anything)."""
+        """Every :data:`LEASE_RENEW` seconds: renew the leases (a lost one stops its bot loop before its next move;
+        should it still store one, the database refuses it if the new driver moved first), start the bots of
+        games in memory whose driver is gone (or whose bot could not store its move), and load games of computer
+        players only that nobody drives (on SQLite only once, at the start: one server, nobody else drives)."""
+        first = True
         while True:
             try:
-                if self.shared:
-                    kept = await self.store.renew_leases(LEASE_SECONDS) if self.leases else set()
-                    for lost in self.leases - kept:
+                if self.shared and self.leases:
+                    held = set(self.leases)  # (a lease taken while this renewal runs is not in question)
+                    kept = await self.store.renew_leases(LEASE_SECONDS)
+                    for lost in held - kept:  # its bot loop stops before its next move (never cut mid-write)
                         log.warning("the bot lease of game %s went to another instance", lost)
-                        session = self.sessions.get(lost)
-                        if session is not None and session.bot_task is not None:
-                            session.bot_task.cancel()
-                    self.leases &= kept
+                        self.leases.discard(lost)
                 for session in list(self.sessions.values()):
                     if session.wants_bots() and (session.bot_stalled or not self.drives(session.id)):
                         session.kick_bots()
-                for game_id in await self.store.driverless_bot_games(50 if self.shared else 1_000_000):
+                pick_up = (
+                    await self.store.driverless_bot_games(50 if self.shared else 1_000_000)
+                    if self.shared or first
+                    else []
+                )
+                first = False
+                for game_id in pick_up:
                     if game_id in self.sessions or game_id in self._broken:
                         continue
                     try:
-                        session = await self.get(game_id)
+                        loaded = await self.get(game_id)
                     except Exception:  # a stored game that does not replay here: logged once, left alone
                         log.exception("game %s could not be resumed", game_id)
                         self._broken.add(game_id)
                         continue
-                    if session is not None:
-                        session.kick_bots()
+                    if loaded is not None:
+                        loaded.kick_bots()
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.exception("the bot lease sweeper failed; trying again")
-            if not self.shared:
-                return
             await asyncio.sleep(LEASE_RENEW)
 
     def add(self, session: Session) -> Session:
