@@ -594,6 +594,8 @@ def create_app(
         session = await manager.get(game_id)
         if session is None:
             raise ApiError(404, "not_found", f"there is no game {game_id!r}")
+        if manager.shared:  # answer what the database holds, not what this instance has heard so far
+            await session.catch_up()
         return session
 
     @app.get("/api/games/{game_id}", responses=_errors(404, 422))
