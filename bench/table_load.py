@@ -367,6 +367,10 @@ def run_instances(args: argparse.Namespace) -> None:
                             os.killpg(proc.pid, signal.SIGTERM)
                     for proc in procs:
                         proc.wait(timeout=30)
+                    if args.logs:
+                        Path(args.logs).mkdir(parents=True, exist_ok=True)
+                        for f in folder.glob("*.log"):
+                            shutil.copy(f, Path(args.logs) / f"{folder.name}-{f.name}")
 
 
 def main() -> None:
@@ -394,6 +398,7 @@ def main() -> None:
         help="compare 1 and this many instances on a throw-away PostgreSQL (side by side)",
     )
     ap.add_argument("--via-nginx", action="store_true", help="through nginx with deploy/nginx/kortbord.conf")
+    ap.add_argument("--logs", default=None, help="copy the instances' and nginx's logs into this folder")
     args = ap.parse_args()
     if args.instances > 1 or args.via_nginx:
         args.warmup = 10.0 if args.warmup is None else args.warmup

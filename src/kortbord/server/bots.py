@@ -77,6 +77,11 @@ _TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 
 
+def _log_warm_failure(fut: asyncio.Future[int]) -> None:
+    if not fut.cancelled() and fut.exception() is not None:
+        log.warning("a bot worker could not load the bots' tables ahead: %r", fut.exception())
+
+
 class BotPool:
     """The executor bots think in.
 
@@ -89,6 +94,7 @@ class BotPool:
         self.workers = workers or min(4, os.cpu_count() or 1)
         self.mode = mode
         self._executor: concurrent.futures.Executor | None = None
+        self._warming: list[asyncio.Future[int]] = []
 
     def _make(self) -> concurrent.futures.Executor:
         if self.mode == "thread":
@@ -96,10 +102,14 @@ class BotPool:
         return concurrent.futures.ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
 
     async def start(self) -> None:
-        """Start the workers and import the engines in them (so the first bot move is not slow)."""
+        """Start the workers; each imports the engines and the bots and loads their tables (:func:`_warm`) in the
+        background -- the server does not wait for that before it serves (a restart answers at once); a bot move
+        asked for meanwhile waits in the pool's queue."""
         self._executor = self._make()
         loop = asyncio.get_running_loop()
-        await asyncio.gather(*(loop.run_in_executor(self._executor, _warm) for _ in range(self.workers)))
+        self._warming = [loop.run_in_executor(self._executor, _warm) for _ in range(self.workers)]
+        for fut in self._warming:
+            fut.add_done_callback(_log_warm_failure)
 
     async def choose(self, game: str, level: str, rules: Any, view: Any, legal_moves: Sequence[Any]) -> int:
         """The index of the bot's move in ``legal_moves`` (computed in a worker).  If the pool has broken (a worker
@@ -123,6 +133,9 @@ class BotPool:
 
     async def close(self) -> None:
         """Stop the workers."""
+        for fut in self._warming:
+            fut.cancel()
+        self._warming = []
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
