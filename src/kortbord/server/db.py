@@ -531,10 +531,17 @@ class Store:
         rows = await self._load(games.c.id == game_id)
         return rows[0] if rows else None
 
-    async def load_since(self, game_id: str, version: int) -> Update | None:
+    async def load_since(self, game_id: str, version: int, with_seats: bool = True) -> Update | None:
         """The stored version, status and seats of a game and its moves after ``version``; None if there is no
-        such game.  (How an instance catches up with moves another instance stored.)"""
+        such game.  (How an instance catches up with moves another instance stored.)  ``with_seats=False``: only
+        the moves (one query; ``seats`` is empty and ``status`` blank) -- enough after a move's notification."""
         async with self.engine.connect() as conn:
+            if not with_seats:
+                rows = await conn.execute(
+                    select(moves.c.move).where(moves.c.game_id == game_id, moves.c.ply > version).order_by(moves.c.ply)
+                )
+                only = [r[0] for r in rows]
+                return Update(version + len(only), "", [], only)
             g = (await conn.execute(select(games.c.version, games.c.status).where(games.c.id == game_id))).first()
             if g is None:
                 return None

@@ -179,6 +179,7 @@ class Session:
     #: a catch-up with the database is running / another one was asked for meanwhile
     catching: asyncio.Task[None] | None = None
     catch_again: bool = False
+    catch_seats: bool = False
     #: the bot loop stopped because a move could not be stored (the lease sweeper starts it again)
     bot_stalled: bool = False
 
@@ -349,15 +350,18 @@ class Session:
             conn.push(text, self.version)
 
     # -- many instances -----------------------------------------------------------------------------------------
-    async def catch_up(self) -> None:
-        """Bring this session up to what the database holds (seats, status, moves another instance stored) and
-        send every connection the new state; then let the bots move if it is their turn.  Errors are logged."""
+    async def catch_up(self, seats: bool = True) -> None:
+        """Bring this session up to what the database holds (seats and status unless ``seats`` is False, and the
+        moves another instance stored) and send every connection the new state; then let the bots move if it is
+        their turn.  Errors are logged."""
         async with self.lock:
-            await self._catch_up()
+            await self._catch_up(seats)
         self.kick_bots()
 
-    def request_catch_up(self) -> None:
-        """Catch up in the background (one catch-up at a time per game; a request during one runs once more)."""
+    def request_catch_up(self, seats: bool = True) -> None:
+        """Catch up in the background (one catch-up at a time per game; a request during one runs once more;
+        ``seats``: the seats may have changed too -- a move's notification needs only the moves)."""
+        self.catch_seats = self.catch_seats or seats
         if self.catching is not None and not self.catching.done():
             self.catch_again = True
             return
@@ -365,17 +369,18 @@ class Session:
         async def run() -> None:
             while True:
                 self.catch_again = False
-                await self.catch_up()
+                with_seats, self.catch_seats = self.catch_seats, False
+                await self.catch_up(with_seats)
                 if not self.catch_again:
                     return
 
         self.catching = asyncio.create_task(run(), name=f"catch-up-{self.id}")
 
-    async def _catch_up(self) -> bool:
+    async def _catch_up(self, seats: bool = True) -> bool:
         """:meth:`catch_up` under the lock held by the caller; True if anything changed."""
         assert self.manager is not None
         try:
-            got = await self.manager.store.load_since(self.id, self.version)
+            got = await self.manager.store.load_since(self.id, self.version, with_seats=seats)
         except Exception:
             log.exception("could not reload game %s from the database", self.id)
             return False
@@ -697,9 +702,12 @@ class SessionManager:
         session = self.sessions.get(parts[1])
         if session is None:
             return
-        if parts[0] == "m" and parts[2].isdigit() and int(parts[2]) <= session.version:
-            return
-        session.request_catch_up()
+        if parts[0] == "m":
+            if parts[2].isdigit() and int(parts[2]) <= session.version:
+                return
+            session.request_catch_up(seats=False)
+        else:
+            session.request_catch_up()
 
     def on_reconnect(self) -> None:
         """The notification connection was lost and is back: catch up every game in memory."""
