@@ -12,6 +12,16 @@ shares those two cores with the server).  Reproduce with:
 
     .venv/bin/python bench/table_load.py                      # N = 50, 100, 200 with the default think time
     .venv/bin/python bench/table_load.py --games 200 --think-ms 0 --seconds 20   # saturation: no think time
+
+Many instances (issue #12): ``--instances 2 --via-nginx`` runs the same load (default 500 games, 1 s mean think
+time) twice on a throw-away PostgreSQL cluster (``tests/server/pg_cluster.py``): against one instance and against
+two, each time through Debian's nginx with ``deploy/nginx/kortbord.conf`` (no sticky sessions), side by side.
+Printed per configuration: moves/s, p50/p99 move round trip (goal p99 < 100 ms), each instance's longest event-loop
+block (the worst wake-up delay of its loop-lag monitor, with the CPU ms the loop spent in it: a high CPU share is a
+blocked loop, a low one a busy host), memory per live game (resident memory growth / games in memory), and how long
+a restart (kill -9) of one instance takes to answer ``/api/health`` with every unfinished game still stored.
+
+    nice -n 5 .venv/bin/python bench/table_load.py --instances 2 --via-nginx
 """
 
 from __future__ import annotations
@@ -22,6 +32,7 @@ import contextlib
 import json
 import os
 import random
+import shutil
 import signal
 import socket
 import statistics
@@ -44,25 +55,19 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(db: Path, port: int, log: Path) -> subprocess.Popen[bytes]:
-    """``kortbord serve`` on ``port`` with a SQLite file (no rate limit: the bench client is one address)."""
+def start_server(db: Path | str, port: int, log: Path) -> subprocess.Popen[bytes]:
+    """``kortbord serve`` on ``port`` with a SQLite file (a path) or a database URL (no rate limit: the bench client
+    is one address)."""
+    url = db if isinstance(db, str) else f"sqlite+aiosqlite:///{db}"
     cmd = [
         sys.executable, "-c", "from kortbord.cli import main; main()", "serve",
-        "--port", str(port), "--database-url", f"sqlite+aiosqlite:///{db}",
+        "--port", str(port), "--database-url", url, "--bot-workers", "1",
         "--ws-rate", "100000", "--ws-burst", "100000", "--rest-rate", "100000", "--rest-burst", "100000", "--bot-delay", "0", "--log-level", "warning",
     ]  # fmt: skip
     with log.open("ab") as out:
         proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1).status_code == 200:
-                return proc
-        except httpx.HTTPError:
-            pass
-        if proc.poll() is not None or time.monotonic() > deadline:
-            raise SystemExit("the server did not start:\n" + log.read_text())
-        time.sleep(0.1)
+    _wait_health(port, proc, log)
+    return proc
 
 
 class Stats:
@@ -73,6 +78,7 @@ class Stats:
         self.errors: dict[str, int] = {}
         self.measuring = False
         self.games_done = 0
+        self.games_started = 0
         self.client_cpu = 0.0
 
 
@@ -112,9 +118,13 @@ async def seat_player(url: str, seat: int, think: float, stats: Stats, rng: rand
                 await ws.send(json.dumps({"type": "move", "version": msg["version"], "move": move}))
 
 
-async def table(base: str, ws_base: str, k: int, think: float, stats: Stats, stop: asyncio.Event) -> None:
-    """Keep one table busy: create a two-person game, play it with both seats, start the next."""
+async def table(
+    base: str, ws_base: str, k: int, think: float, stats: Stats, stop: asyncio.Event, delay: float = 0.0
+) -> None:
+    """Keep one table busy: create a two-person game, play it with both seats, start the next (first waiting
+    ``delay`` seconds, so many tables do not all open at the same instant)."""
     rng = random.Random(k)
+    await asyncio.sleep(delay)
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
         n = 0
         while not stop.is_set():
@@ -128,6 +138,7 @@ async def table(base: str, ws_base: str, k: int, think: float, stats: Stats, sto
             r = await http.post("/api/games", json=body)
             r.raise_for_status()
             g = r.json()
+            stats.games_started += 1
             code = g["invites"][0]["invite_code"]
             t1 = (await http.post(f"/api/games/{g['game_id']}/join", json={"invite_code": code})).json()["token"]
             url = f"{ws_base}/ws/games/{g['game_id']}?token="
@@ -137,18 +148,24 @@ async def table(base: str, ws_base: str, k: int, think: float, stats: Stats, sto
             )
 
 
-async def run(port: int, games: int, think: float, warmup: float, seconds: float) -> Stats:
-    """Run ``games`` tables for ``warmup + seconds``; measure during the last ``seconds``."""
+async def run(
+    port: int, games: int, think: float, warmup: float, seconds: float, during: Any = None
+) -> tuple[Stats, Any]:
+    """Run ``games`` tables for ``warmup + seconds``; measure during the last ``seconds`` (the tables open spread
+    over the first half of the warm-up).  ``during()``, if given, is called at the end of the measured seconds
+    (while every table is still playing); returns the stats and what ``during()`` returned."""
     stats = Stats()
     stop = asyncio.Event()
     base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
-    tasks = [asyncio.create_task(table(base, ws_base, k, think, stats, stop)) for k in range(games)]
+    spread = warmup / 2 / max(1, games)
+    tasks = [asyncio.create_task(table(base, ws_base, k, think, stats, stop, k * spread)) for k in range(games)]
     await asyncio.sleep(warmup)
     stats.measuring = True
     c0 = time.process_time()
     await asyncio.sleep(seconds)
     stats.client_cpu = (time.process_time() - c0) / seconds
     stats.measuring = False
+    seen = await asyncio.to_thread(during) if during is not None else None
     stop.set()
     for t in tasks:
         t.cancel()
@@ -158,7 +175,7 @@ async def run(port: int, games: int, think: float, warmup: float, seconds: float
                 await t
             except Exception as exc:  # a table that failed is reported, not hidden
                 stats.errors[type(exc).__name__] = stats.errors.get(type(exc).__name__, 0) + 1
-    return stats
+    return stats, seen
 
 
 def _cpu_seconds(pid: int) -> float:
@@ -183,16 +200,213 @@ def _pct(xs: list[float], q: float) -> float:
     return s[min(len(s) - 1, int(q * len(s)))] * 1000.0
 
 
+# -- many instances on PostgreSQL, behind nginx ------------------------------------------------------------------
+NGINX_SITE = Path(__file__).resolve().parents[1] / "deploy" / "nginx" / "kortbord.conf"
+
+
+def _rss_kib(pid: int) -> int:
+    """Resident memory of a process in KiB (Linux ``/proc``; 0 elsewhere)."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def _health(port: int) -> dict[str, Any]:
+    out: dict[str, Any] = httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=30).json()
+    return out
+
+
+def _wait_health(port: int, proc: subprocess.Popen[bytes], log: Path, timeout: float = 60.0) -> float:
+    """Seconds until ``/api/health`` answers on ``port``."""
+    t0 = time.monotonic()
+    while True:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1).status_code == 200:
+                return time.monotonic() - t0
+        except httpx.HTTPError:
+            pass
+        if proc.poll() is not None or time.monotonic() - t0 > timeout:
+            raise SystemExit("the server did not start:\n" + log.read_text())
+        time.sleep(0.02)
+
+
+def start_nginx(folder: Path, port: int, upstreams: list[int]) -> subprocess.Popen[bytes]:
+    """Debian's nginx, not a daemon, on ``port`` with ``deploy/nginx/kortbord.conf`` (its upstream servers and
+    listen port replaced), pid, logs and temp files in ``folder``."""
+    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+    if not Path(nginx).exists():
+        raise SystemExit("nginx is not installed (on Debian: apt-get install nginx-light)")
+    lines = []
+    for line in NGINX_SITE.read_text().splitlines():
+        stripped = line.strip()
+        if stripped.startswith("server 127.0.0.1:800") or (stripped.startswith("listen ") and "[::]" in line):
+            continue
+        if stripped.startswith("listen "):
+            line = f"    listen 127.0.0.1:{port} backlog=4096;"
+        lines.append(line)
+        if stripped == "upstream kortbord {":
+            lines.extend(f"    server 127.0.0.1:{p} max_fails=1 fail_timeout=5s;" for p in upstreams)
+    (folder / "site.conf").write_text("\n".join(lines) + "\n")
+    tmp = folder / "tmp"
+    tmp.mkdir(exist_ok=True)
+    tmp.chmod(0o777)
+    conf = folder / "nginx.conf"
+    conf.write_text(
+        f"daemon off;\nworker_processes 1;\nworker_rlimit_nofile 16384;\npid {folder / 'nginx.pid'};\n"
+        f"error_log {folder / 'nginx-error.log'} warn;\nevents {{ worker_connections 8192; }}\n"
+        f"http {{ access_log off; client_body_temp_path {tmp / 'body'}; proxy_temp_path {tmp / 'proxy'};\n"
+        f"fastcgi_temp_path {tmp / 'fcgi'}; uwsgi_temp_path {tmp / 'uwsgi'}; scgi_temp_path {tmp / 'scgi'};\n"
+        f"include {folder / 'site.conf'}; }}\n"
+    )
+    proc = subprocess.Popen([nginx, "-c", str(conf), "-e", str(folder / "nginx-error.log")])
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1)
+            return proc
+        except httpx.HTTPError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise SystemExit("nginx did not start: " + (folder / "nginx-error.log").read_text()) from None
+            time.sleep(0.05)
+
+
+def _postgres(stack: contextlib.ExitStack) -> str:
+    """A throw-away PostgreSQL cluster (the tests' ``pg_cluster.postgres_cluster``); its URL."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "server"))
+    from pg_cluster import postgres_cluster
+
+    try:
+        url: str = stack.enter_context(postgres_cluster(max_connections=200))
+    except BaseException as exc:  # pytest.skip outside pytest: PostgreSQL is not installed
+        if type(exc).__name__ == "Skipped":
+            raise SystemExit(f"PostgreSQL is needed for --instances/--via-nginx: {exc}") from None
+        raise
+    return url
+
+
+def _create_database(url: str, name: str) -> str:
+    import asyncpg
+
+    async def create() -> None:
+        conn = await asyncpg.connect(url.replace("postgresql+asyncpg://", "postgresql://"))
+        try:
+            await conn.execute(f"CREATE DATABASE {name}")
+        finally:
+            await conn.close()
+
+    asyncio.run(create())
+    return url.rsplit("/", 1)[0] + "/" + name
+
+
+def run_instances(args: argparse.Namespace) -> None:
+    """The many-instance comparison: the same load against 1 and ``args.instances`` instances on PostgreSQL."""
+    configs = sorted({1, args.instances})
+    games = args.games or [500]
+    think = 1000.0 if args.think_ms is None else args.think_ms
+    with tempfile.TemporaryDirectory(prefix="kortbord-bench-") as tmp, contextlib.ExitStack() as stack:
+        pg = _postgres(stack)
+        print(f"kortbord web table load, many instances: {os.cpu_count()} CPUs shared by the bench client, the "
+              f"instances, nginx and PostgreSQL; think {think:g} ms (excluded), {args.warmup:g} s warm-up, "
+              f"{args.seconds:g} s measured; goal p99 < {TARGET_P99_MS:g} ms")  # fmt: skip
+        print(f"{'instances':>9} {'via':>6} {'games':>6} {'moves':>7} {'moves/s':>8} {'p50 ms':>7} {'p99 ms':>7} "
+              f"{'max ms':>7} {'p99/goal':>8} {'KiB/game':>8} {'restart s':>9}  longest loop block ms (cpu ms) per "
+              "instance; errors")  # fmt: skip
+        for n_games in games:
+            for n in configs:
+                folder = Path(tmp) / f"i{n}-g{n_games}"
+                folder.mkdir()
+                url = _create_database(pg, f"bench_{n}_{n_games}")
+                ports = [_free_port() for _ in range(n)]
+                logs = [folder / f"instance{i}.log" for i in range(n)]
+                procs = [start_server(url, p, log) for p, log in zip(ports, logs, strict=True)]
+                nginx = None
+                try:
+                    base_rss = [_rss_kib(proc.pid) for proc in procs]
+                    port = ports[0]
+                    if args.via_nginx:
+                        port = _free_port()
+                        nginx = start_nginx(folder, port, ports)
+
+                    def during(procs: list[subprocess.Popen[bytes]] = procs, ports: list[int] = ports) -> Any:
+                        return [(_rss_kib(pr.pid), _health(p)) for pr, p in zip(procs, ports, strict=True)]
+
+                    stats, seen = asyncio.run(run(port, n_games, think / 1000.0, args.warmup, args.seconds, during))
+                    grown = sum(rss for rss, _ in seen) - sum(base_rss)
+                    live = sum(h["games_live"] for _, h in seen)
+                    blocks = " ".join(
+                        f"{h['loop_lag']['max_ms']:.0f} ({h['loop_lag']['max_cpu_ms']:.0f})" for _, h in seen
+                    )
+                    # restart one instance (kill -9) with every unfinished game still stored
+                    os.killpg(procs[0].pid, signal.SIGKILL)
+                    procs[0].wait(timeout=30)
+                    t0 = time.monotonic()
+                    procs[0] = start_server(url, ports[0], logs[0])  # returns once /api/health answers
+                    restart = time.monotonic() - t0
+                    unfinished = stats.games_started - stats.games_done
+                    if not stats.rtts:
+                        print(f"{n:>9} no moves measured; errors {stats.errors}")
+                        continue
+                    p99 = _pct(stats.rtts, 0.99)
+                    print(
+                        f"{n:>9} {'nginx' if nginx else 'direct':>6} {n_games:>6} {len(stats.rtts):>7} "
+                        f"{len(stats.rtts) / args.seconds:>8.0f} {statistics.median(stats.rtts) * 1000:>7.1f} "
+                        f"{p99:>7.1f} {max(stats.rtts) * 1000:>7.1f} {p99 / TARGET_P99_MS:>8.2f} "
+                        f"{grown / max(1, live):>8.0f} {restart:>9.2f}  {blocks}; {stats.errors or '-'}"
+                        f"  (restart with {unfinished} unfinished games stored; client CPU {stats.client_cpu:.0%})"
+                    )
+                finally:
+                    if nginx is not None:
+                        nginx.terminate()
+                        nginx.wait(timeout=30)
+                    for proc in procs:
+                        with contextlib.suppress(ProcessLookupError):
+                            os.killpg(proc.pid, signal.SIGTERM)
+                    for proc in procs:
+                        proc.wait(timeout=30)
+                    if args.logs:
+                        Path(args.logs).mkdir(parents=True, exist_ok=True)
+                        for f in folder.glob("*.log"):
+                            shutil.copy(f, Path(args.logs) / f"{folder.name}-{f.name}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument(
-        "--games", type=int, nargs="*", default=[50, 100, 200], help="concurrent games (default 50 100 200)"
+        "--games",
+        type=int,
+        nargs="*",
+        default=None,
+        help="concurrent games (default 50 100 200; with --instances/--via-nginx: 500)",
     )
-    ap.add_argument("--think-ms", type=float, default=500.0, help="mean think time per move, not measured (ms)")
+    ap.add_argument(
+        "--think-ms",
+        type=float,
+        default=None,
+        help="mean think time per move, not measured (ms; default 500, with --instances/--via-nginx 1000)",
+    )
     ap.add_argument("--seconds", type=float, default=20.0, help="measured seconds per N")
-    ap.add_argument("--warmup", type=float, default=5.0, help="unmeasured seconds before measuring")
+    ap.add_argument("--warmup", type=float, default=None, help="unmeasured seconds before measuring (default 5; 10)")
     ap.add_argument("--db-dir", default=None, help="folder for the SQLite file (default: the system temp folder)")
+    ap.add_argument(
+        "--instances",
+        type=int,
+        default=1,
+        help="compare 1 and this many instances on a throw-away PostgreSQL (side by side)",
+    )
+    ap.add_argument("--via-nginx", action="store_true", help="through nginx with deploy/nginx/kortbord.conf")
+    ap.add_argument("--logs", default=None, help="copy the instances' and nginx's logs into this folder")
     args = ap.parse_args()
+    if args.instances > 1 or args.via_nginx:
+        args.warmup = 10.0 if args.warmup is None else args.warmup
+        run_instances(args)
+        return
+    args.games = args.games or [50, 100, 200]
+    args.think_ms = 500.0 if args.think_ms is None else args.think_ms
+    args.warmup = 5.0 if args.warmup is None else args.warmup
     with tempfile.TemporaryDirectory(prefix="kortbord-bench-", dir=args.db_dir) as tmp:
         port = _free_port()
         proc = start_server(Path(tmp) / "bench.db", port, Path(tmp) / "server.log")
@@ -203,7 +417,7 @@ def main() -> None:
                   f"{'p99/target':>10} {'server CPU':>10} {'client CPU':>10} {'DB batch ms':>11}  errors")  # fmt: skip
             for n in args.games:
                 cpu0 = _cpu_seconds(proc.pid)
-                stats = asyncio.run(run(port, n, args.think_ms / 1000.0, args.warmup, args.seconds))
+                stats, _ = asyncio.run(run(port, n, args.think_ms / 1000.0, args.warmup, args.seconds))
                 cpu = (_cpu_seconds(proc.pid) - cpu0) / (args.warmup + args.seconds + 1.0)
                 if not stats.rtts:
                     print(f"{n:>6} no moves measured; errors {stats.errors}")

@@ -3,6 +3,7 @@ mid-game (SIGKILL, bots' worker processes included), started again, and the game
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import random
@@ -129,3 +130,45 @@ def test_kill_restart_finish(tmp_path: Path) -> None:
         assert s["version"] >= bots_version
         rec = httpx.get(f"{base}/api/games/{bots['game_id']}/record").json()
         assert cribbage.SPEC.result(replay_record(rec)).to_json() == rec["result"]  # the contract's result
+
+
+def test_restart_with_100_stored_games_loads_them_lazily(tmp_path: Path) -> None:
+    """A restart loads no game before it serves (issue #12: ``/api/health`` answers at once however many games are
+    stored): 100 unfinished two-person games with 30 moves each are stored, the server restarts, no game is in
+    memory until a client asks for one, and that game then resumes exactly where it stood."""
+    import sys as _sys
+
+    _sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from server_helpers import make_client
+
+    db = tmp_path / "kortbord.db"
+    tokens: dict[str, tuple[str, str]] = {}
+    with make_client(tmp_path, label="lazy") as c:
+        for k in range(100):
+            game = "cribbage" if k % 2 else "mulle"
+            rules = {"target": 121} if k % 2 else {}
+            g = c.post("/api/games", json={"game": game, "rules": rules, "seats": [{"kind": "human"}] * 2}).json()
+            t1 = c.post(f"/api/games/{g['game_id']}/join", json={"invite_code": g["invites"][0]["invite_code"]})
+            tokens[g["game_id"]] = (g["token"], t1.json()["token"])
+        manager = c.app.state.manager  # type: ignore[attr-defined]
+
+        async def play_one(gid: str, rng: random.Random) -> None:
+            s = manager.sessions[gid]
+            for _ in range(30):
+                await s.submit(s.to_act(), s.version, str(rng.choice(s.spec.legal_moves(s.state))))
+
+        async def play() -> None:  # all games at once: their moves share the group commits
+            await asyncio.gather(*(play_one(gid, random.Random(k)) for k, gid in enumerate(tokens)))
+
+        c.portal.call(play)  # type: ignore[union-attr]
+        stored = {gid: c.get(f"/api/games/{gid}").json() for gid in list(tokens)[:3]}
+        assert all(s["version"] == 30 and s["status"] == "playing" for s in stored.values())
+    port = _free_port()
+    with server(db, port, tmp_path / "server.log"):
+        health = httpx.get(f"http://127.0.0.1:{port}/api/health").json()
+        assert health["games_live"] == 0  # nothing was replayed before serving
+        gid = next(iter(stored))
+        with connect(f"ws://127.0.0.1:{port}/ws/games/{gid}?token={tokens[gid][0]}") as ws:
+            msg = _state(ws)
+        assert msg["version"] == 30 and msg["status"] == "playing"
+        assert httpx.get(f"http://127.0.0.1:{port}/api/health").json()["games_live"] == 1

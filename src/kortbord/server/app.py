@@ -34,7 +34,7 @@ from kortbord.server.bots import BotPool
 from kortbord.server.db import GameRow, SeatRow, Store
 from kortbord.server.options import options_for
 from kortbord.server.rng import RNG_NAME, new_seed, seed_commitment
-from kortbord.server.sessions import Session, SessionManager, build_session, hash_secret, table_rules
+from kortbord.server.sessions import Session, SessionManager, build_session, hash_secret, table_rules, warm_up
 from kortbord.server.ws import game_socket
 
 __all__ = ["STATIC_DIR", "AddressLimits", "ApiError", "create_app"]
@@ -377,9 +377,11 @@ def create_app(
                 logging.getLogger(name).addFilter(REDACT)
         await store.start()
         await bots.start()
-        resumed = await manager.resume_all()
-        if resumed:
-            log.info("resumed %d unfinished game(s)", resumed)
+        # every lazily built table (rules, lobby options, scoring tables) now, before serving
+        await asyncio.to_thread(_warm_tables)
+        # no game is loaded here (a restart answers at once however many are stored): each loads on first access,
+        # games of computer players only in the background
+        await manager.start()
         # the objects alive now (modules, engine tables) never die: keep them out of the collector's scans,
         # and collect the young generation less often -- fewer pauses between a move and its answer
         gc.collect()
@@ -463,7 +465,16 @@ def create_app(
             "mean_batch_ms": round(1000 * st["seconds"] / max(1, st["batches"]), 2),
             "max_batch_ms": round(1000 * st["max_seconds"], 2),
         }
-        return {"ok": True, "version": __version__, "games_live": len(manager.sessions), "db": db, "loop_lag": lag}
+        return {
+            "ok": True,
+            "version": __version__,
+            "instance": store.instance,
+            "shared": store.shared,
+            "games_live": len(manager.sessions),
+            "bot_leases": len(manager.leases),
+            "db": db,
+            "loop_lag": lag,
+        }
 
     @app.get("/api/options/{game}", responses=_errors(404, 422))
     async def options(game: str) -> dict[str, Any]:
@@ -583,6 +594,8 @@ def create_app(
         session = await manager.get(game_id)
         if session is None:
             raise ApiError(404, "not_found", f"there is no game {game_id!r}")
+        if manager.shared:  # answer what the database holds, not what this instance has heard so far
+            await session.catch_up()
         return session
 
     @app.get("/api/games/{game_id}", responses=_errors(404, 422))
@@ -601,6 +614,8 @@ def create_app(
         if seat is None:
             raise ApiError(403, "bad_invite", "this invite code is not valid for this game (or was used already)")
         before = session.status
+        if manager.shared:  # other seats may have been taken through other instances: the database knows
+            await session.catch_up()
         s = session.seats[seat]
         s.claimed, s.token_hash, s.name = True, hash_secret(token), body.name
         if session.status != before:
@@ -634,6 +649,14 @@ def create_app(
     app.mount("/cards", CachedStatic(directory=static / "cards", max_age=86400), name="cards")
     app.mount("/", CachedStatic(directory=static), name="page")
     return app
+
+
+def _warm_tables() -> None:
+    """:func:`~kortbord.server.sessions.warm_up` and every game's lobby options (built once, cached)."""
+    warm_up()
+    for game in core.GAMES:
+        options_for(game)
+        registry.available_levels(game)
 
 
 def _row_summary(row: GameRow) -> dict[str, Any]:

@@ -43,13 +43,43 @@ def choose_index(game: str, level: str, rules: Any, view: Any, legal_moves: Sequ
 
 
 def _warm() -> int:
-    """Import the engines and the bots once per worker (so the first bot move is not slow); the worker's pid."""
+    """Import the engines and every bot, build each level's bot for each game's default rules and load the bots'
+    tables (the win-probability and crib tables, ``kortbord/bots/data/``) once per worker, so no bot's first move
+    pays for them; the worker's pid."""
+    import importlib
+
     from kortbord import core
     from kortbord.bots import registry
 
     for game in core.GAMES:
-        registry.available_levels(game)
+        spec = core.get(game)
+        rules = spec.make_rules({}, players=2, teams=False)
+        for level in registry.available_levels(game):
+            key = (game, level, rules)
+            if key not in _BOTS:
+                _BOTS[key] = registry.make_bot(game, level, rules)
+    for module, loaders in _TABLES:
+        try:
+            mod = importlib.import_module(module)
+        except ImportError:
+            continue
+        for name in loaders:
+            loader = getattr(mod, name, None)
+            if callable(loader):
+                loader()
     return os.getpid()
+
+
+#: The bots' lazily loaded tables (module, loader functions), loaded by :func:`_warm`.
+_TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("kortbord.bots.cribbage_board", ("win_table", "distributions")),
+    ("kortbord.bots.cribbage_strong", ("crib_values",)),
+)
+
+
+def _log_warm_failure(fut: asyncio.Future[int]) -> None:
+    if not fut.cancelled() and fut.exception() is not None:
+        log.warning("a bot worker could not load the bots' tables ahead: %r", fut.exception())
 
 
 class BotPool:
@@ -64,6 +94,7 @@ class BotPool:
         self.workers = workers or min(4, os.cpu_count() or 1)
         self.mode = mode
         self._executor: concurrent.futures.Executor | None = None
+        self._warming: list[asyncio.Future[int]] = []
 
     def _make(self) -> concurrent.futures.Executor:
         if self.mode == "thread":
@@ -71,10 +102,14 @@ class BotPool:
         return concurrent.futures.ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
 
     async def start(self) -> None:
-        """Start the workers and import the engines in them (so the first bot move is not slow)."""
+        """Start the workers; each imports the engines and the bots and loads their tables (:func:`_warm`) in the
+        background -- the server does not wait for that before it serves (a restart answers at once); a bot move
+        asked for meanwhile waits in the pool's queue."""
         self._executor = self._make()
         loop = asyncio.get_running_loop()
-        await asyncio.gather(*(loop.run_in_executor(self._executor, _warm) for _ in range(self.workers)))
+        self._warming = [loop.run_in_executor(self._executor, _warm) for _ in range(self.workers)]
+        for fut in self._warming:
+            fut.add_done_callback(_log_warm_failure)
 
     async def choose(self, game: str, level: str, rules: Any, view: Any, legal_moves: Sequence[Any]) -> int:
         """The index of the bot's move in ``legal_moves`` (computed in a worker).  If the pool has broken (a worker
@@ -98,6 +133,9 @@ class BotPool:
 
     async def close(self) -> None:
         """Stop the workers."""
+        for fut in self._warming:
+            fut.cancel()
+        self._warming = []
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None

@@ -7,10 +7,20 @@ SQLite (``sqlite+aiosqlite:///path``) by default, PostgreSQL by URL (``postgresq
   snapshot (JSON: phase, to_act, scores -- a consistency check on resume), status, created_at, updated_at;
 * ``seats``: game_id, seat, kind (``human``/``bot``), level, name, token_hash and invite_hash (SHA-256 of the
   secrets; the tokens themselves are never stored), claimed;
-* ``moves``: game_id, ply (1-based), seat, move (notation), created_at -- append only.
+* ``moves``: game_id, ply (1-based), seat, move (notation), created_at -- append only;
+* ``bot_leases``: game_id, owner (a server instance's id), expires_at -- which instance drives a game's computer
+  players (PostgreSQL only, see :meth:`Store.acquire_lease`).
 
 A move is written before it is acknowledged: :meth:`Store.append_move` returns once the row is committed.
 Concurrent moves of different games share one transaction (group commit), so many tables cost few commits.
+
+The database decides each move: move number N is stored only by the conditional update
+``UPDATE games SET version = N ... WHERE id = ? AND version = N - 1``; a server whose memory is behind (another
+instance on the same PostgreSQL stored move N first) gets :class:`VersionConflict` and reloads instead of acting.
+On PostgreSQL every stored change is announced with ``NOTIFY kortbord_games`` in the same transaction (delivered
+at commit); the payload is only ``m:<game id>:<version>:<instance>`` (a move) or ``s:<game id>:<instance>`` (seats or
+status) -- never a card: each instance reloads the moves and derives every seat's view itself
+(:meth:`Store.listen`).
 """
 
 from __future__ import annotations
@@ -19,10 +29,12 @@ import asyncio
 import concurrent.futures
 import contextlib
 import datetime as dt
+import json
 import logging
+import secrets
 import sqlite3
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -47,17 +59,42 @@ from sqlalchemy import (
     func,
     insert,
     select,
+    text,
     update,
 )
+from sqlalchemy.dialects import postgresql
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
-__all__ = ["DRIVER_EXTRAS", "GameRow", "MissingDriverError", "SeatRow", "Store", "games", "metadata", "moves", "seats"]
+__all__ = [
+    "CHANNEL",
+    "DRIVER_EXTRAS",
+    "GameRow",
+    "MissingDriverError",
+    "SeatRow",
+    "Store",
+    "Update",
+    "VersionConflict",
+    "bot_leases",
+    "games",
+    "metadata",
+    "moves",
+    "seats",
+]
 
 log = logging.getLogger("kortbord.server.db")
 
 #: The database drivers kortbord's extras provide: driver module -> the extra that installs it.
 DRIVER_EXTRAS: Final = {"aiosqlite": "server", "asyncpg": "postgres"}
+#: The PostgreSQL notification channel every instance listens on.
+CHANNEL: Final = "kortbord_games"
+#: The advisory lock key under which an instance creates the tables (``"kortbord"`` as a big-endian int64).
+_SCHEMA_LOCK: Final = int.from_bytes(b"kortbord", "big") & 0x7FFFFFFFFFFFFFFF
+
+
+class VersionConflict(Exception):
+    """The database holds another version of the game than the move was made at (another server instance on the
+    same database stored a move first): nothing was written; reload the game and try nothing on the old state."""
 
 
 class MissingDriverError(RuntimeError):
@@ -129,6 +166,15 @@ moves = Table(
 )
 
 
+bot_leases = Table(
+    "bot_leases",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("owner", String(32), nullable=False),
+    Column("expires_at", DateTime(timezone=True), nullable=False),
+)
+
+
 def _now() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
@@ -169,6 +215,17 @@ class GameRow:
 
 
 @dataclass
+class Update:
+    """What the database holds of a game beyond a version (:meth:`Store.load_since`): its stored ``version``,
+    ``status``, every seat, and the moves after the asked version (notation, in order)."""
+
+    version: int
+    status: str
+    seats: list[SeatRow]
+    moves: list[str]
+
+
+@dataclass
 class _Pending:
     game_id: str
     ply: int
@@ -176,7 +233,7 @@ class _Pending:
     move: str
     status: str
     snapshot: dict[str, Any]
-    done: asyncio.Future[None]
+    done: asyncio.Future[bool]
 
 
 class Store:
@@ -186,6 +243,11 @@ class Store:
         url: an SQLAlchemy async URL: ``sqlite+aiosqlite:///path/to/kortbord.db`` or
             ``postgresql+asyncpg://user:pass@host:port/db``.  A SQLite file's folder is created.
 
+    Attributes:
+        shared: True on PostgreSQL, where any number of server instances may share the database (moves are
+            announced with NOTIFY, bots are driven under a lease); False on SQLite (one server).
+        instance: this server's random id (lease owner, notification sender).
+
     Raises:
         MissingDriverError: the URL's driver (``aiosqlite``, ``asyncpg`` …) is not installed.
     """
@@ -194,6 +256,10 @@ class Store:
         self.url = url
         parsed = make_url(url)
         self.is_sqlite = parsed.get_backend_name() == "sqlite"
+        self.shared = parsed.get_backend_name() == "postgresql"
+        self.instance = secrets.token_hex(8)
+        self._listen_url = parsed.set(drivername="postgresql").render_as_string(hide_password=False)
+        self._listener: asyncio.Task[None] | None = None
         kwargs: dict[str, Any] = {}
         if self.is_sqlite:
             db = parsed.database
@@ -228,6 +294,8 @@ class Store:
     async def start(self) -> None:
         """Create the tables if needed and start the group-commit writer."""
         async with self.engine.begin() as conn:
+            if self.shared:  # instances starting together: one creates the tables, the others wait and find them
+                await conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _SCHEMA_LOCK})
             await conn.run_sync(metadata.create_all)
         self._wake = asyncio.Event()
         self._writer = asyncio.create_task(self._write_loop(), name="kortbord-db-writer")
@@ -235,7 +303,12 @@ class Store:
             self._checkpointer = asyncio.create_task(self._checkpoints(), name="kortbord-db-checkpoint")
 
     async def close(self) -> None:
-        """Write what is pending, stop the writer and close the connections."""
+        """Write what is pending, stop the writer and the listener and close the connections."""
+        if self._listener is not None:
+            self._listener.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._listener
+            self._listener = None
         if self._writer is not None:
             while self._pending:
                 self._wake.set()
@@ -277,23 +350,37 @@ class Store:
 
     async def claim_seat(self, game_id: str, invite_hash: str, token_hash: str, name: str | None) -> int | None:
         """Claim the seat whose unused invite has ``invite_hash``: store the new token's hash and spend the
-        invite (single use).  Returns the seat, or None when no unused invite matches."""
-        seat: int | None = await self._run_write(_claim_seat, game_id, invite_hash, token_hash, name)
+        invite (single use; the database decides between concurrent joins).  Returns the seat, or None when no
+        unused invite matches.  Announced to the other instances (``s:`` notification)."""
+        seat: int | None = await self._run_write(
+            _claim_seat, game_id, invite_hash, token_hash, name, self._tag(game_id)
+        )
         return seat
 
     async def set_status(self, game_id: str, status: str) -> None:
         """Change a game's status (e.g. ``waiting`` -> ``playing`` once every seat is taken)."""
-        await self._run_write(_set_status, game_id, status, _now())
+        await self._run_write(_set_status, game_id, status, _now(), self._tag(game_id))
+
+    def _tag(self, game_id: str) -> str | None:
+        """The ``s:`` notification payload of a seat/status change (None on SQLite: nobody else listens)."""
+        return f"s:{game_id}:{self.instance}" if self.shared else None
 
     async def append_move(
         self, game_id: str, ply: int, seat: int, move: str, status: str, snapshot: dict[str, Any]
     ) -> None:
         """Store move number ``ply`` (1-based) of a game and its new version/status/snapshot; returns once
-        committed.  Raises the database error if the write failed (the caller then changes nothing)."""
-        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        committed.
+
+        Raises:
+            VersionConflict: the stored game is not at version ``ply - 1`` (another instance stored a move
+                first); nothing was written.
+            Exception: the database error if the write failed (the caller then changes nothing).
+        """
+        fut: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
         self._pending.append(_Pending(game_id, ply, seat, move, status, snapshot, fut))
         self._wake.set()
-        await fut
+        if not await fut:
+            raise VersionConflict(f"game {game_id} is not at version {ply - 1} in the database")
 
     async def _write_loop(self) -> None:
         while True:
@@ -302,9 +389,10 @@ class Store:
             batch, self._pending = self._pending, []
             if not batch:
                 continue
+            accepted: set[int] = set()
             try:
                 t0 = time.perf_counter()
-                await self._write_batch(batch)
+                accepted = await self._write_batch(batch)
                 took = time.perf_counter() - t0
                 st = self.stats
                 st["batches"] += 1
@@ -313,15 +401,16 @@ class Store:
                 st["max_seconds"] = max(st["max_seconds"], took)
             except Exception:  # one bad row must not fail the others: retry one by one, on a new connection
                 log.exception("group commit of %d moves failed; retrying one by one", len(batch))
-                for item in batch:
+                for i, item in enumerate(batch):
                     try:
-                        await self._write_batch([item])
+                        if await self._write_batch([item]):
+                            accepted.add(i)
                     except Exception as exc:
                         if not item.done.done():
                             item.done.set_exception(exc)
-            for item in batch:
+            for i, item in enumerate(batch):
                 if not item.done.done():
-                    item.done.set_result(None)
+                    item.done.set_result(i in accepted)
 
     async def _checkpoints(self, every: float = 1.0) -> None:
         """Copy the SQLite write-ahead log into the database file in the background, off the writer's thread (the
@@ -348,15 +437,129 @@ class Store:
         finally:
             pool.shutdown(wait=False)
 
-    async def _write_batch(self, batch: Sequence[_Pending]) -> None:
-        """One transaction for the whole batch of moves."""
-        await self._run_write(_write_moves, batch, _now())
+    async def _write_batch(self, batch: Sequence[_Pending]) -> set[int]:
+        """One transaction for the whole batch of moves; the indexes (in ``batch``) of the moves the database
+        accepted (the others' games were not at the version the move was made at)."""
+        if self.shared:
+            accepted: set[int] = await self._run_write(_write_moves_pg, batch, _now(), self.instance)
+        else:
+            accepted = await self._run_write(_write_moves, batch, _now())
+        return accepted
+
+    # -- many instances (PostgreSQL) ----------------------------------------------------------------------------
+    def listen(self, on_message: Callable[[str], None], on_reconnect: Callable[[], None]) -> None:
+        """Start listening to :data:`CHANNEL` on a connection of its own: ``on_message(payload)`` for every
+        notification (on the event loop).  If that connection is lost it is opened again a second later and
+        ``on_reconnect()`` is called (notifications may have been missed meanwhile).  PostgreSQL only."""
+        if self.shared and self._listener is None:
+            self._listener = asyncio.create_task(self._listen(on_message, on_reconnect), name="kortbord-db-listen")
+
+    async def _listen(self, on_message: Callable[[str], None], on_reconnect: Callable[[], None]) -> None:
+        import asyncpg
+
+        first = True
+        while True:
+            lost = asyncio.Event()
+            try:
+                conn = await asyncpg.connect(self._listen_url)
+            except (OSError, asyncpg.PostgresError) as exc:
+                log.warning("cannot open the notification connection (%s); again in 1 s", exc)
+                await asyncio.sleep(1.0)
+                continue
+            try:
+                conn.add_termination_listener(lambda _c, lost=lost: lost.set())
+                await conn.add_listener(CHANNEL, lambda _c, _pid, _ch, payload: on_message(payload))
+                if not first:
+                    on_reconnect()
+                first = False
+                await lost.wait()
+                log.warning("the notification connection was lost; reopening it")
+            finally:
+                with contextlib.suppress(Exception):
+                    await conn.close(timeout=2)
+            await asyncio.sleep(1.0)
+
+    async def acquire_lease(self, game_id: str, seconds: float) -> bool:
+        """Take (or keep) the lease to drive ``game_id``'s computer players for ``seconds``: True if this instance
+        holds it now -- it was free, expired (its holder died) or already ours.  The database's clock decides
+        expiry.  PostgreSQL only."""
+        stmt = postgresql.insert(bot_leases).values(
+            game_id=game_id, owner=self.instance, expires_at=func.now() + dt.timedelta(seconds=seconds)
+        )
+        take = stmt.on_conflict_do_update(
+            index_elements=[bot_leases.c.game_id],
+            set_={"owner": stmt.excluded.owner, "expires_at": stmt.excluded.expires_at},
+            where=(bot_leases.c.owner == self.instance) | (bot_leases.c.expires_at < func.now()),
+        ).returning(bot_leases.c.game_id)
+        async with self.engine.begin() as conn:
+            return (await conn.execute(take)).first() is not None
+
+    async def renew_leases(self, seconds: float) -> set[str]:
+        """Extend every lease this instance holds by ``seconds``; the games whose lease it still holds."""
+        stmt = (
+            update(bot_leases)
+            .where(bot_leases.c.owner == self.instance)
+            .values(expires_at=func.now() + dt.timedelta(seconds=seconds))
+            .returning(bot_leases.c.game_id)
+        )
+        async with self.engine.begin() as conn:
+            return {r[0] for r in await conn.execute(stmt)}
+
+    async def release_leases(self, game_ids: Sequence[str] | None = None) -> None:
+        """Give up this instance's leases on ``game_ids`` (None: all), so another instance may drive at once."""
+        stmt = bot_leases.delete().where(bot_leases.c.owner == self.instance)
+        if game_ids is not None:
+            stmt = stmt.where(bot_leases.c.game_id.in_(list(game_ids)))
+        async with self.engine.begin() as conn:
+            await conn.execute(stmt)
+
+    async def driverless_bot_games(self, limit: int = 50) -> list[str]:
+        """Games being played by computer players only whose bots nobody drives (no lease, or an expired one):
+        the ones an instance should pick up.  On SQLite (one server, no leases): every such game."""
+        humans = select(seats.c.game_id).where(seats.c.game_id == games.c.id, seats.c.kind == "human").exists()
+        q = select(games.c.id).where(games.c.status == "playing", ~humans)
+        if self.shared:
+            q = q.outerjoin(bot_leases, bot_leases.c.game_id == games.c.id).where(
+                (bot_leases.c.game_id.is_(None)) | (bot_leases.c.expires_at < func.now())
+            )
+        async with self.engine.connect() as conn:
+            return [r[0] for r in await conn.execute(q.order_by(games.c.created_at).limit(limit))]
 
     # -- reading ------------------------------------------------------------------------------------------------
     async def load_game(self, game_id: str) -> GameRow | None:
         """One game with its seats and moves, or None."""
         rows = await self._load(games.c.id == game_id)
         return rows[0] if rows else None
+
+    async def load_since(self, game_id: str, version: int, with_seats: bool = True) -> Update | None:
+        """The stored version, status and seats of a game and its moves after ``version``; None if there is no
+        such game.  (How an instance catches up with moves another instance stored.)  ``with_seats=False``: only
+        the moves (one query; ``seats`` is empty and ``status`` blank) -- enough after a move's notification."""
+        async with self.engine.connect() as conn:
+            if not with_seats:
+                rows = await conn.execute(
+                    select(moves.c.move).where(moves.c.game_id == game_id, moves.c.ply > version).order_by(moves.c.ply)
+                )
+                only = [r[0] for r in rows]
+                return Update(version + len(only), "", [], only)
+            g = (await conn.execute(select(games.c.version, games.c.status).where(games.c.id == game_id))).first()
+            if g is None:
+                return None
+            seat_rows = [
+                SeatRow(s.seat, s.kind, s.level, s.name, s.token_hash, s.invite_hash, s.claimed)
+                for s in await conn.execute(select(seats).where(seats.c.game_id == game_id).order_by(seats.c.seat))
+            ]
+            later: list[str] = []
+            if g[0] > version:
+                later = [
+                    r[0]
+                    for r in await conn.execute(
+                        select(moves.c.move)
+                        .where(moves.c.game_id == game_id, moves.c.ply > version)
+                        .order_by(moves.c.ply)
+                    )
+                ]
+            return Update(int(g[0]), str(g[1]), seat_rows, later)
 
     async def load_unfinished(self) -> list[GameRow]:
         """Every game that is not over (to resume after a restart)."""
@@ -461,7 +664,17 @@ def _create_game(conn: Connection, row: GameRow, now: dt.datetime) -> None:
     )
 
 
-def _claim_seat(conn: Connection, game_id: str, invite_hash: str, token_hash: str, name: str | None) -> int | None:
+def _notify(conn: Connection, payloads: Sequence[str]) -> None:
+    """Queue PostgreSQL notifications on :data:`CHANNEL` (sent when the transaction commits, never before)."""
+    if payloads:
+        conn.execute(
+            text(f"SELECT pg_notify('{CHANNEL}', p) FROM unnest(CAST(:ps AS text[])) AS p"), {"ps": list(payloads)}
+        )
+
+
+def _claim_seat(
+    conn: Connection, game_id: str, invite_hash: str, token_hash: str, name: str | None, tag: str | None
+) -> int | None:
     found = conn.execute(
         select(seats.c.seat).where(
             seats.c.game_id == game_id, seats.c.invite_hash == invite_hash, seats.c.claimed.is_(False)
@@ -475,16 +688,22 @@ def _claim_seat(conn: Connection, game_id: str, invite_hash: str, token_hash: st
         .where(seats.c.game_id == game_id, seats.c.seat == seat, seats.c.invite_hash == invite_hash)
         .values(token_hash=token_hash, invite_hash=None, claimed=True, name=name)
     )
-    return seat if done.rowcount == 1 else None  # 0: a concurrent join took it first
+    if done.rowcount != 1:
+        return None  # 0: a concurrent join took it first
+    if tag is not None:
+        _notify(conn, [tag])
+    return seat
 
 
-def _set_status(conn: Connection, game_id: str, status: str, now: dt.datetime) -> None:
+def _set_status(conn: Connection, game_id: str, status: str, now: dt.datetime, tag: str | None) -> None:
     conn.execute(update(games).where(games.c.id == game_id).values(status=status, updated_at=now))
+    if tag is not None:
+        _notify(conn, [tag])
 
 
-_UPDATE_GAME = (
+_ADVANCE_GAME = (
     update(games)
-    .where(games.c.id == bindparam("gid"))
+    .where(games.c.id == bindparam("gid"), games.c.version == bindparam("prev"))
     .values(
         version=bindparam("v"),
         status=bindparam("st"),
@@ -493,19 +712,53 @@ _UPDATE_GAME = (
     )
 )
 
+#: One statement for a whole batch on PostgreSQL: advance every game that is at the move's previous version (the
+#: row lock makes a concurrent writer of the same game wait, then find the version moved on and match nothing).
+_ADVANCE_GAMES_PG = text(
+    "UPDATE games SET version = b.ply, status = b.st, snapshot = CAST(b.snap AS json), updated_at = :now "
+    "FROM unnest(CAST(:gids AS text[]), CAST(:plys AS int[]), CAST(:sts AS text[]), CAST(:snaps AS text[])) "
+    "AS b(gid, ply, st, snap) WHERE games.id = b.gid AND games.version = b.ply - 1 RETURNING games.id"
+)
 
-def _write_moves(conn: Connection, batch: Sequence[_Pending], now: dt.datetime) -> None:
-    last: dict[str, _Pending] = {}
-    for item in batch:
-        last[item.game_id] = item
-    conn.execute(
-        insert(moves),
-        [{"game_id": p.game_id, "ply": p.ply, "seat": p.seat, "move": p.move, "created_at": now} for p in batch],
-    )
-    conn.execute(
-        _UPDATE_GAME,
-        [{"gid": p.game_id, "v": p.ply, "st": p.status, "snap": p.snapshot, "now": now} for p in last.values()],
-    )
+
+def _insert_moves(conn: Connection, batch: Sequence[_Pending], now: dt.datetime) -> None:
+    if batch:
+        conn.execute(
+            insert(moves),
+            [{"game_id": p.game_id, "ply": p.ply, "seat": p.seat, "move": p.move, "created_at": now} for p in batch],
+        )
+
+
+def _write_moves(conn: Connection, batch: Sequence[_Pending], now: dt.datetime) -> set[int]:
+    """SQLite: each move advances its game only from the version it was made at (in the one writer thread)."""
+    accepted: set[int] = set()
+    for i, p in enumerate(batch):
+        done = conn.execute(
+            _ADVANCE_GAME,
+            {"gid": p.game_id, "prev": p.ply - 1, "v": p.ply, "st": p.status, "snap": p.snapshot, "now": now},
+        )
+        if done.rowcount == 1:
+            accepted.add(i)
+    _insert_moves(conn, [batch[i] for i in sorted(accepted)], now)
+    return accepted
+
+
+def _write_moves_pg(conn: Connection, batch: Sequence[_Pending], now: dt.datetime, instance: str) -> set[int]:
+    """PostgreSQL: one conditional update for the batch, the accepted moves inserted, and one notification per
+    accepted move (game id and version only: no card ever travels in a notification)."""
+    params = {
+        "now": now,
+        "gids": [p.game_id for p in batch],
+        "plys": [p.ply for p in batch],
+        "sts": [p.status for p in batch],
+        "snaps": [json.dumps(p.snapshot) for p in batch],
+    }
+    advanced = {r[0] for r in conn.execute(_ADVANCE_GAMES_PG, params)}
+    accepted = {i for i, p in enumerate(batch) if p.game_id in advanced}
+    won = [batch[i] for i in sorted(accepted)]
+    _insert_moves(conn, won, now)
+    _notify(conn, [f"m:{p.game_id}:{p.ply}:{instance}" for p in won])
+    return accepted
 
 
 def _chunks(items: list[str], n: int) -> list[list[str]]:

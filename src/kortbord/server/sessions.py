@@ -6,6 +6,15 @@ A move (a person's or a bot's) goes through :meth:`Session.submit`: under the ga
 checked, the engine parses and validates the move (``parse_move``/``step``: any error changes nothing), the chance
 steps that follow are drawn, the move is written to the database, and only then is the new state kept and every
 connection sent its seat's view.  Bots think in the :class:`~kortbord.server.bots.BotPool`, outside the loop.
+
+Many instances on one PostgreSQL: the database decides each move (:class:`~kortbord.server.db.VersionConflict`:
+another instance stored that move number first -- this one reloads the game and answers ``stale_version``); every
+stored change is announced by NOTIFY with the game id and version only, and each instance that holds the game
+in memory reloads the new moves from the database and replays them (:meth:`Session.catch_up`), building every
+seat's view itself.  Exactly one instance drives a game's computer players: the one holding the game's lease in
+the database (renewed every :data:`LEASE_RENEW` seconds, valid :data:`LEASE_SECONDS`); when it dies, another
+instance takes the lease over once it expires.  Games are loaded lazily, on first access (and games of computer
+players only in the background), so a restart answers at once however many games are stored.
 """
 
 from __future__ import annotations
@@ -18,6 +27,7 @@ import json
 import logging
 import random
 import secrets
+import time
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -34,15 +44,28 @@ from kortbord.errors import (
     NotYourTurnError,
 )
 from kortbord.server.bots import BotPool
-from kortbord.server.db import GameRow, SeatRow, Store
+from kortbord.server.db import GameRow, SeatRow, Store, Update, VersionConflict
 from kortbord.server.rng import RNG_NAME, DeterministicCSPRNG
 
-__all__ = ["MoveError", "Session", "SessionManager", "hash_secret", "replay_record", "run_chance", "table_rules"]
+__all__ = [
+    "MoveError",
+    "Session",
+    "SessionManager",
+    "hash_secret",
+    "replay_record",
+    "run_chance",
+    "table_rules",
+    "warm_up",
+]
 
 log = logging.getLogger("kortbord.server.sessions")
 
 #: Versions whose events are kept for clients that missed messages.
 EVENT_LOG: Final = 256
+#: Seconds a bot lease is valid (PostgreSQL): how long after its holder dies another instance takes over.
+LEASE_SECONDS: Final = 2.5
+#: Seconds between two renewals of an instance's leases (and looks for games whose bots nobody drives).
+LEASE_RENEW: Final = 0.5
 
 
 def hash_secret(secret: str) -> str:
@@ -153,6 +176,12 @@ class Session:
     #: a person at the table has connected (bots wait for that, so nobody finds a game begun without them);
     #: games without people start at once
     present: bool = False
+    #: a catch-up with the database is running / another one was asked for meanwhile
+    catching: asyncio.Task[None] | None = None
+    catch_again: bool = False
+    catch_seats: bool = False
+    #: the bot loop stopped because a move could not be stored (the lease sweeper starts it again)
+    bot_stalled: bool = False
 
     # -- facts --------------------------------------------------------------------------------------------------
     @property
@@ -320,6 +349,76 @@ class Session:
                 text = cache[conn.seat] = _dumps(self.state_message(conn.seat, events))
             conn.push(text, self.version)
 
+    # -- many instances -----------------------------------------------------------------------------------------
+    async def catch_up(self, seats: bool = True) -> None:
+        """Bring this session up to what the database holds (seats and status unless ``seats`` is False, and the
+        moves another instance stored) and send every connection the new state; then let the bots move if it is
+        their turn.  Errors are logged."""
+        async with self.lock:
+            await self._catch_up(seats)
+        self.kick_bots()
+
+    def request_catch_up(self, seats: bool = True) -> None:
+        """Catch up in the background (one catch-up at a time per game; a request during one runs once more;
+        ``seats``: the seats may have changed too -- a move's notification needs only the moves)."""
+        self.catch_seats = self.catch_seats or seats
+        if self.catching is not None and not self.catching.done():
+            self.catch_again = True
+            return
+
+        async def run() -> None:
+            while True:
+                self.catch_again = False
+                with_seats, self.catch_seats = self.catch_seats, False
+                await self.catch_up(with_seats)
+                if not self.catch_again:
+                    return
+
+        self.catching = asyncio.create_task(run(), name=f"catch-up-{self.id}")
+
+    async def _catch_up(self, seats: bool = True) -> bool:
+        """:meth:`catch_up` under the lock held by the caller; True if anything changed."""
+        assert self.manager is not None
+        try:
+            got = await self.manager.store.load_since(self.id, self.version, with_seats=seats)
+        except Exception:
+            log.exception("could not reload game %s from the database", self.id)
+            return False
+        if got is None:
+            return False
+        try:
+            return self._apply_update(got)
+        except Exception:
+            log.exception("game %s: the moves stored by another instance do not replay here", self.id)
+            return False
+
+    def _apply_update(self, got: Update) -> bool:
+        """Take the stored seats and replay the stored moves after this session's version (with the game's own
+        generator: the same deal and draws as on the instance that stored them); broadcast if anything changed."""
+        changed = False
+        for row in got.seats:
+            if row.seat < len(self.seats):
+                s = self.seats[row.seat]
+                if (s.claimed, s.token_hash, s.name) != (row.claimed, row.token_hash, row.name):
+                    s.claimed, s.token_hash, s.name = row.claimed, row.token_hash, row.name
+                    changed = True
+        events: list[dict[str, Any]] = []
+        spec = self.spec
+        for text in got.moves:
+            move = spec.parse_move(self.state, text)
+            state, evs = spec.step(self.state, move)
+            evjson = [e.to_json() for e in evs]
+            state, more = run_chance(spec, state, self.rng)
+            evjson.extend(more)
+            self.state = state
+            self.moves.append(str(move))
+            self.events.append((self.version, evjson))
+            events.extend(evjson)
+            changed = True
+        if changed:
+            self.broadcast(events)
+        return changed
+
     # -- moves --------------------------------------------------------------------------------------------------
     async def submit(self, seat: int | None, version: object, text: object) -> None:
         """Play ``text`` (move notation) for ``seat`` if ``version`` is the current version.
@@ -337,6 +436,8 @@ class Session:
         if type(version) is not int:
             raise MoveError("bad_message", 'a move message needs "version": the version of the state you saw')
         async with self.lock:
+            if version > self.version and self.manager is not None and self.manager.shared:
+                await self._catch_up()  # the client saw a version another instance stored: this memory is behind
             if self.over:
                 raise MoveError("game_over", "the game is over: no more moves")
             if self.status == "waiting":
@@ -376,6 +477,15 @@ class Session:
                 await self.manager.store.append_move(
                     self.id, ply, seat, notation, self._status_of(new_state), self.snapshot(new_state, ply)
                 )
+            except VersionConflict:
+                # another instance stored move ``ply`` first: the database is ahead of this memory -- reload
+                self.rng.setstate(rng_state)
+                await self._catch_up()
+                raise MoveError(
+                    "stale_version",
+                    f"your move was made at version {version} but the game is at version {self.version}; "
+                    "here is the current state",
+                ) from None
             except Exception:
                 log.exception("could not store move %d of game %s", ply, self.id)
                 self.rng.setstate(rng_state)
@@ -391,26 +501,37 @@ class Session:
         return f"{self.seat_label(seat)} (seat {seat})"
 
     # -- bots ---------------------------------------------------------------------------------------------------
-    def kick_bots(self) -> None:
-        """Start the bot loop if a bot is to move and none is thinking already."""
+    def wants_bots(self) -> bool:
+        """A bot is to move and may (the game is being played, and a person is at the table here or there is
+        nobody to wait for)."""
         if self.manager is None or self.status != "playing":
-            return
+            return False
         if not self.present and any(s.kind == "human" for s in self.seats):
-            return
+            return False
         to_act = self.to_act()
-        if to_act is None or self.seats[to_act].kind != "bot":
+        return to_act is not None and self.seats[to_act].kind == "bot"
+
+    def kick_bots(self) -> None:
+        """Start the bot loop if a bot is to move and none is thinking already (on PostgreSQL the loop first
+        takes the game's bot lease; without it, it leaves the bots to the instance that holds it)."""
+        if not self.wants_bots():
             return
         if self.bot_task is not None and not self.bot_task.done():
             return
+        self.bot_stalled = False
         self.bot_task = asyncio.create_task(self._bot_loop(), name=f"bots-{self.id}")
 
     async def _bot_loop(self) -> None:
         manager = self.manager
         assert manager is not None
         try:
+            if not await manager.may_drive(self.id):
+                return
             while self.status == "playing":
                 seat = self.to_act()
                 if seat is None or self.seats[seat].kind != "bot":
+                    return
+                if not manager.drives(self.id):  # the lease went to another instance
                     return
                 version = self.version
                 view = self.spec.view(self.state, seat)
@@ -425,11 +546,13 @@ class Session:
                 try:
                     await self.submit(seat, version, str(legal[index]))
                 except MoveError as exc:
+                    if exc.code == "stale_version":  # the game moved on (caught up): think again on the new state
+                        continue
                     log.error("bot move refused in game %s: %s %s", self.id, exc.code, exc.message)
-                    if exc.code == "server_error":
-                        await asyncio.sleep(1.0)
-                    else:
-                        return
+                    self.bot_stalled = exc.code == "server_error"  # the sweeper tries again later
+                    return
+            if self.over:
+                manager.release(self.id)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -486,6 +609,33 @@ def build_session(row: GameRow) -> Session:
     return session
 
 
+def warm_up() -> None:
+    """Load every table the engines build lazily (rules, options, scoring tables, views, notation) by playing a
+    short random game of each game with a fixed seed: run once when the server starts, before it serves, so no
+    player's first move pays for it on the event loop."""
+    rng = random.Random(0)
+    for name in core.GAMES:
+        spec = core.get(name)
+        rules, _, teams, _ = table_rules(spec, {}, 2, False)
+        state, _ = run_chance(spec, spec.new_game(rules, players=2, teams=teams), rng)
+        for _ in range(200):
+            if spec.is_over(state):
+                break
+            legal = spec.legal_moves(state)
+            move = spec.parse_move(state, str(rng.choice(legal)))
+            state, evs = spec.step(state, move)
+            for e in evs:
+                e.to_json()
+            state, _ = run_chance(spec, state, rng)
+            for seat in (0, 1, None):
+                spec.view(state, seat).to_json()
+            if not spec.is_over(state):
+                for m in spec.legal_moves(state):
+                    spec.move_json(m)
+        if spec.is_over(state):
+            spec.result(state).to_json()
+
+
 def replay_record(record: dict[str, Any]) -> Any:
     """Replay a finished game's record (``GET /api/games/{id}/record``) with the revealed seed and return the
     final engine state: anyone can check the deal and every move this way.
@@ -527,22 +677,113 @@ class SessionManager:
         self.bot_delay = bot_delay
         self.sessions: dict[str, Session] = {}
         self._loading: dict[str, asyncio.Future[Session | None]] = {}
+        #: many instances may share the database (PostgreSQL): bots under leases, changes by notification
+        self.shared = store.shared
+        #: games whose bot lease this instance holds (PostgreSQL)
+        self.leases: set[str] = set()
+        self._tried: dict[str, float] = {}
+        self._sweeper: asyncio.Task[None] | None = None
+        self._broken: set[str] = set()
 
-    async def resume_all(self) -> int:
-        """Load every unfinished game from the database (after a start or restart) and let its bots play on.
-        Returns the number of games resumed; a game that fails to replay is logged and skipped."""
-        count = 0
-        for row in await self.store.load_unfinished():
+    async def start(self) -> None:
+        """Begin serving: listen to the other instances' changes (PostgreSQL) and start the background task that
+        renews this instance's bot leases and picks up games of computer players nobody drives (after a restart,
+        or when the instance driving them died).  Nothing is loaded here: games load on first access."""
+        self.store.listen(self.on_notify, self.on_reconnect)
+        self._sweeper = asyncio.create_task(self._sweep(), name="kortbord-bot-leases")
+
+    # -- notifications ------------------------------------------------------------------------------------------
+    def on_notify(self, payload: str) -> None:
+        """A change another instance stored (``m:<game>:<version>:<instance>`` or ``s:<game>:<instance>``): if the
+        game is in memory here and behind, reload it.  Unknown or own payloads are ignored."""
+        parts = payload.split(":")
+        if len(parts) < 3 or parts[-1] == self.store.instance:
+            return
+        session = self.sessions.get(parts[1])
+        if session is None:
+            return
+        if parts[0] == "m":
+            if parts[2].isdigit() and int(parts[2]) <= session.version:
+                return
+            session.request_catch_up(seats=False)
+        else:
+            session.request_catch_up()
+
+    def on_reconnect(self) -> None:
+        """The notification connection was lost and is back: catch up every game in memory."""
+        for session in list(self.sessions.values()):
+            session.request_catch_up()
+
+    # -- bot leases ---------------------------------------------------------------------------------------------
+    def drives(self, game_id: str) -> bool:
+        """This instance may move the game's bots (SQLite: always; PostgreSQL: it holds the lease)."""
+        return not self.shared or game_id in self.leases
+
+    async def may_drive(self, game_id: str) -> bool:
+        """Take the game's bot lease if it is free or expired (PostgreSQL; at most one try every
+        :data:`LEASE_RENEW` seconds per game); True if this instance drives the game's bots now."""
+        if self.drives(game_id):
+            return True
+        now = time.monotonic()
+        if now - self._tried.get(game_id, -1e9) < LEASE_RENEW:
+            return False
+        self._tried[game_id] = now
+        try:
+            got = await self.store.acquire_lease(game_id, LEASE_SECONDS)
+        except Exception:
+            log.exception("could not take the bot lease of game %s", game_id)
+            return False
+        if got:
+            self.leases.add(game_id)
+            self._tried.pop(game_id, None)
+        return got
+
+    def release(self, game_id: str) -> None:
+        """Give the game's bot lease back (its game is over)."""
+        if game_id in self.leases:
+            self.leases.discard(game_id)
+            task = asyncio.create_task(self.store.release_leases([game_id]))
+            task.add_done_callback(lambda t: t.cancelled() or t.exception())
+
+    async def _sweep(self) -> None:
+        """Every :data:`LEASE_RENEW` seconds: renew the leases (a lost one stops its bot loop before its next move;
+        should it still store one, the database refuses it if the new driver moved first), start the bots of
+        games in memory whose driver is gone (or whose bot could not store its move), and load games of computer
+        players only that nobody drives (on SQLite only once, at the start: one server, nobody else drives)."""
+        first = True
+        while True:
             try:
-                session = build_session(row)
+                if self.shared and self.leases:
+                    held = set(self.leases)  # (a lease taken while this renewal runs is not in question)
+                    kept = await self.store.renew_leases(LEASE_SECONDS)
+                    for lost in held - kept:  # its bot loop stops before its next move (never cut mid-write)
+                        log.warning("the bot lease of game %s went to another instance", lost)
+                        self.leases.discard(lost)
+                for session in list(self.sessions.values()):
+                    if session.wants_bots() and (session.bot_stalled or not self.drives(session.id)):
+                        session.kick_bots()
+                pick_up = (
+                    await self.store.driverless_bot_games(50 if self.shared else 1_000_000)
+                    if self.shared or first
+                    else []
+                )
+                first = False
+                for game_id in pick_up:
+                    if game_id in self.sessions or game_id in self._broken:
+                        continue
+                    try:
+                        loaded = await self.get(game_id)
+                    except Exception:  # a stored game that does not replay here: logged once, left alone
+                        log.exception("game %s could not be resumed", game_id)
+                        self._broken.add(game_id)
+                        continue
+                    if loaded is not None:
+                        loaded.kick_bots()
+            except asyncio.CancelledError:
+                raise
             except Exception:
-                log.exception("game %s could not be resumed", row.id)
-                continue
-            self.add(session)
-            count += 1
-        for session in self.sessions.values():
-            session.kick_bots()
-        return count
+                log.exception("the bot lease sweeper failed; trying again")
+            await asyncio.sleep(LEASE_RENEW)
 
     def add(self, session: Session) -> Session:
         """Register a session (and its bots)."""
@@ -553,6 +794,7 @@ class SessionManager:
     def forget(self, game_id: str) -> None:
         """Drop a finished session from memory (it stays in the database)."""
         self.sessions.pop(game_id, None)
+        self._tried.pop(game_id, None)
 
     async def get(self, game_id: str) -> Session | None:
         """The session of a game, loading it from the database if needed; None if there is no such game."""
@@ -566,9 +808,12 @@ class SessionManager:
         self._loading[game_id] = fut
         try:
             row = await self.store.load_game(game_id)
-            session = None if row is None else self.add(build_session(row))
+            # the replay runs in a thread: a long game never holds up the other tables' event loop
+            session = None if row is None else self.add(await asyncio.to_thread(build_session, row))
             fut.set_result(session)
             if session is not None:
+                if self.shared:  # a change stored while the game loaded was announced before it was in memory
+                    session.request_catch_up()
                 session.kick_bots()
             return session
         except Exception as exc:
@@ -578,13 +823,23 @@ class SessionManager:
             del self._loading[game_id]
 
     async def close(self) -> None:
-        """Stop every bot loop."""
+        """Stop the sweeper and every bot loop, and give this instance's bot leases back (another instance takes
+        the games over at once)."""
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._sweeper
         tasks = [s.bot_task for s in self.sessions.values() if s.bot_task is not None]
+        tasks += [s.catching for s in self.sessions.values() if s.catching is not None]
         for t in tasks:
             t.cancel()
         for t in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await t
+        if self.shared and self.leases:
+            with contextlib.suppress(Exception):
+                await self.store.release_leases()
+            self.leases.clear()
 
     def seat_rows(self, seats: Iterable[SeatRow]) -> list[Seat]:
         """In-memory seats from stored rows."""

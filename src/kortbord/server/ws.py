@@ -180,6 +180,9 @@ async def game_socket(
     seat: int | None = None
     if token:
         seat = session.seat_for_token(token)
+        if seat is None and manager.shared:  # the seat may have been taken through another instance just now
+            await session.catch_up()
+            seat = session.seat_for_token(token)
         if seat is None:
             await ws.send_text(
                 json.dumps(_error("bad_token", "this seat token is not valid for this game", session.version))
@@ -263,6 +266,8 @@ async def _handle(session: Session, conn: Connection, raw: str) -> None:
     if kind == "ping":
         conn.send_json({"type": "pong", "version": session.version})
     elif kind == "resync":
+        if session.manager is not None and session.manager.shared:  # the database is the authority
+            await session.catch_up()
         since = msg.get("since")
         events = session.events_since(since) if type(since) is int and since >= 0 else []
         session.send_state(conn, events or [])
