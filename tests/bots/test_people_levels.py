@@ -171,6 +171,12 @@ def test_every_level_is_described_in_both_languages_with_its_rates(game: str) ->
             for rate in list(one["rates"].values()) + list((one["miscounts"] or {}).values()):
                 if level in PEOPLE:
                     assert f"{100 * rate:g}" in text, (level, lang, rate)
+            if game == "cribbage":  # the Muggins sentence: its own entry, left out for a table without Muggins
+                plain = registry.describe(game, level, lang, muggins=False)["text"]
+                assert text == f"{plain} {one['muggins_text']}"
+                assert i18n.catalogue(game)[f"levels.{game}.{level}.muggins"][lang]
+            else:
+                assert one["muggins_text"] is None
         assert both["for_people"] == (level in registry.PLAYER_LEVELS)
     with pytest.raises(ValueError, match="language"):
         registry.describe(game, "casual", "de")

@@ -305,22 +305,29 @@ def player_levels(game: str) -> tuple[str, ...]:
     return tuple(lv for lv in available_levels(game) if lv in PLAYER_LEVELS)
 
 
+def _one(texts: dict[str, str], lang: str | None) -> Any:
+    return texts[lang] if lang is not None else texts
+
+
 def _percent(rate: float) -> str:
     return f"{100 * rate:g}"
 
 
-def describe(game: str, level: str, lang: str | None = None) -> dict[str, Any]:
+def describe(game: str, level: str, lang: str | None = None, *, muggins: bool = True) -> dict[str, Any]:
     """What a player reads about ``game``/``level``, from the catalogues (``kortbord/i18n/common.json``).
 
     Args:
         game, level: a level of :data:`BOTS`.
         lang: ``"en"`` or ``"sv"`` for one language's strings; None for both (``{"en": ..., "sv": ...}``).
+        muggins: include what the level does under Muggins in ``text`` (a table without Muggins passes False).
     Returns:
-        ``{"game", "level", "name", "text", "key", "data", "rates", "miscounts", "work", "for_people"}``:
-        ``name`` the level's short name (``level.<level>``), ``text`` its plain-words description
+        ``{"game", "level", "name", "text", "muggins_text", "key", "data", "rates", "miscounts", "work",
+        "for_people"}``: ``name`` the level's short name (``level.<level>``), ``text`` its plain-words description
         (``levels.<game>.<level>`` filled with ``data``: the rates in percent as strings, ``slip``, ``overlook``,
-        ``miss``, ``catch``), ``rates`` :func:`level_rates`, ``miscounts`` :func:`miscounts`, ``work``
-        :func:`level_work`, ``for_people`` whether it is one of :data:`PLAYER_LEVELS`.
+        ``miss``, ``catch``, and the work, ``iterations``, ``nodes``; then, for a game with Muggins and
+        ``muggins``, ``muggins_text``), ``muggins_text`` the Muggins sentence (``levels.<game>.<level>.muggins``;
+        None for a game without Muggins), ``rates`` :func:`level_rates`, ``miscounts`` :func:`miscounts`,
+        ``work`` :func:`level_work`, ``for_people`` whether it is one of :data:`PLAYER_LEVELS`.
     Raises:
         ValueError: an unknown game, level or language; a level without words (a catalogue defect).
     """
@@ -342,13 +349,16 @@ def describe(game: str, level: str, lang: str | None = None) -> dict[str, Any]:
     try:
         names = {lg: i18n.render(f"level.{level}", {}, lg) for lg in langs}
         texts = {lg: i18n.render(key, data, lg) for lg in langs}
+        mug_texts = {lg: i18n.render(key + ".muggins", data, lg) for lg in langs} if mugs is not None else None
     except KeyError as exc:
         raise ValueError(f"the {level} {_title(game)} level has no words in the catalogues ({exc})") from None
+    full = {lg: f"{texts[lg]} {mug_texts[lg]}" if mug_texts and muggins else texts[lg] for lg in langs}
     return {
         "game": game,
         "level": level,
-        "name": names[lang] if lang is not None else names,
-        "text": texts[lang] if lang is not None else texts,
+        "name": _one(names, lang),
+        "text": _one(full, lang),
+        "muggins_text": None if mug_texts is None else _one(mug_texts, lang),
         "key": key,
         "data": data,
         "rates": rates,

@@ -298,7 +298,7 @@ class CribbageTable:
 
     def _level_words(self) -> dict[str, Any]:
         """The computers' level in the table's language (:func:`kortbord.bots.registry.describe`)."""
-        return registry.describe("cribbage", self.options.bot, self.lang)
+        return registry.describe("cribbage", self.options.bot, self.lang, muggins=self.rules.muggins)
 
     def _level_line(self) -> list[Text]:
         """The intro's description of the computers' level, when a person plays against them."""
