@@ -22,6 +22,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kortbord import i18n
 from kortbord.arena import ArenaConfig, BotSpec, play_game, run_arena
@@ -304,3 +306,35 @@ def test_cribbage_rates_hold_and_a_miscount_misses_exactly_one_real_group(level:
     assert_rate(slip[1], slip[0], s, f"cribbage {level}: no scoring card best")
     assert_rate(counts[1], counts[0], miss, f"cribbage {level}: own Muggins counts")
     assert_rate(wrong_counts[1], wrong_counts[0], catch, f"cribbage {level}: noticing a wrong count")
+
+
+# ------------------------------------------------------------------------------------------------ invariants
+@settings(max_examples=300, deadline=None)
+@given(
+    values=st.lists(st.integers(-5, 5).map(float), min_size=1, max_size=9),
+    slip=st.sampled_from([0.0, 0.3, 1.0]),
+    overlook=st.sampled_from([0.0, 0.5, 1.0]),
+    seed=st.integers(0, 2**16),
+    kinds=st.lists(st.booleans(), min_size=9, max_size=9),
+)
+def test_a_mistake_is_of_the_stated_kind(
+    values: list[float], slip: float, overlook: float, seed: int, kinds: list[bool]
+) -> None:
+    moves = list(range(len(values)))
+    can = kinds[: len(values)]  # which moves are of an overlookable kind
+    move, mistake = mistakes.choose(
+        moves, values, random.Random(seed), slip_rate=slip, overlook_rate=overlook, overlookable=lambda m: can[m]
+    )
+    best = max(values)
+    top = [i for i in moves if values[i] == best]
+    below = sorted({v for v in values if v < best}, reverse=True)
+    if mistake is None:
+        assert move in top
+        if slip == 1.0:  # a slip is certain where a worse move exists (unless an overlook came first)
+            assert not below
+    elif mistake == "overlook":
+        assert overlook > 0 and move not in top and values[move] == max(values[i] for i in moves if i not in top)
+    else:
+        assert mistake == "slip" and slip > 0 and values[move] in below[: mistakes.PLAUSIBLE]
+    if slip == 0.0 and overlook == 0.0:
+        assert mistake is None
