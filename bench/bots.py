@@ -9,6 +9,12 @@ Targets (each measured by :func:`kortbord.arena.run_arena`, seats swapped fairly
    (complete deals: pegging, hands, crib and his heels; see :mod:`kortbord.arena`).
 5. Strong decisions at the default time budget: p95 under 250 ms (Mulle from run 1, Cribbage from run 3).
 6. Cribbage strong discard decisions: p95 under 100 ms (the max is printed too).
+7. The levels for people (run 5): in each game ``beginner`` scores fewer points than ``casual`` and ``casual``
+   fewer than ``greedy``, per round (Mulle) and per deal (Cribbage), by the duplicate margin against greedy.
+
+Runs 1 and 3 (and 5) also print the duplicate margin against greedy: points per round (Mulle) or per deal
+(Cribbage) more than greedy with the same cards, with its cluster-robust 95% interval (see :mod:`kortbord.arena`).
+Decision times per level at the web table's settings, on one core: ``bench/decision_times.py``.
 
 A win rate counts a draw as half a win; its interval is the Wilson 95% score interval over games.  A target is
 ``PASS`` when the measured value meets it (and ``PASS*`` when the 95% interval lies wholly on the right side of
@@ -22,6 +28,7 @@ Usage (from the repository root, after ``make test`` or ``make run`` has set up 
     .venv/bin/python bench/bots.py --quick                # a few minutes: 40/40/100 games, 200 deals
     .venv/bin/python bench/bots.py --mulle-games 100 --cribbage-games 300 --selfplay-deals 200
     .venv/bin/python bench/bots.py --only 3,4 --json bench-bots.json
+    .venv/bin/python bench/bots.py --only 5 --mulle-games 200 --cribbage-games 400   # the levels for people
 """
 
 from __future__ import annotations
@@ -125,6 +132,24 @@ def _time_row(stats: dict[str, Any], goal_ms: float, text: str, command: str, jo
     return row, {"target": text, "value": stats["p95"], "stats": stats, "verdict": verdict}
 
 
+def _dup_row(summary: dict[str, Any], text: str, command: str) -> tuple[Row, dict[str, Any]]:
+    """The duplicate margin of bot A over bot B (an information row, no target)."""
+    dup = summary.get("duplicate") or {}
+    m = dup.get("margin") or {}
+    if m.get("mean") is None:
+        return Row(text, "—", "", "0 pairs", "info", command), {"target": text, "verdict": "info"}
+    lo, hi = m["ci95"] or (None, None)
+    row = Row(
+        text,
+        f"{m['mean']:+.2f} {dup['unit']}",
+        "" if lo is None else f"{lo:+.2f} to {hi:+.2f}",
+        f"{dup['pairs']} pairs in {dup['blocks']} blocks",
+        "info",
+        command,
+    )
+    return row, {"target": text, "value": m["mean"], "ci95": m["ci95"], "duplicate": dup, "verdict": "info"}
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the selected targets and print one row per target; returns 0 (the verdicts are in the output)."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -135,7 +160,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=2024)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--time-budget-ms", type=float, default=None, help="strong bots' budget (default: theirs)")
-    ap.add_argument("--only", default="1,2,3,4", help="runs to do, e.g. 1,3 (targets 5-6 come with runs 1 and 3)")
+    ap.add_argument(
+        "--only", default="1,2,3,4", help="runs to do, e.g. 1,3 (targets 5-6 come with runs 1 and 3; 5: people levels)"
+    )
     ap.add_argument("--json", default=None, help="write the rows and the arena summaries to this file")
     args = ap.parse_args(argv)
     if args.quick:
@@ -169,6 +196,7 @@ def main(argv: list[str] | None = None) -> int:
                 s["results"]["A:strong"]["decision_ms"]["all"], 250, "5. Mulle strong p95 < 250 ms", cmd, args.jobs
             )
         )
+        emit(_dup_row(s, "Mulle strong minus greedy, duplicate rounds", cmd))
     if 2 in runs:
         n = args.mulle_games
         s = _run(
@@ -188,6 +216,7 @@ def main(argv: list[str] | None = None) -> int:
         times = s["results"]["A:strong"]["decision_ms"]
         emit(_time_row(times["all"], 250, "5. Cribbage strong p95 < 250 ms", cmd, args.jobs))
         emit(_time_row(times.get("discard", {}), 100, "6. Cribbage strong discard p95 < 100 ms", cmd, args.jobs))
+        emit(_dup_row(s, "Cribbage strong minus greedy, duplicate deals", cmd))
     if 4 in runs:
         n = max(2, 2 * math.ceil(args.selfplay_deals / DEALS_PER_GAME / 2))
         s = _run(console, ArenaConfig("cribbage", (strong(), strong()), games=n, seed=args.seed + 1), args.jobs)
@@ -212,6 +241,26 @@ def main(argv: list[str] | None = None) -> int:
             report["targets"].append(
                 {"target": text, "value": d["mean"], "ci95": d["ci95"], "deals": d["n"], "verdict": verdict}
             )
+    if 5 in runs:
+        for game, n in (("mulle", args.mulle_games), ("cribbage", args.cribbage_games)):
+            margins = []
+            for level in ("beginner", "casual"):
+                config = ArenaConfig(game, (BotSpec(level), BotSpec("greedy")), games=n, seed=args.seed)
+                s = _run(console, config, args.jobs)
+                report["summaries"][f"{game} {level} v greedy"] = s
+                cmd = _command(game, f"{level},greedy", n, args.seed, args.jobs, None)
+                emit(_dup_row(s, f"{game.capitalize()} {level} minus greedy, duplicate", cmd))
+                r = s["results"][f"A:{level}"]
+                lo, hi = r["win_rate_ci95"]
+                rows[-1].measured += f"; wins {100 * r['win_rate']:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
+                margins.append((s["duplicate"]["margin"]["mean"], s["duplicate"]["margin"]["ci95"]))
+            (b, bci), (c, cci) = margins
+            ordered = b is not None and c is not None and b < c < 0
+            sure = ordered and bci is not None and cci is not None and cci[1] < 0
+            verdict = ("PASS*" if sure else "PASS") if ordered else "MISS"
+            text = f"7. {game.capitalize()}: beginner < casual < greedy (duplicate margin)"
+            rows.append(Row(text, f"{b:+.2f} < {c:+.2f} < 0", "", f"{n} games each", verdict, ""))
+            report["targets"].append({"target": text, "value": [b, c], "verdict": verdict})
     table = Table(header_style="bold", title=f"Targets ({time.perf_counter() - t0:.0f} s)", title_justify="left")
     for col in ("Target", "Measured", "95% CI / spread", "Sample", "Result", "Command"):
         table.add_column(col, overflow="fold")

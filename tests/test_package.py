@@ -211,7 +211,7 @@ def test_options_with_a_few_values_list_them_and_agree_with_the_games() -> None:
     for values in (play.DEALS, play.LENGTHS, play.PROFILES, play.LEVELS):
         assert "<" + "|".join(values) + ">" in mulle_help
     cribbage_help = runner.invoke(app, ["play", "cribbage", "--help"], env=wide).output
-    assert "<121|61>" in cribbage_help and "<random|greedy|strong>" in cribbage_help
+    assert "<121|61>" in cribbage_help and "<" + "|".join(play.LEVELS) + ">" in cribbage_help
     serve_help = runner.invoke(app, ["serve", "--help"], env=wide).output
     assert "<critical|error|warning|info|debug|trace>" in serve_help
 

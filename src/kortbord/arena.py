@@ -37,8 +37,18 @@ any decision) the same seed gives the same games, whatever the number of process
   every decision and per kind of decision: the phase of the bot's view (Mulle ``play``; Cribbage ``discard``,
   ``pegging`` -- its ``play`` phase by the standard term -- and the Muggins ``show``).
 
-Intervals of means are ``mean ± 1.96 · s / sqrt(n)``; rounds and deals of one game are not independent, so read
-them as indications, the game-level Wilson interval as the firm one.
+* **duplicate deals** (two bot specs: the games ``2b`` and ``2b + 1`` of a block are the same deals with the seats
+  swapped; :func:`duplicate`): every deal (Cribbage) or round (Mulle) that both games of a block played in full
+  with the same dealer is a *pair*, and the pair's difference is the unit, so the luck of the cards cancels.  Per
+  seat (Cribbage: the dealer's side and the pone's side; Mulle: each side, seat ``s`` of two players), the unit is
+  bot A's points in that seat minus bot B's points in that seat with the same cards; the *margin* is the mean of
+  the seats' differences: how many points a deal (a round) bot A scores more than bot B.  Only the deals both
+  games reached count (the deal a game ends in is cut short, and one game of a block may last longer).
+
+Intervals of means over rounds or deals are ``mean ± 1.96 · s / sqrt(n)``; rounds and deals of one game are not
+independent, so read them as indications.  The duplicate intervals are cluster-robust (:func:`cluster_mean_ci`:
+each block of two games is one cluster, however many pairs it holds), so they are sound although the deals of a
+game hang together; with the game-level Wilson interval they are the firm figures.
 """
 
 from __future__ import annotations
@@ -64,6 +74,8 @@ __all__ = [
     "ArenaConfig",
     "BotSpec",
     "GameRecord",
+    "cluster_mean_ci",
+    "duplicate",
     "parse_option_value",
     "percentile",
     "play_game",
@@ -507,6 +519,118 @@ def _mean_ci(values: Sequence[float]) -> dict[str, Any]:
     return {"n": n, "mean": mean, "ci95": [mean - half, mean + half]}
 
 
+def cluster_mean_ci(clusters: Sequence[Sequence[float]], z: float = _Z95) -> dict[str, Any]:
+    """The mean of every value in ``clusters`` with a cluster-robust 95% interval (values of one cluster may hang
+    together, clusters are independent; the sandwich estimator of Liang and Zeger 1986 for a mean, with the
+    small-sample factor ``G / (G - 1)``, ``G`` the clusters that hold a value).
+
+    ``mean = sum(x) / n``;  ``se = sqrt(G / (G - 1) * sum_g (S_g - mean * n_g) ** 2) / n``, ``S_g`` and ``n_g`` the
+    sum and the count of cluster ``g``; the interval is ``mean ± z * se``.  With one value per cluster ``se`` is
+    the usual ``s / sqrt(n)``.
+
+    Returns:
+        ``{"n", "clusters", "mean", "ci95"}``: ``mean`` None without values, ``ci95`` None with fewer than two
+        clusters.
+    """
+    used = [c for c in clusters if len(c)]
+    n = sum(len(c) for c in used)
+    g = len(used)
+    if n == 0:
+        return {"n": 0, "clusters": 0, "mean": None, "ci95": None}
+    mean = sum(sum(c) for c in used) / n
+    if g < 2:
+        return {"n": n, "clusters": g, "mean": mean, "ci95": None}
+    ss = sum((sum(c) - mean * len(c)) ** 2 for c in used)
+    half = z * math.sqrt(g / (g - 1) * ss) / n
+    return {"n": n, "clusters": g, "mean": mean, "ci95": [mean - half, mean + half]}
+
+
+def _pairs(config: ArenaConfig, records: Sequence[GameRecord], has_deals: bool) -> list[list[tuple[int, int]]]:
+    """Per block (the two games ``2b``, ``2b + 1``), the index pairs ``(i1, i2)`` of its deals (``has_deals``) or
+    rounds that both games played in full, with the same dealer."""
+    by_index = {r.index: r for r in records if r.error is None}
+    blocks: list[list[tuple[int, int]]] = []
+    for b in range((config.games + 1) // 2):
+        one, two = by_index.get(2 * b), by_index.get(2 * b + 1)
+        if one is None or two is None:
+            continue
+        pairs: list[tuple[int, int]] = []
+        if has_deals:
+            for k, (d1, d2) in enumerate(zip(one.deals, two.deals, strict=False)):
+                if not (d1["complete"] and d2["complete"]) or d1["dealer"] != d2["dealer"]:
+                    break
+                pairs.append((k, k))
+        else:
+            pairs = [(k, k) for k in range(min(len(one.rounds), len(two.rounds)))]
+        blocks.append(pairs)
+    return blocks
+
+
+def duplicate(config: ArenaConfig, records: Sequence[GameRecord]) -> dict[str, Any] | None:
+    """The duplicate-deal figures of a two-bot arena (see the module docstring): bot A's points per deal (Cribbage)
+    or per round (Mulle) more than bot B's with the same cards, per seat and as a margin, with cluster-robust 95%
+    intervals (:func:`cluster_mean_ci`, a block of two games per cluster).
+
+    Returns:
+        None unless there are two bot specs and two scoring sides; else ``{"unit", "bot", "against", "blocks",
+        "pairs", "margin", "by_seat": {seat name: interval}, "method"}``; each interval is a
+        :func:`cluster_mean_ci` dict (``mean`` None when no pair was played in full).
+    """
+    if len(config.bots) != 2:
+        return None
+    spec = config.spec
+    rules = config.make_rules()
+    table = config.new_game(rules)
+    if spec.sides(table) != 2:
+        return None
+    has_deals = _announces_deals(spec, table)
+    by_index = {r.index: r for r in records if r.error is None}
+    blocks = _pairs(config, records, has_deals)
+    if has_deals:
+        names = ("as_dealer", "as_pone")
+    else:
+        names = ("seat 0", "seat 1") if config.players == 2 else ("side 0", "side 1")
+    seats: dict[str, list[list[float]]] = {name: [] for name in names}
+    margin: list[list[float]] = []
+    for b, pairs in enumerate(blocks):
+        one, two = by_index[2 * b], by_index[2 * b + 1]
+        per_seat: dict[str, list[float]] = {name: [] for name in names}
+        block_margin: list[float] = []
+        for k1, k2 in pairs:
+            diffs = []
+            for role, name in enumerate(names):
+                if has_deals:  # the dealer's side, then the other side
+                    dealer_side = spec.side_of(table, one.deals[k1]["dealer"])
+                    side = dealer_side if role == 0 else 1 - dealer_side
+                    p1, p2 = one.deals[k1]["points"][side], two.deals[k2]["points"][side]
+                else:
+                    side = role
+                    p1, p2 = one.rounds[k1][side], two.rounds[k2][side]
+                holder1, holder2 = one.sides[side], two.sides[side]
+                if {holder1, holder2} != {0, 1}:
+                    raise ValueError(f"block {b}: side {side} is not swapped between the two games")
+                diff = float(p1 - p2) if holder1 == 0 else float(p2 - p1)  # A's points minus B's, same cards
+                per_seat[name].append(diff)
+                diffs.append(diff)
+            block_margin.append(sum(diffs) / len(diffs))
+        for name in names:
+            seats[name].append(per_seat[name])
+        margin.append(block_margin)
+    labels = config.labels
+    return {
+        "unit": "points per deal" if has_deals else "points per round",
+        "bot": labels[0],
+        "against": labels[1],
+        "blocks": sum(1 for p in blocks if p),
+        "pairs": sum(len(p) for p in blocks),
+        "margin": cluster_mean_ci(margin),
+        "by_seat": {name: cluster_mean_ci(seats[name]) for name in names},
+        "method": f"{labels[0]} minus {labels[1]} with the same cards in the same seat (games 2b and 2b+1 share "
+        "the deals with the seats swapped); margin: the mean over the seats; 95% cluster-robust intervals, a block "
+        "of two games per cluster",
+    }
+
+
 def _time_stats(values: Sequence[float]) -> dict[str, Any]:
     if not values:
         return {"n": 0}
@@ -528,7 +652,7 @@ def summarize(
     (per label: ``games``, ``wins``, ``losses``, ``draws``, ``win_rate``, ``win_rate_ci95``, ``mean_score``,
     ``moves``, for a game with rounds (Mulle) ``points_per_round``, with deals (Cribbage) ``points_per_deal``
     {``as_dealer``, ``as_pone``}, ``decision_ms`` {``all``, and per kind}), with deals ``deals`` (every complete deal: ``dealer``, ``pone``,
-    ``complete``, ``cut_short``), ``errors`` (bot errors), ``game_results`` (per game, without times),
+    ``complete``, ``cut_short``), with two bots ``duplicate`` (:func:`duplicate`), ``errors`` (bot errors), ``game_results`` (per game, without times),
     ``jobs`` and ``elapsed_s``.  Decision times and ``elapsed_s`` depend on the machine; everything else is
     reproducible in iterations mode.
     """
@@ -612,6 +736,9 @@ def summarize(
             "dealer": _mean_ci(dealer_all),
             "pone": _mean_ci(pone_all),
         }
+    dup = duplicate(config, records)
+    if dup is not None:
+        out["duplicate"] = dup
     out["errors"] = [{"game": r.index, **r.error} for r in records if r.error is not None]
     out["game_results"] = [r.to_json() for r in records]
     out["jobs"] = jobs

@@ -46,16 +46,18 @@ def _strong_available(game: str) -> bool:
 
 # ------------------------------------------------------------------------------------------------ the registry
 def test_levels_of_both_games() -> None:
-    assert registry.LEVELS == {"mulle": ("random", "greedy", "strong"), "cribbage": ("random", "greedy", "strong")}
+    levels = ("random", "beginner", "casual", "greedy", "strong")
+    assert {"mulle": levels, "cribbage": levels} == registry.LEVELS
     for game in registry.GAMES:
-        for level in ("random", "greedy"):
+        for level in ("random", "beginner", "casual", "greedy"):
             bot = registry.make_bot(game, level)
             assert bot.name == level
         assert set(registry.available_levels(game)) >= {"random", "greedy"}
 
 
 @pytest.mark.parametrize(
-    ("game", "level", "message"), [("chess", "greedy", "unknown game"), ("mulle", "deep", "random, greedy, strong")]
+    ("game", "level", "message"),
+    [("chess", "greedy", "unknown game"), ("mulle", "deep", "random, beginner, casual, greedy, strong")],
 )
 def test_unknown_game_or_level_is_refused(game: str, level: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):

@@ -239,7 +239,13 @@ def test_the_strong_computer_plays_at_the_table(tmp_path: Path, game: str) -> No
 
     rules = {"game_length": "single_round"} if game == "mulle" else {"target": 61}
     with make_client(tmp_path) as c:
-        assert c.get(f"/api/options/{game}").json()["bot_levels"] == ["random", "greedy", "strong"]
+        assert c.get(f"/api/options/{game}").json()["bot_levels"] == [
+            "random",
+            "beginner",
+            "casual",
+            "greedy",
+            "strong",
+        ]
         created = new_game(
             c, game=game, rules=rules, players=2, seats=[{"kind": "human"}, {"kind": "bot", "level": "strong"}]
         )

@@ -6,10 +6,22 @@ so a level means the same player everywhere.  :data:`BOTS` has one entry per gam
 
 * ``random`` -- a uniformly random legal move (:mod:`kortbord.bots.mulle_simple`,
   :mod:`kortbord.bots.cribbage_simple`);
-* ``greedy`` -- the one-move heuristic players of the same modules;
+* ``beginner``, ``casual`` -- the levels for people (:mod:`kortbord.bots.mulle_people`,
+  :mod:`kortbord.bots.cribbage_people`): the greedy judgement with human-like mistakes at stated rates
+  (:attr:`Level.preset`: ``slip_rate`` a worse move among the plausible ones, ``overlook_rate`` a missed capture or
+  build in Mulle, a missed pegging point in Cribbage; Cribbage Muggins ``miss_rate`` one scoring group overlooked in
+  its own count, ``catch_rate`` another player's miscount noticed), every mistake drawn from the rng passed in;
+* ``greedy`` -- the one-move heuristic players of the simple modules (a research and arena anchor, like
+  ``random``);
 * ``strong`` -- the search players of :mod:`kortbord.bots.mulle_strong` and :mod:`kortbord.bots.cribbage_strong`
   (``StrongBot(rules, *, iterations=None, time_budget_ms=None, ...)``), imported only when asked for, so a
-  terminal game at another level never pays for them.
+  terminal game at another level never pays for them;
+* ``expert`` -- reserved (:data:`PLAYER_LEVELS`): the deeper search levels land beside ``strong``.
+
+The levels offered to people are :data:`PLAYER_LEVELS` (:func:`player_levels`); each level of :data:`BOTS` is
+described in plain words, English and Swedish, by the catalogue entry ``levels.<game>.<level>``
+(``kortbord/i18n/common.json``), which :func:`describe` fills with the level's rates; :func:`miscounts` gives a
+Cribbage level's Muggins rates (the lobby and the terminal read these).
 
 A search level is a fixed amount of *work* (:attr:`Level.work`: Mulle 150 sampled worlds a decision; Cribbage
 5,000 search nodes over at most 1,000 sampled deals a play decision), never a time: the same seed gives the same
@@ -26,6 +38,7 @@ entry in :data:`BOTS`.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import inspect
 from collections.abc import Mapping
@@ -40,12 +53,17 @@ __all__ = [
     "GAMES",
     "LEVELS",
     "OPTIONS",
+    "PLAYER_LEVELS",
     "WORK_OPTIONS",
     "Level",
     "available_levels",
+    "describe",
     "level_options",
+    "level_rates",
     "level_work",
     "make_bot",
+    "miscounts",
+    "player_levels",
     "resolve_rules",
 ]
 
@@ -66,6 +84,12 @@ class Level:
         work: the level's amount of search per decision, ``(option, value)`` pairs among :data:`WORK_OPTIONS`
             (passed to the factory unless the caller gives a work option of its own, which then replaces all of
             them); empty for the levels that do not search.
+        preset: the level's own values of other options, ``(option, value)`` pairs (the mistake rates of the
+            levels for people, greedy's Muggins rates), passed to the factory; a caller's value of one of them
+            replaces that one.
+        muggins: for a level that takes no Muggins rates, its fixed ``(miss_rate, catch_rate)`` (random: honest,
+            accepts every count; strong: honest, answers every count perfectly); None: from ``preset``, or the
+            game has no Muggins.
     """
 
     module: str
@@ -74,29 +98,60 @@ class Level:
     level_arg: bool = False
     takes_rules: bool = True
     work: tuple[tuple[str, int], ...] = ()
+    preset: tuple[tuple[str, float], ...] = ()
+    muggins: tuple[float, float] | None = None
 
 
 def _simple(game: str, level: str, options: tuple[str, ...] = (), *, takes_rules: bool = True) -> Level:
     return Level(f"kortbord.bots.{game}_simple", "make_bot", options, level_arg=True, takes_rules=takes_rules)
 
 
-def _strong(game: str, **work: int) -> Level:
-    return Level(f"kortbord.bots.{game}_strong", "StrongBot", None, work=tuple(sorted(work.items())))
+def _strong(game: str, muggins: tuple[float, float] | None = None, **work: int) -> Level:
+    return Level(f"kortbord.bots.{game}_strong", "StrongBot", None, work=tuple(sorted(work.items())), muggins=muggins)
+
+
+def _people(game: str, *, takes_rules: bool = True, **rates: float) -> Level:
+    return Level(
+        f"kortbord.bots.{game}_people",
+        "make_bot",
+        tuple(sorted(rates)),
+        level_arg=True,
+        takes_rules=takes_rules,
+        preset=tuple(sorted(rates.items())),
+    )
 
 
 #: Per game of the registry (``kortbord.core.GAMES``), its levels, weakest first, and how to make each.
 BOTS: Final[dict[str, dict[str, Level]]] = {
     "mulle": {
         "random": _simple("mulle", "random"),
+        "beginner": _people("mulle", slip_rate=0.30, overlook_rate=0.25),
+        "casual": _people("mulle", slip_rate=0.12, overlook_rate=0.10),
         "greedy": _simple("mulle", "greedy"),
         "strong": _strong("mulle", iterations=150),
     },
     "cribbage": {
-        "random": _simple("cribbage", "random", takes_rules=False),
-        "greedy": _simple("cribbage", "greedy", ("miss_rate", "catch_rate"), takes_rules=False),
-        "strong": _strong("cribbage", nodes=5_000, iterations=1_000),
+        "random": dataclasses.replace(_simple("cribbage", "random", takes_rules=False), muggins=(0.0, 0.0)),
+        "beginner": _people(
+            "cribbage", takes_rules=False, slip_rate=0.30, overlook_rate=0.25, miss_rate=0.30, catch_rate=0.40
+        ),
+        "casual": _people(
+            "cribbage", takes_rules=False, slip_rate=0.12, overlook_rate=0.10, miss_rate=0.15, catch_rate=0.70
+        ),
+        "greedy": dataclasses.replace(
+            _simple("cribbage", "greedy", ("miss_rate", "catch_rate"), takes_rules=False),
+            preset=(("catch_rate", 0.9), ("miss_rate", 0.1)),
+        ),
+        "strong": _strong("cribbage", muggins=(0.0, 1.0), nodes=5_000, iterations=1_000),
     },
 }
+
+#: The levels offered to people, weakest first, where a game has them (:func:`player_levels`); ``random`` and
+#: ``greedy`` stay as research and arena anchors.  ``expert`` is reserved for the deeper search levels.
+PLAYER_LEVELS: Final = ("beginner", "casual", "strong", "expert")
+
+#: The games with Muggins (a rules option ``muggins``), whose levels have miscount rates (:func:`miscounts`).
+_MUGGINS_GAMES: Final = frozenset({"cribbage"})
 
 #: The games that have computer players (the registry's names, in its order).
 GAMES: Final = tuple(g for g in core.GAMES if g in BOTS)
@@ -112,6 +167,8 @@ MAX_NODES: Final = 100_000_000
 
 #: The options that set a level's amount of search (see :attr:`Level.work`).
 WORK_OPTIONS: Final = ("iterations", "nodes")
+#: The options that are probabilities 0..1 (mistake and Muggins rates).
+_RATE_OPTIONS: Final = ("slip_rate", "overlook_rate", "miss_rate", "catch_rate")
 
 #: Every bot option :func:`make_bot` accepts, with its meaning (the levels that use it are listed by
 #: :func:`level_options`).
@@ -122,6 +179,10 @@ OPTIONS: Final[dict[str, str]] = {
     "deals (alone: exactly that many; with nodes: at most); reproducible from the seed",
     "nodes": "Cribbage: search nodes per play decision over all its deals (strong default 5000, with at most 1000 "
     "deals); reproducible from the seed",
+    "slip_rate": "beginner, casual: chance 0..1 of a worse move among the plausible ones (its 2nd or 3rd best "
+    "value; in the Cribbage discard: laying away badly)",
+    "overlook_rate": "beginner, casual: chance 0..1 of missing its best move when that is a capture or a build "
+    "(Mulle) or a card that scores at once in the pegging (Cribbage)",
     "miss_rate": "Cribbage Muggins: chance 0..1 that the bot overlooks one scoring group in its own count",
     "catch_rate": "Cribbage Muggins: chance 0..1 that the bot notices another player's wrong count",
     "board": "Cribbage: play to the board near the end of a two-player game (strong; default true)",
@@ -203,6 +264,110 @@ def available_levels(game: str) -> tuple[str, ...]:
     return tuple(levels)
 
 
+def level_rates(game: str, level: str) -> dict[str, float]:
+    """The mistake and Muggins rates that define ``game``/``level`` (:attr:`Level.preset`; probabilities 0..1 by
+    option name), e.g. ``{"overlook_rate": 0.1, "slip_rate": 0.12}`` for Mulle ``casual``; empty for a level
+    without them.
+
+    Raises:
+        ValueError: an unknown game or level.
+    """
+    return {k: float(v) for k, v in _check_level(game, level).preset if k in _RATE_OPTIONS}
+
+
+def miscounts(game: str, level: str) -> dict[str, float] | None:
+    """The Muggins behaviour of ``game``/``level`` (rules spec ``spec/rules/cribbage.md`` §2.10, §2a):
+    ``{"miss_rate": p, "catch_rate": q}`` -- the chance that its own count overlooks one scoring group, and that
+    it notices another player's wrong count -- or None for a game without Muggins (Mulle).
+
+    Raises:
+        ValueError: an unknown game or level.
+    """
+    entry = _check_level(game, level)
+    if game not in _MUGGINS_GAMES:
+        return None
+    if entry.muggins is not None:
+        miss, catch = entry.muggins
+        return {"miss_rate": miss, "catch_rate": catch}
+    rates = dict(entry.preset)
+    if "miss_rate" not in rates or "catch_rate" not in rates:
+        raise ValueError(f"the {level} {_title(game)} level states no Muggins rates (a registry defect)")
+    return {"miss_rate": float(rates["miss_rate"]), "catch_rate": float(rates["catch_rate"])}
+
+
+def player_levels(game: str) -> tuple[str, ...]:
+    """The levels of ``game`` offered to people (:data:`PLAYER_LEVELS` that this installation can make), weakest
+    first.
+
+    Raises:
+        ValueError: an unknown game.
+    """
+    return tuple(lv for lv in available_levels(game) if lv in PLAYER_LEVELS)
+
+
+def _one(texts: dict[str, str], lang: str | None) -> Any:
+    return texts[lang] if lang is not None else texts
+
+
+def _percent(rate: float) -> str:
+    return f"{100 * rate:g}"
+
+
+def describe(game: str, level: str, lang: str | None = None, *, muggins: bool = True) -> dict[str, Any]:
+    """What a player reads about ``game``/``level``, from the catalogues (``kortbord/i18n/common.json``).
+
+    Args:
+        game, level: a level of :data:`BOTS`.
+        lang: ``"en"`` or ``"sv"`` for one language's strings; None for both (``{"en": ..., "sv": ...}``).
+        muggins: include what the level does under Muggins in ``text`` (a table without Muggins passes False).
+    Returns:
+        ``{"game", "level", "name", "text", "muggins_text", "key", "data", "rates", "miscounts", "work",
+        "for_people"}``: ``name`` the level's short name (``level.<level>``), ``text`` its plain-words description
+        (``levels.<game>.<level>`` filled with ``data``: the rates in percent as strings, ``slip``, ``overlook``,
+        ``miss``, ``catch``, and the work, ``iterations``, ``nodes``; then, for a game with Muggins and
+        ``muggins``, ``muggins_text``), ``muggins_text`` the Muggins sentence (``levels.<game>.<level>.muggins``;
+        None for a game without Muggins), ``rates`` :func:`level_rates`, ``miscounts`` :func:`miscounts`,
+        ``work`` :func:`level_work`, ``for_people`` whether it is one of :data:`PLAYER_LEVELS`.
+    Raises:
+        ValueError: an unknown game, level or language; a level without words (a catalogue defect).
+    """
+    from kortbord import i18n
+
+    _check_level(game, level)
+    langs = i18n.LANGS if lang is None else (lang,)
+    if lang is not None and lang not in i18n.LANGS:
+        raise ValueError(f"unknown language {lang!r}; choose one of {', '.join(i18n.LANGS)}")
+    rates = level_rates(game, level)
+    mugs = miscounts(game, level)
+    data = {
+        short: _percent(rates[k]) for short, k in (("slip", "slip_rate"), ("overlook", "overlook_rate")) if k in rates
+    }
+    if mugs is not None:
+        data.update(miss=_percent(mugs["miss_rate"]), catch=_percent(mugs["catch_rate"]))
+    data.update({k: str(v) for k, v in level_work(game, level).items()})
+    key = f"levels.{game}.{level}"
+    try:
+        names = {lg: i18n.render(f"level.{level}", {}, lg) for lg in langs}
+        texts = {lg: i18n.render(key, data, lg) for lg in langs}
+        mug_texts = {lg: i18n.render(key + ".muggins", data, lg) for lg in langs} if mugs is not None else None
+    except KeyError as exc:
+        raise ValueError(f"the {level} {_title(game)} level has no words in the catalogues ({exc})") from None
+    full = {lg: f"{texts[lg]} {mug_texts[lg]}" if mug_texts and muggins else texts[lg] for lg in langs}
+    return {
+        "game": game,
+        "level": level,
+        "name": _one(names, lang),
+        "text": _one(full, lang),
+        "muggins_text": None if mug_texts is None else _one(mug_texts, lang),
+        "key": key,
+        "data": data,
+        "rates": rates,
+        "miscounts": mugs,
+        "work": level_work(game, level),
+        "for_people": level in PLAYER_LEVELS,
+    }
+
+
 def resolve_rules(game: str, rules: Any = None) -> Any:
     """The game's ``Rules`` value from ``rules``: a ``Rules`` of that game, a dict of options for the game's
     ``make_rules`` (``kortbord.core.get(game).make_rules``, e.g. ``{"profile": "standard", "target": 100}``; a
@@ -240,12 +405,15 @@ def make_bot(
     miss_rate: float | None = None,
     catch_rate: float | None = None,
     board: bool | None = None,
+    slip_rate: float | None = None,
+    overlook_rate: float | None = None,
 ) -> Bot[Any]:
     """A computer player of ``game`` (a key of :data:`BOTS`) at ``level`` (one of :data:`LEVELS`).
 
     Args:
         game: the game's registry name (``"mulle"``, ``"cribbage"``).
-        level: ``"random"``, ``"greedy"`` or ``"strong"``.
+        level: one of the game's :data:`LEVELS` (``"random"``, ``"beginner"``, ``"casual"``, ``"greedy"``,
+            ``"strong"``).
         rules: the game's ``Rules``, a rules dict (``Rules.from_dict``) or None (the default rules).  Mulle bots
             are given the rules (the View does not carry them); Cribbage Views carry theirs.
         time_budget_ms: strong: an optional wall-clock cap per decision, milliseconds (None: no cap).  When it
@@ -253,7 +421,9 @@ def make_bot(
         iterations, nodes: strong: the amount of search per decision (:data:`OPTIONS`); None for both: the
             level's :attr:`Level.work`.  Giving either replaces the level's work as a whole.  Without a cap that
             bites, a decision depends only on the view, the moves and the rng (reproducible on any machine).
-        miss_rate, catch_rate: Cribbage Muggins behaviour (greedy, and strong if it takes them; None: defaults).
+        miss_rate, catch_rate: Cribbage Muggins behaviour (beginner, casual, greedy; None: the level's own rates,
+            :attr:`Level.preset`).
+        slip_rate, overlook_rate: the mistake rates of ``beginner`` and ``casual`` (None: the level's own).
         board: Cribbage strong: play to the board near the end of a two-player game (None: the default, on).
     Options a level does not use are ignored (an arena of ``strong,greedy`` passes one time budget to both),
     but they are still checked: a negative budget, zero iterations or a rate outside 0..1 is refused.
@@ -274,6 +444,8 @@ def make_bot(
             ("miss_rate", miss_rate),
             ("catch_rate", catch_rate),
             ("board", board),
+            ("slip_rate", slip_rate),
+            ("overlook_rate", overlook_rate),
         )
         if v is not None
     }
@@ -296,7 +468,7 @@ def make_bot(
         raise ValueError(f"nodes must be a whole number from 1 to {MAX_NODES}, got {shown}")
     if "board" in given and not isinstance(board, bool):
         raise ValueError(f"board must be true or false, got {board!r}")
-    for key in ("miss_rate", "catch_rate"):
+    for key in _RATE_OPTIONS:
         if key in given and (
             isinstance(given[key], bool) or not isinstance(given[key], int | float) or not 0.0 <= given[key] <= 1.0
         ):
@@ -306,6 +478,7 @@ def make_bot(
     entry = BOTS[game][level]
     if not any(k in given for k in WORK_OPTIONS):
         given.update(entry.work)  # the level's definition; the caller's work options replace it as a whole
+    given = {**dict(entry.preset), **given}  # the level's rates; a caller's rate replaces that one
     opts = {k: v for k, v in given.items() if k in takes}
     args: tuple[Any, ...] = ((level,) if entry.level_arg else ()) + ((rules,) if entry.takes_rules else ())
     bot: Bot[Any] = _factory(game, level)(*args, **opts)

@@ -113,6 +113,27 @@ def render(summary: dict[str, Any], console: Console) -> None:
     for label, r in summary["results"].items():
         times.add_row(plain(label), str(r["moves"]), *[_ms(r["decision_ms"].get(k)) for k in kinds])
     console.print(times)
+    dup = summary.get("duplicate")
+    if dup is not None:
+        unit = "deal" if dup["unit"] == "points per deal" else "round"
+        dtable = Table(
+            header_style="bold",
+            title=f"Duplicate {unit}s: {plain(dup['bot'])} minus {plain(dup['against'])}, points per {unit} with "
+            f"the same cards [95% CI, clustered by block]",
+            title_justify="left",
+        )
+        dtable.add_column("Pairs", justify="right")
+        dtable.add_column("Blocks", justify="right")
+        dtable.add_column("Margin", justify="right")
+        for name in dup["by_seat"]:
+            dtable.add_column(name.replace("_", " "), justify="right")
+        dtable.add_row(
+            str(dup["pairs"]),
+            str(dup["blocks"]),
+            _mean(dup["margin"]),
+            *[_mean(v) for v in dup["by_seat"].values()],
+        )
+        console.print(dtable)
     if game == "cribbage":
         d = summary["deals"]
         console.print(

@@ -296,6 +296,16 @@ class CribbageTable:
         """Every seat's printable name, seat 0 first (the words of events and reasons name seats by these)."""
         return [self.name(s) for s in range(self.rules.players)]
 
+    def _level_words(self) -> dict[str, Any]:
+        """The computers' level in the table's language (:func:`kortbord.bots.registry.describe`)."""
+        return registry.describe("cribbage", self.options.bot, self.lang, muggins=self.rules.muggins)
+
+    def _level_line(self) -> list[Text]:
+        """The intro's description of the computers' level, when a person plays against them."""
+        if not self.humans or len(self.humans) == self.rules.players:
+            return []
+        return [Text(self._level_words()["text"], style="dim")]
+
     def t(self, key: str, **data: Any) -> str:
         """The terminal's own words ``key`` in the table's language (:mod:`kortbord.i18n`, ``terminal.json``)."""
         return i18n.render(key, data, self.lang, game="terminal")
@@ -390,12 +400,13 @@ class CribbageTable:
         r, o = self.rules, self.options
         if self.lang != "en":
             seats = ", ".join(
-                f"{self.name(s)} ({self.t('you') if s in self.humans else self.t('computer', level=o.bot)})"
+                f"{self.name(s)} ({self.t('you') if s in self.humans else self.t('computer', level=self._level_words()['name'])})"
                 for s in range(r.players)
             )
             lines = [
                 Text.assemble((self.t("cribbage.title"), "bold"), " — " + self.t("players", players=r.players)),
                 Text(self.t("seats", seats=seats)),
+                *self._level_line(),
                 Text(self.t("seed_line", seed=self.seed, path=self.record_path), style="dim"),
             ]
             if self.humans:
@@ -416,6 +427,7 @@ class CribbageTable:
         lines = [
             Text.assemble(("CRIBBAGE", "bold"), f" — {r.players} players, {', '.join(options)}"),
             Text(f"Seats clockwise: {seats}"),
+            *self._level_line(),
         ]
         if r.partnership:
             lines.append(Text(f"Partners: {self.side_name(0)} against {self.side_name(1)}"))

@@ -371,6 +371,16 @@ class MulleTable:
         """Every seat's printable name, seat 0 first (the words of events and reasons name seats by these)."""
         return [self.name(s) for s in range(self.game.players)]
 
+    def _level_words(self) -> dict[str, Any]:
+        """The computers' level in the table's language (:func:`kortbord.bots.registry.describe`)."""
+        return registry.describe("mulle", self.options.bot, self.lang)
+
+    def _level_line(self) -> list[Text]:
+        """The intro's description of the computers' level, when a person plays against them."""
+        if not self.humans or len(self.humans) == self.game.players:
+            return []
+        return [Text(self._level_words()["text"], style="dim")]
+
     def t(self, key: str, **data: Any) -> str:
         """The terminal's own words ``key`` in the table's language (:mod:`kortbord.i18n`, ``terminal.json``)."""
         return i18n.render(key, data, self.lang, game="terminal")
@@ -443,6 +453,7 @@ class MulleTable:
         lines = [
             Text.assemble(("MULLE", "bold"), f" — {o.deal}, {r.profile} rules, {mode}"),
             Text(f"Seats clockwise: {seats}"),
+            *self._level_line(),
         ]
         if self.game.teams:
             lines.append(Text(f"Teams: {self.side_name(0)} against {self.side_name(1)}"))
@@ -457,12 +468,13 @@ class MulleTable:
         """The intro in the table's language (the rules as notation: ``kortbord mulle`` names the options)."""
         o = self.options
         seats = ", ".join(
-            f"{self.name(s)} ({self.t('you') if s in self.humans else self.t('computer', level=o.bot)})"
+            f"{self.name(s)} ({self.t('you') if s in self.humans else self.t('computer', level=self._level_words()['name'])})"
             for s in range(self.game.players)
         )
         lines = [
             Text.assemble((self.t("mulle.title"), "bold"), f" — {o.deal}, {self.rules.profile}"),
             Text(self.t("seats", seats=seats)),
+            *self._level_line(),
             Text(self.t("seed_line", seed=self.seed, path=self.record_path), style="dim"),
         ]
         if self.humans:

@@ -23,7 +23,7 @@ _FALLBACK_LEVEL = "greedy"
 DEALS = ("8+8", "5+5", "4+8")
 LENGTHS = ("100", "200", "round", "each-deals")
 PROFILES = ("standard", "cardgames.zone")
-LEVELS = ("random", "greedy", "strong")
+LEVELS = ("random", "beginner", "casual", "greedy", "strong")
 TARGETS = (121, 61)
 #: The languages of the terminal games' words (:data:`kortbord.i18n.LANGS`).
 LANGS = ("en", "sv")
@@ -33,9 +33,36 @@ _RESUME_HELP = (
     "its rules, seats and seed are the record's; --bot and --lang apply; the record is saved back to it."
 )
 _SEED_HELP = (
-    "Seed of the shuffles and the computers: the same seed, the same deals (and the same game with the random "
-    "and greedy levels; the strong level thinks for a fixed time, so its choices can vary with the machine's speed)."
+    "Seed of the shuffles and the computers: the same seed, the same deals and, at every level, the same game "
+    "(a level is a fixed amount of thought, and its mistakes are drawn from the seed)."
 )
+
+
+def bot_help(game: str) -> str:
+    """The ``--bot`` help of ``game``: the levels for people with their stated rates (from
+    :func:`kortbord.bots.registry.describe`; the game's intro prints the level's full description, the catalogue
+    entry ``levels.<game>.<level>``), the default named."""
+    from kortbord.bots import registry
+
+    parts = []
+    for level in registry.LEVELS[game]:
+        if level not in LEVELS:
+            continue
+        d = registry.describe(game, level, "en")["data"]
+        if "slip" in d:
+            said = [
+                f"{d['slip']}% worse choices",
+                f"misses {d['overlook']}% of its " + ("captures and builds" if game == "mulle" else "pegging points"),
+            ]
+            if "miss" in d:
+                said.append(f"Muggins: misses a group in {d['miss']}% of its counts, catches {d['catch']}% of yours")
+            parts.append(f"{level} ({', '.join(said)})")
+        elif level == "strong":
+            parts.append("strong (thinks ahead; a hard opponent)")
+    return (
+        f"Computer level (default: {DEFAULT_LEVEL}): {'; '.join(parts)}; random and greedy are test opponents. "
+        "The game's intro describes the level."
+    )
 
 
 def default_level(game: str) -> str:
@@ -69,7 +96,7 @@ def mulle(
     kryp: Annotated[bool, typer.Option("--kryp", help="Kryp-mulle: avoid points, the lowest total wins.")] = False,
     bot: Annotated[
         str | None,
-        typer.Option("--bot", **choices(LEVELS), help="Computer level: random, greedy or strong (default: strong)."),
+        typer.Option("--bot", **choices(LEVELS), help=bot_help("mulle")),
     ] = None,
     seed: Annotated[
         int | None,
@@ -121,7 +148,7 @@ def cribbage(
     ] = False,
     bot: Annotated[
         str | None,
-        typer.Option("--bot", **choices(LEVELS), help="Computer level: random, greedy or strong (default: strong)."),
+        typer.Option("--bot", **choices(LEVELS), help=bot_help("cribbage")),
     ] = None,
     seed: Annotated[
         int | None,
