@@ -33,7 +33,7 @@ _PROBLEMS = """
     if (document.querySelector('.hand-card')) need.push('.hand', '.hand-card');
     if (root.classList.contains('cribbage')) {
       if (d.phase === 'discard') need.push('#discard');
-      if (d.phase === 'play') need.push('#go', '.hand-card.legal');
+      if (d.phase === 'play') need.push('#go', ...(legal.some((m) => m !== 'go') ? ['.hand-card.legal'] : []));
       if (legal.some((m) => m.startsWith('count'))) need.push('#count-input', '#announce', '.numgrid button');
       if (legal.includes('accept')) need.push('#accept', '#overcount', '#muggins', '#muggins-input', '.numgrid button');
     }

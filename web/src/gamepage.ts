@@ -71,6 +71,9 @@ export class GamePage {
   private tableWrap = h("div", { class: "table-wrap" });
   private overEl = h("div", { class: "over-wrap" });
   private errorUntil = 0;
+  /** Each event's line in words (events never change; cleared when the language or the seats' names do). */
+  private lines = new WeakMap<object, string>();
+  private namesKey = "";
   private flashTimer: number | undefined;
   private keyHandler = (e: KeyboardEvent) => this.onKey(e);
 
@@ -283,9 +286,8 @@ export class GamePage {
     if (!this.table || Date.now() < this.errorUntil) return;
     for (let i = this.events.length - 1; i >= 0; i--) {
       const ev = this.events[i];
-      const said = this.table.describe(ev);
-      if (!said) continue;
-      const text = plain(said);
+      const text = this.line(ev);
+      if (!text) continue;
       clear(this.flashEl);
       this.flashEl.append(h("span", { class: "text" }, text.charAt(0).toUpperCase() + text.slice(1)));
       this.flashEl.className = `flash banner show ${GOOD.has(ev.kind) ? "good" : "info"}`;
@@ -340,15 +342,31 @@ export class GamePage {
     this.logBtn.setAttribute("aria-expanded", String(on));
   }
 
+  /** An event's line in words, once per event (the log is redrawn after every move). */
+  private line(ev: Json): string {
+    let said = this.lines.get(ev);
+    if (said === undefined) {
+      const text = this.table?.describe(ev);
+      said = text ? plain(text) : "";
+      this.lines.set(ev, said);
+    }
+    return said;
+  }
+
   private drawLog(): void {
     clear(this.logList);
     if (!this.table) return;
-    const lines: string[] = [];
-    for (const ev of this.events) {
-      const said = this.table.describe(ev);
-      if (said) lines.push(plain(said));
+    const key = `${lang()}|${JSON.stringify(this.msg?.seats ?? [])}`;
+    if (key !== this.namesKey) {
+      this.namesKey = key;
+      this.lines = new WeakMap();
     }
-    for (const line of lines.slice(-200).reverse()) this.logList.append(h("li", {}, line));
+    const lines: string[] = [];
+    for (let i = this.events.length - 1; i >= 0 && lines.length < 200; i--) {
+      const said = this.line(this.events[i]);
+      if (said) lines.push(said);
+    }
+    for (const line of lines) this.logList.append(h("li", {}, line));
   }
 
   private drawInvites(m: StateMsg): void {
