@@ -1,4 +1,5 @@
 // English and Swedish texts, and the language switch (kept in localStorage "kortbord.lang").
+import { genitiveSv } from "./grammar";
 export type Lang = "en" | "sv";
 
 const en = {
@@ -488,12 +489,6 @@ export function t(key: Key, params: Record<string, string | number> = {}): strin
   });
 }
 
-/** Swedish genitive of a name: "Anna" -> "Annas", "Lars" -> "Lars", "Dator 2" -> "Dator 2:s". */
-export function genitiveSv(name: string): string {
-  if (/[sxz]$/i.test(name)) return name;
-  if (/[0-9)]$/.test(name) || /^[A-ZÅÄÖ0-9]+$/.test(name)) return `${name}:s`;
-  return `${name}s`;
-}
 
 /** As `t`, but with the "_you" variant of `key` when the seat concerned is the viewer ("You play…"). */
 export function ts(key: Key, isMe: boolean, params: Record<string, string | number> = {}): string {

@@ -10,7 +10,8 @@
 import common from "../../src/kortbord/i18n/common.json";
 import mulle from "../../src/kortbord/i18n/mulle.json";
 import cribbage from "../../src/kortbord/i18n/cribbage.json";
-import { genitiveSv, type Lang } from "./i18n";
+import type { Lang } from "./i18n";
+import { genitiveSv } from "./grammar";
 
 export type Game = "mulle" | "cribbage";
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -137,11 +138,13 @@ export function fill(tpl: string, data: Record<string, unknown>, fmt: Fmt): stri
     const value = data[key] ?? "";
     const isMe = SEAT_KEYS.has(key) && typeof value === "number" && fmt.me !== undefined && fmt.me !== null && value === fmt.me;
     const after = tpl.slice(i);
-    const start = out.length === 0 || /[.:;]\s*$/.test(out);
+    const start = out.length === 0;
     if (isMe) {
       const sv = fmt.lang === "sv";
       if (!sv && after.startsWith("'s")) {
-        out += start ? "Your" : "your";
+        // "{seat}'s crib" -> "your crib"; "not {seat}'s" at the end of a clause -> "not yours"
+        const alone = /^'s(?:$|[\s]*[,.;:)])/.test(after);
+        out += (start ? "Y" : "y") + (alone ? "ours" : "our");
         i += 2;
       } else if (sv && /^s(?![a-zåäö])/.test(after)) {
         out += start ? "Din" : "din";
