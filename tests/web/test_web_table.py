@@ -6,6 +6,8 @@
 * a reload in the middle of a Muggins response brings back the response panel, the Muggins reveals, the log (the
   first deal's events included) and the pegboard's rear pegs; a reload with the show panel open reopens it, and
   once dismissed it stays closed;
+* when the server goes away the page says so at once, and when it is back the table, the log and the pegs are as
+  they were;
 * the lobby in Swedish shows option values and levels in words, no raw option keys and no spec references.
 
 Screenshots go to ``artifacts/screenshots/`` like the other web tests.
@@ -15,13 +17,20 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
 from typing import Any
 
 import pytest
 from test_web_playwright import (  # the shared server and browser fixtures and helpers
     CHROMIUM,
+    ROOT,
     PageErrors,
     _context,
+    _free_port,
+    _server_command,
     browser,
     close_modals,
     create_game,
@@ -265,3 +274,76 @@ def test_lobby_speaks_swedish_words_not_option_keys(server: str, browser: Any) -
         shot(page, f"67-lobby-{game}-sv-phone")
     errors.check()
     ctx.close()
+
+
+def _start(port: int, db: Path, log: Any) -> subprocess.Popen[bytes]:
+    proc = subprocess.Popen(_server_command(port, db), stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=1) as r:
+                if json.load(r).get("ok"):
+                    return proc
+        except OSError:
+            pass
+        assert proc.poll() is None and time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.2)
+
+
+def _stop(proc: subprocess.Popen[bytes]) -> None:
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+def test_reconnect_banner_and_everything_back(browser: Any, tmp_path: Path) -> None:
+    port = _free_port()
+    db = tmp_path / "t.db"
+    with (tmp_path / "server.log").open("w") as log:
+        proc = _start(port, db, log)
+        base = f"http://127.0.0.1:{port}"
+        ctx = _context(browser, width=390, height=844)
+        page = ctx.new_page()
+        try:
+            create_game(page, base, "cribbage", options={"target": 61})
+            page.wait_for_selector(".cribbage .hand-card")
+            for _ in range(6):  # a few turns, so there is a log and pegs
+                if not wait_mine_or_over(page, ".cribbage"):
+                    break
+                close_modals(page)
+                data = root_data(page, ".cribbage")
+                legal = json.loads(data["legal"])
+                if data["phase"] == "discard":
+                    page.click(".hand-card >> nth=0")
+                    page.click(".hand-card >> nth=1")
+                    page.click("#discard")
+                elif "go" in legal:
+                    page.click("#go")
+                else:
+                    page.click(f".hand-card[data-code='{legal[0]}']")
+                page.wait_for_function(
+                    f"() => document.querySelector('.cribbage')?.dataset.version !== '{data['version']}'"
+                )
+            log_before = _log(page)
+            pegs = page.eval_on_selector_all(
+                "svg.board .peg", "ps => ps.map(p => [p.getAttribute('cx'), p.getAttribute('cy')])"
+            )
+            _stop(proc)  # the server goes away: a clear notice at once
+            page.wait_for_selector(".conn.show.lost")
+            assert "reconnecting" in page.inner_text(".conn").lower()
+            shot(page, "68-reconnecting-phone", full=False)
+            proc = _start(port, db, log)  # back (the game replays from the database): all as it was
+            page.wait_for_function("() => !document.querySelector('.conn').classList.contains('show')", timeout=60000)
+            page.wait_for_function(f"() => document.querySelectorAll('.log-list li').length >= {len(log_before)}")
+            assert _log(page) == log_before
+            assert (
+                page.eval_on_selector_all(
+                    "svg.board .peg", "ps => ps.map(p => [p.getAttribute('cx'), p.getAttribute('cy')])"
+                )
+                == pegs
+            )
+        finally:
+            ctx.close()
+            _stop(proc)

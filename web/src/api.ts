@@ -243,7 +243,7 @@ export class GameSocket {
       window.clearInterval(this.pingTimer);
       this.handlers.onStatus("closed");
       if (this.closedByUs) return;
-      const delay = Math.min(8000, 500 * 2 ** this.retry++);
+      const delay = Math.min(4000, 500 * 2 ** this.retry++);
       window.setTimeout(() => this.open(), delay);
     };
   }

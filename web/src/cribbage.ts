@@ -91,14 +91,14 @@ export class CribbageTable implements Table {
       this.countInput = "";
       this.muggInput = "";
       this.absorb(msg.events ?? []);
-      if (this.lastScores.length === scores.length) {
-        scores.forEach((s, i) => {
-          if (s !== this.lastScores[i]) this.prevScores[i] = this.lastScores[i];
-        });
-      } else {
-        this.prevScores = scores.map(() => 0);
-      }
-      this.lastScores = [...scores];
+      for (const ev of msg.events ?? []) this.peg(ev);
+      // before the history has come (the first message after connecting), the front pegs stand at the scores
+      scores.forEach((sc, i) => {
+        if (this.lastScores[i] !== sc) {
+          this.prevScores[i] = Math.min(this.lastScores[i] ?? 0, sc);
+          this.lastScores[i] = sc;
+        }
+      });
     }
     this.draw();
   }
@@ -111,21 +111,21 @@ export class CribbageTable implements Table {
     this.settledList = [];
     this.pendingAnnounce = null;
     this.absorb(events);
-    // The pegboard's pegs: the front at each side's score, the rear where that side stood before its last peg.
-    const front: number[] = [];
-    const rear: number[] = [];
-    for (const ev of events) {
-      if (ev.kind !== "peg" || typeof ev.side !== "number") continue;
-      rear[ev.side] = front[ev.side] ?? 0;
-      front[ev.side] = ev.side_score ?? ev.score ?? 0;
-    }
-    const n = Math.max(front.length, (this.msg?.view?.side_scores ?? []).length, 2);
-    this.prevScores = Array.from({ length: n }, (_, s) => rear[s] ?? 0);
-    this.lastScores = Array.from({ length: n }, (_, s) => front[s] ?? 0);
+    this.prevScores = [];
+    this.lastScores = [];
+    for (const ev of events) this.peg(ev);
     // The show panel stays open after a reload unless it was dismissed.
     const seen = sessionStorage.getItem(this.showKey());
     const deal = [...events].reverse().find((e) => e.kind === "deal")?.deal_number;
     this.showOpen = this.shows.length > 0 && seen !== String(deal);
+  }
+
+  /** One peg of the board (one peg event per part of an award, as the engine reports them): that side's rear peg jumps to
+   * where its front peg stood, the front to the new score. */
+  private peg(ev: Json): void {
+    if (ev.kind !== "peg" || typeof ev.side !== "number") return;
+    this.prevScores[ev.side] = this.lastScores[ev.side] ?? 0;
+    this.lastScores[ev.side] = ev.side_score ?? ev.score ?? 0;
   }
 
   /** The pegging race: each side's score after every peg of the game (step 0: the start). */
@@ -217,7 +217,7 @@ export class CribbageTable implements Table {
     const boardBox = h(
       "section",
       { class: "boardbox scores", "aria-label": t("board") },
-      drawBoard(v.target ?? 121, scores, this.prevScores.length ? this.prevScores : scores.map(() => 0), names),
+      drawBoard(v.target ?? 121, scores, scores.map((_, i) => this.prevScores[i] ?? 0), names),
       h(
         "div",
         { class: "legend" },
