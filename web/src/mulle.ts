@@ -560,7 +560,11 @@ export class MulleTable implements Table {
       return out;
     });
     const target = Number(String(this.v.rules?.game_length ?? "").split(":")[1]) || undefined;
-    return [h("div", { class: "scroll-x" }, table), chartFigure(series, names, { title: t("chartTitle"), target, xLabel: t("chartRound") })];
+    return [
+      h("div", { class: "scroll-x" }, table),
+      h("button", { class: "small", id: "over-rounds", onclick: () => this.openSummary(log.length - 1) }, t("roundHistory")),
+      chartFigure(series, names, { title: t("chartTitle"), target, xLabel: t("chartRound") }),
+    ];
   }
 }
 
