@@ -94,7 +94,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     proc = subprocess.Popen(_server_command(port, tmp / "t.db"), stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 90  # a loaded machine (two cores, many processes) starts slowly
         while True:
             try:
                 with urllib.request.urlopen(base + "/api/health", timeout=1) as r:
