@@ -146,3 +146,81 @@ def test_page_words_match_python() -> None:
         check=False,
     )
     assert proc.returncode == 0, (proc.stderr + proc.stdout)[:4000]
+
+
+#: The page's grammar for names (issue #11): the viewer without a chosen name in the second person ("You deals"
+#: was a defect), Swedish genitives of names ending in s or a digit ("Datorn (greedy)s hand" was one).  Expected
+#: texts are English and Swedish grammar applied to the catalogue's templates.
+GRAMMAR = [
+    # (game, what, data, lang, names, me, expected)
+    ("cribbage", "event", {"kind": "go", "seat": 0}, "en", ["You", "Computer"], 0, "You say go"),
+    ("cribbage", "event", {"kind": "go", "seat": 1}, "en", ["You", "Computer"], 0, "Computer says go"),
+    ("cribbage", "event", {"kind": "dealer", "seat": 0}, "en", ["You", "Anna"], 0, "You cut lowest and deal"),
+    (
+        "cribbage",
+        "event",
+        {"kind": "discard", "seat": 0, "count": 2},
+        "en",
+        ["You", "Bo"],
+        0,
+        "You lay 2 cards away to the crib",
+    ),
+    ("cribbage", "event", {"kind": "go", "seat": 0}, "sv", ["Du", "Datorn"], 0, "Du säger go"),
+    (
+        "cribbage",
+        "reason",
+        {"code": "not_your_turn", "to_act": 0, "seat": 1},
+        "en",
+        ["You", "Anna"],
+        0,
+        "it is your turn, not Anna's",
+    ),
+    ("mulle", "event", {"kind": "dealer", "seat": 0}, "en", ["You", "Anna"], 0, "You deal first"),
+    ("mulle", "event", {"kind": "tabbe", "seat": 0, "side": 0}, "en", ["You", "Anna"], 0, "You: TABBE, 1 point"),
+    (
+        "cribbage",
+        "reason",
+        {"code": "not_your_turn", "to_act": 1, "seat": 0},
+        "sv",
+        ["Lars", "Dator 2"],
+        None,
+        "det är Dator 2:s tur, inte Lars",
+    ),
+    (
+        "cribbage",
+        "reason",
+        {"code": "not_your_turn", "to_act": 0, "seat": 1},
+        "sv",
+        ["Anna", "Bo"],
+        1,
+        "det är Annas tur, inte din",
+    ),
+    (
+        "cribbage",
+        "reason",
+        {"code": "not_your_turn", "to_act": 0, "seat": 1},
+        "en",
+        ["Anna", "Bo"],
+        1,
+        "it is Anna's turn, not yours",
+    ),
+]
+
+
+def test_page_grammar_of_names() -> None:
+    lines = [
+        json.dumps({"game": g, "what": w, "data": d, "lang": lang, "names": names, "me": me})
+        for g, w, d, lang, names, me, _ in GRAMMAR
+    ]
+    proc = subprocess.run(
+        ["node", str(WEB / "scripts" / "say.mjs")],
+        input="\n".join(lines),
+        capture_output=True,
+        text=True,
+        cwd=WEB,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr[:2000]
+    said = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert said == [case[-1] for case in GRAMMAR]

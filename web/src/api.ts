@@ -67,6 +67,18 @@ export interface StateMsg {
   status: "playing" | "over" | "waiting";
   result?: Record<string, unknown>;
   seats: SeatSummary[];
+  /** Every event of the game so far (the answer to {"type": "resync", "history": true}, sent on connecting). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  history?: any[];
+  /** After the game: a rematch someone asked for (with this seat's own invite code when it is invited). */
+  rematch?: { game_id: string; by: number; invite_code?: string };
+}
+
+export interface RematchOut {
+  game_id: string;
+  seat: number;
+  token: string | null;
+  invites: Invite[];
 }
 
 export interface ErrorMsg {
@@ -83,6 +95,8 @@ export class ApiError extends Error {
     message: string,
     public code: string,
     public status: number,
+    /** The engine's reason (bad_rules): {code, ...data}, worded from the game's catalogue. */
+    public reason?: { code: string; [key: string]: unknown },
   ) {
     super(message);
   }
@@ -102,10 +116,11 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
     data = null;
   }
   if (!res.ok) {
-    const err = (data as { error?: { code?: string; message?: string }; detail?: unknown } | null) ?? {};
+    const err =
+      (data as { error?: { code?: string; message?: string; reason?: { code: string } }; detail?: unknown } | null) ?? {};
     const message =
       err.error?.message ?? (typeof err.detail === "string" ? err.detail : JSON.stringify(err.detail ?? text));
-    throw new ApiError(message || res.statusText, err.error?.code ?? String(res.status), res.status);
+    throw new ApiError(message || res.statusText, err.error?.code ?? String(res.status), res.status, err.error?.reason);
   }
   return data as T;
 }
@@ -117,6 +132,11 @@ export const api = {
   game: (id: string) => call<GameSummary>("GET", `/api/games/${encodeURIComponent(id)}`),
   join: (id: string, invite_code: string, name?: string) =>
     call<{ seat: number; token: string }>("POST", `/api/games/${encodeURIComponent(id)}/join`, { invite_code, name }),
+  /** Is the invite still good? (nothing spent; 403 bad_invite when used or wrong) */
+  invite: (id: string, invite_code: string) =>
+    call<{ seat: number; status: string }>("POST", `/api/games/${encodeURIComponent(id)}/invite`, { invite_code }),
+  rematch: (id: string, token: string) =>
+    call<RematchOut>("POST", `/api/games/${encodeURIComponent(id)}/rematch`, { token }),
 };
 
 /** The moves of a state message as notation strings (the server may send objects or strings). */
@@ -196,6 +216,8 @@ export class GameSocket {
     ws.onopen = () => {
       this.retry = 0;
       this.handlers.onStatus("open");
+      // The whole story so far: the log, open panels and the pegboard are rebuilt from it after a (re)load.
+      this.send({ type: "resync", history: true });
       this.pingTimer = window.setInterval(() => this.send({ type: "ping" }), 25000);
     };
     ws.onmessage = (e) => {
@@ -221,7 +243,7 @@ export class GameSocket {
       window.clearInterval(this.pingTimer);
       this.handlers.onStatus("closed");
       if (this.closedByUs) return;
-      const delay = Math.min(8000, 500 * 2 ** this.retry++);
+      const delay = Math.min(4000, 500 * 2 ** this.retry++);
       window.setTimeout(() => this.open(), delay);
     };
   }

@@ -7,7 +7,11 @@ import { backs, cardImg, cardName, cardsText, cribValue, short } from "./cards";
 import { clear, h } from "./dom";
 import type { Table, TableCtx } from "./gamepage";
 import { lang, t, ts, type Key } from "./i18n";
-import { callout, eventText, pegText, settleText, type Group } from "./words";
+import { callout, eventText, pegText, plain, settleText, type Group } from "./words";
+import { chartFigure } from "./chart";
+
+/** Hand and crib counts no hand can make (spec §2.5: 19, 25, 26 and 27 are impossible; 29 is the most). */
+const IMPOSSIBLE = new Set([19, 25, 26, 27]);
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
@@ -51,6 +55,11 @@ export class CribbageTable implements Table {
 
   constructor(private ctx: TableCtx) {}
 
+  /** Where the show panel's "dismissed" mark is kept for this game (so a reload does not reopen it). */
+  private showKey(): string {
+    return `kortbord.showSeen.${this.msg?.game ?? ""}.${location.hash}`;
+  }
+
   private get v(): Json {
     return this.msg!.view;
   }
@@ -82,16 +91,58 @@ export class CribbageTable implements Table {
       this.countInput = "";
       this.muggInput = "";
       this.absorb(msg.events ?? []);
-      if (this.lastScores.length === scores.length) {
-        scores.forEach((s, i) => {
-          if (s !== this.lastScores[i]) this.prevScores[i] = this.lastScores[i];
-        });
-      } else {
-        this.prevScores = scores.map(() => 0);
-      }
-      this.lastScores = [...scores];
+      for (const ev of msg.events ?? []) this.peg(ev);
+      // before the history has come (the first message after connecting), the front pegs stand at the scores
+      scores.forEach((sc, i) => {
+        if (this.lastScores[i] !== sc) {
+          this.prevScores[i] = Math.min(this.lastScores[i] ?? 0, sc);
+          this.lastScores[i] = sc;
+        }
+      });
     }
     this.draw();
+  }
+
+  replay(events: Json[]): void {
+    this.callouts = [];
+    this.shows = [];
+    this.showOpen = false;
+    this.settled = null;
+    this.settledList = [];
+    this.pendingAnnounce = null;
+    this.absorb(events);
+    this.prevScores = [];
+    this.lastScores = [];
+    for (const ev of events) this.peg(ev);
+    // The show panel stays open after a reload unless it was dismissed.
+    const seen = sessionStorage.getItem(this.showKey());
+    const deal = [...events].reverse().find((e) => e.kind === "deal")?.deal_number;
+    this.showOpen = this.shows.length > 0 && seen !== String(deal);
+  }
+
+  /** One peg of the board (one peg event per part of an award, as the engine reports them): that side's rear peg jumps to
+   * where its front peg stood, the front to the new score. */
+  private peg(ev: Json): void {
+    if (ev.kind !== "peg" || typeof ev.side !== "number") return;
+    this.prevScores[ev.side] = this.lastScores[ev.side] ?? 0;
+    this.lastScores[ev.side] = ev.side_score ?? ev.score ?? 0;
+  }
+
+  /** The pegging race: each side's score after every peg of the game (step 0: the start). */
+  private race(events: Json[]): number[][] {
+    const sides = this.sides();
+    const series = Array.from({ length: sides }, () => [0]);
+    for (const ev of events) {
+      if (ev.kind !== "peg" || typeof ev.side !== "number") continue;
+      series.forEach((s, side) => s.push(side === ev.side ? (ev.side_score ?? ev.score ?? 0) : s[s.length - 1]));
+    }
+    return series;
+  }
+
+  overDetails(events: Json[]): HTMLElement[] {
+    const sides = this.sides();
+    const names = Array.from({ length: sides }, (_, s) => this.sideName(s));
+    return [chartFigure(this.race(events), names, { title: t("chartRace"), target: this.v.target })];
   }
 
   private absorb(events: Json[]): void {
@@ -100,9 +151,9 @@ export class CribbageTable implements Table {
     for (const ev of events) {
       if (ev.kind === "peg") {
         // one peg per part of an award (a fifteen and a pair are two pegs)
-        this.callouts.push({ text: `${this.ctx.name(ev.seat)}: ${pegText(ev, fmt)}`, seat: ev.seat });
+        this.callouts.push({ text: `${this.ctx.name(ev.seat)}: ${plain(pegText(ev, fmt))}`, seat: ev.seat });
       } else if (ev.kind === "go" || ev.kind === "reset") {
-        this.callouts.push({ text: eventText("cribbage", ev, fmt), seat: ev.kind === "go" ? ev.seat : -1 });
+        this.callouts.push({ text: plain(eventText("cribbage", ev, fmt)), seat: ev.kind === "go" ? ev.seat : -1 });
       } else if (ev.kind === "show") {
         if (!newShow) this.shows = [];
         newShow = true;
@@ -165,8 +216,8 @@ export class CribbageTable implements Table {
     const names = Array.from({ length: sides }, (_, s) => this.sideName(s));
     const boardBox = h(
       "section",
-      { class: "boardbox", "aria-label": t("board") },
-      drawBoard(v.target ?? 121, scores, this.prevScores.length ? this.prevScores : scores.map(() => 0), names),
+      { class: "boardbox scores", "aria-label": t("board") },
+      drawBoard(v.target ?? 121, scores, scores.map((_, i) => this.prevScores[i] ?? 0), names),
       h(
         "div",
         { class: "legend" },
@@ -176,11 +227,12 @@ export class CribbageTable implements Table {
         h("span", { class: "muted" }, `${t("target")} ${v.target}`),
         v.rules?.lowball ? h("span", { class: "badge" }, t("lowballNote")) : null,
         v.rules?.muggins ? h("span", { class: "badge" }, "Muggins") : null,
+        h("span", { class: "muted deal-no" }, t("dealN", { n: v.deal_number })),
       ),
     );
     this.root.append(
       boardBox,
-      h("div", { class: "opps" }, others.map((s) => this.seatBox(s))),
+      h("div", { class: "opps opponents" }, others.map((s) => this.seatBox(s))),
       this.center(),
       this.actions(),
       me !== null ? this.myArea(me) : "",
@@ -199,6 +251,7 @@ export class CribbageTable implements Table {
         { class: "who" },
         h("i", { class: "dot", style: { background: pegColor(this.sideOf(s)) } }),
         h("strong", {}, this.ctx.name(s)),
+        this.ctx.level(s) ? h("span", { class: "level" }, this.ctx.level(s)) : null,
         v.dealer === s ? h("span", { class: "chip dealer", title: t("dealer") }, "D") : null,
         (v.passed ?? []).includes(s) ? h("span", { class: "chip go" }, t("go")) : null,
       ),
@@ -235,14 +288,14 @@ export class CribbageTable implements Table {
     );
     const calls = h("ul", { class: "callouts", "aria-live": "polite" });
     for (const c of this.callouts.slice(-4)) calls.append(h("li", { style: c.seat >= 0 ? { borderColor: pegColor(this.sideOf(c.seat)) } : {} }, c.text));
-    const center = h("section", { class: "center" }, deck, v.phase === "play" || (v.sequence ?? []).length ? count : null, calls);
+    const center = h("section", { class: "center table" }, deck, v.phase === "play" || (v.sequence ?? []).length ? count : null, calls);
     if (v.phase === "show" || this.settledList.length) center.append(this.mugginsBox());
     if (v.deal_number === 1 && v.phase === "discard" && (v.cuts ?? []).length) {
       const cuts = (v.cuts as string[]).map((c, s) => `${this.ctx.name(s)} ${short(c)}`).join(", ");
       center.append(h("p", { class: "muted cut" }, t("cutForDeal", { cuts, name: dealerName })));
     }
     if (this.shows.length && !this.showOpen) {
-      center.append(h("button", { class: "ghost small", id: "reopen-show", onclick: () => { this.showOpen = true; this.draw(); } }, t("theShow")));
+      center.append(h("button", { class: "small", id: "reopen-show", onclick: () => { this.showOpen = true; this.draw(); } }, t("theShow")));
     }
     return center;
   }
@@ -270,7 +323,7 @@ export class CribbageTable implements Table {
           "div",
           { class: "settled reveal" },
           h("h3", {}, ts("settledHeading", this.ctx.isMe(s.seat), { name: this.ctx.name(s.seat), what, a: s.announced ?? "?", t: s.points })),
-          s.settle ? h("p", { class: "outcome" }, settleText(s.settle, this.ctx.fmt())) : null,
+          s.settle ? h("p", { class: "outcome" }, plain(settleText(s.settle, this.ctx.fmt()))) : null,
           h("div", { class: "fan" }, s.cards.map((c, i) => cardImg(c, i === s.cards.length - 1 ? "small starter-in" : "small"))),
           h("p", { class: "callout" }, callout(s.groups, lang()).join(", ")),
           s.groups.length ? h("ul", { class: "groups" }, s.groups.map((g) => h("li", {}, `${groupText(g)} ${cardsText(g.cards)}: ${g.points}`))) : null,
@@ -333,15 +386,15 @@ export class CribbageTable implements Table {
 
   private actions(): HTMLElement {
     const v = this.v;
-    const box = h("section", { class: "actions", "aria-live": "polite" });
+    const box = h("section", { class: "actions controls", "aria-live": "polite" });
     if (!this.myTurn()) return box;
     const me = this.ctx.seat!;
     if (v.phase === "discard") {
       const need = this.discardCount();
       const whose = v.dealer === me ? t("yourCrib") : t("theirCrib", { name: this.ctx.name(v.dealer) });
-      box.append(h("p", { class: "hint" }, t("chooseDiscard", { n: need })));
       const ok = this.chosen.length === need;
       box.append(
+        h("p", { class: "hint" }, t("chooseDiscard", { n: need })),
         h(
           "button",
           { class: `primary ${ok ? "legal" : ""}`, id: "discard", disabled: !ok, onclick: () => this.discard() },
@@ -349,10 +402,15 @@ export class CribbageTable implements Table {
           this.chosen.length ? ` (${cardsText(this.chosen)})` : "",
         ),
       );
+      box.classList.add("inline");
     } else if (v.phase === "play") {
       const canGo = this.moves.includes("go");
+      box.classList.add("inline");
       box.append(h("p", { class: "hint" }, canGo ? t("mustGo") : t("playACard")));
-      box.append(h("button", { class: `primary ${canGo ? "legal" : ""}`, id: "go", onclick: () => this.sayGo() }, t("go")));
+      // Go is the move to make only when no card fits; otherwise it is a plain button (it says why not).
+      box.append(
+        h("button", { class: canGo ? "primary legal" : "ghost small", id: "go", "aria-disabled": String(!canGo), onclick: () => this.sayGo() }, t("go")),
+      );
     } else if (v.phase === "show") {
       if (this.moves.some((m) => m.startsWith("count"))) box.append(this.announcePanel());
       else if (this.moves.includes("accept")) box.append(this.respondPanel());
@@ -360,9 +418,9 @@ export class CribbageTable implements Table {
     return box;
   }
 
-  private numberGrid(from: number, to: number, current: string, pickN: (n: number) => void, idPrefix: string): HTMLElement {
+  private numberGrid(counts: number[], current: string, pickN: (n: number) => void, idPrefix: string): HTMLElement {
     const grid = h("div", { class: "numgrid", role: "group" });
-    for (let n = from; n <= to; n++) {
+    for (const n of counts) {
       grid.append(
         h("button", { class: String(n) === current ? "on" : "", id: `${idPrefix}-${n}`, "aria-pressed": String(String(n) === current), onclick: () => pickN(n) }, String(n)),
       );
@@ -397,14 +455,13 @@ export class CribbageTable implements Table {
     return h(
       "div",
       { class: "panel announce" },
-      h("h3", {}, t("announceTitle", { what })),
+      h("div", { class: "row" }, h("h3", {}, t("announceTitle", { what })), h("span", { class: "row tight" }, input, btn)),
       h("p", { class: "hint" }, t("announceHelp")),
-      this.numberGrid(0, 29, this.countInput, (n) => {
+      this.numberGrid(range(0, 29).filter((n) => !IMPOSSIBLE.has(n)), this.countInput, (n) => {
         this.countInput = String(n);
         this.draw();
         (this.root.querySelector("#announce") as HTMLElement | null)?.focus();
       }, "n"),
-      h("div", { class: "row" }, input, btn),
     );
   }
 
@@ -434,20 +491,21 @@ export class CribbageTable implements Table {
     return h(
       "div",
       { class: "panel respond" },
-      h("h3", {}, t("respondTitle", { name: this.ctx.name(v.counting), n: v.announced })),
-      h("p", { class: "hint" }, t("respondHelp")),
       h(
         "div",
         { class: "row" },
+        h("h3", {}, t("respondTitle", { name: this.ctx.name(v.counting), n: v.announced })),
         h("button", { class: "primary legal", id: "accept", onclick: () => this.ctx.send("accept") }, t("accept")),
         h("button", { class: "move", id: "overcount", onclick: () => this.ctx.send("overcount") }, t("overcount")),
+        h("span", { class: "row tight" }, input, mbtn),
       ),
-      this.numberGrid(1, 29, this.muggInput, (n) => {
+      h("p", { class: "hint" }, t("respondHelp")),
+      // muggins N claims N points missed: the true count announced + N must be one a hand can make
+      this.numberGrid(range(1, 29 - (v.announced ?? 0)).filter((n) => !IMPOSSIBLE.has((v.announced ?? 0) + n)), this.muggInput, (n) => {
         this.muggInput = String(n);
         this.draw();
         (this.root.querySelector("#muggins") as HTMLElement | null)?.focus();
       }, "m"),
-      h("div", { class: "row" }, input, mbtn),
     );
   }
 
@@ -460,7 +518,7 @@ export class CribbageTable implements Table {
           "div",
           { class: "show" },
           h("h3", {}, title, ": ", h("b", {}, String(s.points))),
-          s.announced !== undefined ? h("p", { class: "outcome" }, t("announcedWorth", { a: s.announced, t: s.points }), s.settle ? ` — ${settleText(s.settle, this.ctx.fmt())}` : "") : null,
+          s.announced !== undefined ? h("p", { class: "outcome" }, t("announcedWorth", { a: s.announced, t: s.points }), s.settle ? ` — ${plain(settleText(s.settle, this.ctx.fmt()))}` : "") : null,
           h("div", { class: "fan" }, s.cards.map((c, i) => cardImg(c, i === s.cards.length - 1 ? "small starter-in" : "small"))),
           h("p", { class: "callout" }, callout(s.groups, lang()).join(", ")),
           s.groups.length ? h("ul", { class: "groups" }, s.groups.map((g) => h("li", {}, `${groupText(g)} ${cardsText(g.cards)}: ${g.points}`))) : null,
@@ -469,6 +527,7 @@ export class CribbageTable implements Table {
     }
     const close = () => {
       this.showOpen = false;
+      sessionStorage.setItem(this.showKey(), String(this.v.deal_number));
       this.draw();
     };
     const modal = h(
@@ -593,4 +652,10 @@ export class CribbageTable implements Table {
     const p = events.find((e) => ["play", "go", "discard", "announce", "response"].includes(e.kind));
     return p ? p.seat : null;
   }
+}
+
+function range(from: number, to: number): number[] {
+  const out: number[] = [];
+  for (let n = from; n <= to; n++) out.push(n);
+  return out;
 }

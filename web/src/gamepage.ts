@@ -1,15 +1,24 @@
-// One game's page: the connection, whose turn, seats, invites, the log, and the game's own table.
-import { GameSocket, seatFor, type ErrorMsg, type SavedSeat, type SeatSummary, type StateMsg } from "./api";
+// One game's page: the connection, whose turn, the banner (the latest event), seats, invites, the log, the game
+// over panel with the rematch, and the game's own table.  The page fits one screen: the regions are .opponents,
+// .scores, .table, .controls and .hand (in the table), .banner and .log here.
+import { api, ApiError, GameSocket, saveSeat, seatFor, type ErrorMsg, type SavedSeat, type SeatSummary, type StateMsg } from "./api";
 import { clear, h } from "./dom";
-import { lang, t } from "./i18n";
+import { lang, t, type Key } from "./i18n";
 import { MulleTable, describeNotation } from "./mulle";
 import { CribbageTable } from "./cribbage";
 import { short } from "./cards";
-import { eventText, has, reasonText, type Fmt } from "./words";
+import { eventText, has, plain, reasonText, template, withoutRefs, type Fmt } from "./words";
+
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any;
 
 export interface TableCtx {
   seat: number | null;
+  /** A seat's name for labels ("You" for the viewer, the name chosen, "Computer", "Player 2"). */
   name(seat: number): string;
+  /** A computer seat's level in words ("quick"), else "". */
+  level(seat: number): string;
   isMe(seat: number | null | undefined): boolean;
   send(notation: string): void;
   flash(text: string, kind?: "error" | "info" | "good"): void;
@@ -20,20 +29,25 @@ export interface TableCtx {
 export interface Table {
   root: HTMLElement;
   update(msg: StateMsg): void;
+  /** Rebuild what the table remembers (the show, Muggins reveals, the pegboard's rear pegs, callouts) from the
+   * game's whole history, as after a reload. */
+  replay(events: Json[]): void;
   key(e: KeyboardEvent): boolean;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  describe(ev: any): string | null;
+  describe(ev: Json): string | null;
   /** A scoring side's name (a team, or the seat's player). */
   sideName(side: number): string;
   /** The seat whose move produced these events, if any (to pace other players' moves). */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  mover(events: any[]): number | null;
+  mover(events: Json[]): number | null;
+  /** The game's part of the game-over panel: the per-round breakdown (Mulle), the chart of the scores. */
+  overDetails(events: Json[]): HTMLElement[];
 }
 
 function pace(): number {
   const v = localStorage.getItem("kortbord.pace");
   return v === null ? 550 : Number(v) || 0;
 }
+
+const GOOD = new Set(["mulle", "tabbe", "baat", "last_capture", "game_over", "round_over"]);
 
 export class GamePage {
   root = h("main", { id: "main", class: "gamepage" });
@@ -43,62 +57,76 @@ export class GamePage {
   private msg: StateMsg | null = null;
   private queue: StateMsg[] = [];
   private busy = false;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  private events: any[] = [];
+  private events: Json[] = [];
+  private everOpen = false;
+  private overHidden = false;
+  private rematchBusy = false;
   private statusEl = h("div", { class: "turn", role: "status", "aria-live": "polite" });
-  private flashEl = h("div", { class: "flash", role: "alert", "aria-live": "assertive" });
-  private connEl = h("div", { class: "conn" });
+  private flashEl = h("div", { class: "flash banner", role: "status", "aria-live": "polite" });
+  private connEl = h("div", { class: "conn", role: "alert" });
+  private logBtn = h("button", { class: "ghost small log-toggle", id: "log-toggle", "aria-expanded": "false" });
   private invitesEl = h("div", { class: "invites-wrap" });
+  private logEl = h("aside", { class: "log", "aria-labelledby": "log-h" });
   private logList = h("ol", { class: "log-list" });
   private tableWrap = h("div", { class: "table-wrap" });
   private overEl = h("div", { class: "over-wrap" });
+  private errorUntil = 0;
+  /** Each event's line in words (events never change; cleared when the language or the seats' names do). */
+  private lines = new WeakMap<object, string>();
+  private namesKey = "";
   private flashTimer: number | undefined;
   private keyHandler = (e: KeyboardEvent) => this.onKey(e);
 
   constructor(public gameId: string) {
     this.saved = seatFor(gameId);
-    const log = h(
-      "details",
-      { class: "log", open: window.innerWidth > 900 },
-      h("summary", {}, t("log")),
-      this.logList,
-    );
+    this.logBtn.addEventListener("click", () => this.toggleLog());
     this.root.append(
-      h("div", { class: "gamebar" }, this.statusEl, this.connEl),
-      this.flashEl,
+      h("div", { class: "gamebar" }, this.statusEl, this.flashEl, this.logBtn),
+      this.connEl,
       this.invitesEl,
+      h("div", { class: "game-grid" }, this.tableWrap, this.logEl),
       this.overEl,
-      h("div", { class: "game-grid" }, this.tableWrap, log),
     );
+    this.drawLogFrame();
     this.tableWrap.append(h("p", { class: "loading" }, t("connecting")));
     this.socket = new GameSocket(gameId, this.saved?.token, {
       onState: (m) => this.enqueue(m),
       onError: (e) => this.onError(e),
-      onStatus: (s) => {
-        this.connEl.textContent = s === "open" ? "" : s === "connecting" ? t("connecting") : t("reconnecting");
-      },
+      onStatus: (s) => this.onStatus(s),
     });
     document.addEventListener("keydown", this.keyHandler);
+    document.body.classList.add("in-game");
   }
 
   destroy(): void {
     this.socket?.close();
     document.removeEventListener("keydown", this.keyHandler);
+    document.body.classList.remove("in-game");
   }
 
   rerender(): void {
-    // Language changed: rebuild the table from the last state.
+    // Language changed: rebuild the table from the last state and the history.
+    document.body.classList.add("in-game");
+    this.drawLogFrame();
     if (this.msg) {
       this.table = null;
       const m = this.msg;
-      this.render(m, false);
+      this.render({ ...m, events: [], history: this.events }, false);
     }
+  }
+
+  private onStatus(s: "connecting" | "open" | "closed"): void {
+    if (s === "open") this.everOpen = true;
+    const lost = s !== "open" && this.everOpen;
+    this.connEl.textContent = s === "open" ? "" : lost ? t("reconnecting") : t("connecting");
+    this.connEl.className = `conn ${s !== "open" ? "show" : ""} ${lost ? "lost" : ""}`;
   }
 
   private ctx(): TableCtx {
     return {
       seat: this.msg?.seat ?? this.saved?.seat ?? null,
       name: (s) => this.name(s),
+      level: (s) => this.levelWord(s),
       isMe: (s) => s !== null && s !== undefined && s === (this.msg?.seat ?? null),
       send: (n) => this.socket?.move(n),
       flash: (text, kind = "info") => this.flash(text, kind),
@@ -106,41 +134,72 @@ export class GamePage {
     };
   }
 
-  /** Seats by the players' names (the viewer's own name when given, else "You"), cards as A♠, Mulle moves in
-   * words: how the engine's codes are shown in the catalogue's words. */
+  /** Seats by the players' names (the viewer without a chosen name in the second person: "You play"), cards as
+   * A♠, Mulle moves in words: how the engine's codes are shown in the catalogue's words. */
   fmt(): Fmt {
     const game = this.msg?.game;
+    const me = this.msg?.seat ?? null;
+    const mine = me === null ? undefined : this.msg?.seats?.find((x) => x.seat === me);
     return {
       lang: lang(),
       name: (s) => this.playerName(s),
       card: short,
       move: game === "mulle" ? describeNotation : undefined,
+      me: me !== null && !mine?.name ? me : undefined,
+      genitive: true,
     };
   }
 
-  /** A seat's name for the catalogue's sentences ("Anna plays…"): the name given at the table, a computer's
-   * label, else "Seat 2" -- never "P0", and not "You" (the sentences are in the third person). */
+  private bots(): SeatSummary[] {
+    return (this.msg?.seats ?? []).filter((s) => s.kind === "bot");
+  }
+
+  private botName(seat: number): string {
+    const s = this.msg?.seats?.find((x) => x.seat === seat);
+    if (s?.name) return s.name;
+    return this.bots().length > 1 ? t("computerN", { n: seat + 1 }) : t("computerOne");
+  }
+
+  /** A computer seat's level in words, the catalogue's "level.<name>" up to its colon ("quick"), else "". */
+  levelWord(seat: number): string {
+    const s = this.msg?.seats?.find((x) => x.seat === seat);
+    if (s?.kind !== "bot" || !s.level) return "";
+    const game = this.msg?.game ?? "mulle";
+    const key = `level.${s.level}`;
+    return has(game, key) ? String(template(game, key, lang())).split(":")[0] : s.level;
+  }
+
+  /** A seat's name for the catalogue's sentences ("Anna plays…"): the name given at the table, "Computer", else
+   * "Player 2" -- never "P0"; the viewer without a name is said in the second person by `fmt`. */
   playerName(seat: number): string {
     const s: SeatSummary | undefined = this.msg?.seats?.find((x) => x.seat === seat);
     if (s?.name) return s.name;
-    if (s?.kind === "bot") return this.name(seat);
-    return t("seat", { n: seat + 1 });
+    if (s?.kind === "bot") return this.botName(seat);
+    if (seat === (this.msg?.seat ?? null)) return t("you");
+    return t("playerN", { n: seat + 1 });
   }
 
   name(seat: number): string {
     const me = this.msg?.seat ?? null;
     if (seat === me) return t("you");
     const s: SeatSummary | undefined = this.msg?.seats?.find((x) => x.seat === seat);
-    if (!s) return `P${seat + 1}`;
-    if (s.kind === "bot") return s.name || t("computer", { level: s.level ?? "" });
-    return s.name || `${t("seat", { n: seat + 1 })}`;
+    if (s?.kind === "bot") return this.botName(seat);
+    return s?.name || t("playerN", { n: seat + 1 });
   }
 
-  flash(text: string, kind: string): void {
-    this.flashEl.textContent = text;
-    this.flashEl.className = `flash show ${kind}`;
+  /** Show `text` in the banner; an error stays a few seconds, then the banner shows the latest event again. */
+  flash(text: string, kind: string, rules = false): void {
+    clear(this.flashEl);
+    this.flashEl.append(h("span", { class: "text" }, text));
+    if (rules && this.msg) {
+      this.flashEl.append(" ", h("a", { class: "rule-link", href: `#/rules/${this.msg.game}` }, t("ruleDetails")));
+    }
+    this.flashEl.className = `flash banner show ${kind}`;
     window.clearTimeout(this.flashTimer);
-    this.flashTimer = window.setTimeout(() => (this.flashEl.className = "flash"), kind === "error" ? 7000 : 4000);
+    if (kind === "error") {
+      this.errorUntil = Date.now() + 6000;
+      this.flashTimer = window.setTimeout(() => this.drawBanner(), 6050);
+    }
   }
 
   private onError(e: ErrorMsg): void {
@@ -148,22 +207,33 @@ export class GamePage {
       this.socket?.send({ type: "resync" });
       return;
     }
-    this.flash(this.errorText(e), "error");
+    const [text, refs] = this.errorText(e);
+    this.flash(text, "error", refs);
   }
 
-  /** An error in the viewer's language: the reason's code and data in the catalogue's words when the server sends
-   * one, else the protocol code's words; the server's English message only in English. */
-  errorText(e: ErrorMsg): string {
+  /** A refused move's reason in the player's words: the catalogue's reason without its "illegal move <move>:"
+   * lead (the page says "Not allowed:" once) and without spec references ([text, had references]). */
+  reasonWords(game: "mulle" | "cribbage", reason: Json): [string, boolean] {
+    const fmt = this.fmt();
+    const blank = reasonText(game, { ...reason, move: "" }, fmt);
+    const lead = /^(illegal move|otillåtet drag)\s*:\s*/i;
+    const text = lead.test(blank) ? blank.replace(lead, "") : reasonText(game, reason, fmt);
+    const [out, refs] = withoutRefs(text);
+    return [out.charAt(0).toUpperCase() + out.slice(1), refs];
+  }
+
+  /** An error in the viewer's language ([text, has a rule reference]): the reason's code and data in the
+   * catalogue's words when the server sends one, else the protocol code's words -- never the server's English. */
+  errorText(e: ErrorMsg): [string, boolean] {
     const game = this.msg?.game;
     const refused = e.code === "illegal_move" || e.code === "ambiguous" || e.code === "not_your_turn";
     if (e.reason && game && has(game, `reason.${e.reason.code}`)) {
-      const words = reasonText(game, e.reason, this.fmt());
-      return refused ? t("illegal", { msg: words }) : `${t("error")}: ${words}`;
+      const [words, refs] = this.reasonWords(game, e.reason);
+      return [refused ? t("illegal", { msg: words }) : `${t("error")}: ${words}`, refs];
     }
-    if (e.code === "not_your_turn") return t("notYourTurn");
-    if (lang() === "en" && e.message) return refused ? t("illegal", { msg: e.message }) : `${t("error")}: ${e.message}`;
-    if (refused) return t("illegalMove");
-    return `${t("error")}: ${e.code}`;
+    if (e.code === "not_your_turn") return [t("notYourTurn"), false];
+    if (e.code === "illegal_move") return [t("illegalMove"), false];
+    return [`${refused ? t("illegal", { msg: codeWords(e.code) }) : `${t("error")}: ${codeWords(e.code)}`}`, false];
   }
 
   private enqueue(m: StateMsg): void {
@@ -194,13 +264,36 @@ export class GamePage {
       clear(this.tableWrap);
       this.tableWrap.append(this.table.root);
     }
-    if (fresh) for (const ev of m.events ?? []) this.events.push(ev);
-    if (this.events.length > 300) this.events.splice(0, this.events.length - 300);
+    if (m.history) {
+      this.events = [...m.history];
+      this.table.replay(this.events);
+    } else if (fresh) {
+      for (const ev of m.events ?? []) this.events.push(ev);
+    }
     this.table.update(m);
     this.drawStatus(m);
     this.drawLog();
+    if (m.history || (fresh && (m.events ?? []).length)) {
+      this.errorUntil = 0; // something happened since the error: the banner shows it
+      this.drawBanner();
+    } else if (!fresh) this.drawBanner();
     this.drawInvites(m);
     this.drawOver(m);
+  }
+
+  /** The banner shows the latest event in words (never a stale one); an error shown just now stays its time. */
+  private drawBanner(): void {
+    if (!this.table || Date.now() < this.errorUntil) return;
+    for (let i = this.events.length - 1; i >= 0; i--) {
+      const ev = this.events[i];
+      const text = this.line(ev);
+      if (!text) continue;
+      clear(this.flashEl);
+      this.flashEl.append(h("span", { class: "text" }, text.charAt(0).toUpperCase() + text.slice(1)));
+      this.flashEl.className = `flash banner show ${GOOD.has(ev.kind) ? "good" : "info"}`;
+      this.flashEl.dataset.kind = ev.kind;
+      return;
+    }
   }
 
   private drawStatus(m: StateMsg): void {
@@ -228,15 +321,52 @@ export class GamePage {
     document.title = `${text ? text + " · " : ""}kortbord`;
   }
 
+  /** The log's frame in the current language (title, close button on a phone). */
+  private drawLogFrame(): void {
+    clear(this.logEl);
+    this.logEl.append(
+      h(
+        "div",
+        { class: "log-head" },
+        h("h2", { id: "log-h" }, t("log")),
+        h("button", { class: "ghost small log-close", "aria-label": t("hideLog"), onclick: () => this.toggleLog(false) }, "×"),
+      ),
+      this.logList,
+    );
+    this.logBtn.textContent = t("showLog");
+  }
+
+  private toggleLog(open?: boolean): void {
+    const on = open ?? !this.logEl.classList.contains("open");
+    this.logEl.classList.toggle("open", on);
+    this.logBtn.setAttribute("aria-expanded", String(on));
+  }
+
+  /** An event's line in words, once per event (the log is redrawn after every move). */
+  private line(ev: Json): string {
+    let said = this.lines.get(ev);
+    if (said === undefined) {
+      const text = this.table?.describe(ev);
+      said = text ? plain(text) : "";
+      this.lines.set(ev, said);
+    }
+    return said;
+  }
+
   private drawLog(): void {
     clear(this.logList);
     if (!this.table) return;
-    const lines: string[] = [];
-    for (const ev of this.events) {
-      const s = this.table.describe(ev);
-      if (s) lines.push(s);
+    const key = `${lang()}|${JSON.stringify(this.msg?.seats ?? [])}`;
+    if (key !== this.namesKey) {
+      this.namesKey = key;
+      this.lines = new WeakMap();
     }
-    for (const line of lines.slice(-60).reverse()) this.logList.append(h("li", {}, line));
+    const lines: string[] = [];
+    for (let i = this.events.length - 1; i >= 0 && lines.length < 200; i--) {
+      const said = this.line(this.events[i]);
+      if (said) lines.push(said);
+    }
+    for (const line of lines) this.logList.append(h("li", {}, line));
   }
 
   private drawInvites(m: StateMsg): void {
@@ -269,15 +399,84 @@ export class GamePage {
   private drawOver(m: StateMsg): void {
     clear(this.overEl);
     if (m.status !== "over" && m.view?.phase !== "over") return;
-    this.overEl.append(
+    const over = [...this.events].reverse().find((e) => e.kind === "game_over");
+    const skunk = over?.double_skunk ? t("doubleSkunk") : over?.skunk ? t("skunk") : "";
+    const panel = h(
+      "section",
+      { class: `panel over ${this.overHidden ? "hidden" : ""}`, id: "game-over", "aria-labelledby": "over-h" },
       h(
-        "section",
-        { class: "panel over", id: "game-over" },
-        h("h2", {}, t("gameOver")),
-        h("p", { class: "result" }, this.resultText(m)),
-        h("a", { class: "button primary", href: "#/" }, t("backToLobby")),
+        "div",
+        { class: "over-head" },
+        h("h2", { id: "over-h" }, t("gameOver")),
+        h(
+          "button",
+          { class: "ghost small", id: "over-toggle", "aria-expanded": String(!this.overHidden), onclick: () => { this.overHidden = !this.overHidden; this.drawOver(m); } },
+          this.overHidden ? "▴" : "▾",
+        ),
       ),
+      h("p", { class: "result" }, this.resultText(m)),
+      skunk ? h("p", { class: "badge skunk" }, skunk) : null,
+      this.finalScores(m),
+      h("div", { class: "over-details" }, this.table ? this.table.overDetails(this.events) : []),
+      this.rematchBox(m),
     );
+    this.overEl.append(panel);
+  }
+
+  private finalScores(m: StateMsg): HTMLElement {
+    const v = m.view ?? {};
+    const scores: number[] = (v.side_scores ?? v.scores ?? []) as number[];
+    const list = h("ul", { class: "final scores", "aria-label": t("finalScore") });
+    scores.forEach((p, s) => list.append(h("li", { "data-side": String(s) }, `${this.table?.sideName(s) ?? this.name(s)}: `, h("b", {}, String(p)))));
+    return h("div", { class: "final-wrap" }, h("h3", {}, t("finalScore")), list);
+  }
+
+  private rematchBox(m: StateMsg): HTMLElement {
+    const box = h("div", { class: "row over-actions" });
+    const me = m.seat;
+    const token = this.saved?.token;
+    const rm = m.rematch;
+    if (me !== null && token) {
+      if (!rm) {
+        box.append(h("button", { class: "primary", id: "rematch", onclick: () => this.doRematch() }, t("rematch")));
+      } else if (rm.by === me) {
+        box.append(
+          h("p", { class: "muted rematch-note" }, t("rematchWaiting")),
+          h("button", { class: "primary", id: "rematch-open", onclick: () => this.doRematch() }, t("rematchOpen")),
+        );
+      } else if (rm.invite_code) {
+        box.append(
+          h("p", { class: "rematch-note", id: "rematch-asked" }, t("rematchAsks", { name: this.playerName(rm.by) })),
+          h("button", { class: "primary", id: "rematch-accept", onclick: () => this.doRematch() }, t("rematchAccept")),
+        );
+      }
+    }
+    box.append(h("a", { class: "button", href: "#/", id: "back-to-lobby" }, t("backToLobby")));
+    return box;
+  }
+
+  private async doRematch(): Promise<void> {
+    const token = this.saved?.token;
+    if (!token || this.rematchBusy || !this.msg) return;
+    this.rematchBusy = true;
+    try {
+      const r = await api.rematch(this.gameId, token);
+      if (r.token) {
+        saveSeat({
+          game_id: r.game_id,
+          game: this.msg.game,
+          seat: r.seat,
+          token: r.token,
+          created: new Date().toISOString(),
+          invites: r.invites,
+        });
+      }
+      location.hash = `#/game/${encodeURIComponent(r.game_id)}`;
+    } catch (e) {
+      this.flash(`${t("error")}: ${e instanceof ApiError ? codeWords(e.code) : String(e)}`, "error");
+    } finally {
+      this.rematchBusy = false;
+    }
   }
 
   /** The game-over line from data: you win/lose, the winners by name and the scores -- Cribbage's game_over event
@@ -301,7 +500,8 @@ export class GamePage {
     }
     const winners = (over?.winners ?? r.winner_seats ?? r.winners ?? []) as number[];
     const head = me === null ? "" : winners.includes(me) ? t("youWin") : t("youLose");
-    const line = over ? eventText(m.game, over, this.fmt()) : t("winners", { names: winners.map((s) => this.playerName(s)).join(", ") });
+    const said = over ? eventText(m.game, over, this.fmt()) : t("winners", { names: winners.map((s) => this.playerName(s)).join(", ") });
+    const line = plain(said.charAt(0).toUpperCase() + said.slice(1));
     return [head, line].filter(Boolean).join(" ");
   }
 
@@ -314,3 +514,9 @@ export class GamePage {
   }
 }
 
+/** A protocol or REST error code in the player's words (err_<code>), never the server's English. */
+export function codeWords(code: string): string {
+  const key = `err_${code}` as Key;
+  const said = t(key);
+  return said === key ? t("err_unknown", { code }) : said;
+}

@@ -1,4 +1,5 @@
 // English and Swedish texts, and the language switch (kept in localStorage "kortbord.lang").
+import { genitiveSv } from "./grammar";
 export type Lang = "en" | "sv";
 
 const en = {
@@ -97,10 +98,10 @@ const en = {
   mv_T: "Trail {card}",
   mv_B: "Build {v} on {on}",
   mv_Bpkg: "Build {v} on {on}, packing {pkg}",
-  mv_R: "Raise {id} to {v}",
-  mv_D: "Build {id} down to {v}",
-  mv_P: "Package {card}+{on} into {id}",
-  mv_L: "Lay on {id} (ligger)",
+  mv_R: "Raise the build to {v}",
+  mv_D: "Build the build down to {v}",
+  mv_P: "Package {card}+{on} onto the build",
+  mv_L: "Lay on the build (locks it)",
   try_C: "Capture the chosen cards",
   try_B: "Build on {on}",
   try_R: "Raise {id}",
@@ -173,6 +174,57 @@ const en = {
   cribShow_you: "Your crib",
   cribOf_you: "Your crib",
   settledHeading_you: "Your {what}: announced {a}, worth {t}",
+  // the table, game over, rematch, invites, errors (issue #11)
+  playerN: "Player {n}",
+  dealN: "Deal {n}",
+  computerOne: "Computer",
+  computerN: "Computer {n}",
+  computerLevel: "Computer — {level}",
+  ruleDetails: "rule details",
+  whyNot: "Why not?",
+  whyNoTrail: "Why can't I trail it?",
+  noMoveHere: "No legal move uses these cards.",
+  buildOf: "the build of {v}",
+  theBuild: "the build",
+  logTitle: "Log",
+  showLog: "Log",
+  hideLog: "Close the log",
+  finalScore: "Final score",
+  skunk: "Skunk!",
+  doubleSkunk: "Double skunk!",
+  chartTitle: "The scores over the game",
+  chartRace: "The pegging race",
+  chartRound: "round",
+  perRound: "Points per round",
+  roundN: "Round {n}",
+  totalCol: "Total",
+  rematch: "Rematch",
+  rematchAsks: "{name} asks for a rematch (same rules, the next dealer).",
+  rematchAccept: "Play again",
+  rematchOpen: "Go to the rematch",
+  rematchWaiting: "Rematch asked: the others are asked to join.",
+  invitedBy: "{name} invites you to a game of {game} ({n} players).",
+  invitedAnon: "You are invited to a game of {game} ({n} players).",
+  rulesHere: "Rules",
+  rulesStandard: "the standard rules",
+  linkUsed: "This invite link has been used already (or is not valid).",
+  linkOver: "This game is over.",
+  err_bad_invite: "this invite link has been used already or is not valid",
+  err_game_over: "the game is over",
+  err_not_found: "there is no such game",
+  err_bad_rules: "these rules cannot be played together",
+  err_bad_request: "the request was not understood",
+  err_rate_limited: "too many requests: wait a moment and try again",
+  err_too_large: "the request is too large",
+  err_not_over: "the game is not over yet",
+  err_bad_token: "this seat is not yours",
+  err_server_error: "the server could not save it; nothing changed, try again",
+  err_spectator: "you are watching: you have no seat at this game",
+  err_waiting: "the game starts when every seat is taken",
+  err_malformed: "the server did not understand that move",
+  err_ambiguous: "that matches more than one move: choose the cards",
+  err_bad_message: "the server did not understand the message",
+  err_unknown: "something went wrong ({code})",
 };
 
 export type Key = keyof typeof en;
@@ -272,10 +324,10 @@ const sv: Record<Key, string> = {
   mv_T: "Lägg ut {card}",
   mv_B: "Bygg {v} på {on}",
   mv_Bpkg: "Bygg {v} på {on} och paketera {pkg}",
-  mv_R: "Bygg upp {id} till {v}",
-  mv_D: "Bygg ner {id} till {v}",
-  mv_P: "Paketera {card}+{on} i {id}",
-  mv_L: "Lägg på {id} (ligger)",
+  mv_R: "Bygg upp bygget till {v}",
+  mv_D: "Bygg ner bygget till {v}",
+  mv_P: "Paketera {card}+{on} på bygget",
+  mv_L: "Lägg på bygget (ligger)",
   try_C: "Ta in de valda korten",
   try_B: "Bygg på {on}",
   try_R: "Bygg upp {id}",
@@ -347,6 +399,56 @@ const sv: Record<Key, string> = {
   cribShow_you: "Din krubba",
   cribOf_you: "Din krubba",
   settledHeading_you: "Din {what}: meddelat {a}, värt {t}",
+  playerN: "Spelare {n}",
+  dealN: "Giv {n}",
+  computerOne: "Datorn",
+  computerN: "Dator {n}",
+  computerLevel: "Datorn — {level}",
+  ruleDetails: "regeldetaljer",
+  whyNot: "Varför inte?",
+  whyNoTrail: "Varför får jag inte lägga ut det?",
+  noMoveHere: "Inget tillåtet drag använder de här korten.",
+  buildOf: "bygget på {v}",
+  theBuild: "bygget",
+  logTitle: "Logg",
+  showLog: "Logg",
+  hideLog: "Stäng loggen",
+  finalScore: "Slutställning",
+  skunk: "Skunk!",
+  doubleSkunk: "Dubbel skunk!",
+  chartTitle: "Poängen under partiet",
+  chartRace: "Peggingkapplöpningen",
+  chartRound: "omgång",
+  perRound: "Poäng per omgång",
+  roundN: "Omgång {n}",
+  totalCol: "Summa",
+  rematch: "Returmatch",
+  rematchAsks: "{name} vill spela en returmatch (samma regler, nästa givare).",
+  rematchAccept: "Spela igen",
+  rematchOpen: "Gå till returmatchen",
+  rematchWaiting: "Returmatch begärd: de andra tillfrågas.",
+  invitedBy: "{name} bjuder in dig till ett parti {game} ({n} spelare).",
+  invitedAnon: "Du är inbjuden till ett parti {game} ({n} spelare).",
+  rulesHere: "Regler",
+  rulesStandard: "standardreglerna",
+  linkUsed: "Inbjudningslänken har redan använts (eller är inte giltig).",
+  linkOver: "Partiet är slut.",
+  err_bad_invite: "inbjudningslänken har redan använts eller är inte giltig",
+  err_game_over: "partiet är slut",
+  err_not_found: "partiet finns inte",
+  err_bad_rules: "de här reglerna går inte att spela tillsammans",
+  err_bad_request: "servern förstod inte begäran",
+  err_rate_limited: "för många förfrågningar: vänta en stund och försök igen",
+  err_too_large: "begäran är för stor",
+  err_not_over: "partiet är inte slut än",
+  err_bad_token: "platsen är inte din",
+  err_server_error: "servern kunde inte spara det; inget ändrades, försök igen",
+  err_spectator: "du tittar på: du har ingen plats i partiet",
+  err_waiting: "partiet börjar när alla platser är tagna",
+  err_malformed: "servern förstod inte draget",
+  err_ambiguous: "det passar flera drag: välj korten",
+  err_bad_message: "servern förstod inte meddelandet",
+  err_unknown: "något gick fel ({code})",
 };
 
 const dicts: Record<Lang, Record<Key, string>> = { en, sv };
@@ -378,8 +480,15 @@ export function onLangChange(f: () => void): void {
 /** The text for `key` in the current language with `{name}` placeholders filled from `params`. */
 export function t(key: Key, params: Record<string, string | number> = {}): string {
   const s = dicts[current][key] ?? en[key] ?? key;
-  return s.replace(/\{(\w+)\}/g, (_, k: string) => (k in params ? String(params[k]) : `{${k}}`));
+  // Swedish "{name}s krubba": the genitive of the name as Swedish writes it ("Lars krubba", "Dator 2:s krubba").
+  const sv = current === "sv";
+  return s.replace(/\{(\w+)\}(s(?![a-zåäö]))?/g, (_, k: string, gen: string | undefined) => {
+    if (!(k in params)) return `{${k}}${gen ?? ""}`;
+    const v = String(params[k]);
+    return gen ? (sv ? genitiveSv(v) : `${v}s`) : v;
+  });
 }
+
 
 /** As `t`, but with the "_you" variant of `key` when the seat concerned is the viewer ("You play…"). */
 export function ts(key: Key, isMe: boolean, params: Record<string, string | number> = {}): string {

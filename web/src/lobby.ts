@@ -1,7 +1,10 @@
 // The lobby: a new game (every rule option the server offers), the games saved in this browser, rules links.
 import { api, ApiError, forgetSeat, saveSeat, savedSeats, type GameKind, type OptionSpec, type OptionsDoc } from "./api";
 import { clear, h } from "./dom";
-import { pick, t } from "./i18n";
+import { lang, pick, t } from "./i18n";
+import { has, reasonText, template, withoutRefs } from "./words";
+import { codeWords } from "./gamepage";
+import { short } from "./cards";
 
 interface FormState {
   game: GameKind;
@@ -64,22 +67,55 @@ function optLabel(o: OptionSpec): string {
   return pick(o.label_en, o.label_sv) || o.key;
 }
 
-function choiceLabel(key: string, c: string | number): string {
-  const s = String(c);
-  const named: Record<string, [string, string]> = {
-    "target:100": ["to 100", "till 100"],
-    "target:200": ["to 200", "till 200"],
-    single_round: ["one round", "en omgång"],
-    each_deals_once: ["everyone deals once", "alla ger en gång"],
-  };
-  if (key === "game_length" && named[s]) return pick(named[s][0], named[s][1]);
-  return s;
+/** A choice of an option in words, from the game's catalogue ("option.<key>.<value>"); a number as it is. */
+function choiceLabel(game: GameKind, key: string, c: string | number): string {
+  const k = `option.${key}.${c}`;
+  return has(game, k) ? String(template(game, k, lang())) : String(c);
+}
+
+/** A rule profile's name in words ("profile.<name>"). */
+function profileLabel(game: GameKind, name: string): string {
+  const k = `profile.${name}`;
+  return has(game, k) ? String(template(game, k, lang())) : name;
+}
+
+/** A computer level in words ("level.<name>": "quick: the best move right now"). */
+export function levelLabel(game: GameKind, level: string): string {
+  const k = `level.${level}`;
+  return has(game, k) ? String(template(game, k, lang())) : level;
+}
+
+/** An option's help in words without its spec references, and a "rule details" link to the rules page when the
+ * help had one (the references are listed there). */
+function helpText(game: GameKind, o: OptionSpec): HTMLElement | null {
+  const help = pick(o.help_en, o.help_sv);
+  if (!help) return null;
+  const [text, refs] = withoutRefs(help);
+  return h(
+    "small",
+    { class: "help" },
+    text,
+    refs ? [" ", h("a", { class: "rule-link", href: `#/rules/${game}`, target: "_blank" }, t("ruleDetails"))] : null,
+  );
+}
+
+/** A REST error of the lobby or the join page in the player's words: the engine's reason for bad rules, else the
+ * error code's words. */
+export function restError(game: GameKind, e: unknown): string {
+  if (e instanceof ApiError) {
+    if (e.reason && has(game, `reason.${e.reason.code}`)) {
+      const fmt = { lang: lang(), name: (s: number) => t("playerN", { n: s + 1 }), card: short };
+      return withoutRefs(reasonText(game, e.reason, fmt))[0];
+    }
+    return codeWords(e.code);
+  }
+  return codeWords("unknown");
 }
 
 function control(doc: OptionsDoc, o: OptionSpec, rerender: () => void): HTMLElement {
   const id = `opt-${doc.game}-${o.key}`;
   const v = value(doc, o.key);
-  const help = pick(o.help_en, o.help_sv);
+  const help = helpText(doc.game, o);
   let input: HTMLElement;
   if (o.type === "bool") {
     input = h("input", {
@@ -96,7 +132,7 @@ function control(doc: OptionsDoc, o: OptionSpec, rerender: () => void): HTMLElem
       { class: "opt bool" },
       input,
       h("label", { for: id }, optLabel(o)),
-      help ? h("small", { class: "help" }, help) : null,
+      help,
     );
   }
   if (o.type === "choice" && o.choices) {
@@ -111,7 +147,7 @@ function control(doc: OptionsDoc, o: OptionSpec, rerender: () => void): HTMLElem
           rerender();
         },
       },
-      o.choices.map((c) => h("option", { value: String(c), selected: String(c) === String(v) }, choiceLabel(o.key, c))),
+      o.choices.map((c) => h("option", { value: String(c), selected: String(c) === String(v) }, choiceLabel(doc.game, o.key, c))),
     );
     input = sel;
   } else {
@@ -132,7 +168,7 @@ function control(doc: OptionsDoc, o: OptionSpec, rerender: () => void): HTMLElem
     { class: "opt" },
     h("label", { for: id }, optLabel(o)),
     input,
-    help ? h("small", { class: "help" }, help) : null,
+    help,
   );
 }
 
@@ -184,7 +220,7 @@ function drawNewGame(el: HTMLElement, nav: { openGame(id: string): void }): void
     el.append(h("p", {}, t("loading")));
     loadDoc(form.game)
       .then(rerender)
-      .catch((e: Error) => el.append(h("p", { class: "msg error" }, `${t("error")}: ${e.message}`)));
+      .catch((e: Error) => el.append(h("p", { class: "msg error" }, `${t("error")}: ${restError(form.game, e)}`)));
     return;
   }
   const game = form.game;
@@ -261,7 +297,7 @@ function drawNewGame(el: HTMLElement, nav: { openGame(id: string): void }): void
             onchange: (e: Event) => (form.opponents[s - 1] = (e.target as HTMLSelectElement).value),
           },
           levels.map((l) =>
-            h("option", { value: `bot:${l}`, selected: form.opponents[s - 1] === `bot:${l}` }, t("computer", { level: l })),
+            h("option", { value: `bot:${l}`, selected: form.opponents[s - 1] === `bot:${l}` }, t("computerLevel", { level: levelLabel(game, l) })),
           ),
           h("option", { value: "human", selected: form.opponents[s - 1] === "human" }, t("person")),
         ),
@@ -292,7 +328,7 @@ function drawNewGame(el: HTMLElement, nav: { openGame(id: string): void }): void
                 rerender();
               },
             },
-            profiles.map((p) => h("option", { value: p, selected: p === cur }, p)),
+            profiles.map((p) => h("option", { value: p, selected: p === cur }, profileLabel(game, p))),
           ),
         ),
       );
@@ -363,7 +399,7 @@ function drawNewGame(el: HTMLElement, nav: { openGame(id: string): void }): void
       });
       nav.openGame(r.game_id);
     } catch (e) {
-      msg.textContent = `${t("error")}: ${e instanceof ApiError ? e.message : String(e)}`;
+      msg.textContent = `${t("error")}: ${restError(game, e)}`;
       msg.className = "msg error";
       btn.disabled = false;
       btn.textContent = t("create");

@@ -1,9 +1,10 @@
 // The page: header (language switch), router (#/ lobby, #/rules/<game>, #/game/<id>, ?join=<id>&invite=<code>).
 import "./style.css";
-import { api, ApiError, forgetSeat, saveSeat, savedSeats, type GameKind, type GameSummary } from "./api";
+import { api, ApiError, forgetSeat, saveSeat, savedSeats, type GameKind, type GameSummary, type OptionsDoc } from "./api";
 import { clear, h } from "./dom";
 import { lang, onLangChange, setLang, t } from "./i18n";
-import { renderLobby } from "./lobby";
+import { renderLobby, restError } from "./lobby";
+import { has, template } from "./words";
 import { renderRules } from "./rulespage";
 import { GamePage } from "./gamepage";
 
@@ -74,6 +75,21 @@ function route(): void {
   });
 }
 
+/** The rules of a game in words: every option that differs from the standard profile ("Game length: one round"),
+ * or "the standard rules". */
+function rulesWords(s: GameSummary, doc: OptionsDoc): string {
+  const out: string[] = [];
+  for (const o of doc.options) {
+    const v = s.rules[o.key];
+    if (v === undefined || JSON.stringify(v) === JSON.stringify(o.default) || o.key === "players") continue;
+    const label = (lang() === "sv" ? o.label_sv : o.label_en) || o.key;
+    const k = typeof v === "boolean" ? `option.${v}` : `option.${o.key}.${v}`;
+    const said = has(s.game, k) ? String(template(s.game, k, lang())) : String(v);
+    out.push(`${label}: ${said}`);
+  }
+  return out.length ? out.join("; ") : t("rulesStandard");
+}
+
 function renderJoin(main: HTMLElement, id: string, code: string): void {
   const name = h("input", {
     id: "join-name",
@@ -82,18 +98,38 @@ function renderJoin(main: HTMLElement, id: string, code: string): void {
     maxlength: "40",
   });
   const msg = h("p", { class: "msg", role: "status" });
-  const info = h("p", {}, t("loading"));
+  const info = h("p", { id: "join-info" }, t("loading"));
+  const rules = h("p", { class: "muted", id: "join-rules" });
+  const btn = h("button", { class: "primary", id: "join-btn", disabled: true }, t("joinBtn"));
   let summary: GameSummary | null = null;
-  api
-    .game(id)
-    .then((s) => {
+  const refuse = (text: string) => {
+    msg.textContent = text;
+    msg.className = "msg error";
+    btn.disabled = true;
+    name.disabled = true;
+    btn.classList.add("used");
+  };
+  Promise.all([api.game(id), api.invite(id, code).then(() => null, (e: unknown) => e)])
+    .then(async ([s, bad]) => {
       summary = s;
-      info.textContent = `${s.game === "mulle" ? t("mulle") : t("cribbage")} · ${t("players")}: ${s.players}`;
+      const host = s.seats.find((x) => x.kind === "human" && x.claimed && x.name)?.name;
+      const game = s.game === "mulle" ? t("mulle") : t("cribbage");
+      info.textContent = host ? t("invitedBy", { name: host, game, n: s.players }) : t("invitedAnon", { game, n: s.players });
+      try {
+        rules.textContent = `${t("rulesHere")}: ${rulesWords(s, await api.options(s.game))}`;
+      } catch {
+        rules.textContent = "";
+      }
+      if (bad instanceof ApiError) refuse(bad.code === "game_over" ? t("linkOver") : t("linkUsed"));
+      else if (bad) refuse(t("linkUsed"));
+      else btn.disabled = false;
     })
-    .catch((e: Error) => {
-      info.textContent = t("invalidLink") + " " + e.message;
+    .catch(() => {
+      info.textContent = t("invalidLink");
+      refuse(t("linkUsed"));
     });
   const go = async () => {
+    if (btn.disabled) return;
     localStorage.setItem("kortbord.name", name.value);
     try {
       const r = await api.join(id, code, name.value || undefined);
@@ -107,19 +143,21 @@ function renderJoin(main: HTMLElement, id: string, code: string): void {
       history.replaceState(null, "", `/#/game/${encodeURIComponent(id)}`);
       route();
     } catch (e) {
-      msg.textContent = t("joinFailed", { msg: e instanceof ApiError ? e.message : String(e) });
+      msg.textContent = t("joinFailed", { msg: restError(summary?.game ?? "mulle", e) });
       msg.className = "msg error";
     }
   };
+  btn.addEventListener("click", () => void go());
   main.append(
     h(
       "section",
       { class: "panel join" },
       h("h1", {}, t("joinTitle")),
       info,
+      rules,
       h("label", { for: "join-name" }, t("yourName")),
       name,
-      h("button", { class: "primary", id: "join-btn", onclick: go }, t("joinBtn")),
+      btn,
       msg,
     ),
   );

@@ -1,11 +1,12 @@
 // The Mulle table: hand, loose cards and builds; choose a hand card, then table cards/builds, then the move.
 import type { StateMsg } from "./api";
 import { notations } from "./api";
-import { backs, cardImg, cardName, handValue, short, tableValue } from "./cards";
+import { backs, cardImg, cardName, handValue, short } from "./cards";
 import { clear, h } from "./dom";
 import type { Table, TableCtx } from "./gamepage";
 import { t, type Key } from "./i18n";
 import { eventText } from "./words";
+import { chartFigure } from "./chart";
 import { parseMove, usesAtLeast, usesExactly, type MulleMove } from "./mullenotation";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -69,9 +70,6 @@ export class MulleTable implements Table {
       .filter((m): m is MulleMove => m !== null);
     if (newVersion) {
       this.version = msg.version;
-      for (const ev of msg.events ?? []) {
-        if (["mulle", "tabbe", "baat", "last_capture"].includes(ev.kind)) this.ctx.flash(this.describe(ev) ?? "", "good");
-      }
       this.card = null;
       this.loose = [];
       this.builds = [];
@@ -112,12 +110,11 @@ export class MulleTable implements Table {
       if (s !== me) others.push(s);
     }
     this.root.append(
-      h("div", { class: "opps" }, others.map((s) => this.seatBox(s))),
-      this.infoBar(),
+      h("div", { class: "opps opponents" }, others.map((s) => this.seatBox(s))),
+      h("div", { class: "status-row" }, this.infoBar(), this.scoreBar()),
       this.tableArea(),
       this.actions(),
-      me !== null ? this.myArea(me) : "",
-      this.scoreBar(),
+      me !== null ? this.myArea(me) : h("div", { class: "me-empty" }),
     );
     if (this.summaryOpen !== null) this.root.append(this.summaryModal(this.summaryOpen));
   }
@@ -133,6 +130,7 @@ export class MulleTable implements Table {
         "div",
         { class: "who" },
         h("strong", {}, this.ctx.name(s)),
+        this.ctx.level(s) ? h("span", { class: "level" }, this.ctx.level(s)) : null,
         v.dealer === s ? h("span", { class: "chip dealer", title: t("dealer") }, "D") : null,
       ),
       backs(v.hand_sizes[s] ?? 0),
@@ -164,7 +162,7 @@ export class MulleTable implements Table {
       h("span", {}, t("round", { n: v.round })),
       h("span", {}, t("deal", { n: v.deal_no, m: v.deals_total })),
       h("span", { class: "stock" }, backs(v.stock_size ? 1 : 0, 1), t("stock", { n: v.stock_size })),
-      v.is_last_deal ? h("span", { class: "badge baat", id: "baat" }, "⛵ " + t("baat")) : null,
+      v.is_last_deal ? h("span", { class: "badge baat", id: "baat" }, boatIcon(), t("baat")) : null,
       v.last_capturer !== null && v.last_capturer !== undefined
         ? h("span", { class: "lastcap" }, t("lastCapturer", { name: this.ctx.name(v.last_capturer) }))
         : null,
@@ -176,7 +174,7 @@ export class MulleTable implements Table {
     const mine = this.myTurn();
     const cm = this.cardMoves();
     const selLoose = this.looseCodes();
-    const area = h("section", { class: "tablearea", "aria-label": t("table") });
+    const area = h("section", { class: "tablearea table", "aria-label": t("table") });
     const looseRow = h("div", { class: "loose", role: "group", "aria-label": t("table") });
     (v.table as string[]).forEach((code, i) => {
       const chosen = this.loose.includes(i);
@@ -204,7 +202,7 @@ export class MulleTable implements Table {
       const chosen = this.builds.includes(b.id);
       const usable = this.card !== null && !chosen && cm.some((m) => usesAtLeast(m, selLoose, [...this.builds, b.id]));
       const fan = h("span", { class: "fan" }, b.cards.map((c) => cardImg(c)));
-      const label = `${t("build")} ${b.id}: ${b.value}, ${b.locked ? t("locked") : t("open")}, ${t("owner")} ${this.ctx.name(b.owner)}`;
+      const label = `${t("build")} ${b.value}: ${b.cards.map(short).join(" ")}, ${b.locked ? t("locked") : t("open")}, ${t("owner")} ${this.ctx.name(b.owner)}`;
       buildRow.append(
         h(
           "button",
@@ -223,7 +221,6 @@ export class MulleTable implements Table {
             "span",
             { class: "buildtag" },
             h("b", { class: "bval" }, String(b.value)),
-            h("span", { class: "bid" }, b.id),
             h("span", { class: "bown" }, this.ctx.name(b.owner)),
             b.locked ? h("span", { class: "lock", title: t("locked") }, t("locked")) : null,
           ),
@@ -274,8 +271,10 @@ export class MulleTable implements Table {
     );
   }
 
+  /** The controls: a fixed-height region (choosing cards never moves the hand), with the move(s) the chosen cards
+   * make, or why none does; the other legal moves of the chosen card below, each played by a click. */
   private actions(): HTMLElement {
-    const box = h("section", { class: "actions", "aria-live": "polite" });
+    const box = h("section", { class: "actions controls", "aria-live": "polite" });
     if (!this.myTurn()) return box;
     if (this.card === null) {
       box.append(h("p", { class: "hint" }, t("chooseCard")));
@@ -285,32 +284,45 @@ export class MulleTable implements Table {
     const cm = this.cardMoves();
     const selLoose = this.looseCodes();
     const exact = cm.filter((m) => usesExactly(m, selLoose, this.builds));
-    if (!cm.length) box.append(h("p", { class: "hint warn" }, t("noLegalWithCard", { card: short(card) })));
-    else if (!exact.length) box.append(h("p", { class: "hint" }, t("chooseTable")));
     const row = h("div", { class: "moves" });
+    if (!exact.length) {
+      // No legal move is spelled by the chosen cards: say so, and offer to ask the rules why (the trail of a card
+      // that may not be trailed, or the capture of the chosen cards) -- the answer is the engine's reason.
+      const chosen = selLoose.length > 0 || this.builds.length > 0;
+      const hint = !cm.length ? t("noLegalWithCard", { card: short(card) }) : chosen ? t("noMoveHere") : t("chooseTable");
+      row.append(h("span", { class: `hint ${chosen || !cm.length ? "warn" : ""}` }, hint));
+      const attempt = this.attempt(card, selLoose);
+      if (chosen || !this.moves.some((m) => m.text === attempt)) {
+        row.append(
+          h(
+            "button",
+            { class: "ghost small why", "data-move": attempt, onclick: () => this.ctx.send(attempt) },
+            chosen ? t("whyNot") : t("whyNoTrail"),
+          ),
+        );
+      }
+    }
     for (const m of exact) {
       row.append(
         h("button", { class: "move legal primary", "data-move": m.text, onclick: () => this.play(m.text) }, this.describeMove(m)),
       );
     }
-    // Attempts the player may try although no legal move matches: the server says why they are illegal.
-    const attempts = this.attempts(card, selLoose).filter(([, text]) => !exact.some((m) => m.kind === text[0]));
-    if (attempts.length) {
-      const tr = h("div", { class: "attempts" }, h("span", { class: "lbl" }, t("tryMove")));
-      for (const [label, text] of attempts)
-        tr.append(h("button", { class: "move attempt", "data-move": text, onclick: () => this.ctx.send(text) }, label));
-      row.append(tr);
-    }
     box.append(row);
-    // All legal moves with this card, as a compact list (click to choose their table cards).
+    // Every other legal move with this card, as a compact list: a click plays it.
     const others = cm.filter((m) => !exact.includes(m));
     if (others.length) {
-      const list = h("details", { class: "allmoves", open: cm.length <= 12 }, h("summary", {}, `${t("movesWith", { card: short(card) })} (${cm.length})`));
+      const list = h("div", { class: "allmoves" }, h("span", { class: "lbl" }, `${t("movesWith", { card: short(card) })}:`));
       for (const m of others.slice(0, 40)) {
         list.append(
           h(
             "button",
-            { class: "move small", "data-move": m.text, onclick: () => this.selectFor(m) },
+            {
+              class: "move small",
+              "data-move": m.text,
+              onclick: () => this.play(m.text),
+              onmouseenter: () => this.preview(m),
+              onfocus: () => this.preview(m),
+            },
             this.describeMove(m),
           ),
         );
@@ -320,34 +332,31 @@ export class MulleTable implements Table {
     return box;
   }
 
-  private attempts(card: string, loose: string[]): [string, string][] {
-    const out: [string, string][] = [];
-    const builds = (this.v.builds as BuildJ[]).filter((b) => this.builds.includes(b.id));
-    if (!loose.length && !builds.length) {
-      out.push([t("try_T", { card: short(card) }), `T ${card}`]);
-      return out;
-    }
-    const items = [...loose, ...builds.map((b) => `[${b.id}]`)];
-    out.push([t("try_C"), `C ${card} x {${items.join(",")}}`]);
-    if (loose.length === 1 && !builds.length) {
-      out.push([t("try_B", { on: short(loose[0]) }), `B ${card} on ${loose[0]} =${tableValue(card) + tableValue(loose[0])}`]);
-    }
-    if (builds.length === 1 && !loose.length) {
-      const b = builds[0];
-      out.push([t("try_R", { id: b.id }), `R ${card} -> [${b.id}] =${b.value + tableValue(card)}`]);
-      out.push([t("try_D", { id: b.id }), `D ${card} -> [${b.id}] =${b.value - tableValue(card)}`]);
-      out.push([t("try_L", { id: b.id }), `L ${card} -> [${b.id}]`]);
-    }
-    if (builds.length === 1 && loose.length === 1) {
-      out.push([t("try_P", { id: builds[0].id }), `P ${card}+${loose[0]} -> [${builds[0].id}]`]);
-    }
-    return out;
+  /** Mark on the table the cards and builds a listed move would use (without redrawing). */
+  private preview(m: MulleMove): void {
+    this.root.querySelectorAll(".preview").forEach((el) => el.classList.remove("preview"));
+    const left = [...m.loose];
+    this.root.querySelectorAll<HTMLElement>(".table-card").forEach((el) => {
+      const i = left.indexOf(el.dataset.code ?? "");
+      if (i >= 0) {
+        left.splice(i, 1);
+        el.classList.add("preview");
+      }
+    });
+    for (const b of m.builds) this.root.querySelector(`.build[data-build="${b}"]`)?.classList.add("preview");
+  }
+
+  /** The move the chosen cards spell although no legal move matches (the server says why it is not allowed): a
+   * trail when no table card is chosen, else the capture of the chosen cards and builds. */
+  private attempt(card: string, loose: string[]): string {
+    if (!loose.length && !this.builds.length) return `T ${card}`;
+    return `C ${card} x {${[...loose, ...this.builds.map((b) => `[${b}]`)].join(",")}}`;
   }
 
   private scoreBar(): HTMLElement {
     const v = this.v;
     const sides = v.teams ? 2 : v.players;
-    const bar = h("section", { class: "scorebar", "aria-label": t("gameScore") }, h("span", { class: "lbl" }, t("gameScore")));
+    const bar = h("section", { class: "scorebar scores", "aria-label": t("gameScore") }, h("span", { class: "lbl" }, t("gameScore")));
     for (let s = 0; s < sides; s++) {
       bar.append(h("span", { class: "score", "data-side": String(s) }, `${this.sideName(s)}: `, h("b", {}, String(v.scores[s] ?? 0))));
     }
@@ -447,22 +456,6 @@ export class MulleTable implements Table {
     this.focusSel(`.build[data-build="${id}"]`);
   }
 
-  private selectFor(m: MulleMove): void {
-    const table: string[] = this.v.table;
-    this.loose = [];
-    const used = new Set<number>();
-    for (const c of m.loose) {
-      const i = table.findIndex((x, j) => x === c && !used.has(j));
-      if (i >= 0) {
-        used.add(i);
-        this.loose.push(i);
-      }
-    }
-    this.builds = [...m.builds];
-    this.draw();
-    this.focusSel(`.move.legal`);
-  }
-
   private focusSel(sel: string): void {
     (this.root.querySelector(sel) as HTMLElement | null)?.focus();
   }
@@ -541,26 +534,74 @@ export class MulleTable implements Table {
     const p = events.find((e) => e.kind === "play");
     return p ? p.seat : null;
   }
+
+  replay(events: Json[]): void {
+    void events; // the view holds the whole table; the round summaries are in view.round_log
+  }
+
+  /** The game-over details: the points of every round per side, and a chart of the running totals. */
+  overDetails(): HTMLElement[] {
+    const log: Json[][] = this.v.round_log ?? [];
+    if (!log.length) return [];
+    const sides = log[0].length;
+    const names = Array.from({ length: sides }, (_, s) => this.sideName(s));
+    const table = h("table", { class: "summary per-round", id: "per-round" });
+    table.append(h("thead", {}, h("tr", {}, h("th", {}, t("perRound")), names.map((n) => h("th", {}, n)))));
+    const body = h("tbody");
+    log.forEach((rows, i) =>
+      body.append(h("tr", {}, h("th", { scope: "row" }, t("roundN", { n: i + 1 })), rows.map((r) => h("td", {}, String(r.total ?? 0))))),
+    );
+    table.append(body);
+    const totals = names.map((_, s) => log.reduce((a, r) => a + (r[s]?.total ?? 0), 0));
+    table.append(h("tfoot", {}, h("tr", {}, h("th", { scope: "row" }, t("totalCol")), totals.map((x) => h("td", {}, String(x))))));
+    const series = names.map((_, s) => {
+      const out = [0];
+      for (const r of log) out.push(out[out.length - 1] + (r[s]?.total ?? 0));
+      return out;
+    });
+    const target = Number(String(this.v.rules?.game_length ?? "").split(":")[1]) || undefined;
+    return [
+      h("div", { class: "scroll-x" }, table),
+      h("button", { class: "small", id: "over-rounds", onclick: () => this.openSummary(log.length - 1) }, t("roundHistory")),
+      chartFigure(series, names, { title: t("chartTitle"), target, xLabel: t("chartRound") }),
+    ];
+  }
 }
 
-/** A Mulle move in words ("A♠: Capture A♠ K♣", "Trail 9♥"), from the page's move words (mv_*). */
+/** A small sail boat (the båt call) as inline SVG: no font has to carry an emoji. */
+function boatIcon(): HTMLElement {
+  const span = h("span", { class: "icon", "aria-hidden": "true" });
+  span.innerHTML =
+    '<svg viewBox="0 0 16 16" width="14" height="14"><path d="M8 1v9H3z" fill="currentColor"/><path d="M9 3l4 7H9z" fill="currentColor" opacity=".7"/><path d="M1 11h14l-2 3H3z" fill="currentColor"/></svg>';
+  return span;
+}
+
+/** A build a move uses, in words: "the build of 9" when the move tells its value, else "the build". */
+function buildWords(value: number | undefined): string {
+  return value === undefined ? t("theBuild") : t("buildOf", { v: value });
+}
+
+/** A Mulle move in words ("A♠: Capture A♠ K♣", "Trail 9♥", "8♣: Capture 3♠ 5♦ and the build of 8"), from the
+ * page's move words (mv_*): cards with suit symbols, builds by value, never notation. */
 export function describeMove(m: MulleMove): string {
   const card = short(m.card);
   switch (m.kind) {
-    case "C":
-      return `${card}: ${t("mv_C", { items: [...m.loose.map(short), ...m.builds.map((b) => `[${b}]`)].join(" ") })}`;
+    case "C": {
+      const items = [...m.loose.map(short), ...m.builds.map(() => buildWords(handValue(m.card)))];
+      return `${card}: ${t("mv_C", { items: items.join(" ") })}`;
+    }
     case "T":
       return t("mv_T", { card });
     case "B":
       return `${card}: ${m.pkg.length ? t("mv_Bpkg", { v: m.value!, on: short(m.on!), pkg: m.pkg.map(([a, b]) => `${short(a)}+${short(b)}`).join(", ") }) : t("mv_B", { v: m.value!, on: short(m.on!) })}`;
     case "R":
-      return `${card}: ${t("mv_R", { id: m.builds[0], v: m.value! })}`;
+      return `${card}: ${t("mv_R", { v: m.value! })}`;
     case "D":
-      return `${card}: ${t("mv_D", { id: m.builds[0], v: m.value! })}`;
+      return `${card}: ${t("mv_D", { v: m.value! })}`;
     case "P":
-      return `${card}: ${t("mv_P", { card, on: short(m.on!), id: m.builds[0] })}`;
+      return `${card}: ${t("mv_P", { card, on: short(m.on!) })}`;
     case "L":
-      return `${card}: ${t("mv_L", { id: m.builds[0] })}`;
+      return `${card}: ${t("mv_L", {})}`;
   }
 }
 

@@ -11,6 +11,7 @@ import common from "../../src/kortbord/i18n/common.json";
 import mulle from "../../src/kortbord/i18n/mulle.json";
 import cribbage from "../../src/kortbord/i18n/cribbage.json";
 import type { Lang } from "./i18n";
+import { genitiveSv } from "./grammar";
 
 export type Game = "mulle" | "cribbage";
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -23,8 +24,8 @@ const CATALOGUES: Record<Game, Record<string, Entry>> = {
   cribbage: { ...entries(common), ...entries(cribbage) },
 };
 
-/** Data keys that hold a seat index (kortbord.i18n.SEAT_KEYS). */
-export const SEAT_KEYS = new Set(["seat", "dealer", "counter", "caller", "winner", "to_act"]);
+/** Data keys that hold a seat index (kortbord.i18n.SEAT_KEYS; "winners" when the page puts in one winner). */
+export const SEAT_KEYS = new Set(["seat", "dealer", "counter", "caller", "winner", "to_act", "winners"]);
 /** Data keys that hold a whole Mulle move in notation (shown described in words). */
 const MOVE_KEYS = new Set(["move", "capture", "example", "package"]);
 const CARD = /\b([A2-9TJQK])([SHDC])\b/g;
@@ -33,10 +34,29 @@ export interface Fmt {
   lang: Lang;
   /** A seat's name (never "P0"). */
   name(seat: number): string;
+  /** The viewer's seat when the viewer chose no name: that seat is said in the second person ("You play 5♥",
+   * "Your crib", "Du lägger", "Din krubba"); otherwise undefined. */
+  me?: number | null;
+  /** Names in the page's grammar: the Swedish genitive of a name ending in a digit ("Dator 2:s"), in s/x/z
+   * ("Lars"); off: the catalogue's "{seat}s" as Python writes it. */
+  genitive?: boolean;
   /** A card in notation as the page shows it ("AS" -> "A♠"). */
   card(code: string): string;
   /** A move in notation described in words (Mulle); undefined: cards shown, the rest as written. */
   move?(notation: string): string | null;
+}
+
+/** Spec references ("(spec §2.4 item 9)", "(§2.10 M2)", "(M4)", "(A18)") cut from a text shown to players: the
+ * text, and whether there was one (then the page offers a "rule details" link). */
+export function withoutRefs(text: string): [string, boolean] {
+  const re = /\s*\((?:spec [^)]*|§[^)]*|[AM]\d+[^)]*|[^)]*§[^)]*)\)/g;
+  const out = text.replace(re, "");
+  return [out, out !== text];
+}
+
+/** A text for players without its spec references. */
+export function plain(text: string): string {
+  return withoutRefs(text)[0];
 }
 
 /** Does the catalogue of `game` have `key`? */
@@ -78,13 +98,73 @@ function word(key: string, value: unknown, fmt: Fmt): string {
   return pyStr(value);
 }
 
-/** Fill a template string from `data` (kortbord.i18n's string.Formatter rules). */
+
+const EN_VERB: Record<string, string> = { is: "are", has: "have", was: "were", does: "do" };
+
+/** An English verb in the third person said of "you": "plays" -> "play", "has" -> "have". */
+function secondPerson(verb: string): string {
+  if (EN_VERB[verb]) return EN_VERB[verb];
+  return /[^s]s$/.test(verb) ? verb.slice(0, -1) : verb;
+}
+
+/** Fill a template string from `data` (kortbord.i18n's string.Formatter rules), with the page's grammar for the
+ * seat names it puts in: the Swedish genitive ("{seat}s krubba" -> "Dator 2:s krubba") and, for the viewer
+ * without a chosen name (`fmt.me`), the second person ("{seat} plays" -> "You play", "{seat}'s" -> "Your",
+ * "{seat}s krubba" -> "Din krubba"). */
 export function fill(tpl: string, data: Record<string, unknown>, fmt: Fmt): string {
-  return tpl.replace(/\{\{|\}\}|\{(\w+)\}/g, (m, key: string | undefined) => {
-    if (m === "{{") return "{";
-    if (m === "}}") return "}";
-    return word(key!, data[key!] ?? "", fmt);
-  });
+  let out = "";
+  let i = 0;
+  const re = /\{\{|\}\}|\{(\w+)\}/g;
+  let m: RegExpExecArray | null;
+  let pending: "en" | null = null; // an English verb to put in the second person after "you"
+  const emit = (text: string) => {
+    if (pending === "en") {
+      text = text.replace(/^(\s+)([a-z]+)((?:\s+[^\s,.:;]+)*?)(\s+and\s+)([a-z]+)(?=[\s,.:;]|$)/, (_a, sp, v, mid, and, v2) =>
+        `${sp}${secondPerson(v)}${mid}${and}${/s$/.test(v2) ? secondPerson(v2) : v2}`,
+      );
+      text = text.replace(/^(\s+)([a-z]+)/, (_a, sp, v) => sp + secondPerson(v));
+      pending = null;
+    }
+    out += text;
+  };
+  while ((m = re.exec(tpl))) {
+    emit(tpl.slice(i, m.index));
+    i = re.lastIndex;
+    if (m[0] === "{{" || m[0] === "}}") {
+      out += m[0][0];
+      continue;
+    }
+    const key = m[1];
+    const value = data[key] ?? "";
+    const isMe = SEAT_KEYS.has(key) && typeof value === "number" && fmt.me !== undefined && fmt.me !== null && value === fmt.me;
+    const after = tpl.slice(i);
+    const start = out.length === 0;
+    if (isMe) {
+      const sv = fmt.lang === "sv";
+      if (!sv && after.startsWith("'s")) {
+        // "{seat}'s crib" -> "your crib"; "not {seat}'s" at the end of a clause -> "not yours"
+        const alone = /^'s(?:$|[\s]*[,.;:)])/.test(after);
+        out += (start ? "Y" : "y") + (alone ? "ours" : "our");
+        i += 2;
+      } else if (sv && /^s(?![a-zåäö])/.test(after)) {
+        out += start ? "Din" : "din";
+        i += 1;
+      } else {
+        out += sv ? (start ? "Du" : "du") : start ? "You" : "you";
+        if (!sv) pending = "en";
+      }
+      continue;
+    }
+    const said = word(key, value, fmt);
+    if (fmt.genitive && fmt.lang === "sv" && SEAT_KEYS.has(key) && typeof value === "number" && /^s(?![a-zåäö])/.test(after)) {
+      out += genitiveSv(said);
+      i += 1;
+      continue;
+    }
+    out += said;
+  }
+  emit(tpl.slice(i));
+  return out;
 }
 
 /** The template `key` of `game` in the viewer's language filled from `data` (kortbord.i18n.render). */
@@ -187,7 +267,7 @@ function cribbageData(ev: Json, fmt: Fmt): Record<string, unknown> {
     }
     case "game_over": {
       const winners: number[] = ev.winners ?? [];
-      data.winners = winners.map((s) => fmt.name(s)).join(tr("cribbage.and"));
+      data.winners = winners.length === 1 ? winners[0] : winners.map((s) => fmt.name(s)).join(tr("cribbage.and"));
       const many = winners.length > 1;
       data.form = ev.lowball ? (many ? "lowball_many" : "lowball_one") : many ? "many" : "one";
       const side = ev.side;

@@ -275,6 +275,20 @@ class CreateGame(BaseModel):
         return value
 
 
+class InviteCheck(BaseModel):
+    """``POST /api/games/{id}/invite``: is this invite code still good (and for which seat)?"""
+
+    model_config = ConfigDict(extra="forbid")
+    invite_code: str = Field(min_length=1, max_length=128)
+
+
+class Rematch(BaseModel):
+    """``POST /api/games/{id}/rematch``: the asking seat's token."""
+
+    model_config = ConfigDict(extra="forbid")
+    token: str = Field(min_length=1, max_length=128)
+
+
 class JoinGame(BaseModel):
     """``POST /api/games/{id}/join``."""
 
@@ -530,34 +544,53 @@ def create_app(
                 f"with these rules {body.players} players always play as partners, partners opposite "
                 "(seats 0+2 against 1+3)",
             )
+        seats: list[tuple[str, str | None, str | None]] = [(spec.kind, spec.level, spec.name) for spec in specs]
+        out = await _open_table(game.name, rules_dict, body.players, teams, seats, 0, None, body.name)
+        out["notices"] = notices
+        return out
+
+    async def _open_table(
+        game: str,
+        rules_dict: dict[str, Any],
+        players: int,
+        teams: bool,
+        seats: list[tuple[str, str | None, str | None]],
+        owner: int,
+        dealer: int | None,
+        name: str | None,
+    ) -> dict[str, Any]:
+        """Store and start a new table: ``seats`` as ``(kind, level, name)``; the person at seat ``owner`` gets a
+        token, every other person's seat an invite; ``dealer`` fixes the first dealer (None: chance draws him).
+        Returns ``{"game_id", "seat", "token", "invites", "seed_commitment", "ws_url"}``."""
+        spec = core.get(game)
         game_id = secrets.token_urlsafe(9)
         seed = seed_factory()
         token: str | None = None
         invites: list[dict[str, Any]] = []
         seat_rows: list[SeatRow] = []
-        for i, spec in enumerate(specs):
-            if spec.kind == "bot":
-                seat_rows.append(SeatRow(i, "bot", spec.level, spec.name, None, None, True))
-            elif i == 0:
+        for i, (kind, level, seat_name) in enumerate(seats):
+            if kind == "bot":
+                seat_rows.append(SeatRow(i, "bot", level, seat_name, None, None, True))
+            elif i == owner:
                 token = secrets.token_urlsafe(32)
-                seat_rows.append(SeatRow(0, "human", None, spec.name, hash_secret(token), None, True))
+                seat_rows.append(SeatRow(i, "human", None, seat_name, hash_secret(token), None, True))
             else:
                 code = secrets.token_urlsafe(16)
-                seat_rows.append(SeatRow(i, "human", None, spec.name, None, hash_secret(code), False))
+                seat_rows.append(SeatRow(i, "human", None, seat_name, None, hash_secret(code), False))
                 invites.append({"seat": i, "invite_code": code, "url": f"/?join={game_id}&invite={code}"})
         row = GameRow(
             id=game_id,
-            game=game.name,
-            name=body.name,
+            game=spec.name,
+            name=name,
             rules=rules_dict,
-            rules_version=game.rules_version,
-            players=body.players,
+            rules_version=spec.rules_version,
+            players=players,
             teams=teams,
             seed=seed,
             seed_commitment=seed_commitment(seed),
             rng=RNG_NAME,
             version=0,
-            snapshot=None,
+            snapshot=None if dealer is None else {"first_dealer": dealer},
             status="playing" if not invites else "waiting",
             created_at=dt.datetime.now(dt.UTC),
             seats=seat_rows,
@@ -570,10 +603,9 @@ def create_app(
         session.kick_bots()
         return {
             "game_id": game_id,
-            "seat": 0 if token is not None else None,
+            "seat": owner if token is not None else None,
             "token": token,
             "invites": invites,
-            "notices": notices,
             "seed_commitment": row.seed_commitment,
             "ws_url": f"/ws/games/{game_id}",
         }
@@ -623,6 +655,69 @@ def create_app(
         session.broadcast([])
         session.kick_bots()
         return {"game_id": game_id, "seat": seat, "token": token}
+
+    @app.post("/api/games/{game_id}/invite", responses=_errors(403, 404, *_POST_ERRORS))
+    async def check_invite(game_id: str, body: InviteCheck) -> dict[str, Any]:
+        """Whether an invite code is still good, for the join page (changes nothing): ``{"seat", "status"}``;
+        403 ``bad_invite`` for a wrong or spent code, 409 ``game_over`` once the game has ended."""
+        session = await _session(game_id)
+        if session.over:
+            raise ApiError(409, "game_over", "the game is over")
+        seat = await store.invite_seat(game_id, hash_secret(body.invite_code))
+        if seat is None:
+            raise ApiError(403, "bad_invite", "this invite code is not valid for this game (or was used already)")
+        return {"game_id": game_id, "seat": seat, "status": session.status}
+
+    @app.post("/api/games/{game_id}/rematch", status_code=201, responses=_errors(403, 404, 409, *_POST_ERRORS))
+    async def rematch(game_id: str, body: Rematch) -> dict[str, Any]:
+        """After a game, the same table again: the same rules and seats, the first deal passing to the seat after
+        the last game's first dealer.  The first seat to ask opens it (``token`` for its seat); every other
+        person is offered it in their state message (``rematch`` with their own invite code) and joins it with
+        that code.  Asking again returns the same game.  403 ``bad_token``, 409 ``not_over``."""
+        session = await _session(game_id)
+        seat = session.seat_for_token(body.token)
+        if seat is None:
+            raise ApiError(403, "bad_token", "this seat token is not valid for this game")
+        if not session.over:
+            raise ApiError(409, "not_over", "a rematch can be asked for once the game is over")
+        async with session.lock:
+            offer = session.rematch
+            if offer is None:
+                first = session.first_dealer
+                if first is None:
+                    first = next((e["seat"] for e in session.history() if e.get("kind") == "dealer"), 0)
+                out = await _open_table(
+                    session.spec.name,
+                    session.rules_dict,
+                    session.players,
+                    session.teams,
+                    [(s.kind, s.level, s.name) for s in session.seats],
+                    seat,
+                    (first + 1) % session.players,
+                    session.name,
+                )
+                manager.rematches[session.id] = {
+                    "game_id": out["game_id"],
+                    "by": seat,
+                    "invites": {i["seat"]: i["invite_code"] for i in out["invites"]},
+                }
+                session.broadcast([])
+                return {"game_id": out["game_id"], "seat": seat, "token": out["token"], "invites": out["invites"]}
+        code = offer["invites"].get(seat)
+        if code is None:  # the seat that opened it asks again: its token is the one it got then
+            return {"game_id": offer["game_id"], "seat": seat, "token": None, "invites": []}
+        new = await _session(offer["game_id"])
+        token = secrets.token_urlsafe(32)
+        name = session.seats[seat].name
+        got = await store.claim_seat(new.id, hash_secret(code), hash_secret(token), name)
+        if got is None:
+            raise ApiError(403, "bad_invite", "this seat of the rematch was taken already")
+        s = new.seats[got]
+        s.claimed, s.token_hash, s.name = True, hash_secret(token), name
+        await store.set_status(new.id, new.status)
+        new.broadcast([])
+        new.kick_bots()
+        return {"game_id": new.id, "seat": got, "token": token, "invites": []}
 
     @app.get("/api/games/{game_id}/record", responses=_errors(404, 409, 422))
     async def record(game_id: str) -> dict[str, Any]:

@@ -357,6 +357,12 @@ class Store:
         )
         return seat
 
+    async def invite_seat(self, game_id: str, invite_hash: str) -> int | None:
+        """The seat whose still unused invite has ``invite_hash``, or None (a wrong or spent code); changes
+        nothing."""
+        seat: int | None = await self._run_write(_invite_seat, game_id, invite_hash)
+        return seat
+
     async def set_status(self, game_id: str, status: str) -> None:
         """Change a game's status (e.g. ``waiting`` -> ``playing`` once every seat is taken)."""
         await self._run_write(_set_status, game_id, status, _now(), self._tag(game_id))
@@ -670,6 +676,15 @@ def _notify(conn: Connection, payloads: Sequence[str]) -> None:
         conn.execute(
             text(f"SELECT pg_notify('{CHANNEL}', p) FROM unnest(CAST(:ps AS text[])) AS p"), {"ps": list(payloads)}
         )
+
+
+def _invite_seat(conn: Connection, game_id: str, invite_hash: str) -> int | None:
+    found = conn.execute(
+        select(seats.c.seat).where(
+            seats.c.game_id == game_id, seats.c.invite_hash == invite_hash, seats.c.claimed.is_(False)
+        )
+    ).first()
+    return None if found is None else int(found[0])
 
 
 def _claim_seat(

@@ -60,8 +60,9 @@ __all__ = [
 
 log = logging.getLogger("kortbord.server.sessions")
 
-#: Versions whose events are kept for clients that missed messages.
-EVENT_LOG: Final = 256
+#: Versions whose events are kept (every version of a game: the history a reconnecting page rebuilds its log, its
+#: panels and its pegboard from; a game has a few hundred moves).
+EVENT_LOG: Final = 100_000
 #: Seconds a bot lease is valid (PostgreSQL): how long after its holder dies another instance takes over.
 LEASE_SECONDS: Final = 2.5
 #: Seconds between two renewals of an instance's leases (and looks for games whose bots nobody drives).
@@ -182,8 +183,17 @@ class Session:
     catch_seats: bool = False
     #: the bot loop stopped because a move could not be stored (the lease sweeper starts it again)
     bot_stalled: bool = False
+    #: the seat that dealt first (drawn by chance, or fixed for a rematch: the seat after the last game's first
+    #: dealer); kept in the stored snapshot and the record so the game replays
+    first_dealer: int | None = None
 
     # -- facts --------------------------------------------------------------------------------------------------
+    @property
+    def rematch(self) -> dict[str, Any] | None:
+        """The rematch offered after this game: ``{"game_id", "by": seat, "invites": {seat: invite code}}``, or
+        None (kept by the manager, in memory, so it outlives the finished session being dropped)."""
+        return None if self.manager is None else self.manager.rematches.get(self.id)
+
     @property
     def version(self) -> int:
         """Moves applied so far (chance steps not counted)."""
@@ -237,12 +247,15 @@ class Session:
         """A small consistency record stored with each move: version, phase, seat to act, scores (public facts;
         compared with the replayed game when a server resumes it), from the spectator's view."""
         v = self.spec.view(state, None).to_json()
-        return {
+        out = {
             "version": version,
             "phase": v.get("phase"),
             "to_act": self.spec.to_act(state),
             "scores": v.get("scores"),
         }
+        if self.first_dealer is not None:
+            out["first_dealer"] = self.first_dealer
+        return out
 
     def seat_label(self, seat: int) -> str:
         """A seat's name: the name its player chose, else the game's (``spec.seat_name``, ``P0``...)."""
@@ -258,7 +271,7 @@ class Session:
 
     def record(self) -> dict[str, Any]:
         """The game record: rules, seed, generator and moves (only to be given out once the game is over).
-        ``dealer`` is null: the server never fixes the first dealer (chance draws it)."""
+        ``dealer`` is the first dealer when the table fixed it (a rematch), else null (chance drew it)."""
         rec: dict[str, Any] = {
             "game": self.spec.name,
             "rules_version": self.spec.rules_version,
@@ -270,7 +283,7 @@ class Session:
             "seed_commitment": self.seed_commitment,
             "rng": RNG_NAME,
             "moves": list(self.moves),
-            "dealer": None,
+            "dealer": self.first_dealer,
         }
         result = self.result_json(self.state)
         if result is not None:
@@ -278,9 +291,16 @@ class Session:
         return rec
 
     # -- messages -----------------------------------------------------------------------------------------------
-    def state_message(self, seat: int | None, events: list[dict[str, Any]]) -> dict[str, Any]:
+    def history(self) -> list[dict[str, Any]]:
+        """Every event of the game so far, the first deal's included, in order (events are public: no hidden card,
+        ``docs/engine-api.md``), for a page that (re)connects to rebuild its log, panels and pegboard."""
+        return [e for _, evs in self.events for e in evs]
+
+    def state_message(self, seat: int | None, events: list[dict[str, Any]], *, history: bool = False) -> dict[str, Any]:
         """The ``state`` message for ``seat`` (None: spectator), built from ``spec.view(state, seat)`` only (the
-        spectator's: ``spec.view(state, None)``, built by the engine from what is public)."""
+        spectator's: ``spec.view(state, None)``, built by the engine from what is public); with ``history`` it
+        carries every event so far (:meth:`history`), and after the game a rematch offer (``rematch``: the new
+        game's id, who asked and, for a seat invited to it, that seat's own invite code)."""
         spec = self.spec
         status = self.status
         to_act = self.to_act()
@@ -302,10 +322,18 @@ class Session:
             "rules": self.rules_dict,
             "seats": [s.summary() for s in self.seats],
         }
+        if history:
+            msg["history"] = self.history()
         if status == "over":
             msg["result"] = self.result_json(self.state)
             msg["seed"] = self.seed
             msg["rng"] = RNG_NAME
+            if self.rematch is not None:
+                offer: dict[str, Any] = {"game_id": self.rematch["game_id"], "by": self.rematch["by"]}
+                code = self.rematch["invites"].get(seat) if seat is not None else None
+                if code is not None:
+                    offer["invite_code"] = code
+                msg["rematch"] = offer
         return msg
 
     def events_since(self, version: int) -> list[dict[str, Any]] | None:
@@ -322,8 +350,8 @@ class Session:
         return out
 
     def attach(self, conn: Outbox) -> None:
-        """Add a connection and queue its first state message (no events); a seated connection lets the bots
-        start (see :attr:`present`)."""
+        """Add a connection and queue its first state message (no events; a page asks for the game's
+        :meth:`history` with a ``resync``); a seated connection lets the bots start (see :attr:`present`)."""
         self.conns.add(conn)
         self.send_state(conn, [])
         if conn.seat is not None and not self.present:
@@ -336,9 +364,9 @@ class Session:
         if not self.conns and self.over and self.manager is not None:
             self.manager.forget(self.id)
 
-    def send_state(self, conn: Outbox, events: list[dict[str, Any]]) -> None:
-        """Queue a fresh state message for one connection."""
-        conn.push(_dumps(self.state_message(conn.seat, events)), self.version)
+    def send_state(self, conn: Outbox, events: list[dict[str, Any]], *, history: bool = False) -> None:
+        """Queue a fresh state message for one connection (with the game's history if asked)."""
+        conn.push(_dumps(self.state_message(conn.seat, events, history=history)), self.version)
 
     def broadcast(self, events: list[dict[str, Any]]) -> None:
         """Queue the new state for every connection, each built from its own seat's view (one encoding per seat)."""
@@ -578,7 +606,9 @@ def build_session(row: GameRow) -> Session:
         raise KortbordError(f"game {row.id} uses generator {row.rng!r}; this server knows {RNG_NAME}")
     rules, rules_dict, teams, _ = table_rules(spec, dict(row.rules), row.players, row.teams)
     rng = DeterministicCSPRNG(row.seed)
-    state, _ = run_chance(spec, spec.new_game(rules, players=row.players, teams=teams), rng)
+    fixed = (row.snapshot or {}).get("first_dealer")
+    dealer = fixed if type(fixed) is int and 0 <= fixed < row.players else None
+    state, first = run_chance(spec, spec.new_game(rules, players=row.players, teams=teams, dealer=dealer), rng)
     session = Session(
         id=row.id,
         spec=spec,
@@ -593,7 +623,9 @@ def build_session(row: GameRow) -> Session:
         seats=[Seat(s.seat, s.kind, s.level, s.name, s.claimed, s.token_hash) for s in row.seats],
         state=state,
         rng=rng,
+        first_dealer=dealer,
     )
+    session.events.append((0, first))
     for i, text in enumerate(row.moves, 1):
         move = spec.parse_move(session.state, text)
         state, evs = spec.step(session.state, move)
@@ -655,7 +687,7 @@ def replay_record(record: dict[str, Any]) -> Any:
         seed_commitment=record.get("seed_commitment", ""),
         rng=record["rng"],
         version=len(record["moves"]),
-        snapshot=None,
+        snapshot=None if record.get("dealer") is None else {"first_dealer": record["dealer"]},
         status="over",
         created_at=dt.datetime.now(dt.UTC),
         seats=[],
@@ -676,6 +708,8 @@ class SessionManager:
         self.bots = bots
         self.bot_delay = bot_delay
         self.sessions: dict[str, Session] = {}
+        #: rematch offers by the finished game's id (:attr:`Session.rematch`)
+        self.rematches: dict[str, dict[str, Any]] = {}
         self._loading: dict[str, asyncio.Future[Session | None]] = {}
         #: many instances may share the database (PostgreSQL): bots under leases, changes by notification
         self.shared = store.shared

@@ -270,7 +270,8 @@ async def _handle(session: Session, conn: Connection, raw: str) -> None:
             await session.catch_up()
         since = msg.get("since")
         events = session.events_since(since) if type(since) is int and since >= 0 else []
-        session.send_state(conn, events or [])
+        # {"type": "resync", "history": true}: with every event so far, as on connecting
+        session.send_state(conn, events or [], history=msg.get("history") is True)
     elif kind == "move":
         try:
             await session.submit(conn.seat, msg.get("version"), msg.get("move"))

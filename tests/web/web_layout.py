@@ -1,0 +1,105 @@
+"""One screen (issue #11): at 1280x800, 1366x768 and 390x844 the player's hand, the controls they must use, the
+table, the opponents' state and the scores lie inside the viewport without scrolling, and choosing cards moves
+none of them.  Checked by bounding boxes in the real browser (``getBoundingClientRect``), clipped by every
+scrolling ancestor, so a control scrolled out of its panel counts as out of view."""
+
+from __future__ import annotations
+
+from typing import Any
+
+#: The three screens of the issue: two laptops and a phone.
+VIEWPORTS = ((1280, 800), (1366, 768), (390, 844))
+
+#: The regions every table has (stable class names, also for other modules to hook on).
+REGIONS = (".opponents", ".scores", ".table", ".banner", ".turn")
+
+_PROBLEMS = """
+(extra) => {
+  const out = [];
+  const vw = window.innerWidth, vh = window.innerHeight;
+  const se = document.scrollingElement;
+  if (se.scrollHeight > vh + 1) out.push(`the page scrolls: ${se.scrollHeight} > ${vh}`);
+  if (se.scrollWidth > vw + 1) out.push(`the page scrolls sideways: ${se.scrollWidth} > ${vw}`);
+  const root = document.querySelector('.mulle, .cribbage');
+  if (!root) return ['no table'];
+  const d = root.dataset;
+  const legal = JSON.parse(d.legal || '[]');
+  const mine = d.mine === '1';
+  const modal = document.querySelector('.modal-back .modal');
+  const need = ['.opponents', '.scores', '.table', '.banner', '.turn', ...extra];
+  if (modal) need.push('#show-close, #summary-close');
+  if (mine && !modal && !document.querySelector('#game-over')) {
+    need.push('.controls');
+    if (document.querySelector('.hand-card')) need.push('.hand', '.hand-card');
+    if (root.classList.contains('cribbage')) {
+      if (d.phase === 'discard') need.push('#discard');
+      if (d.phase === 'play') need.push('#go', ...(legal.some((m) => m !== 'go') ? ['.hand-card.legal'] : []));
+      if (legal.some((m) => m.startsWith('count'))) need.push('#count-input', '#announce', '.numgrid button');
+      if (legal.includes('accept')) need.push('#accept', '#overcount', '#muggins', '#muggins-input', '.numgrid button');
+    }
+  }
+  for (const sel of need) {
+    const els = [...document.querySelectorAll(sel)];
+    if (!els.length) { out.push(`${sel}: missing`); continue; }
+    for (const el of els) {
+      const r = el.getBoundingClientRect();
+      const name = `${sel}${el.dataset.code ? '[' + el.dataset.code + ']' : ''}`;
+      if (r.width < 1 || r.height < 1) { out.push(`${name}: not shown`); continue; }
+      let box = { l: 0, t: 0, r: vw, b: vh };
+      for (let a = el.parentElement; a; a = a.parentElement) {
+        const cs = getComputedStyle(a);
+        if (cs.overflowX !== 'visible' || cs.overflowY !== 'visible') {
+          const ar = a.getBoundingClientRect();
+          box = { l: Math.max(box.l, ar.left), t: Math.max(box.t, ar.top), r: Math.min(box.r, ar.right), b: Math.min(box.b, ar.bottom) };
+        }
+      }
+      const tol = 2;
+      if (r.left < box.l - tol || r.top < box.t - tol || r.right > box.r + tol || r.bottom > box.b + tol) {
+        out.push(`${name}: ${Math.round(r.left)},${Math.round(r.top)}-${Math.round(r.right)},${Math.round(r.bottom)} outside ${Math.round(box.l)},${Math.round(box.t)}-${Math.round(box.r)},${Math.round(box.b)}`);
+      }
+    }
+  }
+  return out;
+}
+"""
+
+_RECTS = """
+() => Object.fromEntries(['.hand', '.table', '.controls', '.opponents', '.scores'].map((sel) => {
+  const el = document.querySelector(sel);
+  if (!el) return [sel, null];
+  const r = el.getBoundingClientRect();
+  return [sel, [Math.round(r.left), Math.round(r.top), Math.round(r.width), Math.round(r.height)]];
+}))
+"""
+
+
+def fits_one_screen(page: Any, extra: tuple[str, ...] | list[str] = ()) -> None:
+    """Assert that at each of :data:`VIEWPORTS` the required elements of the current decision lie inside the
+    viewport and inside their scrolling panels, and that the page does not scroll; ``extra`` adds selectors
+    (e.g. the move button about to be clicked).  The viewport is put back as it was."""
+    before = page.viewport_size
+    here = (before["width"], before["height"])
+    # the current size last, so that it need not be set again
+    sizes = [s for s in VIEWPORTS if s != here] + ([here] if here in VIEWPORTS else [])
+    try:
+        for w, h in sizes:
+            if (w, h) != (page.viewport_size["width"], page.viewport_size["height"]):
+                page.set_viewport_size({"width": w, "height": h})
+            problems = page.evaluate(_PROBLEMS, list(extra))
+            assert not problems, f"at {w}x{h}: {problems}"
+    finally:
+        if page.viewport_size != before:
+            page.set_viewport_size(before)
+
+
+def regions(page: Any) -> dict[str, Any]:
+    """The boxes of the hand, the table, the controls, the opponents and the scores ([left, top, width, height])."""
+    out: dict[str, Any] = page.evaluate(_RECTS)
+    return out
+
+
+def nothing_moved(page: Any, before: dict[str, Any]) -> None:
+    """Assert that no region moved or changed size since ``before`` (:func:`regions`), e.g. after choosing cards."""
+    after = regions(page)
+    moved = {k: (before[k], after[k]) for k in before if before[k] != after[k]}
+    assert not moved, f"choosing cards moved: {moved}"
