@@ -6,6 +6,12 @@ import { MulleTable, describeNotation } from "./mulle";
 import { CribbageTable } from "./cribbage";
 import { short } from "./cards";
 import { eventText, has, reasonText, type Fmt } from "./words";
+import { Motion } from "./anim";
+import { Aids } from "./aids";
+import { aw } from "./aidwords";
+import { focusForState, keysOverlay, proposed } from "./keys";
+import { settingsDialog } from "./settings";
+import { recordGame } from "./stats";
 
 export interface TableCtx {
   seat: number | null;
@@ -54,6 +60,13 @@ export class GamePage {
   private overEl = h("div", { class: "over-wrap" });
   private flashTimer: number | undefined;
   private keyHandler = (e: KeyboardEvent) => this.onKey(e);
+  // Moving cards, the aids, the latest event, the computer's thinking sign, the keys (anim/aids/keys.ts).
+  private motion: Motion | null = null;
+  private aids: Aids;
+  private lastEventEl = h("div", { class: "last-event", id: "last-event", "aria-live": "polite" });
+  private thinkingEl = h("div", { class: "thinking", id: "thinking", role: "status", hidden: true });
+  private overlayEl = h("div", { class: "overlay-wrap" });
+  private captureKeys = (e: KeyboardEvent) => this.onKeyCapture(e);
 
   constructor(public gameId: string) {
     this.saved = seatFor(gameId);
@@ -63,9 +76,25 @@ export class GamePage {
       h("summary", {}, t("log")),
       this.logList,
     );
+    this.aids = new Aids({
+      send: (msg) => this.socket?.send(msg),
+      move: (n) => this.socket?.move(n),
+      state: () => this.msg,
+      fmt: () => this.fmt(),
+      name: (s) => this.name(s),
+    });
+    const tools = h(
+      "div",
+      { class: "tools" },
+      h("button", { class: "ghost small", id: "keys-btn", title: aw("ui.keysOpen"), "aria-label": aw("ui.keys"), onclick: () => this.openOverlay("keys") }, "?"),
+      h("button", { class: "ghost small", id: "settings-btn", onclick: () => this.openOverlay("settings") }, "⚙ ", aw("ui.settings")),
+    );
     this.root.append(
-      h("div", { class: "gamebar" }, this.statusEl, this.connEl),
+      h("div", { class: "gamebar" }, this.statusEl, this.thinkingEl, this.connEl, tools),
+      this.lastEventEl,
       this.flashEl,
+      this.aids.el,
+      this.overlayEl,
       this.invitesEl,
       this.overEl,
       h("div", { class: "game-grid" }, this.tableWrap, log),
@@ -74,16 +103,63 @@ export class GamePage {
     this.socket = new GameSocket(gameId, this.saved?.token, {
       onState: (m) => this.enqueue(m),
       onError: (e) => this.onError(e),
+      onOther: (m) => this.aids.onMessage(m),
       onStatus: (s) => {
+        if (s === "open") this.aids.onOpen();
         this.connEl.textContent = s === "open" ? "" : s === "connecting" ? t("connecting") : t("reconnecting");
       },
     });
     document.addEventListener("keydown", this.keyHandler);
+    document.addEventListener("keydown", this.captureKeys, true);
   }
 
   destroy(): void {
     this.socket?.close();
     document.removeEventListener("keydown", this.keyHandler);
+    document.removeEventListener("keydown", this.captureKeys, true);
+    this.motion?.destroy();
+    this.aids.destroy();
+  }
+
+  /** The shortcuts overlay or the settings dialog (one at a time). */
+  openOverlay(which: "keys" | "settings" | null): void {
+    clear(this.overlayEl);
+    if (which === null) return;
+    const close = () => {
+      clear(this.overlayEl);
+      this.aids.draw();
+    };
+    this.overlayEl.append(which === "keys" ? keysOverlay(close) : settingsDialog(close));
+    (this.overlayEl.querySelector("#keys-close, #settings-close") as HTMLElement | null)?.focus();
+  }
+
+  /** Keys that mean the same in both games, before the table sees them: Enter performs the proposed action, ?
+   * the shortcuts, H a hint, S the settings, Esc closes them. */
+  private onKeyCapture(e: KeyboardEvent): void {
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    const tgt = e.target as HTMLElement | null;
+    const typing = tgt && (tgt.tagName === "INPUT" || tgt.tagName === "SELECT" || tgt.tagName === "TEXTAREA");
+    const open = this.overlayEl.firstChild !== null;
+    if (e.key === "Escape" && open) {
+      this.openOverlay(null);
+      e.preventDefault();
+      e.stopPropagation();
+      return;
+    }
+    if (typing) return; // the count boxes handle their own Enter
+    if (e.key === "?") {
+      this.openOverlay(open ? null : "keys");
+    } else if ((e.key === "h" || e.key === "H") && !open) {
+      this.aids.askHint();
+    } else if ((e.key === "s" || e.key === "S") && !open) {
+      this.openOverlay("settings");
+    } else if (e.key === "Enter") {
+      const b = proposed(this.root);
+      if (!b) return;
+      b.click();
+    } else return;
+    e.preventDefault();
+    e.stopPropagation();
   }
 
   rerender(): void {
@@ -193,14 +269,51 @@ export class GamePage {
       this.table = m.game === "mulle" ? new MulleTable(this.ctx()) : new CribbageTable(this.ctx());
       clear(this.tableWrap);
       this.tableWrap.append(this.table.root);
+      this.motion?.destroy();
+      this.motion = new Motion(this.table.root);
+      this.aids.watch(this.table.root);
     }
+    const moved = fresh && this.table.root.dataset.version !== String(m.version);
+    const before = moved ? this.motion?.snapshot() : undefined;
+    // A newer state: the old banner's news is stale (errors stay until they time out).
+    if (moved && !this.flashEl.classList.contains("error")) this.flashEl.className = "flash";
     if (fresh) for (const ev of m.events ?? []) this.events.push(ev);
     if (this.events.length > 300) this.events.splice(0, this.events.length - 300);
     this.table.update(m);
+    if (before && this.motion) {
+      const events = m.events ?? [];
+      this.motion.play(before, { mover: this.table.mover(events), me: m.seat, events });
+      this.drawLastEvent(events);
+      focusForState(this.table.root);
+    }
+    this.aids.onState(m);
+    recordGame(m);
     this.drawStatus(m);
     this.drawLog();
     this.drawInvites(m);
     this.drawOver(m);
+  }
+
+  /** The banner: always the latest event of the game in words (issue #11 item 2). */
+  private drawLastEvent(events: unknown[]): void {
+    if (!this.table) return;
+    for (let i = events.length - 1; i >= 0; i--) {
+      const text = this.table.describe(events[i]);
+      if (text) {
+        this.lastEventEl.textContent = text;
+        return;
+      }
+    }
+  }
+
+  /** The computer's thinking sign: shown while a computer is to move. */
+  private drawThinking(m: StateMsg, toAct: number | null): void {
+    const s = toAct === null ? undefined : m.seats?.find((x) => x.seat === toAct);
+    const on = m.status === "playing" && s?.kind === "bot";
+    this.thinkingEl.hidden = !on;
+    this.thinkingEl.textContent = on ? aw("ui.thinking", { name: this.name(toAct!) }) : "";
+    for (const el of Array.from(this.root.querySelectorAll(".seatbox.thinking"))) el.classList.remove("thinking");
+    if (on) this.root.querySelector(`.seatbox[data-seat="${toAct}"]`)?.classList.add("thinking");
   }
 
   private drawStatus(m: StateMsg): void {
@@ -225,6 +338,7 @@ export class GamePage {
     }
     this.statusEl.textContent = text;
     this.statusEl.className = cls;
+    this.drawThinking(m, m.status === "over" || v.phase === "over" ? null : toAct);
     document.title = `${text ? text + " · " : ""}kortbord`;
   }
 

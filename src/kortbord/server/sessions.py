@@ -36,6 +36,7 @@ from kortbord.errors import (
 from kortbord.server.bots import BotPool
 from kortbord.server.db import GameRow, SeatRow, Store
 from kortbord.server.rng import RNG_NAME, DeterministicCSPRNG
+from kortbord.server.stats import record_result
 
 __all__ = ["MoveError", "Session", "SessionManager", "hash_secret", "replay_record", "run_chance", "table_rules"]
 
@@ -153,6 +154,8 @@ class Session:
     #: a person at the table has connected (bots wait for that, so nobody finds a game begun without them);
     #: games without people start at once
     present: bool = False
+    #: the person seats that agreed to aids in a game between people (:mod:`kortbord.server.aids`)
+    aids_agreed: set[int] = field(default_factory=set)
 
     # -- facts --------------------------------------------------------------------------------------------------
     @property
@@ -385,6 +388,8 @@ class Session:
             self.moves.append(notation)
             self.events.append((ply, events))
             self.broadcast(events)
+            if self.over:
+                record_result(self)  # the statistics per player name (kortbord.server.stats)
         self.kick_bots()
 
     def _who(self, seat: int) -> str:
