@@ -21,6 +21,8 @@ from server_helpers import card_strings, make_client, new_game, receive_state
 
 from kortbord import core
 from kortbord.server.aids import discard_advice, hint_reason, mulle_advice
+from kortbord.server.rng import DeterministicCSPRNG
+from kortbord.server.sessions import run_chance
 from kortbord.server.stats import summarise
 
 RANKS = "A23456789TJQK"
@@ -211,7 +213,26 @@ def test_statistics_count_a_finished_game_of_a_named_player(tmp_path: Path) -> N
                 if msg["legal_moves"]:
                     move = rng.choice(msg["legal_moves"])["notation"]
                     ws.send_json({"type": "move", "version": msg["version"], "move": move})
+            ws.send_json({"type": "review"})
+            review = _until(ws, "review")
         won = 0 in msg["result"]["winners"]
+        # The review: decisions of seat 0 where the strong computer would have played another legal move.
+        assert review["type"] == "review" and review["checked"] > 0, review
+        record = c.get(f"/api/games/{g['game_id']}/record").json()
+        plies = {it["ply"]: it for it in review["items"]}
+        assert plies, "random play is never the strong computer's choice at every decision"
+        spec = core.get("cribbage")
+        rules = spec.make_rules(record["rules"], players=2)
+        rng = DeterministicCSPRNG(record["seed"])
+        state, _ = run_chance(spec, spec.new_game(rules, players=2), rng)
+        for ply, text in enumerate(record["moves"], 1):
+            if ply in plies:
+                item = plies[ply]
+                legal = [str(m) for m in spec.legal_moves(state)]
+                assert spec.to_act(state) == 0 and text == item["played"]
+                assert item["best"] in legal and item["best"] != item["played"] and item["cost"] > 0
+            state, _ = spec.step(state, spec.parse_move(state, text))
+            state, _ = run_chance(spec, state, rng)
         rows: list[dict[str, Any]] = []
         for _ in range(50):
             rows = c.get("/api/stats", params={"name": "Anna"}).json()["rows"]

@@ -30,11 +30,17 @@ export class Aids {
   private asking = false;
   private advice: Json = null;
   private observer: MutationObserver | null = null;
+  private advisorOpen = false;
+  private review: Json = null;
+  private reviewAsked = false;
 
   constructor(private host: AidHost) {}
 
   /** Watch the table's redraws to put the marks of the aids back on its cards. */
+  private tableRoot: HTMLElement | null = null;
+
   watch(tableRoot: HTMLElement): void {
+    this.tableRoot = tableRoot;
     this.observer?.disconnect();
     this.observer = new MutationObserver(() => this.decorate(tableRoot));
     this.observer.observe(tableRoot, { childList: true, subtree: true });
@@ -57,10 +63,13 @@ export class Aids {
     } else if (m.type === "hint") {
       this.asking = false;
       if (m.version === this.host.state()?.version) this.hint = m;
+    } else if (m.type === "review") {
+      this.review = m;
     } else if (m.type === "advice") {
       if (m.version === this.host.state()?.version) this.advice = m;
     } else return false;
     this.draw();
+    if (this.tableRoot) this.decorate(this.tableRoot);
     return true;
   }
 
@@ -81,6 +90,10 @@ export class Aids {
 
   private request(): void {
     const m = this.host.state();
+    if (m && m.status === "over" && m.seat !== null && this.allowed && aidOn("review") && !this.reviewAsked) {
+      this.reviewAsked = true;
+      this.host.send({ type: "review" });
+    }
     if (!m || !this.allowed || m.seat === null || m.status === "over") return;
     const v = m.view ?? {};
     if (m.game === "mulle" && (aidOn("twins") || aidOn("pile") || aidOn("takers"))) this.host.send({ type: "advice" });
@@ -98,7 +111,7 @@ export class Aids {
     const m = this.host.state()!;
     const r = this.hint.reason ?? {};
     const why = aw(`hint.${m.game}.${r.code}`, r, this.host.fmt());
-    if (m.game === "mulle") return `${describeNotation(this.hint.move) ?? ""} — ${why}`;
+    if (m.game === "mulle") return `${describeNotation(this.hint.move) ?? ""}: ${why}`;
     return why;
   }
 
@@ -144,6 +157,34 @@ export class Aids {
       );
     }
     if (this.allowed && m.game === "cribbage" && aidOn("advisor") && this.advice?.discards && this.myTurn()) this.el.append(this.advisor());
+    if (m.status === "over" && this.reviewAsked && aidOn("review")) this.el.append(this.reviewPanel());
+  }
+
+  /** A move in words for the review: Mulle described, Cribbage cards as A♠ ("discard 5H 5S" -> "5♥ 5♠"). */
+  private moveWords(notation: string): string {
+    const m = this.host.state()!;
+    if (m.game === "mulle") return describeNotation(notation) ?? notation;
+    if (notation === "go") return "Go";
+    return notation.replace(/^discard\s+/, "").split(/\s+/).map(short).join(" ");
+  }
+
+  private reviewPanel(): HTMLElement {
+    const box = h("section", { class: "panel review", id: "review", "aria-live": "polite" }, h("h3", {}, aw("ui.reviewTitle")));
+    if (!this.review) {
+      box.append(h("p", { class: "muted" }, aw("ui.reviewLoading")));
+      return box;
+    }
+    const items: Json[] = this.review.items ?? [];
+    if (!items.length) box.append(h("p", {}, aw("ui.reviewNone")));
+    else
+      box.append(
+        h(
+          "ul",
+          {},
+          items.map((it) => h("li", { "data-ply": String(it.ply) }, aw("ui.reviewRow", { deal: it.deal, played: this.moveWords(it.played), best: this.moveWords(it.best), cost: it.cost.toFixed(1) }))),
+        ),
+      );
+    return box;
   }
 
   private advisor(): HTMLElement {
@@ -168,13 +209,21 @@ export class Aids {
         ),
       ),
     );
-    return h(
+    const best = rows[0];
+    const box = h(
       "details",
-      { class: "panel advisor-box", open: true },
-      h("summary", {}, aw("ui.advisorTitle")),
+      { class: "panel advisor-box", id: "advisor-box", open: this.advisorOpen },
+      h(
+        "summary",
+        {},
+        h("b", {}, aw("ui.advisorTitle")),
+        best ? ` — ${aw("ui.advisorBest", { cards: best.discard.map(short).join(" "), hand: best.hand.toFixed(2), crib: (best.own_crib ? "+" : "−") + best.crib.toFixed(2) })}` : "",
+      ),
       h("p", { class: "muted" }, aw("ui.advisorHelp", { n: starters })),
       h("div", { class: "scroll" }, table),
     );
+    box.addEventListener("toggle", () => (this.advisorOpen = box.open));
+    return box;
   }
 
   /** Put the aids' marks on the table's cards (after each redraw of the table). */

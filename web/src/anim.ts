@@ -10,6 +10,7 @@ type Rects = Map<string, DOMRect>;
 
 interface Snapshot {
   cards: Rects;
+  places: Map<string, string>;
   imgs: Map<string, HTMLImageElement>;
   pegs: Map<string, number>;
 }
@@ -21,6 +22,15 @@ export interface MoveInfo {
   me: number | null;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   events: any[];
+}
+
+/** Where a card lies: its row or pile (a build by its id), so a card that only shifts along its row is told
+ * apart from one that was moved there. */
+function place(img: Element): string {
+  const box = img.closest("[data-build], .loose, .hand, .sequence, .played-row, .seatbox, .stack, .fan, .counting, .show");
+  if (!box) return "";
+  const b = box.getAttribute("data-build");
+  return b ? `build:${b}` : `${box.className}|${box.closest("[data-seat]")?.getAttribute("data-seat") ?? ""}`;
 }
 
 /** A card element's key: its code and which copy of it this is in document order (Mulle has two packs). */
@@ -39,6 +49,8 @@ function keyed(root: ParentNode): Map<string, HTMLImageElement> {
 export class Motion {
   /** Keys of the cards of the other players' last move (marked until the viewer acts). */
   private marked = new Set<string>();
+  /** The other player whose move that was (their seat box is marked too: a capture leaves no card behind). */
+  private markedSeat: number | null = null;
   private observer: MutationObserver;
 
   constructor(private root: HTMLElement) {
@@ -54,12 +66,16 @@ export class Motion {
   snapshot(): Snapshot {
     const imgs = keyed(this.root);
     const cards: Rects = new Map();
-    for (const [k, img] of imgs) cards.set(k, img.getBoundingClientRect());
+    const places = new Map<string, string>();
+    for (const [k, img] of imgs) {
+      cards.set(k, img.getBoundingClientRect());
+      places.set(k, place(img));
+    }
     const pegs = new Map<string, number>();
     for (const p of Array.from(this.root.querySelectorAll<SVGElement>(".peg.front[data-side]"))) {
       pegs.set(p.getAttribute("data-side")!, Number(p.getAttribute("data-score")));
     }
-    return { cards, imgs, pegs };
+    return { cards, places, imgs, pegs };
   }
 
   private seatEl(seat: number | null, me: number | null): Element | null {
@@ -77,9 +93,12 @@ export class Motion {
     const ms = moveMs();
     const mine = info.mover !== null && info.mover === info.me;
     const theirs = info.mover !== null && info.mover !== info.me;
-    if (mine || info.events.some((e) => e.kind === "deal" || e.kind === "dealer")) this.marked.clear();
+    if (mine || info.events.some((e) => e.kind === "deal" || e.kind === "dealer")) {
+      this.marked.clear();
+      this.markedSeat = null;
+    }
+    if (theirs) this.markedSeat = info.mover;
     const after = keyed(this.root);
-    const moved = new Set<string>();
     const dealt = info.events.some((e) => e.kind === "deal");
     const source = (theirs ? this.seatEl(info.mover, info.me) : null) ?? (dealt ? this.stockEl() : null);
     const src = source?.getBoundingClientRect();
@@ -93,8 +112,7 @@ export class Motion {
       const dx = from.left + from.width / 2 - (now.left + now.width / 2);
       const dy = from.top + from.height / 2 - (now.top + now.height / 2);
       if (Math.abs(dx) + Math.abs(dy) < 4) continue;
-      moved.add(k);
-      if (theirs && !img.closest(".me")) this.marked.add(k);
+      if (theirs && !img.closest(".me") && (!old || before.places.get(k) !== place(img))) this.marked.add(k);
       if (ms > 0) {
         const s = old ? Math.max(0.3, Math.min(2.5, old.width / now.width)) : 0.6;
         img.animate(
@@ -165,6 +183,10 @@ export class Motion {
   }
 
   private applyMarks(): void {
+    for (const el of Array.from(this.root.querySelectorAll(".seatbox[data-seat]"))) {
+      const want = this.markedSeat !== null && el.getAttribute("data-seat") === String(this.markedSeat);
+      if (want !== el.classList.contains("lastmover")) el.classList.toggle("lastmover", want);
+    }
     if (!this.marked.size) {
       for (const el of Array.from(this.root.querySelectorAll(".lastmove"))) el.classList.remove("lastmove");
       return;

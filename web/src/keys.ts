@@ -44,33 +44,36 @@ export function proposed(root: HTMLElement): HTMLButtonElement | null {
     const b = document.querySelector<HTMLButtonElement>(sel);
     if (visible(b)) return b;
   }
-  // Cribbage.
+  // The player's own choice, when it makes a move.
   const discard = q("#discard");
   if (visible(discard)) return discard;
-  if (q("#discard")) return null; // the discard is not complete: Enter chooses the focused card
+  if (focused instanceof HTMLButtonElement && focused.matches(".cribbage .hand-card.legal") && phaseOf(root) === "play") return focused;
+  if (focused instanceof HTMLButtonElement && focused.matches(".move.legal")) return focused;
+  const moves = root.querySelectorAll<HTMLButtonElement>(".actions .move.legal");
+  if (moves.length >= 1) return moves[0];
+  // Else the hint's move, when a hint is shown.
+  const play = q("#hint-play");
+  if (visible(play)) return play;
+  // Cribbage: Enter chooses the focused card while the discard is not complete; in the show it counts (the
+  // count box) or accepts; in the play it says go or plays the only card there is.
+  if (discard) return null;
   const announce = q("#announce");
   if (announce) return visible(announce) ? announce : null;
   const muggins = root.querySelector<HTMLInputElement>("#muggins-input");
   if (muggins && muggins.value) return q("#muggins");
   const accept = q("#accept");
   if (visible(accept)) return accept;
-  const phase = root.querySelector<HTMLElement>(".cribbage")?.dataset.phase;
-  if (phase === "play") {
-    if (focused instanceof HTMLButtonElement && focused.matches(".hand-card.legal")) return focused;
+  if (phaseOf(root) === "play") {
     const go = q("#go.legal");
     if (visible(go)) return go;
     const legal = root.querySelectorAll<HTMLButtonElement>(".hand-card.legal");
     if (legal.length === 1) return legal[0];
-    return null;
   }
-  // Mulle: the move the choice makes (one), or the focused move button.
-  if (focused instanceof HTMLButtonElement && focused.matches(".move.legal")) return focused;
-  const moves = root.querySelectorAll<HTMLButtonElement>(".actions .move.legal");
-  if (moves.length >= 1 && (moves.length === 1 || !(focused instanceof HTMLButtonElement && focused.matches(".table-card, .build")))) return moves[0];
-  // The other aids' buttons (the hint's "Play it").
-  const play = q("#hint-play");
-  if (visible(play)) return play;
   return null;
+}
+
+function phaseOf(root: HTMLElement): string | undefined {
+  return root.querySelector<HTMLElement>(".cribbage")?.dataset.phase;
 }
 
 /** After a new state is drawn: the count box has the focus when the viewer must count, Accept when they must

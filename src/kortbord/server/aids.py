@@ -35,7 +35,11 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["MESSAGES", "aids_allowed", "discard_advice", "handle", "hint_reason", "mulle_advice"]
 
 #: The message types this module answers.
-MESSAGES: Final = frozenset({"aids", "hint", "advice"})
+MESSAGES: Final = frozenset({"aids", "hint", "advice", "review"})
+#: The review looks at the seat's last this many decisions (a long Mulle game would take the computer minutes).
+REVIEW_DECISIONS: Final = 40
+#: Sampled worlds per Mulle move the review values (the strong player's own playouts).
+REVIEW_WORLDS: Final = 16
 
 #: Hints being thought about (a reference keeps each task alive).
 _TASKS: set[asyncio.Task[None]] = set()
@@ -223,6 +227,100 @@ def hint_reason(spec: Any, view: Any, move: Any, rng: random.Random) -> dict[str
     return {"code": kind, "card": data["card"], "value": value, "build": data.get("build")}
 
 
+# ------------------------------------------------------------------------------------------------------ review
+def mulle_values(view: Any, moves: list[Any], rng: random.Random, worlds: int = REVIEW_WORLDS) -> list[float]:
+    """The strong Mulle player's value of each of ``moves`` for the view's seat: the mean over ``worlds`` worlds
+    sampled from the view (``SPEC.sample``) of its own side's points gained minus the other sides' mean, each move
+    played out by the strong player's own playout policy with the same generator seed (common random numbers) --
+    what :class:`kortbord.bots.mulle_strong.StrongBot` maximises, in points."""
+    from kortbord.bots import mulle_strong
+    from kortbord.mulle import engine
+    from kortbord.mulle.spec import SPEC
+    from kortbord.mulle.state import side_of
+
+    bot = mulle_strong.StrongBot(view.rules)
+    tables = mulle_strong._tables(view.rules)
+    side = side_of(view.teams, view.seat)
+    totals = [0.0] * len(moves)
+    for _ in range(worlds):
+        world = SPEC.sample(view, rng)
+        base = mulle_strong._side_points(world, tables)
+        seed = rng.getrandbits(64)
+        for i, m in enumerate(moves):
+            after = bot._playout(engine.apply(world, m), random.Random(seed))
+            pts = mulle_strong._side_points(after, tables)
+            gain = [pts[k] - base[k] for k in range(len(pts))]
+            others = (sum(gain) - gain[side]) / max(1, len(gain) - 1)
+            totals[i] += gain[side] - others
+    return [t / worlds for t in totals]
+
+
+def review(session: Session, seat: int, limit: int = REVIEW_DECISIONS) -> dict[str, Any]:
+    """The seat's decisions (its last ``limit`` with a choice) where the strong computer would have chosen
+    otherwise, each with its expected cost in points, judged from the seat's view at the time only.
+
+    The game is replayed from its seed and moves.  Cribbage: a discard by :func:`discard_advice`'s ``net``, a play
+    by the strong player's searched values (points to the end of the play); the show's counts are not reviewed.
+    Mulle: the strong player's choice, valued against the move played by :func:`mulle_values`.
+
+    Returns:
+        ``{"checked": decisions looked at, "items": [{"ply", "deal", "played", "best", "cost"}]}`` (``cost`` > 0,
+        points; ``deal``: Cribbage the deal number, Mulle ``"round.deal"``), at most 12, the costliest, in order.
+    """
+    from kortbord.bots import registry
+    from kortbord.server.rng import DeterministicCSPRNG
+    from kortbord.server.sessions import run_chance
+
+    spec = session.spec
+    rng = DeterministicCSPRNG(session.seed)
+    state, _ = run_chance(spec, spec.new_game(session.rules, players=session.players, teams=session.teams), rng)
+    decisions = []
+    for ply, text in enumerate(session.moves, 1):
+        move = spec.parse_move(state, text)
+        if spec.to_act(state) == seat:
+            legal = spec.legal_moves(state)
+            if len(set(legal)) > 1:
+                decisions.append((ply, state, move, legal))
+        state, _ = spec.step(state, move)
+        state, _ = run_chance(spec, state, rng)
+    local = random.Random(session.seed)
+    strong = registry.make_bot(spec.name, "strong", session.rules)
+    items: list[dict[str, Any]] = []
+    for ply, st, move, legal in decisions[-limit:]:
+        view = spec.view(st, seat)
+        best: Any = None
+        cost = 0.0
+        if spec.name == "cribbage":
+            if view.phase == "discard":
+                rows = discard_advice(view)
+                chosen = sorted(str(c) for c in move.cards)
+                top = rows[0]
+                mine = next(r for r in rows if sorted(r["discard"]) == chosen)
+                if sorted(top["discard"]) != chosen:
+                    best = next(m for m in legal if sorted(str(c) for c in m.cards) == sorted(top["discard"]))
+                    cost = abs(top["net"] - mine["net"])
+            elif view.phase == "play":
+                from kortbord.bots.cribbage_strong import StrongBot
+
+                assert isinstance(strong, StrongBot)
+                values = strong.play_values(view, legal, local)
+                i_best = max(range(len(legal)), key=lambda i: values[i])
+                if legal[i_best] != move:
+                    best = legal[i_best]
+                    cost = values[i_best] - values[legal.index(move)]
+            deal = str(view.deal_number)
+        else:
+            choice = strong.choose(view, legal, local)
+            if choice != move:
+                v_best, v_mine = mulle_values(view, [choice, move], local)
+                best, cost = choice, v_best - v_mine
+            deal = f"{view.round_no}.{view.deal_no}"
+        if best is not None and cost >= 0.1:
+            items.append({"ply": ply, "deal": deal, "played": str(move), "best": str(best), "cost": round(cost, 1)})
+    costliest = sorted(items, key=lambda d: -d["cost"])[:12]
+    return {"checked": min(limit, len(decisions)), "items": sorted(costliest, key=lambda d: d["ply"])}
+
+
 # ------------------------------------------------------------------------------------------------------ handler
 def _error(code: str, message: str, version: int) -> dict[str, Any]:
     return {"type": "error", "code": code, "message": message, "version": version}
@@ -255,6 +353,14 @@ async def handle(session: Session, conn: Connection, msg: dict[str, Any]) -> Non
     spec = session.spec
     state = session.state
     version = session.version
+    if kind == "review":
+        if not session.over:
+            conn.send_json(_error("not_over", "the review comes when the game is over", version))
+            return
+        task = asyncio.create_task(_review(session, conn, seat))
+        _TASKS.add(task)
+        task.add_done_callback(_TASKS.discard)
+        return
     view = spec.view(state, seat)
     if kind == "advice":
         out: dict[str, Any] = {"type": "advice", "version": version, "game": spec.name}
@@ -268,6 +374,11 @@ async def handle(session: Session, conn: Connection, msg: dict[str, Any]) -> Non
     task = asyncio.create_task(_hint(session, conn, seat, view, version))  # the socket reads on while it thinks
     _TASKS.add(task)
     task.add_done_callback(_TASKS.discard)
+
+
+async def _review(session: Session, conn: Connection, seat: int) -> None:
+    out = await asyncio.to_thread(review, session, seat)
+    conn.send_json({"type": "review", "version": session.version, **out})
 
 
 async def _hint(session: Session, conn: Connection, seat: int, view: Any, version: int) -> None:
