@@ -9,7 +9,6 @@
 
 from __future__ import annotations
 
-import itertools
 import random
 import time
 from fractions import Fraction
@@ -17,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from brute_cribbage import RANKS, show_by_the_rules
 from server_helpers import card_strings, make_client, new_game, receive_state
 
 from kortbord import core
@@ -25,51 +25,13 @@ from kortbord.server.rng import DeterministicCSPRNG
 from kortbord.server.sessions import run_chance
 from kortbord.server.stats import summarise
 
-RANKS = "A23456789TJQK"
-
-
-def _value(card: str) -> int:
-    return min(10, RANKS.index(card[0]) + 1)
-
-
-def _show(hand: list[str], starter: str, crib: bool = False) -> int:
-    """The show value by the rules text (§2.5): fifteens 2 each, pairs 2 each, runs of 3+ (maximal, multiplied),
-    a flush of four hand cards (4, 5 with the starter; the crib only 5), nobs (the jack of the starter's suit)."""
-    cards = [*hand, starter]
-    pts = 0
-    for k in range(2, 6):
-        for combo in itertools.combinations(cards, k):
-            if sum(_value(c) for c in combo) == 15:
-                pts += 2
-    for a, b in itertools.combinations(cards, 2):
-        if a[0] == b[0]:
-            pts += 2
-    ranks = sorted(RANKS.index(c[0]) for c in cards)
-    for length in (5, 4, 3):
-        runs = 0
-        for combo in itertools.combinations(ranks, length):
-            if all(combo[i + 1] == combo[i] + 1 for i in range(length - 1)):
-                runs += 1
-        if runs:
-            pts += runs * length
-            break
-    suits = {c[1] for c in hand}
-    if len(suits) == 1:
-        if starter[1] in suits:
-            pts += 5
-        elif not crib:
-            pts += 4
-    if any(c[0] == "J" and c[1] == starter[1] for c in hand):
-        pts += 1
-    return pts
-
 
 def test_the_brute_force_scorer_knows_the_rules_hands() -> None:
-    assert _show(["5H", "5D", "5S", "JC"], "5C") == 29  # the best hand (spec §2.5)
+    assert show_by_the_rules(["5H", "5D", "5S", "JC"], "5C") == 29  # the best hand (spec §2.5)
     assert (
-        _show(["4H", "5H", "6H", "7H"], "8C") == 4 + 5 + 4
+        show_by_the_rules(["4H", "5H", "6H", "7H"], "8C") == 4 + 5 + 4
     )  # fifteens 4+5+6 and 7+8, a run of five, a four-card flush
-    assert _show(["AS", "3D", "7C", "9H"], "KD") == 0  # a nineteen
+    assert show_by_the_rules(["AS", "3D", "7C", "9H"], "KD") == 0  # a nineteen
 
 
 def _discard_view(seed: int) -> Any:
@@ -94,7 +56,7 @@ def test_discard_advice_hand_points_are_exact_averages_over_the_46_starters(seed
     for row in advice:
         kept = [c for c in hand if c not in row["discard"]]
         assert sorted(kept) == sorted(row["keep"])
-        exact = Fraction(sum(_show(kept, s) for s in unseen), 46)
+        exact = Fraction(sum(show_by_the_rules(kept, s) for s in unseen), 46)
         assert row["hand"] == pytest.approx(float(exact), abs=1e-4)
         assert row["net"] == pytest.approx(row["hand"] + (row["crib"] if row["own_crib"] else -row["crib"]), abs=2e-4)
     assert [r["net"] for r in advice] == sorted((r["net"] for r in advice), reverse=True)

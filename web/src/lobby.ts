@@ -152,7 +152,7 @@ export function renderLobby(main: HTMLElement, nav: { openGame(id: string): void
   const draw = () => drawNewGame(newGame, nav);
   draw();
   drawResume(resume, nav);
-  main.append(miscountNote(), statsPanel()); // statistics and the levels worth calling muggins on (stats.ts)
+  resume.after(statsPanel(miscountNote())); // statistics and the levels worth calling muggins on (stats.ts)
 }
 
 async function loadDoc(game: GameKind): Promise<OptionsDoc> {

@@ -114,8 +114,8 @@ function table(rows: StatRow[], id: string): HTMLElement {
 }
 
 /** The lobby's statistics panel: this browser's, then the server's for the saved player name. */
-export function statsPanel(): HTMLElement {
-  const box = h("section", { class: "panel stats-panel", id: "stats", "aria-label": aw("ui.stats") }, h("h2", {}, aw("ui.stats")));
+export function statsPanel(...extra: HTMLElement[]): HTMLElement {
+  const box = h("section", { class: "panel stats-panel", id: "stats", "aria-label": aw("ui.stats") }, h("h2", {}, aw("ui.stats")), ...extra);
   box.append(h("h3", {}, aw("ui.statsBrowser")), table(summarise(records()), "stats-browser"));
   const name = (localStorage.getItem("kortbord.name") ?? "").trim();
   if (name) {
