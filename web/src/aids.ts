@@ -13,6 +13,13 @@ import type { Fmt } from "./words";
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
 
+const SUIT: Record<string, string> = { "♠": "S", "♥": "H", "♦": "D", "♣": "C" };
+
+/** The cards a line of the page names (as the page shows them, "10♦ J♣") in notation ("TD", "JC"). */
+function cardCodes(text: string): string[] {
+  return Array.from(text.matchAll(/(10|[2-9AJQK])([♠♥♦♣])/g), (m) => (m[1] === "10" ? "T" : m[1]) + SUIT[m[2]]);
+}
+
 export interface AidHost {
   send(msg: unknown): void;
   move(notation: string): void;
@@ -248,22 +255,26 @@ export class Aids {
         if (show.querySelector(".counthelp")) continue;
         const items = Array.from(show.querySelectorAll<HTMLLIElement>(".groups li"));
         if (!items.length) continue;
-        let shownN = 0;
+        // Step through the groups: the cards of each lit up in the fan, with the running total.
+        let at = -1;
         let total = 0;
         const running = h("span", { class: "running" });
         const step = h("button", { class: "ghost small counthelp-step" }, aw("ui.countHelpStep"));
-        const reveal = () => {
-          items.forEach((li, i) => li.classList.toggle("hidden-step", i >= shownN));
-          running.textContent = aw("ui.countHelpRunning", { n: total });
-          step.disabled = shownN >= items.length;
+        const light = () => {
+          items.forEach((li, i) => li.classList.toggle("now", i === at));
+          const codes = new Set(cardCodes(items[at]?.textContent ?? ""));
+          for (const img of Array.from(show.querySelectorAll<HTMLImageElement>(".fan img.card[data-card]")))
+            img.classList.toggle("counting-now", codes.has(img.dataset.card!));
+          running.textContent = at >= 0 ? aw("ui.countHelpRunning", { n: total }) : "";
+          step.disabled = at >= items.length - 1;
         };
         step.addEventListener("click", () => {
-          const li = items[shownN++];
-          total += Number((li?.textContent ?? "").match(/(\d+)\s*$/)?.[1] ?? 0);
-          reveal();
+          at++;
+          total += Number((items[at]?.textContent ?? "").match(/(\d+)\s*$/)?.[1] ?? 0);
+          light();
         });
         show.append(h("div", { class: "counthelp" }, h("b", {}, aw("ui.countHelp"), " "), step, " ", running));
-        reveal();
+        light();
       }
     }
   }

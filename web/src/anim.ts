@@ -99,16 +99,31 @@ export class Motion {
     }
     if (theirs) this.markedSeat = info.mover;
     const after = keyed(this.root);
+    if (!before.cards.size) {
+      this.applyMarks();
+      return; // the first picture of the table (a new page, a reload): nothing moved
+    }
     const dealt = info.events.some((e) => e.kind === "deal");
-    const source = (theirs ? this.seatEl(info.mover, info.me) : null) ?? (dealt ? this.stockEl() : null);
-    const src = source?.getBoundingClientRect();
+    const starter: string | undefined = info.events.find((e) => e.kind === "starter")?.card;
+    const stock = this.stockEl()?.getBoundingClientRect();
+    const moverBox = theirs ? this.seatEl(info.mover, info.me)?.getBoundingClientRect() : undefined;
+    // Where a card that was not on the page comes from: a dealt card and the cut starter from the stock, a card
+    // the other player laid from their seat; else it is turned face up where it lies (the crib, a show).
+    const sourceFor = (img: HTMLImageElement): DOMRect | undefined => {
+      if (dealt && img.closest(".me, .hand")) return stock;
+      if (starter && img.dataset.card === starter && img.closest(".starter")) return stock;
+      return moverBox ?? (dealt ? stock : undefined);
+    };
     for (const [k, img] of after) {
       const old = before.cards.get(k);
       const now = img.getBoundingClientRect();
       if (now.width === 0) continue;
-      let from: DOMRect | undefined = old;
-      if (!from && src) from = src;
-      if (!from) continue;
+      const from: DOMRect | undefined = old ?? sourceFor(img);
+      if (!from) {
+        if (ms > 0 && !img.closest(".modal"))
+          img.animate([{ transform: "perspective(600px) rotateY(90deg)" }, { transform: "none" }], { duration: ms, easing: "ease-out" });
+        continue;
+      }
       const dx = from.left + from.width / 2 - (now.left + now.width / 2);
       const dy = from.top + from.height / 2 - (now.top + now.height / 2);
       if (Math.abs(dx) + Math.abs(dy) < 4) continue;
@@ -126,7 +141,9 @@ export class Motion {
     }
     // Cards that left the table fly to whoever took them (or fade where they were).
     if (ms > 0) {
-      const dest = this.seatEl(info.mover, info.me)?.getBoundingClientRect();
+      // Taken cards go to whoever took them (the last capture's sweep may go to another player than the mover).
+      const taker = [...info.events].reverse().find((e) => e.kind === "capture" || e.kind === "last_capture")?.seat;
+      const dest = this.seatEl(taker ?? info.mover, info.me)?.getBoundingClientRect();
       for (const [k, rect] of before.cards) {
         if (after.has(k)) continue;
         const img = before.imgs.get(k);
