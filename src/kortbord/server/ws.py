@@ -280,7 +280,7 @@ async def _handle(session: Session, conn: Connection, raw: str) -> None:
         conn.send_json(
             _error(
                 "bad_message",
-                f"unknown message type {kind!r}; the types are move, resync, ping, aids, hint and advice",
+                f"unknown message type {kind!r}; the types are move, resync, ping, aids, hint, advice and review",
                 session.version,
             )
         )
