@@ -358,5 +358,18 @@ def test_hint_and_discard_advisor(server: str, browser: Any) -> None:
     thrown = move.split()[1:]
     left = page.eval_on_selector_all(".hand-card", "els => els.map(e => e.dataset.code)")
     assert sorted(left) == sorted(c for c in hand if c not in thrown)
+    # Each aid is switched in the settings (S), kept in this browser.
+    page.wait_for_function("() => document.querySelector('.cribbage')?.dataset.mine === '1'")
+    assert page.locator("#hint-btn").count() == 1
+    page.keyboard.press("s")
+    page.wait_for_selector("#settings-panel")
+    page.uncheck("#set-aid-hint")
+    page.select_option("#set-speed", "off")
+    base.shots(page, "aids-settings")
+    page.keyboard.press("Escape")
+    assert page.locator("#settings-panel").count() == 0
+    assert page.locator("#hint-btn").count() == 0
+    saved = json.loads(page.evaluate("localStorage.getItem('kortbord.settings')"))
+    assert saved["speed"] == "off" and saved["aids"]["hint"] is False
     errors.check()
     page.context.close()

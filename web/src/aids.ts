@@ -6,7 +6,7 @@ import type { StateMsg } from "./api";
 import { h, clear } from "./dom";
 import { aw } from "./aidwords";
 import { short } from "./cards";
-import { aidOn } from "./settings";
+import { aidOn, onSettings } from "./settings";
 import { describeNotation } from "./mulle";
 import type { Fmt } from "./words";
 
@@ -41,7 +41,16 @@ export class Aids {
   private review: Json = null;
   private reviewAsked = false;
 
-  constructor(private host: AidHost) {}
+  private unsubscribe: () => void;
+
+  constructor(private host: AidHost) {
+    // A changed setting shows or hides the aids at once (and asks for numbers an aid now needs).
+    this.unsubscribe = onSettings(() => {
+      this.request();
+      this.draw();
+      if (this.tableRoot) this.decorate(this.tableRoot);
+    });
+  }
 
   /** Watch the table's redraws to put the marks of the aids back on its cards. */
   private tableRoot: HTMLElement | null = null;
@@ -55,6 +64,7 @@ export class Aids {
 
   destroy(): void {
     this.observer?.disconnect();
+    this.unsubscribe();
   }
 
   onOpen(): void {
@@ -244,6 +254,7 @@ export class Aids {
         if (img.classList.contains("twin-unseen") !== on) img.classList.toggle("twin-unseen", on);
       }
       const builds: Json[] = this.allowed && aidOn("takers") ? (this.advice?.builds ?? []) : [];
+      if (!builds.length) for (const el of Array.from(root.querySelectorAll(".buildtag .takers"))) el.remove();
       for (const b of builds) {
         const el = root.querySelector(`.build[data-build="${b.id}"] .buildtag`);
         if (!el || el.querySelector(".takers")) continue;

@@ -39,8 +39,13 @@ export function saveSettings(s: Settings): void {
   for (const f of listeners) f();
 }
 
-export function onSettings(f: () => void): void {
+/** Call `f` after every change of the settings; returns the function that stops it. */
+export function onSettings(f: () => void): () => void {
   listeners.push(f);
+  return () => {
+    const i = listeners.indexOf(f);
+    if (i >= 0) listeners.splice(i, 1);
+  };
 }
 
 export function aidOn(a: Aid): boolean {
