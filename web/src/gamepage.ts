@@ -10,7 +10,7 @@ import { Motion } from "./anim";
 import { Aids } from "./aids";
 import { aw } from "./aidwords";
 import { focusForState, keysOverlay, proposed } from "./keys";
-import { settingsDialog } from "./settings";
+import { moveMs, settingsDialog } from "./settings";
 import { recordGame } from "./stats";
 
 export interface TableCtx {
@@ -38,7 +38,8 @@ export interface Table {
 
 function pace(): number {
   const v = localStorage.getItem("kortbord.pace");
-  return v === null ? 550 : Number(v) || 0;
+  // By default another player's moves are spaced so each card's travel is seen to its end (settings.ts).
+  return v === null ? Math.max(550, moveMs() + 150) : Number(v) || 0;
 }
 
 export class GamePage {
