@@ -68,6 +68,18 @@ export class GamePage {
   private thinkingEl = h("div", { class: "thinking", id: "thinking", role: "status", hidden: true });
   private overlayEl = h("div", { class: "overlay-wrap" });
   private captureKeys = (e: KeyboardEvent) => this.onKeyCapture(e);
+  private toolsEl = h("div", { class: "tools" });
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  private lastEvents: any[] = [];
+
+  /** The game bar's buttons: the shortcuts and the settings (in the viewer's language). */
+  private drawTools(): void {
+    clear(this.toolsEl);
+    this.toolsEl.append(
+      h("button", { class: "ghost small", id: "keys-btn", title: aw("ui.keysOpen"), "aria-label": aw("ui.keys"), onclick: () => this.openOverlay("keys") }, "?"),
+      h("button", { class: "ghost small", id: "settings-btn", onclick: () => this.openOverlay("settings") }, "⚙ ", aw("ui.settings")),
+    );
+  }
 
   constructor(public gameId: string) {
     this.saved = seatFor(gameId);
@@ -84,12 +96,8 @@ export class GamePage {
       fmt: () => this.fmt(),
       name: (s) => this.name(s),
     });
-    const tools = h(
-      "div",
-      { class: "tools" },
-      h("button", { class: "ghost small", id: "keys-btn", title: aw("ui.keysOpen"), "aria-label": aw("ui.keys"), onclick: () => this.openOverlay("keys") }, "?"),
-      h("button", { class: "ghost small", id: "settings-btn", onclick: () => this.openOverlay("settings") }, "⚙ ", aw("ui.settings")),
-    );
+    const tools = this.toolsEl;
+    this.drawTools();
     this.root.append(
       h("div", { class: "gamebar" }, this.statusEl, this.thinkingEl, this.connEl, tools),
       this.lastEventEl,
@@ -148,6 +156,10 @@ export class GamePage {
       return;
     }
     if (typing) return; // the count boxes handle their own Enter
+    if (open && !["Enter", "Tab", " ", "?"].includes(e.key)) {
+      e.stopPropagation(); // no card is chosen or played behind an open dialog
+      return;
+    }
     if (e.key === "?") {
       this.openOverlay(open ? null : "keys");
     } else if ((e.key === "h" || e.key === "H") && !open) {
@@ -169,6 +181,9 @@ export class GamePage {
       this.table = null;
       const m = this.msg;
       this.render(m, false);
+      this.drawTools();
+      this.drawLastEvent(this.lastEvents);
+      this.aids.draw();
     }
   }
 
@@ -302,6 +317,7 @@ export class GamePage {
       const text = this.table.describe(events[i]);
       if (text) {
         this.lastEventEl.textContent = text;
+        this.lastEvents = events;
         return;
       }
     }
