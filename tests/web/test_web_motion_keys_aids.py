@@ -179,9 +179,9 @@ def test_cards_move_the_last_move_is_marked_and_the_computer_thinks(server: str,
         page.wait_for_function("() => document.querySelector('.mulle')?.dataset.mine === '1'")
         if turn > 0:
             # The computer's move: its cards (or its seat, after a capture) are marked, the banner says it.
-            marks = page.locator("img.card.lastmove").count() + page.locator(".seatbox.lastmover").count()
+            marks = page.locator(".mulle img.card.lastmove").count() + page.locator(".seatbox.lastmover").count()
             assert marks >= 1
-            marked_turns += page.locator("img.card.lastmove").count() > 0
+            marked_turns += page.locator(".mulle img.card.lastmove").count() > 0
             newest = page.inner_text(".log-list li:first-child")
             assert page.inner_text("#last-event").strip() == newest.strip()
         if turn == 1:
@@ -199,7 +199,7 @@ def test_cards_move_the_last_move_is_marked_and_the_computer_thinks(server: str,
         # move: the computer waits 0.3 s before its own).
         version, cards, seats = page.evaluate(
             "() => [Number(document.querySelector('.mulle').dataset.version),"
-            " document.querySelectorAll('img.card.lastmove').length,"
+            " document.querySelectorAll('.mulle img.card.lastmove').length,"
             " document.querySelectorAll('.seatbox.lastmover').length]"
         )
         if version == int(before) + 1:

@@ -150,6 +150,7 @@ export class Motion {
         if (!img || rect.width === 0) continue;
         const ghost = img.cloneNode(true) as HTMLImageElement;
         ghost.classList.add("ghost");
+        ghost.classList.remove("lastmove", "twin-unseen");
         Object.assign(ghost.style, {
           position: "fixed",
           left: `${rect.left}px`,
