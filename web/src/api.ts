@@ -185,6 +185,8 @@ export interface SocketHandlers {
   onState(msg: StateMsg): void;
   onError(msg: ErrorMsg): void;
   onStatus(status: "connecting" | "open" | "closed"): void;
+  /** Any other message (the aids' answers: aids, hint, advice). */
+  onOther?(msg: { type?: string; [k: string]: unknown }): void;
 }
 
 /** One game's WebSocket, reconnecting with backoff; resyncs when a version gap shows. */
@@ -237,6 +239,8 @@ export class GameSocket {
         this.handlers.onState(s);
       } else if (msg.type === "error") {
         this.handlers.onError(msg as ErrorMsg);
+      } else {
+        this.handlers.onOther?.(msg);
       }
     };
     ws.onclose = () => {

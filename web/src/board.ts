@@ -43,10 +43,10 @@ export function drawBoard(target: number, scores: number[], previous: number[], 
   for (let lane = 0; lane < lanes; lane++) {
     for (let s = 1; s < target; s++) {
       const [x, y] = pos(s, lane);
-      root.appendChild(svg("circle", { cx: x, cy: y, r: 1.8, class: "hole" }));
+      root.appendChild(svg("circle", { cx: x, cy: y, r: 1.8, class: "hole", "data-lane": lane, "data-s": s }));
     }
     const [sx, sy] = pos(0, lane);
-    root.appendChild(svg("circle", { cx: sx, cy: sy, r: 2.2, class: "hole start" }));
+    root.appendChild(svg("circle", { cx: sx, cy: sy, r: 2.2, class: "hole start", "data-lane": lane, "data-s": 0 }));
   }
   const [gx, gy] = pos(target, 0);
   root.appendChild(svg("circle", { cx: gx, cy: gy, r: 4, class: "hole game" }));

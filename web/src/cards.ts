@@ -60,6 +60,7 @@ export function cardImg(code: string, cls = ""): HTMLImageElement {
     src: cardUrl(code),
     alt: code === "back" ? "" : cardName(code),
     draggable: "false",
+    "data-card": code === "back" ? undefined : code, // keyed for the moving cards (anim.ts)
   });
 }
 

@@ -8,7 +8,12 @@ import { MulleTable, describeNotation } from "./mulle";
 import { CribbageTable } from "./cribbage";
 import { short } from "./cards";
 import { eventText, has, plain, reasonText, template, withoutRefs, type Fmt } from "./words";
-
+import { Motion } from "./anim";
+import { Aids } from "./aids";
+import { aw } from "./aidwords";
+import { focusForState, keysOverlay, proposed } from "./keys";
+import { moveMs, settingsDialog } from "./settings";
+import { recordGame } from "./stats";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
@@ -44,7 +49,8 @@ export interface Table {
 
 function pace(): number {
   const v = localStorage.getItem("kortbord.pace");
-  return v === null ? 550 : Number(v) || 0;
+  // By default another player's moves are spaced so each card's travel is seen to its end (settings.ts).
+  return v === null ? Math.max(550, moveMs() + 150) : Number(v) || 0;
 }
 
 const GOOD = new Set(["mulle", "tabbe", "baat", "last_capture", "game_over", "round_over"]);
@@ -62,7 +68,8 @@ export class GamePage {
   private overHidden = false;
   private rematchBusy = false;
   private statusEl = h("div", { class: "turn", role: "status", "aria-live": "polite" });
-  private flashEl = h("div", { class: "flash banner", role: "status", "aria-live": "polite" });
+  // The banner: the latest event in words, or an error for its time (#last-event: issue #11 item 2).
+  private flashEl = h("div", { class: "flash banner", id: "last-event", role: "status", "aria-live": "polite" });
   private connEl = h("div", { class: "conn", role: "alert" });
   private logBtn = h("button", { class: "ghost small log-toggle", id: "log-toggle", "aria-expanded": "false" });
   private invitesEl = h("div", { class: "invites-wrap" });
@@ -76,13 +83,39 @@ export class GamePage {
   private namesKey = "";
   private flashTimer: number | undefined;
   private keyHandler = (e: KeyboardEvent) => this.onKey(e);
+  // Moving cards, the aids, the latest event, the computer's thinking sign, the keys (anim/aids/keys.ts).
+  private motion: Motion | null = null;
+  private aids: Aids;
+  private thinkingEl = h("div", { class: "thinking", id: "thinking", role: "status", hidden: true });
+  private overlayEl = h("div", { class: "overlay-wrap" });
+  private captureKeys = (e: KeyboardEvent) => this.onKeyCapture(e);
+  private toolsEl = h("div", { class: "tools" });
+
+  /** The game bar's buttons: the shortcuts and the settings (in the viewer's language). */
+  private drawTools(): void {
+    clear(this.toolsEl);
+    this.toolsEl.append(
+      h("button", { class: "ghost small", id: "keys-btn", title: aw("ui.keysOpen"), "aria-label": aw("ui.keys"), onclick: () => this.openOverlay("keys") }, "?"),
+      h("button", { class: "ghost small", id: "settings-btn", onclick: () => this.openOverlay("settings") }, "⚙ ", aw("ui.settings")),
+    );
+  }
 
   constructor(public gameId: string) {
     this.saved = seatFor(gameId);
     this.logBtn.addEventListener("click", () => this.toggleLog());
+    this.aids = new Aids({
+      send: (msg) => this.socket?.send(msg),
+      move: (n) => this.socket?.move(n),
+      state: () => this.msg,
+      fmt: () => this.fmt(),
+      name: (s) => this.name(s),
+    });
+    this.drawTools();
     this.root.append(
-      h("div", { class: "gamebar" }, this.statusEl, this.flashEl, this.logBtn),
+      h("div", { class: "gamebar" }, this.statusEl, this.thinkingEl, this.flashEl, this.logBtn, this.toolsEl),
       this.connEl,
+      this.aids.el,
+      this.overlayEl,
       this.invitesEl,
       h("div", { class: "game-grid" }, this.tableWrap, this.logEl),
       this.overEl,
@@ -92,9 +125,14 @@ export class GamePage {
     this.socket = new GameSocket(gameId, this.saved?.token, {
       onState: (m) => this.enqueue(m),
       onError: (e) => this.onError(e),
-      onStatus: (s) => this.onStatus(s),
+      onOther: (m) => this.aids.onMessage(m),
+      onStatus: (s) => {
+        if (s === "open") this.aids.onOpen();
+        this.onStatus(s);
+      },
     });
     document.addEventListener("keydown", this.keyHandler);
+    document.addEventListener("keydown", this.captureKeys, true);
     document.body.classList.add("in-game");
   }
 
@@ -102,6 +140,54 @@ export class GamePage {
     this.socket?.close();
     document.removeEventListener("keydown", this.keyHandler);
     document.body.classList.remove("in-game");
+    document.removeEventListener("keydown", this.captureKeys, true);
+    this.motion?.destroy();
+    this.aids.destroy();
+  }
+
+  /** The shortcuts overlay or the settings dialog (one at a time). */
+  openOverlay(which: "keys" | "settings" | null): void {
+    clear(this.overlayEl);
+    if (which === null) return;
+    const close = () => {
+      clear(this.overlayEl);
+      this.aids.draw();
+    };
+    this.overlayEl.append(which === "keys" ? keysOverlay(close) : settingsDialog(close));
+    (this.overlayEl.querySelector("#keys-close, #settings-close") as HTMLElement | null)?.focus();
+  }
+
+  /** Keys that mean the same in both games, before the table sees them: Enter performs the proposed action, ?
+   * the shortcuts, H a hint, S the settings, Esc closes them. */
+  private onKeyCapture(e: KeyboardEvent): void {
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    const tgt = e.target as HTMLElement | null;
+    const typing = tgt && (tgt.tagName === "INPUT" || tgt.tagName === "SELECT" || tgt.tagName === "TEXTAREA");
+    const open = this.overlayEl.firstChild !== null;
+    if (e.key === "Escape" && open) {
+      this.openOverlay(null);
+      e.preventDefault();
+      e.stopPropagation();
+      return;
+    }
+    if (typing) return; // the count boxes handle their own Enter
+    if (open && !["Enter", "Tab", " ", "?"].includes(e.key)) {
+      e.stopPropagation(); // no card is chosen or played behind an open dialog
+      return;
+    }
+    if (e.key === "?") {
+      this.openOverlay(open ? null : "keys");
+    } else if ((e.key === "h" || e.key === "H") && !open) {
+      this.aids.askHint();
+    } else if ((e.key === "s" || e.key === "S") && !open) {
+      this.openOverlay("settings");
+    } else if (e.key === "Enter") {
+      const b = proposed(this.root);
+      if (!b) return;
+      b.click();
+    } else return;
+    e.preventDefault();
+    e.stopPropagation();
   }
 
   rerender(): void {
@@ -112,6 +198,8 @@ export class GamePage {
       this.table = null;
       const m = this.msg;
       this.render({ ...m, events: [], history: this.events }, false);
+      this.drawTools();
+      this.aids.draw();
     }
   }
 
@@ -263,7 +351,12 @@ export class GamePage {
       this.table = m.game === "mulle" ? new MulleTable(this.ctx()) : new CribbageTable(this.ctx());
       clear(this.tableWrap);
       this.tableWrap.append(this.table.root);
+      this.motion?.destroy();
+      this.motion = new Motion(this.table.root);
+      this.aids.watch(this.table.root);
     }
+    const moved = fresh && this.table.root.dataset.version !== String(m.version);
+    const before = moved ? this.motion?.snapshot() : undefined;
     if (m.history) {
       this.events = [...m.history];
       this.table.replay(this.events);
@@ -271,6 +364,13 @@ export class GamePage {
       for (const ev of m.events ?? []) this.events.push(ev);
     }
     this.table.update(m);
+    if (before && this.motion) {
+      const events = m.events ?? [];
+      this.motion.play(before, { mover: this.table.mover(events), me: m.seat, events });
+      focusForState(this.table.root);
+    }
+    this.aids.onState(m);
+    recordGame(m);
     this.drawStatus(m);
     this.drawLog();
     if (m.history || (fresh && (m.events ?? []).length)) {
@@ -296,6 +396,16 @@ export class GamePage {
     }
   }
 
+  /** The computer's thinking sign: shown while a computer is to move. */
+  private drawThinking(m: StateMsg, toAct: number | null): void {
+    const s = toAct === null ? undefined : m.seats?.find((x) => x.seat === toAct);
+    const on = m.status === "playing" && s?.kind === "bot";
+    this.thinkingEl.hidden = !on;
+    this.thinkingEl.textContent = on ? aw("ui.thinking", { name: this.name(toAct!) }) : "";
+    for (const el of Array.from(this.root.querySelectorAll(".seatbox.thinking"))) el.classList.remove("thinking");
+    if (on) this.root.querySelector(`.seatbox[data-seat="${toAct}"]`)?.classList.add("thinking");
+  }
+
   private drawStatus(m: StateMsg): void {
     const me = m.seat;
     const v = m.view ?? {};
@@ -318,6 +428,7 @@ export class GamePage {
     }
     this.statusEl.textContent = text;
     this.statusEl.className = cls;
+    this.drawThinking(m, m.status === "over" || v.phase === "over" ? null : toAct);
     document.title = `${text ? text + " · " : ""}kortbord`;
   }
 

@@ -1,4 +1,5 @@
 // The lobby: a new game (every rule option the server offers), the games saved in this browser, rules links.
+import { miscountNote, statsPanel } from "./stats";
 import { api, ApiError, forgetSeat, saveSeat, savedSeats, type GameKind, type OptionSpec, type OptionsDoc } from "./api";
 import { clear, h } from "./dom";
 import { lang, pick, t } from "./i18n";
@@ -187,6 +188,7 @@ export function renderLobby(main: HTMLElement, nav: { openGame(id: string): void
   const draw = () => drawNewGame(newGame, nav);
   draw();
   drawResume(resume, nav);
+  resume.after(statsPanel(miscountNote())); // statistics and the levels worth calling muggins on (stats.ts)
 }
 
 async function loadDoc(game: GameKind): Promise<OptionsDoc> {

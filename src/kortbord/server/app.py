@@ -35,6 +35,7 @@ from kortbord.server.db import GameRow, SeatRow, Store
 from kortbord.server.options import options_for
 from kortbord.server.rng import RNG_NAME, new_seed, seed_commitment
 from kortbord.server.sessions import Session, SessionManager, build_session, hash_secret, table_rules, warm_up
+from kortbord.server.stats import router as stats_router
 from kortbord.server.ws import game_socket
 
 __all__ = ["STATIC_DIR", "AddressLimits", "ApiError", "create_app"]
@@ -469,6 +470,8 @@ def create_app(
         return response
 
     # -- REST -----------------------------------------------------------------------------------------------
+    app.include_router(stats_router)  # /api/stats, /api/levels/{game} (kortbord.server.stats)
+
     @app.get("/api/health")
     async def health() -> dict[str, Any]:
         """``{"ok": true, "version"}``."""

@@ -46,6 +46,7 @@ from kortbord.errors import (
 from kortbord.server.bots import BotPool
 from kortbord.server.db import GameRow, SeatRow, Store, Update, VersionConflict
 from kortbord.server.rng import RNG_NAME, DeterministicCSPRNG
+from kortbord.server.stats import record_result
 
 __all__ = [
     "MoveError",
@@ -186,6 +187,8 @@ class Session:
     #: the seat that dealt first (drawn by chance, or fixed for a rematch: the seat after the last game's first
     #: dealer); kept in the stored snapshot and the record so the game replays
     first_dealer: int | None = None
+    #: the person seats that agreed to aids in a game between people (:mod:`kortbord.server.aids`)
+    aids_agreed: set[int] = field(default_factory=set)
 
     # -- facts --------------------------------------------------------------------------------------------------
     @property
@@ -523,6 +526,8 @@ class Session:
             self.moves.append(notation)
             self.events.append((ply, events))
             self.broadcast(events)
+            if self.over:
+                record_result(self)  # the statistics per player name (kortbord.server.stats)
         self.kick_bots()
 
     def _who(self, seat: int) -> str:

@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
+from kortbord.server import aids
 from kortbord.server.sessions import MoveError, Session, SessionManager
 
 __all__ = ["MAX_MESSAGE", "Connection", "RateLimit", "game_socket", "origin_allowed", "origin_key"]
@@ -279,11 +280,13 @@ async def _handle(session: Session, conn: Connection, raw: str) -> None:
             conn.send_json(_error(exc.code, exc.message, session.version, exc.reason))
             if exc.code == "stale_version":
                 session.send_state(conn, [])
+    elif kind in aids.MESSAGES:
+        await aids.handle(session, conn, msg)
     else:
         conn.send_json(
             _error(
                 "bad_message",
-                f"unknown message type {kind!r}; the types are move, resync and ping",
+                f"unknown message type {kind!r}; the types are move, resync, ping, aids, hint, advice and review",
                 session.version,
             )
         )

@@ -1,0 +1,397 @@
+"""The table's aids (issue #11 item 7): a hint, the Cribbage discard advisor, the Mulle twin tracker, pile points and
+who could take each build -- every one computed here, on the server, from the asking seat's own view only.
+
+WebSocket messages (``docs/protocol.md``; the page's ``web/src/aids.ts``):
+
+* ``{"type": "aids"}`` -- ask whether aids may be used; ``{"type": "aids", "agree": true|false}`` -- this seat
+  agrees (or no longer agrees) to aids in a game between people.  Answer, to every connection of the game:
+  ``{"type": "aids", "version", "allowed": bool, "agreed": [seats], "humans": [seats]}``.  Aids are allowed when
+  at most one seat is a person, or when every person's seat agrees.
+* ``{"type": "hint"}`` -- the strong computer's move for the seat to act: ``{"type": "hint", "version", "move":
+  notation, "reason": {"code", **data}}``; the reason's words are ``hint.<game>.<code>`` of the ``aids``
+  catalogue.  The bot thinks in the table's bot pool (off the event loop) on ``spec.view(state, seat)``; the reason
+  comes from stepping the move in a world sampled from that view (``spec.sample``), so it never names a card the
+  seat cannot see.
+* ``{"type": "advice"}`` -- the numbers of the aids for the seat's view: Cribbage ``{"discards": [...]}`` (see
+  :func:`discard_advice`), Mulle ``{"unseen": ..., "pile": ..., "builds": ...}`` (see :func:`mulle_advice`).
+
+Every refusal is an ``error`` message (``aids_off``, ``not_your_turn``, ``spectator``) that changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections import Counter
+from itertools import combinations
+from typing import TYPE_CHECKING, Any, Final
+
+from kortbord.cards import Card
+
+if TYPE_CHECKING:  # pragma: no cover
+    from kortbord.server.sessions import Session
+    from kortbord.server.ws import Connection
+
+__all__ = ["MESSAGES", "aids_allowed", "discard_advice", "handle", "hint_reason", "mulle_advice"]
+
+#: The message types this module answers.
+MESSAGES: Final = frozenset({"aids", "hint", "advice", "review"})
+#: The review looks at the seat's last this many decisions (a long Mulle game would take the computer minutes).
+REVIEW_DECISIONS: Final = 40
+#: Sampled worlds per Mulle move the review values (the strong player's own playouts).
+REVIEW_WORLDS: Final = 16
+
+#: Hints being thought about (a reference keeps each task alive).
+_TASKS: set[asyncio.Task[None]] = set()
+
+_DECK: Final = tuple(Card.parse(r + s) for r in "A23456789TJQK" for s in "SHDC")
+
+
+def aids_allowed(session: Session) -> bool:
+    """Aids may be used at ``session``'s table: at most one seat is a person, or every person's seat agreed."""
+    humans = [s.seat for s in session.seats if s.kind == "human"]
+    return len(humans) <= 1 or all(s in session.aids_agreed for s in humans)
+
+
+def _status(session: Session) -> dict[str, Any]:
+    return {
+        "type": "aids",
+        "version": session.version,
+        "allowed": aids_allowed(session),
+        "agreed": sorted(session.aids_agreed),
+        "humans": [s.seat for s in session.seats if s.kind == "human"],
+    }
+
+
+# ----------------------------------------------------------------------------------------------------- Cribbage
+def discard_advice(view: Any) -> list[dict[str, Any]]:
+    """Every discard of a Cribbage seat's six (or five) cards with its expected points.
+
+    ``hand`` is exact: the mean show value (spec §2.5, :func:`kortbord.cribbage.scoring.show_total`) of the kept
+    cards over every starter the seat has not seen (46 with six cards in hand).  ``crib`` is the expected points of
+    the crib the thrown cards go to, from the project's crib table (what the strong computer uses,
+    :func:`kortbord.bots.cribbage_strong.crib_value`), ``own_crib`` says whose crib it is; ``net`` is ``hand`` plus
+    ``crib`` for the own side's crib, minus it (per opposing side) for an opponent's.  Sorted best ``net`` first
+    (lowest first in Lowball, spec §2.8).
+
+    Args:
+        view: a :class:`kortbord.cribbage.view.View` in the discard phase.
+    Returns:
+        ``[{"discard": ["5H", "5S"], "keep": [...], "hand": float, "crib": float, "own_crib": bool, "net": float}]``.
+    Raises:
+        ValueError: the view is not in the discard phase or its hand has no discard to make.
+    """
+    from kortbord.bots.cribbage_strong import crib_value
+    from kortbord.cribbage.scoring import show_total
+
+    if view.phase != "discard" or view.dealer is None:
+        raise ValueError("the discard advisor needs a view in the discard phase")
+    rules = view.rules
+    hand = list(view.hand)
+    throw = len(hand) - 4
+    if throw < 1:
+        raise ValueError("this hand has nothing to discard")
+    held = set(hand)
+    starters = [c for c in _DECK if c not in held]
+    own = rules.side_of(view.dealer) == rules.side_of(view.seat)
+    others = max(1, rules.sides - 1)
+    out = []
+    for thrown in combinations(hand, throw):
+        kept = [c for c in hand if c not in thrown]
+        mean = sum(show_total(kept, s) for s in starters) / len(starters)
+        crib = crib_value(thrown, own)
+        net = mean + (crib if own else -crib / others)
+        out.append(
+            {
+                "discard": [str(c) for c in thrown],
+                "keep": [str(c) for c in kept],
+                "hand": round(mean, 4),
+                "crib": round(crib, 4),
+                "own_crib": own,
+                "net": round(net, 4),
+            }
+        )
+    out.sort(key=lambda d: d["net"], reverse=not rules.lowball)
+    return out
+
+
+# -------------------------------------------------------------------------------------------------------- Mulle
+def mulle_advice(view: Any) -> dict[str, Any]:
+    """The Mulle aids of a seat's view (rules spec §2.1 values, §2.6 reserve rule, §2.11 scoring).
+
+    Returns:
+        ``{"unseen": {card: copies}`` for every card in the seat's hand, on the table and in builds: how many of
+        its two copies the seat has not seen (0: its twin is out, 1: the twin is still to come),
+        ``"pile": {"cards": n, "card_points": pts, "mulle_points": pts, "tabbe": n, "total": pts}`` of the seat's
+        side so far this round (:func:`kortbord.mulle.scoring.score_pile`), and ``"builds": [{"id", "value",
+        "owner", "takers": [{"seat", "can": "yes" | "maybe" | "no"}]}]`` -- who could take each build with a card
+        of its value: the seat itself from its hand (``yes``/``no``), the owner certainly under the reserve rule
+        (``yes``), anyone else while a card of that hand value is unseen (``maybe``)}``.
+    """
+    from kortbord.mulle.scoring import score_pile
+    from kortbord.mulle.state import HV, side_of
+    from kortbord.mulle.view import unseen_cards
+
+    unseen: Counter[Card] = unseen_cards(view)
+    shown = [*view.hand, *view.table, *(c for b in view.builds for c in b.cards)]
+    twins = {str(c): unseen.get(Card(int(c)), 0) for c in shown}
+    pile = view.piles[side_of(view.teams, view.seat)]
+    score = score_pile(pile.cards, pile.mulles, pile.tabbar, view.rules)
+    hand_values = Counter(HV[int(c)] for c in view.hand)
+    unseen_values: Counter[int] = Counter()
+    for c, k in unseen.items():
+        unseen_values[HV[int(c)]] += k
+    builds = []
+    for b in view.builds:
+        takers = []
+        for seat in range(view.players):
+            if seat == view.seat:
+                can = "yes" if hand_values[b.value] else "no"
+            elif seat == b.owner and view.rules.reserve_rule:
+                can = "yes"
+            else:
+                can = "maybe" if unseen_values[b.value] else "no"
+            takers.append({"seat": seat, "can": can})
+        builds.append({"id": b.id, "value": b.value, "owner": b.owner, "takers": takers})
+    return {
+        "unseen": twins,
+        "pile": {k: score[k] for k in ("cards", "card_points", "mulle_points", "tabbe", "total")},
+        "builds": builds,
+    }
+
+
+# --------------------------------------------------------------------------------------------------------- hint
+def hint_reason(spec: Any, view: Any, move: Any, rng: random.Random) -> dict[str, Any]:
+    """Why the strong computer plays ``move`` in ``view``, as a reason ``{"code", **data}`` (words:
+    ``hint.<game>.<code>`` in the ``aids`` catalogue).
+
+    The move is stepped in a world sampled from the seat's view (``spec.sample(view, rng)``): what it captures,
+    pegs or builds depends only on cards the seat sees, so the data name no hidden card.
+    """
+    data = spec.move_json(move)
+    kind = data["kind"]
+    if spec.name == "cribbage":
+        if kind == "discard":
+            advice = discard_advice(view)
+            best = next(d for d in advice if sorted(d["discard"]) == sorted(data["cards"]))
+            return {
+                "code": "discard",
+                "cards": data["cards"],
+                "hand": round(best["hand"], 1),
+                "crib": round(best["crib"], 1),
+                "own": best["own_crib"],
+            }
+        if kind == "announce":
+            return {"code": "count", "n": data["points"]}
+        if kind == "mugginscall":
+            return {"code": "muggins", "n": data["points"]}
+        if kind in ("accept", "overcount", "go"):
+            return {"code": kind}
+        world = spec.sample(view, rng)
+        _, events = spec.step(world, move)
+        points = sum(e.data.get("points", 0) for e in events if e.kind == "peg" and e.data.get("seat") == view.seat)
+        count = next((e.data.get("count") for e in events if e.kind == "play"), None)
+        if points:
+            return {"code": "peg", "card": data["card"], "points": points}
+        return {"code": "play", "card": data["card"], "count": count}
+    # Mulle
+    world = spec.sample(view, rng)
+    _, events = spec.step(world, move)
+    if kind == "capture":
+        taken: list[str] = []
+        mulle = 0
+        tabbe = False
+        for e in events:
+            if e.kind == "capture":
+                taken = list(e.data.get("cards", []))
+            elif e.kind == "mulle":
+                mulle += int(e.data.get("points", 0))
+            elif e.kind == "tabbe":
+                tabbe = True
+        from kortbord.mulle.scoring import total_card_points
+
+        points = total_card_points([int(Card.parse(c)) for c in taken], view.rules)
+        return {
+            "code": "capture",
+            "card": data["card"],
+            "n": len(taken),
+            "points": points,
+            "mulle": mulle,
+            "tabbe": tabbe,
+        }
+    if kind == "trail":
+        return {"code": "trail", "card": data["card"]}
+    value = data.get("value")
+    if value is None:
+        value = next((b.value for b in view.builds if b.id == data.get("build")), None)
+    return {"code": kind, "card": data["card"], "value": value, "build": data.get("build")}
+
+
+# ------------------------------------------------------------------------------------------------------ review
+def mulle_values(view: Any, moves: list[Any], rng: random.Random, worlds: int = REVIEW_WORLDS) -> list[float]:
+    """The strong Mulle player's value of each of ``moves`` for the view's seat: the mean over ``worlds`` worlds
+    sampled from the view (``SPEC.sample``) of its own side's points gained minus the other sides' mean, each move
+    played out by the strong player's own playout policy with the same generator seed (common random numbers) --
+    what :class:`kortbord.bots.mulle_strong.StrongBot` maximises, in points."""
+    from kortbord.bots import mulle_strong
+    from kortbord.mulle import engine
+    from kortbord.mulle.spec import SPEC
+    from kortbord.mulle.state import side_of
+
+    bot = mulle_strong.StrongBot(view.rules)
+    tables = mulle_strong._tables(view.rules)
+    side = side_of(view.teams, view.seat)
+    totals = [0.0] * len(moves)
+    for _ in range(worlds):
+        world = SPEC.sample(view, rng)
+        base = mulle_strong._side_points(world, tables)
+        seed = rng.getrandbits(64)
+        for i, m in enumerate(moves):
+            after = bot._playout(engine.apply(world, m), random.Random(seed))
+            pts = mulle_strong._side_points(after, tables)
+            gain = [pts[k] - base[k] for k in range(len(pts))]
+            others = (sum(gain) - gain[side]) / max(1, len(gain) - 1)
+            totals[i] += gain[side] - others
+    return [t / worlds for t in totals]
+
+
+def review(session: Session, seat: int, limit: int = REVIEW_DECISIONS) -> dict[str, Any]:
+    """The seat's decisions (its last ``limit`` with a choice) where the strong computer would have chosen
+    otherwise, each with its expected cost in points, judged from the seat's view at the time only.
+
+    The game is replayed from its seed and moves.  Cribbage: a discard by :func:`discard_advice`'s ``net``, a play
+    by the strong player's searched values (points to the end of the play); the show's counts are not reviewed.
+    Mulle: the strong player's choice, valued against the move played by :func:`mulle_values`.
+
+    Returns:
+        ``{"checked": decisions looked at, "items": [{"ply", "deal", "played", "best", "cost"}]}`` (``cost`` > 0,
+        points; ``deal``: Cribbage the deal number, Mulle ``"round.deal"``), at most 12, the costliest, in order.
+    """
+    from kortbord.bots import registry
+    from kortbord.server.rng import DeterministicCSPRNG
+    from kortbord.server.sessions import run_chance
+
+    spec = session.spec
+    rng = DeterministicCSPRNG(session.seed)
+    state, _ = run_chance(spec, spec.new_game(session.rules, players=session.players, teams=session.teams), rng)
+    decisions = []
+    for ply, text in enumerate(session.moves, 1):
+        move = spec.parse_move(state, text)
+        if spec.to_act(state) == seat:
+            legal = spec.legal_moves(state)
+            if len(set(legal)) > 1:
+                decisions.append((ply, state, move, legal))
+        state, _ = spec.step(state, move)
+        state, _ = run_chance(spec, state, rng)
+    local = random.Random(session.seed)
+    strong = registry.make_bot(spec.name, "strong", session.rules)
+    items: list[dict[str, Any]] = []
+    for ply, st, move, legal in decisions[-limit:]:
+        view = spec.view(st, seat)
+        best: Any = None
+        cost = 0.0
+        if spec.name == "cribbage":
+            if view.phase == "discard":
+                rows = discard_advice(view)
+                chosen = sorted(str(c) for c in move.cards)
+                top = rows[0]
+                mine = next(r for r in rows if sorted(r["discard"]) == chosen)
+                if sorted(top["discard"]) != chosen:
+                    best = next(m for m in legal if sorted(str(c) for c in m.cards) == sorted(top["discard"]))
+                    cost = abs(top["net"] - mine["net"])
+            elif view.phase == "play":
+                from kortbord.bots.cribbage_strong import StrongBot
+
+                assert isinstance(strong, StrongBot)
+                values = strong.play_values(view, legal, local)
+                i_best = max(range(len(legal)), key=lambda i: values[i])
+                if legal[i_best] != move:
+                    best = legal[i_best]
+                    cost = values[i_best] - values[legal.index(move)]
+            deal = str(view.deal_number)
+        else:
+            choice = strong.choose(view, legal, local)
+            if choice != move:
+                v_best, v_mine = mulle_values(view, [choice, move], local)
+                best, cost = choice, v_best - v_mine
+            deal = f"{view.round_no}.{view.deal_no}"
+        if best is not None and cost >= 0.1:
+            items.append({"ply": ply, "deal": deal, "played": str(move), "best": str(best), "cost": round(cost, 1)})
+    costliest = sorted(items, key=lambda d: -d["cost"])[:12]
+    return {"checked": min(limit, len(decisions)), "items": sorted(costliest, key=lambda d: d["ply"])}
+
+
+# ------------------------------------------------------------------------------------------------------ handler
+def _error(code: str, message: str, version: int) -> dict[str, Any]:
+    return {"type": "error", "code": code, "message": message, "version": version}
+
+
+async def handle(session: Session, conn: Connection, msg: dict[str, Any]) -> None:
+    """Answer one aid message (see the module docstring); errors change nothing."""
+    kind = msg.get("type")
+    seat = conn.seat
+    if kind == "aids":
+        agree = msg.get("agree")
+        if seat is not None and isinstance(agree, bool) and session.seats[seat].kind == "human":
+            if agree:
+                session.aids_agreed.add(seat)
+            else:
+                session.aids_agreed.discard(seat)
+            status = _status(session)
+            for c in list(session.conns):
+                if hasattr(c, "send_json"):
+                    c.send_json(status)
+        else:
+            conn.send_json(_status(session))
+        return
+    if seat is None:
+        conn.send_json(_error("spectator", "aids are for the players", session.version))
+        return
+    if not aids_allowed(session):
+        conn.send_json(_error("aids_off", "aids are off in this game until every player agrees", session.version))
+        return
+    spec = session.spec
+    state = session.state
+    version = session.version
+    if kind == "review":
+        if not session.over:
+            conn.send_json(_error("not_over", "the review comes when the game is over", version))
+            return
+        task = asyncio.create_task(_review(session, conn, seat))
+        _TASKS.add(task)
+        task.add_done_callback(_TASKS.discard)
+        return
+    view = spec.view(state, seat)
+    if kind == "advice":
+        out: dict[str, Any] = {"type": "advice", "version": version, "game": spec.name}
+        if spec.name == "cribbage":
+            if view.phase == "discard" and len(view.hand) > 4 and view.dealer is not None:
+                out["discards"] = await asyncio.to_thread(discard_advice, view)
+        else:
+            out.update(mulle_advice(view))
+        conn.send_json(out)
+        return
+    task = asyncio.create_task(_hint(session, conn, seat, view, version))  # the socket reads on while it thinks
+    _TASKS.add(task)
+    task.add_done_callback(_TASKS.discard)
+
+
+async def _review(session: Session, conn: Connection, seat: int) -> None:
+    out = await asyncio.to_thread(review, session, seat)
+    conn.send_json({"type": "review", "version": session.version, **out})
+
+
+async def _hint(session: Session, conn: Connection, seat: int, view: Any, version: int) -> None:
+    spec = session.spec
+    state = session.state
+    if session.over or spec.to_act(state) != seat:
+        conn.send_json(_error("not_your_turn", "a hint is for the seat to move", version))
+        return
+    legal = spec.legal_moves(state)
+    assert session.manager is not None
+    index = await session.manager.bots.choose(spec.name, "strong", session.rules, view, legal)
+    if session.version != version:
+        return  # the game moved on while the computer thought: the hint is stale
+    move = legal[index]
+    reason = await asyncio.to_thread(hint_reason, spec, view, move, random.Random(version))
+    conn.send_json({"type": "hint", "version": version, "move": str(move), "reason": reason})

@@ -1,0 +1,377 @@
+"""The web table's moving cards, keys, aids and statistics (issue #11 items 2, 6, 7, 8), end to end in Chromium.
+
+* a card that moves is animated (a Web Animation runs on its element), and no card is under
+  ``prefers-reduced-motion: reduce``; the other player's last move stays marked until we act; the banner shows
+  the latest event; a sign shows while the computer thinks (the server here gives the computer a short delay);
+* keyboard-only play of both games: digits choose cards, Enter performs the proposed action, the count box takes
+  the focus when we must count; ``?`` opens the shortcuts;
+* the hint is a legal move; the discard advisor's hand averages equal a brute force over the 46 starters scored
+  by the rules text (``tests/server/brute_cribbage.py``);
+* a finished game counts in the lobby's statistics.
+
+Screenshots go to ``artifacts/screenshots/`` (``aids-*``, ``keys-*``, ``motion-*``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent / "server"))
+
+import test_web_playwright as base  # noqa: E402
+from brute_cribbage import average_show  # noqa: E402
+
+pytestmark = base.pytestmark
+sync_api = pytest.importorskip("playwright.sync_api")
+
+#: Counts every animation started on a card element (``window.__cardAnims``).
+COUNT_ANIMATIONS = """
+window.__cardAnims = 0;
+const animate = Element.prototype.animate;
+Element.prototype.animate = function (...args) {
+  if (this.matches && this.matches('img.card')) window.__cardAnims++;
+  return animate.apply(this, args);
+};
+"""
+RUNNING_CARD_ANIMATION = """() => document.getAnimations().some(a => a.playState === 'running'
+    && a.effect && a.effect.target && a.effect.target.matches && a.effect.target.matches('img.card'))"""
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The real server; the computer waits 0.3 s before each move so its thinking can be seen."""
+    tmp = tmp_path_factory.mktemp("web-aids")
+    port = base._free_port()
+    cmd = base._server_command(port, tmp / "t.db")
+    if "--bot-delay" in cmd:
+        cmd[cmd.index("--bot-delay") + 1] = "0.3"
+    log = (tmp / "server.log").open("w")
+    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=base.ROOT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 90  # a loaded machine starts the bot processes slowly
+        while True:
+            try:
+                with urllib.request.urlopen(url + "/api/health", timeout=1) as r:
+                    if json.load(r).get("ok"):
+                        break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                log.flush()
+                pytest.fail("the server did not start:\n" + (tmp / "server.log").read_text()[-3000:])
+            time.sleep(0.2)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(base.CHROMIUM), args=base.ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def _page(browser: Any, *, lang: str = "en", speed: str = "slow", reduced: bool = False, name: str = "") -> Any:
+    ctx = browser.new_context(
+        viewport={"width": 1280, "height": 800}, locale="en-GB", reduced_motion="reduce" if reduced else "no-preference"
+    )
+    ctx.set_default_timeout(60000)
+    settings = json.dumps({"speed": speed})
+    ctx.add_init_script(
+        f"localStorage.setItem('kortbord.pace', '0'); localStorage.setItem('kortbord.lang', '{lang}');"
+        f"localStorage.setItem('kortbord.settings', '{settings}'); localStorage.setItem('kortbord.name', '{name}');"
+        + COUNT_ANIMATIONS
+    )
+    return ctx.new_page()
+
+
+def _create(page: Any, server: str, game: str, level: str = "greedy", options: dict[str, Any] | None = None) -> None:
+    page.goto(server + "/")
+    page.click(f"#tab-{game}")
+    page.wait_for_selector(f"#opt-{game}-{'kryp' if game == 'mulle' else 'muggins'}")
+    for key, value in (options or {}).items():
+        sel = f"#opt-{game}-{key}"
+        if isinstance(value, bool):
+            page.set_checked(sel, value)
+        else:
+            page.select_option(sel, str(value))
+    page.select_option("#seat-1", f"bot:{level}")
+    page.click("#create")
+
+
+def _data(page: Any, sel: str) -> dict[str, Any]:
+    out: dict[str, Any] = page.eval_on_selector(sel, "el => ({...el.dataset})")
+    return out
+
+
+def _wait_version_change(page: Any, sel: str, before: str) -> None:
+    page.wait_for_function(
+        f"() => document.querySelector('#game-over') || document.querySelector('{sel}')?.dataset.version !== '{before}'"
+    )
+
+
+def _mulle_keys(page: Any, move: str) -> None:
+    """Play a Mulle move with the keyboard only: the hand card's digit, the arrow keys and Space for its table
+    cards, then Enter."""
+    hand = page.eval_on_selector_all(".hand-card", "els => els.map(e => e.dataset.code)")
+    card = move.split()[1].split("+")[0]
+    page.keyboard.press(str(hand.index(card) + 1))
+    wanted: list[str] = []
+    if move.startswith("C "):
+        wanted = [f"card:{c}" for c in re.findall(base.CARD, move.split(None, 2)[2])]
+        wanted += [f"build:{b}" for b in re.findall(r"\[(\w+)\]", move)]
+    for want in wanted:
+        if page.locator("[data-row='table']:focus").count() == 0:
+            page.keyboard.press("ArrowUp")
+        for _ in range(30):
+            at = page.evaluate(
+                "() => { const e = document.activeElement; return e.dataset.build ? 'build:' + e.dataset.build :"
+                " 'card:' + e.dataset.code + (e.classList.contains('chosen') ? '*' : ''); }"
+            )
+            if at == want:
+                break
+            page.keyboard.press("ArrowRight")
+        else:
+            pytest.fail(f"the keyboard does not reach {want}")
+        page.keyboard.press("Space")
+    # Enter performs the proposed move; when the cards make more than one, Tab reaches ours first.
+    for _ in range(20):
+        if page.locator(f".actions .move.legal[data-move='{move}']").count() == 0:
+            pytest.fail(f"the page does not offer {move}")
+        first = page.get_attribute(".actions .move.legal", "data-move")
+        focused = page.evaluate("() => document.activeElement?.dataset?.move ?? null")
+        if focused == move or (first == move and focused is None):
+            break
+        page.keyboard.press("Tab")
+    page.keyboard.press("Enter")
+
+
+def test_cards_move_the_last_move_is_marked_and_the_computer_thinks(server: str, browser: Any) -> None:
+    page = _page(browser)
+    errors = base.PageErrors(page)
+    _create(page, server, "mulle")
+    seen_thinking = False
+    marked_turns = 0
+    cleared = 0
+    for turn in range(6):
+        page.wait_for_function("() => document.querySelector('.mulle')?.dataset.mine === '1'")
+        if turn > 0:
+            # The computer's move: its cards (or its seat, after a capture) are marked, the banner says it.
+            marks = page.locator(".mulle img.card.lastmove").count() + page.locator(".seatbox.lastmover").count()
+            assert marks >= 1
+            marked_turns += page.locator(".mulle img.card.lastmove").count() > 0
+            newest = page.inner_text(".log-list li:first-child")
+            newest = newest.strip()
+            # the banner (#last-event) says the newest line of the log, as a sentence
+            assert page.inner_text("#last-event").strip() == newest[:1].upper() + newest[1:]
+        if turn == 1:
+            base.shots(page, "motion-mulle-marked")
+        legal = json.loads(_data(page, ".mulle")["legal"])
+        trails = [m for m in legal if m.startswith("T ")]
+        move = trails[0] if trails else legal[0]
+        before = _data(page, ".mulle")["version"]
+        anims = page.evaluate("window.__cardAnims")
+        _mulle_keys(page, move)
+        page.wait_for_function(RUNNING_CARD_ANIMATION, timeout=5000)  # the played card travels
+        _wait_version_change(page, ".mulle", before)
+        assert page.evaluate("window.__cardAnims") > anims
+        # Our move clears the marks of the computer's move (looked at in one go, while the page still shows our
+        # move: the computer waits 0.3 s before its own).
+        version, cards, seats = page.evaluate(
+            "() => [Number(document.querySelector('.mulle').dataset.version),"
+            " document.querySelectorAll('.mulle img.card.lastmove').length,"
+            " document.querySelectorAll('.seatbox.lastmover').length]"
+        )
+        if version == int(before) + 1:
+            cleared += 1
+            assert (cards, seats) == (0, 0)
+        try:  # the sign, with the computer's seat marked, while it is to move (checked in one look)
+            page.wait_for_function(
+                "() => { const e = document.querySelector('#thinking'); return e && !e.hidden"
+                " && e.textContent.includes('thinking') && document.querySelectorAll('.seatbox.thinking').length === 1; }",
+                timeout=3000,
+            )
+            seen_thinking = True
+        except sync_api.TimeoutError:
+            pass
+    assert seen_thinking, "the thinking sign never showed while the computer was to move"
+    assert marked_turns >= 1, "no computer move left a marked card in six turns"
+    assert cleared >= 1, "the page never showed our move alone"
+    errors.check()
+    page.context.close()
+
+
+def test_no_card_moves_under_reduced_motion(server: str, browser: Any) -> None:
+    page = _page(browser, reduced=True)
+    errors = base.PageErrors(page)
+    _create(page, server, "cribbage")
+    page.wait_for_function("() => document.querySelector('.cribbage')?.dataset.mine === '1'")
+    before = _data(page, ".cribbage")["version"]
+    page.keyboard.press("1")
+    page.keyboard.press("2")
+    page.keyboard.press("Enter")
+    _wait_version_change(page, ".cribbage", before)
+    page.wait_for_function("() => document.querySelector('.cribbage')?.dataset.mine === '1'")
+    page.wait_for_timeout(400)
+    assert page.evaluate("window.__cardAnims") == 0
+    assert not page.evaluate(RUNNING_CARD_ANIMATION)
+    errors.check()
+    page.context.close()
+
+
+def _cribbage_turn_by_keys(page: Any, counts: list[bool]) -> None:
+    """One turn of Cribbage with the keyboard only."""
+    data = _data(page, ".cribbage")
+    legal = json.loads(data["legal"])
+    phase = data["phase"]
+    if phase == "discard":
+        page.keyboard.press("1")
+        page.keyboard.press("2")
+        page.keyboard.press("Enter")
+    elif phase == "play":
+        hand = page.eval_on_selector_all(".hand-card", "els => els.map(e => e.dataset.code)")
+        cards = [m for m in legal if m != "go"]
+        if "go" in legal or len(cards) == 1:
+            page.keyboard.press("Enter")  # the proposed action: go, or the only card that fits
+        else:
+            page.keyboard.press(str(hand.index(cards[0]) + 1))
+    elif any(m.startswith("count") for m in legal):
+        # The count box has the focus: type the number, Enter.
+        page.wait_for_function("() => document.activeElement?.id === 'count-input'")
+        counts.append(True)
+        page.keyboard.type("0")
+        page.keyboard.press("Enter")
+    elif "accept" in legal:
+        page.keyboard.press("Enter")
+    else:
+        pytest.fail(f"unexpected turn: {phase} {legal}")
+
+
+def test_keyboard_only_cribbage_with_muggins_to_the_end_counts_in_the_statistics(server: str, browser: Any) -> None:
+    page = _page(browser, speed="fast", name="Kim")
+    errors = base.PageErrors(page)
+    _create(page, server, "cribbage", options={"muggins": True, "target": 61})
+    page.wait_for_selector(".cribbage")
+    page.keyboard.press("?")
+    page.wait_for_selector("#keys-overlay")
+    assert "Enter" in page.inner_text("#keys-overlay")
+    base.shots(page, "keys-overlay")
+    page.keyboard.press("Escape")
+    assert page.locator("#keys-overlay").count() == 0
+    counts: list[bool] = []
+    steps = 0
+    while base.wait_mine_or_over(page, ".cribbage"):
+        steps += 1
+        assert steps < 1500, "the game does not end"
+        if page.locator("#show-close").count():
+            page.keyboard.press("Enter")  # Enter closes the show
+            continue
+        before = _data(page, ".cribbage")["version"]
+        _cribbage_turn_by_keys(page, counts)
+        _wait_version_change(page, ".cribbage", before)
+    assert counts, "we never counted a hand"
+    page.wait_for_selector("#review")
+    base.shots(page, "aids-cribbage-review")
+    page.goto(server + "/")
+    page.wait_for_selector("#stats-browser")
+    row = page.locator("#stats-browser tr[data-game='cribbage']")
+    assert row.count() == 1
+    assert row.locator(".played").inner_text() == "1"
+    page.wait_for_selector("#stats-server")  # the server's, for the name we played under
+    assert page.locator("#stats-server tr[data-game='cribbage'] .played").inner_text() == "1"
+    page.wait_for_selector("#miscounts", state="attached")
+    base.shots(page, "aids-lobby-statistics")
+    errors.check()
+    page.context.close()
+
+
+def test_keyboard_only_mulle_deal(server: str, browser: Any) -> None:
+    page = _page(browser, lang="sv", speed="fast")
+    errors = base.PageErrors(page)
+    _create(page, server, "mulle")
+    for _ in range(8):  # a whole first deal: eight cards each
+        if not base.wait_mine_or_over(page, ".mulle"):
+            break
+        if page.locator("#summary-close").count():
+            page.keyboard.press("Enter")
+            continue
+        legal = json.loads(_data(page, ".mulle")["legal"])
+        caps = [m for m in legal if m.startswith("C ")]
+        trails = [m for m in legal if m.startswith("T ")]
+        move = caps[0] if caps else trails[0] if trails else legal[0]
+        if move[0] not in "CT":
+            pytest.skip(f"only builds are legal here ({move}); the keyboard path of builds is the capture's")
+        before = _data(page, ".mulle")["version"]
+        _mulle_keys(page, move)
+        _wait_version_change(page, ".mulle", before)
+    errors.check()
+    page.context.close()
+
+
+def test_hint_and_discard_advisor(server: str, browser: Any) -> None:
+    page = _page(browser)
+    errors = base.PageErrors(page)
+    _create(page, server, "cribbage", level="strong")
+    page.wait_for_function("() => document.querySelector('.cribbage')?.dataset.mine === '1'")
+    page.wait_for_selector("#advisor-box")
+    page.click("#advisor-box summary")
+    hand = page.eval_on_selector_all(".hand-card", "els => els.map(e => e.dataset.code)")
+    assert len(hand) == 6
+    rows = page.eval_on_selector_all(
+        "#advisor tbody tr", "els => els.map(e => [e.dataset.discard, Number(e.dataset.hand)])"
+    )
+    assert len(rows) == 15
+    for discard, shown in rows:
+        kept = [c for c in hand if c not in discard.split()]
+        assert shown == pytest.approx(average_show(kept, hand), abs=1e-4), discard
+    page.keyboard.press("h")
+    page.wait_for_selector("#hint-play")
+    move = page.get_attribute("#hint-play", "data-move")
+    assert move in json.loads(_data(page, ".cribbage")["legal"])
+    for sym in re.findall(r"(10|[2-9JQKA])([♠♥♦♣])", page.inner_text("#hint .hint-text")):
+        code = ("T" if sym[0] == "10" else sym[0]) + {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}[sym[1]]
+        assert code in hand, code  # a discard hint names only our own cards
+    base.shots(page, "aids-cribbage-hint-advisor")
+    before = _data(page, ".cribbage")["version"]
+    page.keyboard.press("Enter")  # Enter plays the hint's move
+    _wait_version_change(page, ".cribbage", before)
+    thrown = move.split()[1:]
+    left = page.eval_on_selector_all(".hand-card", "els => els.map(e => e.dataset.code)")
+    assert sorted(left) == sorted(c for c in hand if c not in thrown)
+    # Each aid is switched in the settings (S), kept in this browser.
+    page.wait_for_function("() => document.querySelector('.cribbage')?.dataset.mine === '1'")
+    assert page.locator("#hint-btn").count() == 1
+    page.keyboard.press("s")
+    page.wait_for_selector("#settings-panel")
+    page.uncheck("#set-aid-hint")
+    page.select_option("#set-speed", "off")
+    base.shots(page, "aids-settings")
+    page.keyboard.press("Escape")
+    assert page.locator("#settings-panel").count() == 0
+    assert page.locator("#hint-btn").count() == 0
+    saved = json.loads(page.evaluate("localStorage.getItem('kortbord.settings')"))
+    assert saved["speed"] == "off" and saved["aids"]["hint"] is False
+    errors.check()
+    page.context.close()

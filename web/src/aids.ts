@@ -1,0 +1,292 @@
+// The aids on the page (issue #11 item 7), each switchable in the settings: the hint (the strong computer's move
+// and why, asked of the server), the Cribbage discard advisor and count helper, the Mulle twin tracker, captured
+// pile and who could take each build.  Every number comes from the server (kortbord/server/aids.py), computed
+// from the viewer's own view; in a game between people the aids are on only when every player allows them.
+import type { StateMsg } from "./api";
+import { h, clear } from "./dom";
+import { aw } from "./aidwords";
+import { short } from "./cards";
+import { aidOn, onSettings } from "./settings";
+import { describeNotation } from "./mulle";
+import type { Fmt } from "./words";
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any;
+
+const SUIT: Record<string, string> = { "♠": "S", "♥": "H", "♦": "D", "♣": "C" };
+
+/** The cards a line of the page names (as the page shows them, "10♦ J♣") in notation ("TD", "JC"). */
+function cardCodes(text: string): string[] {
+  return Array.from(text.matchAll(/(10|[2-9AJQK])([♠♥♦♣])/g), (m) => (m[1] === "10" ? "T" : m[1]) + SUIT[m[2]]);
+}
+
+export interface AidHost {
+  send(msg: unknown): void;
+  move(notation: string): void;
+  state(): StateMsg | null;
+  fmt(): Fmt;
+  name(seat: number): string;
+}
+
+export class Aids {
+  el = h("div", { class: "aids-wrap", id: "aids" });
+  private allowed = false;
+  private agreed: number[] = [];
+  private humans: number[] = [];
+  private hint: Json = null;
+  private asking = false;
+  private advice: Json = null;
+  private observer: MutationObserver | null = null;
+  private advisorOpen = false;
+  private review: Json = null;
+  private reviewAsked = false;
+
+  private unsubscribe: () => void;
+
+  constructor(private host: AidHost) {
+    // A changed setting shows or hides the aids at once (and asks for numbers an aid now needs).
+    this.unsubscribe = onSettings(() => {
+      this.request();
+      this.draw();
+      if (this.tableRoot) this.decorate(this.tableRoot);
+    });
+  }
+
+  /** Watch the table's redraws to put the marks of the aids back on its cards. */
+  private tableRoot: HTMLElement | null = null;
+
+  watch(tableRoot: HTMLElement): void {
+    this.tableRoot = tableRoot;
+    this.observer?.disconnect();
+    this.observer = new MutationObserver(() => this.decorate(tableRoot));
+    this.observer.observe(tableRoot, { childList: true, subtree: true });
+  }
+
+  destroy(): void {
+    this.observer?.disconnect();
+    this.unsubscribe();
+  }
+
+  onOpen(): void {
+    this.host.send({ type: "aids" });
+  }
+
+  onMessage(m: Json): boolean {
+    if (m.type === "aids") {
+      this.allowed = Boolean(m.allowed);
+      this.agreed = m.agreed ?? [];
+      this.humans = m.humans ?? [];
+      this.request();
+    } else if (m.type === "hint") {
+      this.asking = false;
+      if (m.version === this.host.state()?.version) this.hint = m;
+    } else if (m.type === "review") {
+      this.review = m;
+    } else if (m.type === "advice") {
+      if (m.version === this.host.state()?.version) this.advice = m;
+    } else return false;
+    this.draw();
+    if (this.tableRoot) this.decorate(this.tableRoot);
+    return true;
+  }
+
+  /** A new state: forget the old hint, ask for the aids' numbers. */
+  onState(m: StateMsg): void {
+    if (this.hint && this.hint.version !== m.version) this.hint = null;
+    if (this.advice && this.advice.version !== m.version) this.advice = null;
+    this.request();
+    this.draw();
+  }
+
+  private myTurn(): boolean {
+    const m = this.host.state();
+    if (!m || m.seat === null || m.status !== "playing") return false;
+    const v = m.view ?? {};
+    return (v.to_move ?? v.to_act) === m.seat;
+  }
+
+  private request(): void {
+    const m = this.host.state();
+    if (m && m.status === "over" && m.seat !== null && this.allowed && aidOn("review") && !this.reviewAsked) {
+      this.reviewAsked = true;
+      this.host.send({ type: "review" });
+    }
+    if (!m || !this.allowed || m.seat === null || m.status === "over") return;
+    const v = m.view ?? {};
+    if (m.game === "mulle" && (aidOn("twins") || aidOn("pile") || aidOn("takers"))) this.host.send({ type: "advice" });
+    if (m.game === "cribbage" && aidOn("advisor") && v.phase === "discard" && this.myTurn()) this.host.send({ type: "advice" });
+  }
+
+  askHint(): void {
+    if (!this.allowed || !aidOn("hint") || !this.myTurn() || this.asking) return;
+    this.asking = true;
+    this.host.send({ type: "hint" });
+    this.draw();
+  }
+
+  private hintText(): string {
+    const m = this.host.state()!;
+    const r = this.hint.reason ?? {};
+    const why = aw(`hint.${m.game}.${r.code}`, r, this.host.fmt());
+    if (m.game === "mulle") return `${describeNotation(this.hint.move) ?? ""}: ${why}`;
+    return why;
+  }
+
+  draw(): void {
+    clear(this.el);
+    const m = this.host.state();
+    if (!m || m.seat === null) return;
+    const bar = h("div", { class: "aidbar" });
+    if (this.humans.length > 1) {
+      const mine = this.agreed.includes(m.seat);
+      bar.append(
+        h(
+          "label",
+          { class: "check agree" },
+          h("input", { type: "checkbox", id: "aids-agree", checked: mine, onchange: (e: Event) => this.host.send({ type: "aids", agree: (e.target as HTMLInputElement).checked }) }),
+          " ",
+          aw("ui.aidsAgree"),
+        ),
+      );
+      if (!this.allowed) bar.append(h("span", { class: "muted" }, aw("ui.aidsWaiting", { n: this.agreed.length, m: this.humans.length })));
+    }
+    if (this.allowed && aidOn("hint") && this.myTurn()) {
+      bar.append(h("button", { class: "ghost small", id: "hint-btn", disabled: this.asking, onclick: () => this.askHint() }, aw("ui.hint"), this.asking ? " …" : ""));
+    }
+    if (this.allowed && m.game === "mulle" && aidOn("pile") && this.advice?.pile) {
+      const p = this.advice.pile;
+      bar.append(h("span", { class: "aid-pile", id: "aid-pile" }, aw("ui.myPile", { cards: p.cards, points: p.card_points, mulle: p.mulle_points, tabbe: p.tabbe, total: p.total })));
+    }
+    if (this.allowed && m.game === "mulle" && aidOn("twins") && this.advice?.unseen) {
+      bar.append(h("span", { class: "muted aid-twins", title: aw("ui.twinsHelp") }, h("i", { class: "twin-dot" }), ` ${aw("ui.twinUnseen")}`));
+    }
+    if (bar.childNodes.length) this.el.append(bar);
+    if (this.hint && this.myTurn()) {
+      this.el.append(
+        h(
+          "section",
+          { class: "panel hint", id: "hint", "aria-live": "polite" },
+          h("b", {}, aw("ui.hintTitle"), ": "),
+          h("span", { class: "hint-text" }, this.hintText()),
+          " ",
+          h("button", { class: "primary small", id: "hint-play", "data-move": this.hint.move, onclick: () => this.host.move(this.hint.move) }, aw("ui.hintPlay")),
+        ),
+      );
+    }
+    if (this.allowed && m.game === "cribbage" && aidOn("advisor") && this.advice?.discards && this.myTurn()) this.el.append(this.advisor());
+    if (m.status === "over" && this.reviewAsked && aidOn("review")) this.el.append(this.reviewPanel());
+  }
+
+  /** A move in words for the review: Mulle described, Cribbage cards as A♠ ("discard 5H 5S" -> "5♥ 5♠"). */
+  private moveWords(notation: string): string {
+    const m = this.host.state()!;
+    if (m.game === "mulle") return describeNotation(notation) ?? notation;
+    if (notation === "go") return "Go";
+    return notation.replace(/^discard\s+/, "").split(/\s+/).map(short).join(" ");
+  }
+
+  private reviewPanel(): HTMLElement {
+    const box = h("section", { class: "panel review", id: "review", "aria-live": "polite" }, h("h3", {}, aw("ui.reviewTitle")));
+    if (!this.review) {
+      box.append(h("p", { class: "muted" }, aw("ui.reviewLoading")));
+      return box;
+    }
+    const items: Json[] = this.review.items ?? [];
+    if (!items.length) box.append(h("p", {}, aw("ui.reviewNone")));
+    else
+      box.append(
+        h(
+          "ul",
+          {},
+          items.map((it) => h("li", { "data-ply": String(it.ply) }, aw("ui.reviewRow", { deal: it.deal, played: this.moveWords(it.played), best: this.moveWords(it.best), cost: it.cost.toFixed(1) }))),
+        ),
+      );
+    return box;
+  }
+
+  private advisor(): HTMLElement {
+    const rows: Json[] = this.advice.discards;
+    const starters = 52 - (this.host.state()!.view.hand ?? []).length;
+    const table = h(
+      "table",
+      { class: "advisor", id: "advisor" },
+      h("thead", {}, h("tr", {}, ["ui.adv.discard", "ui.adv.hand", "ui.adv.crib", "ui.adv.net"].map((k) => h("th", {}, aw(k))))),
+      h(
+        "tbody",
+        {},
+        rows.map((r, i) =>
+          h(
+            "tr",
+            { class: i === 0 ? "best" : "", "data-discard": r.discard.join(" "), "data-hand": String(r.hand), "data-crib": String(r.crib) },
+            h("td", {}, h("button", { class: "move small", onclick: () => this.host.move(`discard ${r.discard.join(" ")}`) }, r.discard.map(short).join(" "))),
+            h("td", {}, r.hand.toFixed(2)),
+            h("td", {}, (r.own_crib ? "+" : "−") + r.crib.toFixed(2)),
+            h("td", {}, h("b", {}, r.net.toFixed(2))),
+          ),
+        ),
+      ),
+    );
+    const best = rows[0];
+    const box = h(
+      "details",
+      { class: "panel advisor-box", id: "advisor-box", open: this.advisorOpen },
+      h(
+        "summary",
+        {},
+        h("b", {}, aw("ui.advisorTitle")),
+        best ? ` — ${aw("ui.advisorBest", { cards: best.discard.map(short).join(" "), hand: best.hand.toFixed(2), crib: (best.own_crib ? "+" : "−") + best.crib.toFixed(2) })}` : "",
+      ),
+      h("p", { class: "muted" }, aw("ui.advisorHelp", { n: starters })),
+      h("div", { class: "scroll" }, table),
+    );
+    box.addEventListener("toggle", () => (this.advisorOpen = box.open));
+    return box;
+  }
+
+  /** Put the aids' marks on the table's cards (after each redraw of the table). */
+  decorate(root: HTMLElement): void {
+    const m = this.host.state();
+    if (!m) return;
+    if (m.game === "mulle") {
+      const unseen = this.allowed && aidOn("twins") ? this.advice?.unseen : null;
+      for (const img of Array.from(root.querySelectorAll<HTMLImageElement>(".hand img.card[data-card], .loose img.card[data-card], .builds img.card[data-card]"))) {
+        const on = Boolean(unseen && unseen[img.dataset.card!] > 0);
+        if (img.classList.contains("twin-unseen") !== on) img.classList.toggle("twin-unseen", on);
+      }
+      const builds: Json[] = this.allowed && aidOn("takers") ? (this.advice?.builds ?? []) : [];
+      if (!builds.length) for (const el of Array.from(root.querySelectorAll(".buildtag .takers"))) el.remove();
+      for (const b of builds) {
+        const el = root.querySelector(`.build[data-build="${b.id}"] .buildtag`);
+        if (!el || el.querySelector(".takers")) continue;
+        const who = b.takers.map((t: Json) => `${this.host.name(t.seat)} ${aw(`ui.can.${t.can}`)}`).join(", ");
+        el.append(h("span", { class: "takers", title: aw("ui.takers") }, who));
+      }
+    } else if (m.game === "cribbage" && aidOn("counthelp") && !m.view?.rules?.muggins) {
+      for (const show of Array.from(document.querySelectorAll<HTMLElement>("#show-panel .show"))) {
+        if (show.querySelector(".counthelp")) continue;
+        const items = Array.from(show.querySelectorAll<HTMLLIElement>(".groups li"));
+        if (!items.length) continue;
+        // Step through the groups: the cards of each lit up in the fan, with the running total.
+        let at = -1;
+        let total = 0;
+        const running = h("span", { class: "running" });
+        const step = h("button", { class: "ghost small counthelp-step" }, aw("ui.countHelpStep"));
+        const light = () => {
+          items.forEach((li, i) => li.classList.toggle("now", i === at));
+          const codes = new Set(cardCodes(items[at]?.textContent ?? ""));
+          for (const img of Array.from(show.querySelectorAll<HTMLImageElement>(".fan img.card[data-card]")))
+            img.classList.toggle("counting-now", codes.has(img.dataset.card!));
+          running.textContent = at >= 0 ? aw("ui.countHelpRunning", { n: total }) : "";
+          step.disabled = at >= items.length - 1;
+        };
+        step.addEventListener("click", () => {
+          at++;
+          total += Number((items[at]?.textContent ?? "").match(/(\d+)\s*$/)?.[1] ?? 0);
+          light();
+        });
+        show.append(h("div", { class: "counthelp" }, h("b", {}, aw("ui.countHelp"), " "), step, " ", running));
+        light();
+      }
+    }
+  }
+}

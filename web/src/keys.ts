@@ -1,0 +1,91 @@
+// The same keys in both games (issue #11 item 6): Enter performs the proposed action (lay away, play, capture,
+// count, accept, close a panel) whatever has the focus; the count box takes the focus when the viewer must count;
+// ? opens the list of shortcuts; H asks for a hint, S opens the settings.
+import { h } from "./dom";
+import { aw } from "./aidwords";
+
+const ROWS: [string, string][] = [
+  ["Enter", "ui.key.enter"],
+  ["1–9", "ui.key.digits"],
+  ["← → ↑ ↓", "ui.key.arrows"],
+  ["Space", "ui.key.space"],
+  ["Esc", "ui.key.esc"],
+  ["G", "ui.key.g"],
+  ["H", "ui.key.h"],
+  ["S", "ui.key.s"],
+  ["?", "ui.key.q"],
+];
+
+/** The shortcuts overlay; `close` removes it. */
+export function keysOverlay(close: () => void): HTMLElement {
+  return h(
+    "div",
+    { class: "modal-back", onclick: (e: Event) => e.target === e.currentTarget && close() },
+    h(
+      "div",
+      { class: "modal panel keys", role: "dialog", "aria-modal": "true", "aria-labelledby": "keys-h", id: "keys-overlay" },
+      h("h2", { id: "keys-h" }, aw("ui.keys")),
+      h("dl", { class: "keylist" }, ROWS.map(([k, w]) => [h("dt", {}, h("kbd", {}, k)), h("dd", {}, aw(w))])),
+      h("button", { class: "primary", id: "keys-close", onclick: close }, aw("ui.close")),
+    ),
+  );
+}
+
+function visible(el: Element | null): el is HTMLButtonElement {
+  return el instanceof HTMLButtonElement && !el.disabled && el.offsetParent !== null;
+}
+
+/** The button Enter presses in `root` now, or null (then Enter keeps its usual meaning). */
+export function proposed(root: HTMLElement): HTMLButtonElement | null {
+  const q = (sel: string) => root.querySelector<HTMLButtonElement>(sel);
+  const focused = document.activeElement;
+  // An open panel: its own button.
+  for (const sel of ["#keys-close", "#settings-close", "#show-close", "#summary-close"]) {
+    const b = document.querySelector<HTMLButtonElement>(sel);
+    if (visible(b)) return b;
+  }
+  // The player's own choice, when it makes a move.
+  const discard = q("#discard");
+  if (visible(discard)) return discard;
+  if (focused instanceof HTMLButtonElement && focused.matches(".cribbage .hand-card.legal") && phaseOf(root) === "play") return focused;
+  if (focused instanceof HTMLButtonElement && focused.matches(".move.legal")) return focused;
+  const moves = root.querySelectorAll<HTMLButtonElement>(".actions .move.legal");
+  if (moves.length >= 1) return moves[0];
+  // Else the hint's move, when a hint is shown.
+  const play = q("#hint-play");
+  if (visible(play)) return play;
+  // Cribbage: Enter chooses the focused card while the discard is not complete; in the show it counts (the
+  // count box) or accepts; in the play it says go or plays the only card there is.
+  if (discard) return null;
+  const announce = q("#announce");
+  if (announce) return visible(announce) ? announce : null;
+  const muggins = root.querySelector<HTMLInputElement>("#muggins-input");
+  if (muggins && muggins.value) return q("#muggins");
+  const accept = q("#accept");
+  if (visible(accept)) return accept;
+  if (phaseOf(root) === "play") {
+    const go = q("#go.legal");
+    if (visible(go)) return go;
+    const legal = root.querySelectorAll<HTMLButtonElement>(".hand-card.legal");
+    if (legal.length === 1) return legal[0];
+  }
+  return null;
+}
+
+function phaseOf(root: HTMLElement): string | undefined {
+  return root.querySelector<HTMLElement>(".cribbage")?.dataset.phase;
+}
+
+/** After a new state is drawn: the count box has the focus when the viewer must count, Accept when they must
+ * answer a count (so Enter accepts). */
+export function focusForState(root: HTMLElement): void {
+  const active = document.activeElement;
+  if (active instanceof HTMLInputElement && active.classList.contains("count-input")) return;
+  const count = root.querySelector<HTMLInputElement>("#count-input");
+  if (count) {
+    count.focus();
+    return;
+  }
+  const accept = root.querySelector<HTMLButtonElement>("#accept");
+  if (accept && !(active instanceof HTMLInputElement)) accept.focus();
+}

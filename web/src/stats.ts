@@ -1,0 +1,147 @@
+// Statistics (issue #11 item 8): games played and won per game, opponent level and rules, with streaks -- kept in
+// this browser (localStorage "kortbord.stats", one record per finished game) and, for a player who chose a name,
+// on the server (GET /api/stats?name=..., kortbord/server/stats.py).  Shown in the lobby.
+import type { StateMsg } from "./api";
+import { h } from "./dom";
+import { aw } from "./aidwords";
+import { t } from "./i18n";
+
+export interface GameRecord {
+  game_id: string;
+  game: string;
+  level: string;
+  variant: string;
+  won: boolean;
+  at: string;
+}
+
+export interface StatRow {
+  game: string;
+  level: string;
+  variant: string;
+  played: number;
+  won: number;
+  streak: number;
+  best: number;
+}
+
+const KEY = "kortbord.stats";
+
+export function records(): GameRecord[] {
+  try {
+    const v = JSON.parse(localStorage.getItem(KEY) ?? "[]");
+    return Array.isArray(v) ? v : [];
+  } catch {
+    return [];
+  }
+}
+
+/** The rules of a game in a few words for the statistics ("121", "61 muggins", "standard target:100"). */
+export function variantOf(game: string, rules: Record<string, unknown> | undefined): string {
+  const r = rules ?? {};
+  if (game === "cribbage") {
+    return [String(r.target ?? ""), r.muggins ? "muggins" : "", r.lowball ? "lowball" : "", Number(r.players ?? 2) > 2 ? `${r.players}p` : ""].filter(Boolean).join(" ");
+  }
+  return [String(r.profile ?? ""), String(r.game_length ?? "")].filter(Boolean).join(" ");
+}
+
+/** The opponents' level: the computers' level(s), or "people". */
+export function levelOf(m: StateMsg): string {
+  const bots = (m.seats ?? []).filter((s) => s.kind === "bot").map((s) => s.level ?? "?");
+  return bots.length ? [...new Set(bots)].join("+") : "people";
+}
+
+/** Count a finished game once (a reload of the page does not count it again). */
+export function recordGame(m: StateMsg): void {
+  if (m.status !== "over" || m.seat === null) return;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const gid = (m as any).game_id as string | undefined;
+  if (!gid) return;
+  const all = records();
+  if (all.some((r) => r.game_id === gid)) return;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const res: any = m.result ?? {};
+  const side = m.view?.seat_sides?.[m.seat] ?? m.seat;
+  const won = Array.isArray(res.winners) && res.winners.includes(side);
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const rules = (m as any).rules as Record<string, unknown> | undefined;
+  all.push({ game_id: gid, game: m.game, level: levelOf(m), variant: variantOf(m.game, rules), won, at: new Date().toISOString() });
+  localStorage.setItem(KEY, JSON.stringify(all.slice(-2000)));
+}
+
+/** Played, won and streaks per (game, level, rules), oldest game first (streak: the current run of wins). */
+export function summarise(recs: GameRecord[]): StatRow[] {
+  const rows = new Map<string, StatRow>();
+  for (const r of [...recs].sort((a, b) => a.at.localeCompare(b.at))) {
+    const k = `${r.game}|${r.level}|${r.variant}`;
+    const row = rows.get(k) ?? { game: r.game, level: r.level, variant: r.variant, played: 0, won: 0, streak: 0, best: 0 };
+    row.played++;
+    if (r.won) {
+      row.won++;
+      row.streak++;
+      row.best = Math.max(row.best, row.streak);
+    } else row.streak = 0;
+    rows.set(k, row);
+  }
+  return [...rows.values()];
+}
+
+function table(rows: StatRow[], id: string): HTMLElement {
+  if (!rows.length) return h("p", { class: "muted" }, aw("ui.statsNone"));
+  const head = ["ui.stats.game", "ui.stats.level", "ui.stats.variant", "ui.stats.played", "ui.stats.won", "ui.stats.streak", "ui.stats.best"];
+  return h(
+    "table",
+    { class: "stats", id },
+    h("thead", {}, h("tr", {}, head.map((k) => h("th", {}, aw(k))))),
+    h(
+      "tbody",
+      {},
+      rows.map((r) =>
+        h(
+          "tr",
+          { "data-game": r.game, "data-level": r.level },
+          h("td", {}, r.game === "mulle" ? t("mulle") : t("cribbage")),
+          h("td", {}, r.level === "people" ? aw("ui.stats.people") : r.level),
+          h("td", {}, r.variant),
+          h("td", { class: "played" }, String(r.played)),
+          h("td", { class: "won" }, String(r.won)),
+          h("td", {}, String(r.streak)),
+          h("td", {}, String(r.best)),
+        ),
+      ),
+    ),
+  );
+}
+
+/** The lobby's statistics panel: this browser's, then the server's for the saved player name. */
+export function statsPanel(...extra: HTMLElement[]): HTMLElement {
+  const box = h("section", { class: "panel stats-panel", id: "stats", "aria-label": aw("ui.stats") }, h("h2", {}, aw("ui.stats")), ...extra);
+  box.append(h("h3", {}, aw("ui.statsBrowser")), table(summarise(records()), "stats-browser"));
+  const name = (localStorage.getItem("kortbord.name") ?? "").trim();
+  if (name) {
+    const slot = h("div", { class: "stats-server" });
+    box.append(slot);
+    fetch(`/api/stats?name=${encodeURIComponent(name)}`)
+      .then((r) => (r.ok ? r.json() : null))
+      .then((d) => {
+        if (!d) return;
+        slot.append(h("h3", {}, aw("ui.statsServer", { name })), table(d.rows ?? [], "stats-server"));
+      })
+      .catch(() => undefined);
+  }
+  return box;
+}
+
+/** The lobby's note on the levels that miscount under Muggins (GET /api/levels/cribbage). */
+export function miscountNote(): HTMLElement {
+  const p = h("p", { class: "muted miscounts", id: "miscounts" });
+  fetch("/api/levels/cribbage")
+    .then((r) => (r.ok ? r.json() : null))
+    .then((d) => {
+      const levels = ((d?.levels ?? []) as { level: string; miscounts: boolean; miss_rate: number | null }[]).filter((l) => l.miscounts);
+      const said = levels.map((l) => (l.miss_rate === null ? l.level : `${l.level} (${Math.round(l.miss_rate * 100)}%)`));
+      if (levels.length) p.textContent = aw("ui.miscounts", { levels: said.join(", ") });
+    })
+    .catch(() => undefined);
+  return p;
+}
