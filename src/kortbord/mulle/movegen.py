@@ -51,6 +51,7 @@ from kortbord.mulle.checks import (
     builds_only,
     duty_forbids_trail,
     hand_builders,
+    hand_value_counts,
     may_change,
     may_lock,
     packaging_mode,
@@ -435,21 +436,57 @@ _NO_BUILDS: Final[list[TableBuild]] = []
 _NO_CARDS: Final[frozenset[int]] = frozenset()
 #: The 52 trail codes, shared.
 _TRAIL_CODES: Final[tuple[MoveCode, ...]] = tuple((TRAIL, Card(i)) for i in range(52))
+#: ``1 << hv(card)`` per card index.
+_HV_BIT: Final[tuple[int, ...]] = tuple(1 << v for v in HV)
 
 
 # ----------------------------------------------------------------------------------------------- legal moves
+#: ``(id(builds), seat, id(rules), teams)`` -> :func:`_builds_facts` (the entry holds the builds and the rules, so the ids
+#: stay theirs while the entry lives; a hit is checked by identity).  Consecutive positions share the builds tuple
+#: until a move changes a build.
+_BUILDS_FACTS: dict[tuple[int, int, int, bool], tuple[Any, ...]] = {}
+
+
+def _builds_facts(state: State, builds: tuple[TableBuild, ...], seat: int, rules: Rules) -> tuple[Any, ...]:
+    """What the builds on the table mean for the mover ``seat`` (a cache entry of ``_BUILDS_FACTS``):
+    ``(builds, rules, ids_by_value, build_values, capture_bits, changeable, lockable, owned)`` -- the build ids per
+    value (in id order), bit v of ``build_values`` for a build of value v when one build per value (A14: a
+    combination worth it is packaged into it, M5), bit v of ``capture_bits`` for a build of value v, the builds
+    the mover may raise and whether also build down (``(id, value, down)``, :func:`~kortbord.mulle.checks.may_change`),
+    those it may package into or lay on (``(id, value)``, :func:`~kortbord.mulle.checks.may_lock`) and those it owns.
+    """
+    ids_by_value: dict[int, tuple[str, ...]] = {}
+    capture_bits = 0
+    for b in builds:
+        ids_by_value[b.value] = (*ids_by_value.get(b.value, ()), b.id)
+        capture_bits |= 1 << b.value
+    build_values = capture_bits if rules.one_build_per_value else 0
+    changeable = [
+        (b.id, b.value, may_change(rules, b, seat, True)) for b in builds if may_change(rules, b, seat, False)
+    ]
+    lockable = [(b.id, b.value) for b in builds if may_lock(state, b, seat)]
+    owned = [b for b in builds if b.owner == seat]
+    entry = (builds, rules, ids_by_value, build_values, capture_bits, changeable, lockable, owned)
+    if len(_BUILDS_FACTS) > 20_000:
+        _BUILDS_FACTS.clear()
+    _BUILDS_FACTS[(id(builds), seat, id(rules), state.teams)] = entry
+    return entry
+
+
 def _codes(state: State) -> list[MoveCode]:
     """Every legal move (spec §2.13) as codes, in the canonical order of :func:`legal_moves`.
 
-    Captures (M1) come from :func:`_capture_codes`; building moves M2-M6 and the reserve rule are below; trails
-    (M7), the capture duty and the safety valve at the end.  Every rule is asked of :mod:`kortbord.mulle.checks`
-    or stands in for one named next to it.  The reserve rule (:func:`~kortbord.mulle.checks.reserve_lack`) is
-    asked only when the played card could leave an own build without a reserve (the played card is the last of
-    that build's value, or a build already lacks one); otherwise it holds for every move, D5 being the ``keeps``
-    mask.
+    Captures (M1) come from the table's facts (:func:`_loose_only`) or :func:`_capture_codes`; building moves
+    M2-M6 and the reserve rule are below; trails (M7), the capture duty and the safety valve at the end.  Every
+    rule is asked of :mod:`kortbord.mulle.checks` or stands in for one named next to it.  The reserve rule
+    (:func:`~kortbord.mulle.checks.reserve_lack`) is asked only when the played card could leave an own build
+    without a reserve (the played card is the last of that build's value, or a build already lacks one);
+    otherwise it holds for every move, D5 being the ``keeps`` mask.
     """
     rules = state.rules
-    rf = _rules_facts(rules)
+    rf = _RULES_FACTS.get(id(rules))
+    if rf is None or rf.rules is not rules:
+        rf = _rules_facts(rules)
     seat = state.to_move
     assert seat is not None
     hand = state._hands[seat]
@@ -457,63 +494,60 @@ def _codes(state: State) -> list[MoveCode]:
         return []
     table = state.table
     builds = state.builds
-    facts = _table_facts(table)
-    hvc = [0] * 17
+    facts = _TABLE_FACTS.get(table)
+    if facts is None:
+        facts = _table_facts(table)
     held = 0  # bit v: the mover holds a card of hand value v; held2: at least two such cards
     held2 = 0
-    distinct: list[Card] = []
-    prev = None
     for c in hand:
-        v = HV[c]
-        if hvc[v]:
-            held2 |= 1 << v
-        else:
-            held |= 1 << v
-        hvc[v] += 1
-        if c != prev:
-            distinct.append(c)
-            prev = c
-    reserve_rule = rf.reserve_rule
+        b = _HV_BIT[c]
+        held2 |= held & b
+        held |= b
+    distinct = list(dict.fromkeys(hand)) if held2 or len(hand) > 13 else hand  # twins are one move
     captures: list[MoveCode] = []
     capturing: set[int] = set()  # the cards with a legal capture
     others: list[MoveCode] = []
-    pkg_on = rf.pkg_on
-    forced = rf.forced
     max_on = rf.max_on
-    build_values = 0  # with one build per value, a combination worth a build's value is packaged into it (M5)
-    changeable: list[tuple[str, int, bool]] = []
-    lockable: list[tuple[str, int]] = []
-    ids_by_value: dict[int, tuple[str, ...]] = {}
-    # the reserve rule can only bite when some own build's value has at most one card of it in the hand
-    bare = False  # an own build already lacks a reserve (a loaded position): check every move
-    single = 0  # bit v: an own build of value v whose only reserve is one card of hand value v
+    tv_bits = facts.tv_bits
+    capture_bits = facts.sums  # bit h: a card of hand value h may capture (loose cards add up to h or a build)
     if builds:
-        owned = [b for b in builds if b.owner == seat]
-        for b in builds:
-            ids_by_value[b.value] = (*ids_by_value.get(b.value, ()), b.id)
-        if rf.one_per_value:
-            for v in ids_by_value:
-                build_values |= 1 << v
-        # builds the mover may raise, and whether also build down (checks.may_change), and may package into / lay
-        # on (checks.may_lock)
-        changeable = [
-            (b.id, b.value, may_change(rules, b, seat, True)) for b in builds if may_change(rules, b, seat, False)
-        ]
-        lockable = [(b.id, b.value) for b in builds if may_lock(state, b, seat)]
-        if reserve_rule:
+        bf = _BUILDS_FACTS.get((id(builds), seat, id(rules), state.teams))
+        if bf is None or bf[0] is not builds or bf[1] is not rules:
+            bf = _builds_facts(state, builds, seat, rules)
+        _, _, ids_by_value, build_values, capture_add, changeable, lockable, owned = bf
+        capture_bits |= capture_add
+        # the reserve rule can only bite when some own build's value has at most one card of it in the hand
+        bare = False  # an own build already lacks a reserve (a loaded position): check every move
+        single = 0  # bit v: an own build of value v whose only reserve is one card of hand value v
+        if owned and rf.reserve_rule:
+            hvc = hand_value_counts(hand)
             for b in owned:
                 k = hvc[b.value]
                 if k == 0:
                     bare = True
                 elif k == 1:
                     single |= 1 << b.value
+        if not bare and not single and max_on == 1 and rf.cacheable and rf.capture_all:
+            return _simple(
+                state, rf, facts, distinct, held, held2, ids_by_value, build_values, bool(owned), changeable, lockable
+            )
     else:
+        if max_on == 1 and rf.cacheable:
+            return _simple(state, rf, facts, distinct, held, held2, None, 0, False, (), ())
         owned = _NO_BUILDS
+        build_values = 0
+        ids_by_value = {}
+        changeable = []
+        lockable = []
+        bare = False
+        single = 0
+    hvc = hand_value_counts(hand)
+    reserve_rule = rf.reserve_rule
+    pkg_on = rf.pkg_on
+    forced = rf.forced
     from_hand = rf.from_hand
     cacheable = rf.cacheable
     by_tv = facts.by_tv
-    sums = facts.sums
-    tv_bits = facts.tv_bits
     pair_bits = facts.pair_bits
     values = facts.values
     capture_all = rf.capture_all
@@ -529,11 +563,13 @@ def _codes(state: State) -> list[MoveCode]:
         hx = HV[x]
         check = bare or single >> hx & 1  # else checks.reserve_lack is None for every move of x (D5: keeps)
         # M1 capture
-        if cacheable:
-            hb = ids_by_value.get(hx, ()) if builds else ()
-            if not hb and not sums >> hx & 1:
-                caps = _NO_CODES  # no build of the value and no loose cards adding up to it
-            elif hb and not capture_all:
+        if not cacheable:
+            caps = _capture_codes(state, x)  # builds may be addends (A13)
+        elif not capture_bits >> hx & 1:
+            caps = _NO_CODES  # no build of the value and no loose cards adding up to it
+        else:
+            hb = ids_by_value.get(hx, ())
+            if hb and not capture_all:
                 caps = _capture_codes(state, x)  # a choice among the builds of the value (A27)
             elif pure and x in table_set and not SCORING[x]:
                 caps = [(CAPTURE, x, (x,), hb)]  # pure mulle (A1, checks.twin_only): the twin only
@@ -547,8 +583,6 @@ def _codes(state: State) -> list[MoveCode]:
                     caps = [(CAPTURE, x, loose, hb) for loose in opts]
                 else:
                     caps = [(CAPTURE, x, loose, hb) for loose in opts if loose]
-        else:
-            caps = _capture_codes(state, x)
         if caps:
             if check:
                 for m in caps:
@@ -644,6 +678,137 @@ def _codes(state: State) -> list[MoveCode]:
             for x in distinct:
                 if x not in skip:
                     moves.append(_TRAIL_CODES[x])
+    if not moves:  # safety valve (spec §2.6): trail any card
+        moves = [_TRAIL_CODES[x] for x in distinct]
+        state._cache["safety_valve"] = True
+    return moves
+
+
+def _simple(
+    state: State,
+    rf: _RulesFacts,
+    facts: _TableFacts,
+    distinct: Sequence[Card],
+    held: int,
+    held2: int,
+    ids_by_value: dict[int, tuple[str, ...]] | None,
+    build_values: int,
+    owns: bool,
+    changeable: Sequence[tuple[str, int, bool]],
+    lockable: Sequence[tuple[str, int]],
+) -> list[MoveCode]:
+    """:func:`_codes` for the common case: the reserve rule cannot bite (every own build's value is held at least
+    twice, or once in a card of another value than the played one: :func:`~kortbord.mulle.checks.reserve_lack`
+    is None for every move, D5 being the ``keeps`` mask), builds are founded on one table card and never
+    addends, and a capture takes every build of its value.  The same rules, in the same order, as
+    :func:`_codes`; fewer questions.  ``owns``: the mover owns a build (then the trail ban binds it, D3);
+    ``build_values``: bit v for a build of value v when one build per value (A14)."""
+    table = state.table
+    captures: list[MoveCode] = []
+    capturing: set[int] = set()
+    others: list[MoveCode] = []
+    tv_bits = facts.tv_bits
+    capture_bits = facts.sums
+    if ids_by_value:
+        for v in ids_by_value:
+            capture_bits |= 1 << v
+    by_tv = facts.by_tv
+    pair_bits = facts.pair_bits if rf.pkg_on else 0
+    forced = rf.forced
+    from_hand = rf.from_hand
+    pure = rf.pure
+    special = rf.special
+    mode = rf.mode
+    loose_by_h = facts.loose.get(mode)
+    if loose_by_h is None:
+        loose_by_h = facts.loose[mode] = [None] * 17
+    table_set = facts.cards
+    # M1 capture (the loose parts per hand value are the table's facts), only for the cards whose value loose
+    # cards add up to or a build has
+    cap_hv = held & capture_bits
+    if cap_hv:
+        for x in distinct:
+            hx = HV[x]
+            if not cap_hv >> hx & 1:
+                continue
+            hb = ids_by_value.get(hx, ()) if ids_by_value else ()
+            if pure and x in table_set and not SCORING[x]:
+                caps: list[MoveCode] = [(CAPTURE, x, (x,), hb)]  # pure mulle (A1, checks.twin_only)
+            elif special and hx >= 14:
+                caps = [(CAPTURE, x, (), hb)] if hb else _NO_CODES  # checks.builds_only (A4)
+            else:
+                opts = loose_by_h[hx]
+                if opts is None:
+                    opts = loose_by_h[hx] = _loose_only(table, facts.values, hx, mode)
+                if hb:
+                    caps = [(CAPTURE, x, loose, hb) for loose in opts]
+                else:
+                    caps = [(CAPTURE, x, loose, hb) for loose in opts if loose]
+            if caps:
+                captures += caps
+                capturing.add(x)
+    # the table values t of hand cards that may found a build on one table card y: t + tv(y) is a held value
+    found_t = 0
+    w = tv_bits
+    while w:
+        low = w & -w
+        w ^= low
+        found_t |= held >> (low.bit_length() - 1)
+    for x in distinct:
+        t = TV[x]
+        if not (changeable or lockable or found_t >> t & 1) or not from_hand[x]:
+            continue  # nothing to build; D6: no scoring card builds from the hand (checks.builds_from_hand)
+        hx = HV[x]
+        keeps = (held & ~(1 << hx)) | (held2 & (1 << hx))  # D5, checks.holds_reserve(hvc, hx, v) for bit v
+        # M2 on one table card y (D7), in increasing value v = t + tv(y), hence in card order of y
+        cand = (tv_bits << t) & keeps & ~build_values
+        while cand:
+            low = cand & -cand
+            cand ^= low
+            v = low.bit_length() - 1
+            if pair_bits >> v & 1:
+                for y in by_tv[v - t]:
+                    for pk in _found_pairs(table, (y,), v, forced):
+                        others.append((BUILD, x, (y,), v, pk))
+            else:
+                for y in by_tv[v - t]:
+                    others.append((BUILD, x, (y,), v, ()))
+        # M3 raise / M4 build down on open builds (checks.value_in_range)
+        for bid, bv, down in changeable:
+            v = bv + t
+            if v <= 16 and keeps >> v & 1:
+                others.append((RAISE, x, bid, v))
+            if down:
+                v = bv - t
+                if v >= 2 and keeps >> v & 1:
+                    others.append((DOWN, x, bid, v))
+        # M5 package from the hand, M6 lay on
+        for bid, bv in lockable:
+            if not keeps >> bv & 1:
+                continue
+            need = bv - t
+            if 1 <= need <= 13:
+                for y in by_tv[need]:
+                    for pk in _found_pairs(table, (y,), bv, forced) if pair_bits >> bv & 1 else _NO_PAIRS:
+                        others.append((PACKAGE, x, (y,), bid, pk))
+            if t == bv:
+                others.append((LAYON, x, bid))
+    moves = captures + others if others else captures
+    builds = state.builds
+    seat = state.to_move
+    # M7 trail: only without an own build (as a co-owner or a partner too: checks.bound_by_build)
+    if not owns and (not builds or not any(bound_by_build(state, seat, b) for b in builds)):  # type: ignore[arg-type]
+        duty = rf.duty
+        any_capture = bool(captures)
+        any_move = bool(moves)
+        if not duty_forbids_trail(duty, False, any_capture, any_move):
+            skip = capturing if capturing and duty_forbids_trail(duty, True, any_capture, any_move) else _NO_CARDS
+            if moves is captures:
+                moves = captures[:]
+            if skip:
+                moves += [_TRAIL_CODES[x] for x in distinct if x not in skip]
+            else:
+                moves += map(_TRAIL_CODES.__getitem__, distinct)
     if not moves:  # safety valve (spec §2.6): trail any card
         moves = [_TRAIL_CODES[x] for x in distinct]
         state._cache["safety_valve"] = True
