@@ -142,3 +142,15 @@ def test_hypothesis_random_options(seating: tuple[int, bool], options_seed: int,
     players, teams = seating
     rules = _random_rules(random.Random(options_seed), players)
     assert _play_and_compare(rules, players, teams, seed, 120) > 0
+
+
+def test_small_packings_equal_the_search() -> None:
+    """The closed form for tables of at most two relevant items gives the subset-sum search's groups, maximal
+    unions and unions (every value pair 1..16, in either order, every capture value 2..16)."""
+    import itertools
+
+    for h in range(2, 17):
+        for n in range(3):
+            for values in itertools.product(range(1, 17), repeat=n):
+                reference._PACK_CACHE.clear()
+                assert movegen._small_packings(values, h) == reference._packings(values, h), (values, h)

@@ -117,6 +117,10 @@ def _packings(values: tuple[int, ...], h: int) -> tuple[tuple[int, ...], tuple[i
     if hit is not None:
         return hit
     n = len(values)
+    if n <= 2:  # closed form: the groups are the items worth h and the pair worth h
+        out = _small_packings(values, h)
+        _PACK_CACHE[key] = out
+        return out
     groups: list[int] = []
     ascending = all(values[i] <= values[i + 1] for i in range(n - 1))  # then larger items need not be tried
 
@@ -163,6 +167,24 @@ def _packings(values: tuple[int, ...], h: int) -> tuple[tuple[int, ...], tuple[i
         _PACK_CACHE.clear()
     _PACK_CACHE[key] = out
     return out
+
+
+def _small_packings(values: tuple[int, ...], h: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """:func:`_packings` of at most two items, without the search: the same three tuples."""
+    if not values:
+        return ((), (0,), (0,))
+    if len(values) == 1:
+        return ((1,), (1,), (0, 1)) if values[0] == h else ((), (0,), (0,))
+    a, b = values
+    if a == h and b == h:  # two disjoint groups: both, or either alone, or none
+        return ((1, 2), (3,), (0, 1, 2, 3))
+    if a == h:
+        return ((1,), (1,), (0, 1))
+    if b == h:
+        return ((2,), (2,), (0, 2))
+    if a + b == h:
+        return ((3,), (3,), (0, 3))
+    return ((), (0,), (0,))
 
 
 def _mask_cards(mask: int, items: Sequence[Card]) -> tuple[Card, ...]:
@@ -232,7 +254,19 @@ def _loose_only(table: tuple[Card, ...], values: list[int], h: int, mode: str) -
     most cards or free per ``mode``), for a card that is not bound by pure mulle or A4 and with builds never
     addends: :func:`_loose_options` for such a card (the empty part included when it is the only one)."""
     k = bisect_left(table, 4 * h)  # the loose cards of rank <= h (card order is rank first)
-    return [loose for loose, _ in _loose_unions(table[:k], tuple(values[:k]), h, mode, [])]
+    below = table[:k]
+    key = (below, h, mode)
+    hit = _LOOSE.get(key)
+    if hit is None:
+        if len(_LOOSE) > 200_000:
+            _LOOSE.clear()
+        hit = _LOOSE[key] = [loose for loose, _ in _loose_unions(below, tuple(values[:k]), h, mode, [])]
+    return hit
+
+
+#: ``(loose cards of rank <= h, h, maximal mode)`` -> :func:`_loose_only` (the loose cards worth more than ``h``
+#: are in no group worth ``h``: many tables share the part that matters).
+_LOOSE: dict[tuple[object, ...], list[tuple[Card, ...]]] = {}
 
 
 def _capture_codes(state: State, x: Card) -> list[MoveCode]:
@@ -504,9 +538,6 @@ def _codes(state: State) -> list[MoveCode]:
         held2 |= held & b
         held |= b
     distinct = list(dict.fromkeys(hand)) if held2 or len(hand) > 13 else hand  # twins are one move
-    captures: list[MoveCode] = []
-    capturing: set[int] = set()  # the cards with a legal capture
-    others: list[MoveCode] = []
     max_on = rf.max_on
     tv_bits = facts.tv_bits
     capture_bits = facts.sums  # bit h: a card of hand value h may capture (loose cards add up to h or a build)
@@ -542,6 +573,9 @@ def _codes(state: State) -> list[MoveCode]:
         bare = False
         single = 0
     hvc = hand_value_counts(hand)
+    captures: list[MoveCode] = []
+    capturing: set[int] = set()  # the cards with a legal capture
+    others: list[MoveCode] = []
     reserve_rule = rf.reserve_rule
     pkg_on = rf.pkg_on
     forced = rf.forced

@@ -398,17 +398,18 @@ def _apply_code(state: State, code: MoveCode, want_events: bool) -> tuple[State,
     assert seat is not None
     kind = code[0]
     x = code[1]
-    hands = list(state._hands)
-    hand = hands[seat]
+    old_hands = state._hands
+    hand = old_hands[seat]
     i = hand.index(x)
-    hands[seat] = hand[:i] + hand[i + 1 :]
+    hands = (*old_hands[:seat], hand[:i] + hand[i + 1 :], *old_hands[seat + 1 :])
+    # the new state's fields: a copy of the old ones (State._evolve), changed where the move changes them
+    d = state.__dict__.copy()
+    d["_cache"] = {}
+    d["_hands"] = hands
     table = state.table
     builds = state.builds
-    piles = state.piles
-    last_capturer = state.last_capturer
-    next_build = state.next_build
     events: list[Event] = [Event("play", {"seat": seat, "move": str(_decode(code))})] if want_events else []
-    last_play = state.last_play_flag if state.partial else not state._stock and sum(map(len, state._hands)) == 1
+    last_play = state.last_play_flag if state.partial else not state._stock and sum(map(len, old_hands)) == 1
     if kind == CAPTURE:
         side = seat % 2 if state.teams else seat
         taken = code[3]
@@ -430,13 +431,15 @@ def _apply_code(state: State, code: MoveCode, want_events: bool) -> tuple[State,
                     pts = mulle_points(c, rules, from_hand=c == x)
                     mulles.extend([(c, pts)] * pairs)
         tabbe = not table and not builds and not last_play and not (rules.no_tabbe_in_last_deal and state.is_last_deal)
-        pile = piles[side]
+        pile = state.piles[side]
         new_pile = _new_object(PileInfo)  # PileInfo(cards, mulles, tabbar) without re-validating
         _set_attr(new_pile, "cards", pile.cards + tuple(got))
         _set_attr(new_pile, "mulles", pile.mulles + tuple(mulles) if mulles else pile.mulles)
         _set_attr(new_pile, "tabbar", pile.tabbar + 1 if tabbe else pile.tabbar)
-        piles = _set(piles, side, new_pile)
-        last_capturer = seat
+        d["piles"] = _set(state.piles, side, new_pile)
+        d["last_capturer"] = seat
+        d["table"] = table
+        d["builds"] = builds
         if want_events:
             events.append(Event("capture", {"seat": seat, "side": side, "cards": [str(c) for c in got]}))
             for c, pts in mulles:
@@ -444,31 +447,32 @@ def _apply_code(state: State, code: MoveCode, want_events: bool) -> tuple[State,
             if tabbe:
                 events.append(Event("tabbe", {"seat": seat, "side": side}))
     elif kind == TRAIL:
-        table = _insert(table, x)
+        d["table"] = _insert(table, x)
     elif kind == BUILD:
         on = code[2]
         pk = [c for p in code[4] for c in p]
-        table = _without(table, (*on, *pk))
+        d["table"] = _without(table, (*on, *pk))
         cards = tuple(sorted((x, *on, *pk)))
-        builds = (*builds, TableBuild(f"B{next_build}", cards, code[3], seat, bool(pk) and rules.locking))
-        next_build += 1
+        next_build = state.next_build
+        d["builds"] = (*builds, TableBuild(f"B{next_build}", cards, code[3], seat, bool(pk) and rules.locking))
+        d["next_build"] = next_build + 1
     elif kind in (RAISE, DOWN):
         b = _build(builds, code, code[2])
         changed = TableBuild(b.id, _insert(b.cards, x), code[3], seat, False, _co(state, b, seat))
-        builds = _merge(state, tuple(changed if o.id == b.id else o for o in builds), changed)
+        d["builds"] = _merge(state, tuple(changed if o.id == b.id else o for o in builds), changed)
     elif kind == PACKAGE:
         b = _build(builds, code, code[3])
         loose = code[2]
         pk = [c for p in code[4] for c in p]
-        table = _without(table, (*loose, *pk))
+        d["table"] = _without(table, (*loose, *pk))
         changed = TableBuild(
             b.id, tuple(sorted((*b.cards, x, *loose, *pk))), b.value, seat, rules.locking, _co(state, b, seat)
         )
-        builds = tuple(changed if o.id == b.id else o for o in builds)
+        d["builds"] = tuple(changed if o.id == b.id else o for o in builds)
     else:  # LAYON
         b = _build(builds, code, code[2])
         changed = TableBuild(b.id, _insert(b.cards, x), b.value, seat, True, _co(state, b, seat))
-        builds = tuple(changed if o.id == b.id else o for o in builds)
+        d["builds"] = tuple(changed if o.id == b.id else o for o in builds)
     if want_events and state._cache.get("safety_valve"):
         events.insert(0, Event("safety_valve", {"seat": seat}))
     n = state.players
@@ -480,18 +484,10 @@ def _apply_code(state: State, code: MoveCode, want_events: bool) -> tuple[State,
             if hands[(seat + i) % n]:
                 nxt = (seat + i) % n
                 break
-    new = state._evolve(
-        {
-            "table": table,
-            "builds": builds,
-            "piles": piles,
-            "last_capturer": last_capturer,
-            "next_build": next_build,
-            "_hands": tuple(hands),
-            "last_play_flag": False,
-            "to_move": nxt if nxt is not None else state.to_move,
-        }
-    )
+    d["last_play_flag"] = False
+    d["to_move"] = nxt if nxt is not None else seat
+    new = _new_object(State)
+    _set_attr(new, "__dict__", d)
     if nxt is not None:
         return new, tuple(events)
     return _advance(new, seat, last_play, events, want_events)
