@@ -299,8 +299,7 @@ class _TableFacts:
     Attributes:
         by_tv: ``by_tv[v]`` = the distinct loose cards of table value ``v`` (0..16), sorted.
         tv_bits: bit ``v`` set when a loose card has table value ``v``.
-        pair_bits: bit ``v`` set when two loose cards *may* add up to ``v`` (every sum of two values present; a
-            false bit only costs an exact look-up, a missing bit would lose moves: none is missing).
+        pair_bits: bit ``v`` set when two loose cards add up to ``v``.
         sums: bit ``h`` set when some loose cards add up to ``h`` (2..16): without a build of value ``h`` and
             with builds never addends, a card of hand value ``h`` has no capture unless that bit is set.
         values: the table values of the loose cards, ascending (the table is sorted).
@@ -326,12 +325,12 @@ class _TableFacts:
                 by_tv[v] += (y,)
                 tv_bits |= 1 << v
                 prev = y
-        pair_bits = 0
-        bits = tv_bits
-        while bits:
-            low = bits & -bits
-            bits ^= low
-            pair_bits |= tv_bits << (low.bit_length() - 1)
+        pair_bits = 0  # exact: w + w needs two loose cards worth w
+        for i in range(1, len(values)):
+            v = values[i]
+            pair_bits |= (tv_bits & ((1 << v) - 1)) << v
+            if values[i - 1] == v:
+                pair_bits |= 1 << (v + v)
         self.by_tv = by_tv
         self.tv_bits = tv_bits
         self.pair_bits = pair_bits
@@ -875,6 +874,8 @@ _FIELDS: Final[tuple[tuple[str, ...], ...]] = (
     ("card",),
 )
 _KIND: Final[dict[type, int]] = {cls: k for k, cls in enumerate(_CLASSES)}
+#: The 52 trail moves, shared (moves are immutable values).
+_TRAIL_MOVES: Final[tuple[Trail, ...]] = tuple(Trail(Card(i)) for i in range(52))
 #: code -> move value: moves are immutable, so one value serves every position that has the move.
 _DECODED: dict[MoveCode, PlayerMove] = {}
 
@@ -945,7 +946,11 @@ def _legal_list(state: State) -> list[PlayerMove]:
     """The state's cached legal-move list itself (not a copy: never hand it out)."""
     cached = state._cache.get("legal")
     if cached is None:
-        cached = state._cache["legal"] = [_decode(c) for c in legal_codes(state)]
+        get = _DECODED.get
+        trails = _TRAIL_MOVES
+        cached = state._cache["legal"] = [
+            trails[c[1]] if c[0] == TRAIL else get(c) or _decode(c) for c in legal_codes(state)
+        ]
     return cached  # type: ignore[return-value]
 
 

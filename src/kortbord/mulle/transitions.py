@@ -34,7 +34,8 @@ from kortbord.mulle.movegen import (
     TRAIL,
     MoveCode,
     _decode,
-    _is_legal,
+    _legal_list,
+    _legal_set,
     _without,
     decode,
     encode,
@@ -352,9 +353,14 @@ def _step(state: State, move: Move, want_events: bool) -> tuple[State, tuple[Eve
         raise NotYourTurnError(Reason("shuffle_due"))
     if state.phase == "over":
         raise NotYourTurnError(Reason("game_over"))
-    if not _is_legal(state, move):
+    # a move taken from legal_moves is found by identity (its code has the same index), any other by value
+    legal = _legal_list(state)
+    for i, m in enumerate(legal):
+        if m is move:
+            return _apply_code(state, legal_codes(state)[i], want_events)
+    if move not in _legal_set(state):
         raise IllegalMoveError(explain_illegal(state, move))
-    return _apply_play(state, move, want_events)
+    return _apply_code(state, encode(move), want_events)
 
 
 def _apply_play(state: State, move: PlayerMove, want_events: bool = True) -> tuple[State, tuple[Event, ...]]:
