@@ -1,6 +1,9 @@
 """Mulle engine benchmark: fresh random 2-player 8+8 rounds per CPU second, against the goal of issue #13.
 
-Every run plays ``--rounds`` rounds in a **fresh process** (the engine's caches cold), each round with its own seed
+Two loops play the same rounds: the engine's fast path on move codes (``movegen.legal_codes``,
+``transitions.apply_code``: no move values, no events -- the loop the goal is measured on, as OpenSpiel's C++ loop
+is its engine's own) and, for reference, the public API on move values (``legal_moves``, ``apply``).  Every run
+plays ``--rounds`` rounds per loop in a **fresh process** (the engine's caches cold), each round with its own seed
 (``base + i``, ``base`` drawn from the operating system for every run and printed), so no run replays a seed with
 warm caches.  The time is the CPU time of the rounds in that process (``time.process_time``: shuffle, deal,
 uniformly random legal moves, scoring).  There is no other Mulle engine: issue #13 compares Mulle's rounds per
@@ -40,29 +43,52 @@ def _load(name: str) -> ModuleType:
     return module
 
 
-def random_rounds(n: int, base_seed: int) -> tuple[float, int]:
+def random_rounds(n: int, base_seed: int, api: str = "codes") -> tuple[float, int]:
     """Play ``n`` random 2-player 8+8 rounds in this process, round ``i`` from ``random.Random(base_seed + i)``.
 
+    ``api``: ``"codes"`` -- the engine's fast path, ``movegen.legal_codes`` and ``transitions.apply_code`` (move
+    codes, no move values, no events; what the bots' playouts use); ``"moves"`` -- the public ``legal_moves`` and
+    ``apply`` on move values.  Both play the same games from the same seeds (the same moves in the same order).
     Returns (CPU seconds, moves played including the shuffles)."""
     from kortbord.mulle import Rules, apply, chance_outcome, is_chance, is_over, legal_moves, new_game
+    from kortbord.mulle.movegen import legal_codes
+    from kortbord.mulle.transitions import apply_code
 
     rules = Rules(game_length="single_round")
     moves = 0
     t0 = time.process_time()
-    for i in range(n):
-        rng = random.Random(base_seed + i)
-        s = new_game(rules, players=2, dealer=0)
-        while not is_over(s):
-            m = chance_outcome(s, rng) if is_chance(s) else rng.choice(legal_moves(s))
-            s = apply(s, m)
-            moves += 1
+    if api == "codes":
+        for i in range(n):
+            rng = random.Random(base_seed + i)
+            s = new_game(rules, players=2, dealer=0)
+            while s.phase != "over":
+                s = apply(s, chance_outcome(s, rng)) if s.phase == "deal" else apply_code(s, rng.choice(legal_codes(s)))
+                moves += 1
+    else:
+        for i in range(n):
+            rng = random.Random(base_seed + i)
+            s = new_game(rules, players=2, dealer=0)
+            while not is_over(s):
+                m = chance_outcome(s, rng) if is_chance(s) else rng.choice(legal_moves(s))
+                s = apply(s, m)
+                moves += 1
     return time.process_time() - t0, moves
 
 
-def fresh_rounds_per_second(rounds: int, base_seed: int) -> tuple[float, float]:
+def fresh_rounds_per_second(rounds: int, base_seed: int, api: str = "codes") -> tuple[float, float]:
     """Rounds and moves per CPU second of ``rounds`` fresh rounds played in a new process (cold caches)."""
     out = subprocess.run(
-        [sys.executable, str(Path(__file__).resolve()), "--child", "--rounds", str(rounds), "--seed", str(base_seed)],
+        [
+            sys.executable,
+            str(Path(__file__).resolve()),
+            "--child",
+            "--rounds",
+            str(rounds),
+            "--seed",
+            str(base_seed),
+            "--api",
+            api,
+        ],
         check=True,
         capture_output=True,
         text=True,
@@ -72,30 +98,36 @@ def fresh_rounds_per_second(rounds: int, base_seed: int) -> tuple[float, float]:
 
 
 def measure(rounds: int, runs: int, cpp_games: int, seed: int | None) -> dict[str, float]:
-    """Mulle rounds/s (median of ``runs`` fresh processes) and OpenSpiel's C++ loop (2 players) in between.
+    """Mulle rounds/s (median of ``runs`` fresh processes per API) and OpenSpiel's C++ loop (2 players) in between.
 
-    Returns ``{"rounds_per_s", "moves_per_s", "cpp_games_per_s", "ratio"}`` (ratio: median of the per-run
-    ratios of Mulle rounds/s to C++ games/s); the seeds used are printed.
+    Returns ``{"rounds_per_s", "moves_per_s", "ratio"}`` for the fast path (move codes), ``{"api_rounds_per_s",
+    "api_ratio"}`` for the public move-value API (the same seeds), and ``"cpp_games_per_s"`` (ratios: medians of
+    the per-run ratios of Mulle rounds/s to C++ games/s); the seeds used are printed.
     """
     peer = _load("openspiel_cribbage")
     system = random.SystemRandom()
-    rps, mps, cpp, ratios = [], [], [], []
+    rps, mps, api_rps, cpp, ratios, api_ratios = [], [], [], [], [], []
     for r in range(runs):
         base = system.randrange(2**40) if seed is None else seed + r * rounds
         print(f"  mulle run {r + 1}: {rounds} rounds, seeds {base}..{base + rounds - 1}", file=sys.stderr)
-        k, m = fresh_rounds_per_second(rounds, base)
+        k, m = fresh_rounds_per_second(rounds, base, "codes")
         start = time.process_time()
         peer.openspiel_cpp_loop(2, cpp_games, system.randrange(2**20))
         c = cpp_games / (time.process_time() - start)
+        a, _ = fresh_rounds_per_second(rounds, base, "moves")
         rps.append(k)
         mps.append(m)
+        api_rps.append(a)
         cpp.append(c)
         ratios.append(k / c)
+        api_ratios.append(a / c)
     return {
         "rounds_per_s": statistics.median(rps),
         "moves_per_s": statistics.median(mps),
+        "api_rounds_per_s": statistics.median(api_rps),
         "cpp_games_per_s": statistics.median(cpp),
         "ratio": statistics.median(ratios),
+        "api_ratio": statistics.median(api_ratios),
     }
 
 
@@ -106,9 +138,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cpp-games", type=int, default=CPP_GAMES, help="OpenSpiel C++ games after each run")
     ap.add_argument("--seed", type=int, default=None, help="base seed (default: a fresh one per run)")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--api", choices=("codes", "moves"), default="codes", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child:
-        secs, moves = random_rounds(args.rounds, args.seed)
+        secs, moves = random_rounds(args.rounds, args.seed, args.api)
         print(secs, moves)
         return 0
     res = measure(args.rounds, args.runs, args.cpp_games, args.seed)
@@ -116,9 +149,13 @@ def main(argv: list[str] | None = None) -> int:
     met_ratio = res["ratio"] >= GOAL_RATIO_CPP
     print(f"python {sys.version.split()[0]}, one core, pure Python; CPU time; median of {args.runs} fresh processes")
     print(
-        f"Mulle random 2-player 8+8 rounds: {res['rounds_per_s']:,.0f} rounds/s ({res['moves_per_s']:,.0f} moves/s "
-        f"incl. shuffles); OpenSpiel C++ loop (cribbage, 2 players) {res['cpp_games_per_s']:,.0f} games/s; "
-        f"ratio {res['ratio']:.3f}x"
+        f"Mulle random 2-player 8+8 rounds, move codes (legal_codes/apply_code): {res['rounds_per_s']:,.0f} rounds/s "
+        f"({res['moves_per_s']:,.0f} moves/s incl. shuffles); OpenSpiel C++ loop (cribbage, 2 players) "
+        f"{res['cpp_games_per_s']:,.0f} games/s; ratio {res['ratio']:.3f}x"
+    )
+    print(
+        f"the same rounds on move values (legal_moves/apply): {res['api_rounds_per_s']:,.0f} rounds/s; "
+        f"ratio {res['api_ratio']:.3f}x"
     )
     print(
         f"goal: >= {GOAL_ROUNDS_PER_S:,.0f} rounds/s (>= {GOAL_RATIO_CPP}x the C++ loop) -- "

@@ -46,11 +46,13 @@ from typing import Any, Final
 
 from kortbord.bots.mulle_simple import GreedyBot
 from kortbord.mulle import engine
-from kortbord.mulle.moves import Build, Capture, LayOn, Package, PlayerMove, Trail
+from kortbord.mulle.movegen import BUILD, CAPTURE, LAYON, PACKAGE, TRAIL, MoveCode, encode, legal_codes
+from kortbord.mulle.moves import PlayerMove
 from kortbord.mulle.rules import Rules
 from kortbord.mulle.scoring import card_points, mulle_points
 from kortbord.mulle.spec import SPEC
 from kortbord.mulle.state import HV, SCORING, TV, State
+from kortbord.mulle.transitions import apply_code
 from kortbord.mulle.view import View
 from kortbord.mulle.view import view as seat_view
 
@@ -85,17 +87,26 @@ def _tables(rules: Rules) -> _Tables:
 def _move_value(state: Any, m: PlayerMove, t: _Tables, hand: Sequence[int]) -> float:
     """The one-move value of ``m`` for the mover holding ``hand``, in points (the playout policy's evaluation).
 
-    ``state`` needs only ``table`` and ``builds`` (an engine State or a View)."""
-    x = m.card
+    ``state`` needs only ``table``, ``builds`` and ``is_last_deal`` (an engine State or a View)."""
+    return _code_value(state, encode(m), t, hand)
+
+
+def _code_value(state: Any, code: MoveCode, t: _Tables, hand: Sequence[int]) -> float:
+    """:func:`_move_value` of the move with code ``code`` (:mod:`kortbord.mulle.movegen`): the playouts' fast
+    path, one evaluation for both (so a move and its code are valued alike)."""
+    kind = code[0]
+    x = code[1]
     pts = t.pts
     v = -1.2 if SCORING[x] else 0.0  # lillan, storan and aces capture big sums: keep them (spec §7)
     table = state.table
     builds = state.builds
-    if isinstance(m, Capture):
-        got = [x, *m.loose]
-        if m.builds:
+    if kind == CAPTURE:
+        loose = code[2]
+        taken = code[3]
+        got = [x, *loose]
+        if taken:
             for b in builds:
-                if b.id in m.builds:
+                if b.id in taken:
                     got.extend(b.cards)
         g = 0.0
         for c in got:
@@ -104,19 +115,17 @@ def _move_value(state: Any, m: PlayerMove, t: _Tables, hand: Sequence[int]) -> f
             for c, k in Counter(got).items():
                 if k >= 2:
                     g += (k // 2) * (t.mulle_hand[c] if c == x else t.mulle_table[c])
-        left = len(table) - len(m.loose) + len(builds) - len(m.builds)
+        left = len(table) - len(loose) + len(builds) - len(taken)
         if state.is_last_deal and left:
             # this may be the last capture, which takes what is left (spec §2.10)
             g += 0.3 * (sum(pts[c] for c in table) + sum(pts[c] for b in builds for c in b.cards))
         if left == 0:
             g += 1.0  # a tabbe (the engine knows when it is the round's last play and then gives none)
         elif left == 1:
-            rest = [c for c in table if c not in m.loose] or [
-                c for b in builds if b.id not in m.builds for c in b.cards
-            ]
+            rest = [c for c in table if c not in loose] or [c for b in builds if b.id not in taken for c in b.cards]
             v -= 0.5 * (1.0 + sum(pts[c] for c in rest))  # a lone unit invites a tabbe
         return v + g + 0.05 * len(got) + 0.5
-    if isinstance(m, Trail):
+    if kind == TRAIL:
         left = len(table) + len(builds) + 1
         v -= 1.2 * pts[x] + 0.02 * TV[x]
         if x not in table and hand.count(x) < 2 and not SCORING[x]:
@@ -125,21 +134,22 @@ def _move_value(state: Any, m: PlayerMove, t: _Tables, hand: Sequence[int]) -> f
             v -= 1.0
         return v
     # building moves: the builder expects to take the build in
-    locks = isinstance(m, Package | LayOn)
-    if isinstance(m, Build):
-        cards = [x, *m.on, *(c for p in m.pkg for c in p)]
-        value = m.value
+    locks = kind in (PACKAGE, LAYON)
+    if kind == BUILD:
+        cards = [x, *code[2], *(c for p in code[4] for c in p)]
+        value = code[3]
     else:
-        b0 = next(b for b in builds if b.id == m.build)
+        bid = code[3] if kind == PACKAGE else code[2]
+        b0 = next(b for b in builds if b.id == bid)
         cards = [*b0.cards, x]
-        if isinstance(m, Package):
-            cards.extend(m.loose)
-            cards.extend(c for p in m.pkg for c in p)
+        if kind == PACKAGE:
+            cards.extend(code[2])
+            cards.extend(c for p in code[4] for c in p)
             value = b0.value
-        elif isinstance(m, LayOn):
+        elif kind == LAYON:
             value = b0.value
         else:
-            value = m.value
+            value = code[3]
     worth = 0.05 * len(cards)
     for c in cards:
         worth += pts[c]
@@ -184,6 +194,26 @@ def rollout_policy(
         val = sign * _move_value(state, m, t, hand) + rng.random() * 1e-3
         if val > best_v:
             best_v, best = val, m
+    assert best is not None
+    return best
+
+
+def _rollout_code(
+    state: State, codes: Sequence[MoveCode], rng: random.Random, epsilon: float, t: _Tables, hand: Sequence[int]
+) -> MoveCode:
+    """:func:`rollout_policy` on move codes (the same draws from ``rng``, the same values, the same choice): the
+    playouts' fast path."""
+    if len(codes) == 1:
+        return codes[0]
+    if rng.random() < epsilon:
+        return codes[rng.randrange(len(codes))]
+    sign = -1.0 if t.kryp else 1.0
+    best = None
+    best_v = -1e9
+    for c in codes:
+        val = sign * _code_value(state, c, t, hand) + rng.random() * 1e-3
+        if val > best_v:
+            best_v, best = val, c
     assert best is not None
     return best
 
@@ -332,7 +362,10 @@ class StrongBot:
         horizon = deal + 1 if remaining < self.EXTEND * state.players else deal
         eps = self.EPSILON
         t = _tables(self.rules)
+        # the fast path (move codes, no move values, no events): the same moves in the same order as
+        # engine.legal_moves, so the same choices as rollout_policy on them
         while state.phase == "play" and state.deal_no <= horizon:
-            moves = engine.legal_moves(state)
-            state = engine.apply(state, rollout_policy(state, moves, rng, eps, t))
+            assert state.to_move is not None
+            code = _rollout_code(state, legal_codes(state), rng, eps, t, state._hands[state.to_move])
+            state = apply_code(state, code)
         return state

@@ -16,6 +16,7 @@ Whether a move is legal is :mod:`kortbord.mulle.movegen`'s answer; why not, :mod
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Final
@@ -24,7 +25,22 @@ from kortbord.cards import Card, full_deck
 from kortbord.contract import Event
 from kortbord.errors import IllegalMoveError, InvalidMoveError, InvalidRulesError, NotYourTurnError
 from kortbord.mulle.explain import explain_illegal
-from kortbord.mulle.movegen import _is_legal, _without
+from kortbord.mulle.movegen import (
+    BUILD,
+    CAPTURE,
+    DOWN,
+    PACKAGE,
+    RAISE,
+    TRAIL,
+    MoveCode,
+    _decode,
+    _legal_list,
+    _legal_set,
+    _without,
+    decode,
+    encode,
+    legal_codes,
+)
 from kortbord.mulle.moves import (
     Build,
     BuildDown,
@@ -47,6 +63,7 @@ __all__ = [
     "PACKS",
     "Result",
     "apply",
+    "apply_code",
     "chance_outcome",
     "deal_plan",
     "is_chance",
@@ -336,37 +353,80 @@ def _step(state: State, move: Move, want_events: bool) -> tuple[State, tuple[Eve
         raise NotYourTurnError(Reason("shuffle_due"))
     if state.phase == "over":
         raise NotYourTurnError(Reason("game_over"))
-    if not _is_legal(state, move):
+    # a move taken from legal_moves is found by identity (its code has the same index), any other by value
+    legal = _legal_list(state)
+    for i, m in enumerate(legal):
+        if m is move:
+            return _apply_code(state, legal_codes(state)[i], want_events)
+    if move not in _legal_set(state):
         raise IllegalMoveError(explain_illegal(state, move))
-    return _apply_play(state, move, want_events)
+    return _apply_code(state, encode(move), want_events)
 
 
 def _apply_play(state: State, move: PlayerMove, want_events: bool = True) -> tuple[State, tuple[Event, ...]]:
+    """The state after the legal player move ``move`` (and its events when ``want_events``)."""
+    return _apply_code(state, encode(move), want_events)
+
+
+def apply_code(state: State, code: MoveCode) -> State:
+    """The next state after the player move with code ``code`` (:func:`kortbord.mulle.movegen.legal_codes`), as
+    ``apply(state, decode(state, code))`` gives it, without building the move value or any event: the fast path
+    of the random-play loop and the bots' playouts.
+
+    Raises:
+        InvalidMoveError: ``code`` is not a move code.  NotYourTurnError: nobody is to play (a chance node or
+            the game's end).  IllegalMoveError: the move is not legal here (the reason says which rule forbids it).
+    The given state is never changed.
+    """
+    if state.phase != "play":
+        raise NotYourTurnError(Reason("game_over" if state.phase == "over" else "shuffle_due"))
+    legal = legal_codes(state)
+    for c in legal:
+        if c is code:
+            return _apply_code(state, code, False)[0]
+    move = decode(state, code)
+    if code not in legal:
+        raise IllegalMoveError(explain_illegal(state, move))
+    return _apply_code(state, code, False)[0]
+
+
+def _insert(table: tuple[Card, ...], x: Card) -> tuple[Card, ...]:
+    """``table`` (sorted) with ``x`` added in order."""
+    i = bisect_left(table, x)
+    return (*table[:i], x, *table[i:])
+
+
+def _apply_code(state: State, code: MoveCode, want_events: bool) -> tuple[State, tuple[Event, ...]]:
+    """What a legal move (by its code) does to the table (spec §2.6-§2.9), then the turn, the deal and the round
+    (:func:`_advance`).  Copies only what the move changes."""
     rules = state.rules
     seat = state.to_move
     assert seat is not None
-    x = move.card
-    hands = list(state._hands)
-    hand = list(hands[seat])
-    hand.remove(x)
-    hands[seat] = tuple(hand)
+    kind = code[0]
+    x = code[1]
+    old_hands = state._hands
+    hand = old_hands[seat]
+    i = hand.index(x)
+    hands = (*old_hands[:seat], hand[:i] + hand[i + 1 :], *old_hands[seat + 1 :])
+    # the new state's fields: a copy of the old ones (State._evolve), changed where the move changes them
+    d = state.__dict__.copy()
+    d["_cache"] = {}
+    d["_hands"] = hands
     table = state.table
     builds = state.builds
-    piles = state.piles
-    last_capturer = state.last_capturer
-    next_build = state.next_build
-    events: list[Event] = [Event("play", {"seat": seat, "move": str(move)})] if want_events else []
-    last_play = _is_last_play(state)
-    if isinstance(move, Capture):
-        side = state.side(seat)
-        taken = move.builds
-        got = [x, *move.loose]
+    events: list[Event] = [Event("play", {"seat": seat, "move": str(_decode(code))})] if want_events else []
+    last_play = state.last_play_flag if state.partial else not state._stock and sum(map(len, old_hands)) == 1
+    if kind == CAPTURE:
+        side = seat % 2 if state.teams else seat
+        taken = code[3]
+        loose = code[2]
+        got = [x, *loose]
         if taken:
             for b in builds:
                 if b.id in taken:
                     got.extend(b.cards)
             builds = tuple(b for b in builds if b.id not in taken)
-        table = _without(table, move.loose)
+        table = _without(table, loose)
         # mulle (spec §2.8): every identical pair among the played card and the cards it took, in this play
         mulles: list[tuple[Card, int]] = []
         if len(set(got)) < len(got):
@@ -377,43 +437,48 @@ def _apply_play(state: State, move: PlayerMove, want_events: bool = True) -> tup
                     pts = mulle_points(c, rules, from_hand=c == x)
                     mulles.extend([(c, pts)] * pairs)
         tabbe = not table and not builds and not last_play and not (rules.no_tabbe_in_last_deal and state.is_last_deal)
-        pile = piles[side]
+        pile = state.piles[side]
         new_pile = _new_object(PileInfo)  # PileInfo(cards, mulles, tabbar) without re-validating
         _set_attr(new_pile, "cards", pile.cards + tuple(got))
         _set_attr(new_pile, "mulles", pile.mulles + tuple(mulles) if mulles else pile.mulles)
         _set_attr(new_pile, "tabbar", pile.tabbar + 1 if tabbe else pile.tabbar)
-        piles = _set(piles, side, new_pile)
-        last_capturer = seat
+        d["piles"] = _set(state.piles, side, new_pile)
+        d["last_capturer"] = seat
+        d["table"] = table
+        d["builds"] = builds
         if want_events:
             events.append(Event("capture", {"seat": seat, "side": side, "cards": [str(c) for c in got]}))
             for c, pts in mulles:
                 events.append(Event("mulle", {"seat": seat, "side": side, "card": str(c), "points": pts}))
             if tabbe:
                 events.append(Event("tabbe", {"seat": seat, "side": side}))
-    elif isinstance(move, Trail):
-        table = tuple(sorted((*table, x)))
-    elif isinstance(move, Build):
-        pk = [c for p in move.pkg for c in p]
-        table = _without(table, (*move.on, *pk))
-        cards = tuple(sorted((x, *move.on, *pk)))
-        builds = (*builds, TableBuild(f"B{next_build}", cards, move.value, seat, bool(pk) and rules.locking))
-        next_build += 1
-    elif isinstance(move, Raise | BuildDown):
-        b = _build(builds, move)
-        changed = TableBuild(b.id, tuple(sorted((*b.cards, x))), move.value, seat, False, _co(state, b, seat))
-        builds = _merge(state, tuple(changed if o.id == b.id else o for o in builds), changed)
-    elif isinstance(move, Package):
-        b = _build(builds, move)
-        pk = [c for p in move.pkg for c in p]
-        table = _without(table, (*move.loose, *pk))
+    elif kind == TRAIL:
+        d["table"] = _insert(table, x)
+    elif kind == BUILD:
+        on = code[2]
+        pk = [c for p in code[4] for c in p]
+        d["table"] = _without(table, (*on, *pk))
+        cards = tuple(sorted((x, *on, *pk)))
+        next_build = state.next_build
+        d["builds"] = (*builds, TableBuild(f"B{next_build}", cards, code[3], seat, bool(pk) and rules.locking))
+        d["next_build"] = next_build + 1
+    elif kind in (RAISE, DOWN):
+        b = _build(builds, code, code[2])
+        changed = TableBuild(b.id, _insert(b.cards, x), code[3], seat, False, _co(state, b, seat))
+        d["builds"] = _merge(state, tuple(changed if o.id == b.id else o for o in builds), changed)
+    elif kind == PACKAGE:
+        b = _build(builds, code, code[3])
+        loose = code[2]
+        pk = [c for p in code[4] for c in p]
+        d["table"] = _without(table, (*loose, *pk))
         changed = TableBuild(
-            b.id, tuple(sorted((*b.cards, x, *move.loose, *pk))), b.value, seat, rules.locking, _co(state, b, seat)
+            b.id, tuple(sorted((*b.cards, x, *loose, *pk))), b.value, seat, rules.locking, _co(state, b, seat)
         )
-        builds = tuple(changed if o.id == b.id else o for o in builds)
-    else:  # LayOn
-        b = _build(builds, move)
-        changed = TableBuild(b.id, tuple(sorted((*b.cards, x))), b.value, seat, True, _co(state, b, seat))
-        builds = tuple(changed if o.id == b.id else o for o in builds)
+        d["builds"] = tuple(changed if o.id == b.id else o for o in builds)
+    else:  # LAYON
+        b = _build(builds, code, code[2])
+        changed = TableBuild(b.id, _insert(b.cards, x), b.value, seat, True, _co(state, b, seat))
+        d["builds"] = tuple(changed if o.id == b.id else o for o in builds)
     if want_events and state._cache.get("safety_valve"):
         events.insert(0, Event("safety_valve", {"seat": seat}))
     n = state.players
@@ -425,18 +490,10 @@ def _apply_play(state: State, move: PlayerMove, want_events: bool = True) -> tup
             if hands[(seat + i) % n]:
                 nxt = (seat + i) % n
                 break
-    new = state._evolve(
-        {
-            "table": table,
-            "builds": builds,
-            "piles": piles,
-            "last_capturer": last_capturer,
-            "next_build": next_build,
-            "_hands": tuple(hands),
-            "last_play_flag": False,
-            "to_move": nxt if nxt is not None else state.to_move,
-        }
-    )
+    d["last_play_flag"] = False
+    d["to_move"] = nxt if nxt is not None else seat
+    new = _new_object(State)
+    _set_attr(new, "__dict__", d)
     if nxt is not None:
         return new, tuple(events)
     return _advance(new, seat, last_play, events, want_events)
@@ -446,12 +503,11 @@ def _set(t: tuple[PileInfo, ...], i: int, v: PileInfo) -> tuple[PileInfo, ...]:
     return (*t[:i], v, *t[i + 1 :])
 
 
-def _build(builds: tuple[TableBuild, ...], move: Raise | BuildDown | Package | LayOn) -> TableBuild:
-    bid = move.build
+def _build(builds: tuple[TableBuild, ...], code: MoveCode, bid: str) -> TableBuild:
     for b in builds:
         if b.id == bid:
             return b
-    raise IllegalMoveError(Reason("no_such_build", {"move": str(move), "build": bid}))  # pragma: no cover
+    raise IllegalMoveError(Reason("no_such_build", {"move": str(_decode(code)), "build": bid}))  # pragma: no cover
 
 
 def _co(state: State, b: TableBuild, seat: int) -> tuple[int, ...]:
