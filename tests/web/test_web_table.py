@@ -270,7 +270,9 @@ def test_lobby_speaks_swedish_words_not_option_keys(server: str, browser: Any) -
         assert not re.search(r"\((?:[AM]\d+|§)[^)]*\)|§", text), text  # spec references only behind a link
         assert page.locator(".newgame a.rule-link").count() > 0
         if game == "mulle":
-            assert "en omgång" in options and "Datorn — snabb" in options, options
+            assert "en omgång" in options and "Datorn — motionär" in options, options
+        # the chosen level (strong by default) described in plain Swedish words under the opponents
+        assert page.inner_text("#level-help").startswith("Stark: "), page.inner_text("#level-help")
         shot(page, f"67-lobby-{game}-sv-phone")
     errors.check()
     ctx.close()

@@ -20,6 +20,18 @@ export interface OptionsDoc {
   options: OptionSpec[];
   profiles?: (string | { name: string; [k: string]: unknown })[];
   bot_levels: string[];
+  /** Each level's words from the bot registry (kortbord.bots.registry.describe), by language. */
+  bot_level_words?: Record<string, LevelWords>;
+}
+
+export interface LevelWords {
+  name: Record<string, string>;
+  text: Record<string, string>;
+  muggins_text: Record<string, string> | null;
+  /** The chance 0..1 that it overlooks a scoring group in its own Muggins count (null: it never does). */
+  miscounts: number | null;
+  /** One of the levels for people (beginner, casual, strong, expert); the others are measuring anchors. */
+  for_people: boolean;
 }
 
 export interface SeatSummary {

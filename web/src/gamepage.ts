@@ -96,7 +96,7 @@ export class GamePage {
     clear(this.toolsEl);
     this.toolsEl.append(
       h("button", { class: "ghost small", id: "keys-btn", title: aw("ui.keysOpen"), "aria-label": aw("ui.keys"), onclick: () => this.openOverlay("keys") }, "?"),
-      h("button", { class: "ghost small", id: "settings-btn", onclick: () => this.openOverlay("settings") }, "⚙ ", aw("ui.settings")),
+      h("button", { class: "ghost small", id: "settings-btn", title: aw("ui.settings"), onclick: () => this.openOverlay("settings") }, "⚙", h("span", { class: "btn-word" }, " ", aw("ui.settings"))),
     );
   }
 

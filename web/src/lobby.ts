@@ -80,7 +80,7 @@ function profileLabel(game: GameKind, name: string): string {
   return has(game, k) ? String(template(game, k, lang())) : name;
 }
 
-/** A computer level in words ("level.<name>": "quick: the best move right now"). */
+/** A computer level's short name in words ("level.<name>": "casual", "motionär"). */
 export function levelLabel(game: GameKind, level: string): string {
   const k = `level.${level}`;
   return has(game, k) ? String(template(game, k, lang())) : level;
@@ -281,10 +281,24 @@ function drawNewGame(el: HTMLElement, nav: { openGame(id: string): void }): void
     );
   }
 
-  // Opponents
-  const levels = doc.bot_levels.length ? doc.bot_levels : ["greedy"];
-  while (form.opponents.length < 3) form.opponents.push(`bot:${levels[levels.length - 1]}`);
+  // Opponents: the levels for people first (weakest first), then the measuring anchors; strong by default.
+  const words = doc.bot_level_words ?? {};
+  const offered = doc.bot_levels.length ? doc.bot_levels : ["greedy"];
+  const levels = [...offered.filter((l) => words[l]?.for_people), ...offered.filter((l) => !words[l]?.for_people)];
+  const fallback = levels.includes("strong") ? "strong" : levels[0];
+  while (form.opponents.length < 3) form.opponents.push(`bot:${fallback}`);
   const opp = h("fieldset", { class: "opponents" }, h("legend", {}, t("opponents")));
+  const levelHelp = h("p", { class: "help level-help", id: "level-help" });
+  const drawLevelHelp = () => {
+    clear(levelHelp);
+    const chosen = [...new Set(form.opponents.slice(0, form.players - 1).filter((o) => o.startsWith("bot:")).map((o) => o.slice(4)))];
+    for (const l of chosen) {
+      const w = words[l];
+      if (!w) continue;
+      const mug = w.muggins_text ? ` ${pick(w.muggins_text.en, w.muggins_text.sv)}` : "";
+      levelHelp.append(h("span", { class: "level-text", "data-level": l }, `${pick(w.text.en, w.text.sv)}${mug}`), " ");
+    }
+  };
   for (let s = 1; s < form.players; s++) {
     const id = `seat-${s}`;
     opp.append(
@@ -296,7 +310,10 @@ function drawNewGame(el: HTMLElement, nav: { openGame(id: string): void }): void
           "select",
           {
             id,
-            onchange: (e: Event) => (form.opponents[s - 1] = (e.target as HTMLSelectElement).value),
+            onchange: (e: Event) => {
+              form.opponents[s - 1] = (e.target as HTMLSelectElement).value;
+              drawLevelHelp();
+            },
           },
           levels.map((l) =>
             h("option", { value: `bot:${l}`, selected: form.opponents[s - 1] === `bot:${l}` }, t("computerLevel", { level: levelLabel(game, l) })),
@@ -306,6 +323,8 @@ function drawNewGame(el: HTMLElement, nav: { openGame(id: string): void }): void
       ),
     );
   }
+  opp.append(levelHelp);
+  drawLevelHelp();
   body.append(opp);
 
   // Main rule options

@@ -312,6 +312,22 @@ def _describe(game: str) -> dict[str, Any]:
         "players": [n for n in TABLE_SEATS if _seats_ok(spec, n)],
         "teams": _TEAMS.get(game, ""),
         "bot_levels": list(registry.available_levels(game)),
+        "bot_level_words": {level: _level_words(game, level) for level in registry.available_levels(game)},
+    }
+
+
+def _level_words(game: str, level: str) -> dict[str, Any]:
+    """A level as the lobby shows it (``registry.describe`` in every language): ``{"name": {lang: words},
+    "text": {lang: words without the Muggins sentence}, "muggins_text": {lang: words} or None, "miscounts": the
+    chance 0..1 it overlooks a scoring group in its own Muggins count or None, "for_people": bool}``."""
+    d = registry.describe(game, level, None, muggins=False)
+    mugs = d["miscounts"]
+    return {
+        "name": d["name"],
+        "text": d["text"],
+        "muggins_text": d["muggins_text"],
+        "miscounts": None if not mugs or not mugs.get("miss_rate") else mugs["miss_rate"],
+        "for_people": d["for_people"],
     }
 
 
@@ -320,7 +336,7 @@ def options_for(game: str) -> dict[str, Any] | None:
 
     Returns:
         ``{"game", "options": [...], "profiles": [{"name", "rules"}], "players": [..], "teams": words,
-        "bot_levels": [...]}`` (a new dict each call).  A profile's ``rules`` are every option of that profile
+        "bot_levels": [...], "bot_level_words": {level: ...}}`` (the levels' words: see ``_level_words``) (a new dict each call).  A profile's ``rules`` are every option of that profile
         (``spec.rules_to_dict``).
     """
     if game not in core.GAMES:
