@@ -89,6 +89,10 @@ def test_hint_reasons_name_only_cards_the_seat_sees(game: str) -> None:
         move = rng.choice(legal)
         reason = hint_reason(spec, view, move, random.Random(checked))
         assert reason["code"]
+        if game == "cribbage":
+            # what a card pegs depends only on the cards played (public), never on the sampled hidden cards: the
+            # same reason in another sampled world (the last card must not count a sampled show)
+            assert hint_reason(spec, view, move, random.Random(checked + 10_000)) == reason, str(move)
         assert card_strings(reason) <= _visible(view.to_json()), (reason, str(move))
         if game == "mulle":
             adv = mulle_advice(view)
@@ -224,3 +228,24 @@ def test_streaks() -> None:
     assert summarise(rows) == [
         {"game": "mulle", "level": "strong", "variant": "x", "played": 4, "won": 3, "streak": 1, "best": 2}
     ]
+
+
+def test_a_burst_of_hints_is_answered_once_at_a_time_and_odd_types_are_refused(tmp_path: Path) -> None:
+    with make_client(tmp_path) as c:
+        g = new_game(c, game="mulle", seats=[{"kind": "human"}, {"kind": "bot", "level": "greedy"}])
+        with c.websocket_connect(f"/ws/games/{g['game_id']}?token={g['token']}") as ws:
+            msg = receive_state(ws)
+            while not msg["legal_moves"]:
+                msg = receive_state(ws)
+            for bad in ([], {}, ["hint"], 3, None):
+                ws.send_json({"type": bad})
+                err = _until(ws, "error")
+                assert err["type"] == "error" and err["code"] == "bad_message", err
+            for _ in range(5):  # one hint is thought about at a time per seat: the others are told to wait
+                ws.send_json({"type": "hint"})
+            answers = [_until(ws, "hint") for _ in range(5)]
+            hints = [a for a in answers if a["type"] == "hint"]
+            busy = [a for a in answers if a["type"] == "error" and a["code"] == "busy"]
+            assert len(hints) + len(busy) == 5 and len(hints) >= 1 and len(busy) >= 1, answers
+            ws.send_json({"type": "ping"})  # the connection is still served
+            assert _until(ws, "pong")["type"] == "pong"

@@ -189,8 +189,19 @@ def hint_reason(spec: Any, view: Any, move: Any, rng: random.Random) -> dict[str
             return {"code": kind}
         world = spec.sample(view, rng)
         _, events = spec.step(world, move)
-        points = sum(e.data.get("points", 0) for e in events if e.kind == "peg" and e.data.get("seat") == view.seat)
-        count = next((e.data.get("count") for e in events if e.kind == "play"), None)
+        # the card's own pegs follow its play event directly (fifteen, 31, pairs, runs, last card); what comes after
+        # (the count starting again, the show of a sampled world) is not the card's doing
+        points = 0
+        count = None
+        after_play = False
+        for e in events:
+            if e.kind == "play":
+                after_play, count = True, e.data.get("count")
+            elif after_play and e.kind == "peg":
+                if e.data.get("seat") == view.seat:
+                    points += int(e.data.get("points", 0))
+            elif after_play:
+                break
         if points:
             return {"code": "peg", "card": data["card"], "points": points}
         return {"code": "play", "card": data["card"], "count": count}
@@ -357,9 +368,7 @@ async def handle(session: Session, conn: Connection, msg: dict[str, Any]) -> Non
         if not session.over:
             conn.send_json(_error("not_over", "the review comes when the game is over", version))
             return
-        task = asyncio.create_task(_review(session, conn, seat))
-        _TASKS.add(task)
-        task.add_done_callback(_TASKS.discard)
+        _start(session, conn, ("review", seat), _review(session, conn, seat))
         return
     view = spec.view(state, seat)
     if kind == "advice":
@@ -371,13 +380,34 @@ async def handle(session: Session, conn: Connection, msg: dict[str, Any]) -> Non
             out.update(mulle_advice(view))
         conn.send_json(out)
         return
-    task = asyncio.create_task(_hint(session, conn, seat, view, version))  # the socket reads on while it thinks
+    _start(session, conn, ("hint", seat), _hint(session, conn, seat, view, version))  # the socket reads on
+
+
+def _start(session: Session, conn: Connection, key: tuple[str, int], work: Any) -> None:
+    """Run ``work`` (a hint or a review) in the background, one at a time per seat and kind: a second request while
+    one is being thought about is answered ``busy`` (so no connection can queue work for the shared bot pool or
+    thread pool: the computers of every game wait on them)."""
+    busy = session.aids_busy
+    if key in busy:
+        work.close()
+        conn.send_json(_error("busy", "one moment: the last request is still being answered", session.version))
+        return
+    busy.add(key)
+    task = asyncio.create_task(work)
     _TASKS.add(task)
-    task.add_done_callback(_TASKS.discard)
+
+    def done(t: asyncio.Task[None]) -> None:
+        _TASKS.discard(t)
+        busy.discard(key)
+
+    task.add_done_callback(done)
 
 
 async def _review(session: Session, conn: Connection, seat: int) -> None:
-    out = await asyncio.to_thread(review, session, seat)
+    cache = session.reviews
+    out = cache.get(seat)
+    if out is None:  # a finished game never changes: one review per seat
+        out = cache[seat] = await asyncio.to_thread(review, session, seat)
     conn.send_json({"type": "review", "version": session.version, **out})
 
 

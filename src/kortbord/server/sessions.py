@@ -189,6 +189,10 @@ class Session:
     first_dealer: int | None = None
     #: the person seats that agreed to aids in a game between people (:mod:`kortbord.server.aids`)
     aids_agreed: set[int] = field(default_factory=set)
+    #: the aids being answered, (kind, seat): one hint and one review in flight per seat (kortbord.server.aids)
+    aids_busy: set[tuple[str, int]] = field(default_factory=set)
+    #: the review of the finished game per seat (it never changes)
+    reviews: dict[int, dict[str, Any]] = field(default_factory=dict)
 
     # -- facts --------------------------------------------------------------------------------------------------
     @property

@@ -264,6 +264,9 @@ async def _handle(session: Session, conn: Connection, raw: str) -> None:
         conn.send_json(_error("bad_message", 'a message is a JSON object with a "type"', session.version))
         return
     kind = msg.get("type")
+    if not isinstance(kind, str):
+        conn.send_json(_error("bad_message", 'a message needs "type": a string such as "move"', session.version))
+        return
     if kind == "ping":
         conn.send_json({"type": "pong", "version": session.version})
     elif kind == "resync":
