@@ -281,10 +281,9 @@ function drawNewGame(el: HTMLElement, nav: { openGame(id: string): void }): void
     );
   }
 
-  // Opponents: the levels for people first (weakest first), then the measuring anchors; strong by default.
+  // Opponents: the levels weakest first (the registry's order), strong by default.
   const words = doc.bot_level_words ?? {};
-  const offered = doc.bot_levels.length ? doc.bot_levels : ["greedy"];
-  const levels = [...offered.filter((l) => words[l]?.for_people), ...offered.filter((l) => !words[l]?.for_people)];
+  const levels = doc.bot_levels.length ? doc.bot_levels : ["greedy"];
   const fallback = levels.includes("strong") ? "strong" : levels[0];
   while (form.opponents.length < 3) form.opponents.push(`bot:${fallback}`);
   const opp = h("fieldset", { class: "opponents" }, h("legend", {}, t("opponents")));

@@ -4,7 +4,8 @@
 import type { StateMsg } from "./api";
 import { h } from "./dom";
 import { aw } from "./aidwords";
-import { t } from "./i18n";
+import { lang, t } from "./i18n";
+import { has, template } from "./words";
 
 export interface GameRecord {
   game_id: string;
@@ -139,7 +140,8 @@ export function miscountNote(): HTMLElement {
     .then((r) => (r.ok ? r.json() : null))
     .then((d) => {
       const levels = ((d?.levels ?? []) as { level: string; miscounts: boolean; miss_rate: number | null }[]).filter((l) => l.miscounts);
-      const said = levels.map((l) => (l.miss_rate === null ? l.level : `${l.level} (${Math.round(l.miss_rate * 100)}%)`));
+      const name = (l: string) => (has("cribbage", `level.${l}`) ? String(template("cribbage", `level.${l}`, lang())) : l);
+      const said = levels.map((l) => (l.miss_rate === null ? name(l.level) : `${name(l.level)} (${Math.round(l.miss_rate * 100)}%)`));
       if (levels.length) p.textContent = aw("ui.miscounts", { levels: said.join(", ") });
     })
     .catch(() => undefined);

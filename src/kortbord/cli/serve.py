@@ -62,8 +62,8 @@ def serve(
 ) -> None:
     """Run the web table: open http://HOST:PORT in a browser to play Mulle or Cribbage.
 
-    Needs the ``server`` extra (``pip install 'kortbord[server]'``); a ``postgresql+asyncpg://`` URL also the
-    ``postgres`` extra.  Without them: a message naming the extra, exit status 1.
+    Needs the server extra (pip install "kortbord\\[server]"); a postgresql+asyncpg:// URL also the postgres
+    extra (pip install "kortbord\\[postgres]").  Without them: a message naming the extra, exit status 1.
     """
     uvicorn, create_app, missing_driver = _server_stack()
     url = database_url or default_database_url()
