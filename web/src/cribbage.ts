@@ -394,7 +394,7 @@ export class CribbageTable implements Table {
       const whose = v.dealer === me ? t("yourCrib") : t("theirCrib", { name: this.ctx.name(v.dealer) });
       const ok = this.chosen.length === need;
       box.append(
-        h("p", { class: "hint" }, t("chooseDiscard", { n: need })),
+        h("p", { class: "hint" }, need === 1 ? t("chooseDiscard1") : t("chooseDiscard", { n: need })),
         h(
           "button",
           { class: `primary ${ok ? "legal" : ""}`, id: "discard", disabled: !ok, onclick: () => this.discard() },
