@@ -16,10 +16,7 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
 import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -57,30 +54,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     cmd = base._server_command(port, tmp / "t.db")
     if "--bot-delay" in cmd:
         cmd[cmd.index("--bot-delay") + 1] = "0.3"
-    log = (tmp / "server.log").open("w")
-    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=base.ROOT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 90  # a loaded machine starts the bot processes slowly
-        while True:
-            try:
-                with urllib.request.urlopen(url + "/api/health", timeout=1) as r:
-                    if json.load(r).get("ok"):
-                        break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                log.flush()
-                pytest.fail("the server did not start:\n" + (tmp / "server.log").read_text()[-3000:])
-            time.sleep(0.2)
+    with base.serving(cmd, port, tmp) as url:
         yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
 
 
 @pytest.fixture(scope="module")

@@ -86,12 +86,12 @@ def _server_command(port: int, db: Path) -> list[str]:
     return [sys.executable, "-c", code]
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    tmp = tmp_path_factory.mktemp("web")
-    port = _free_port()
+@contextlib.contextmanager
+def serving(cmd: list[str], port: int, tmp: Path) -> Iterator[str]:
+    """Run ``cmd`` (a server on ``port``, its log in ``tmp/server.log``) until ``/api/health`` answers ok; yields
+    the base URL; stops the server afterwards.  Fails the test with the log's end if it does not start."""
     log = (tmp / "server.log").open("w")
-    proc = subprocess.Popen(_server_command(port, tmp / "t.db"), stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
+    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 90  # a loaded machine (two cores, many processes) starts slowly
@@ -114,6 +114,14 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             proc.kill()
         log.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    tmp = tmp_path_factory.mktemp("web")
+    port = _free_port()
+    with serving(_server_command(port, tmp / "t.db"), port, tmp) as base:
+        yield base
 
 
 @pytest.fixture(scope="module")
