@@ -18,7 +18,13 @@ _PROBLEMS = """
   const out = [];
   const vw = window.innerWidth, vh = window.innerHeight;
   const se = document.scrollingElement;
-  if (se.scrollHeight > vh + 1) out.push(`the page scrolls: ${se.scrollHeight} > ${vh}`);
+  const below = () => [...document.querySelectorAll('body *')].filter((el) => el.getBoundingClientRect().bottom > vh + 1)
+    .slice(-3).map((el) => {
+      const path = [];
+      for (let a = el; a && a !== document.body; a = a.parentElement) path.unshift(`${a.tagName.toLowerCase()}${a.classList.length ? '.' + [...a.classList].join('.') : ''}`);
+      return `${path.slice(-4).join(' > ')} bottom ${Math.round(el.getBoundingClientRect().bottom)}`;
+    });
+  if (se.scrollHeight > vh + 1) out.push(`the page scrolls: ${se.scrollHeight} > ${vh} (${below().join('; ')})`);
   if (se.scrollWidth > vw + 1) out.push(`the page scrolls sideways: ${se.scrollWidth} > ${vw}`);
   const root = document.querySelector('.mulle, .cribbage');
   if (!root) return ['no table'];
@@ -73,6 +79,14 @@ _RECTS = """
 """
 
 
+#: True once no card or peg is in flight: every finite animation (a FLIP move of ``anim.ts``, a flip, a peg's walk)
+#: has finished.  A card in flight may pass outside the viewport (from the hand below to a row above); what a player
+#: must see is the table at rest.  Endless ones (the thinking sign) do not count.
+_AT_REST = """
+() => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity)
+"""
+
+
 def fits_one_screen(page: Any, extra: tuple[str, ...] | list[str] = ()) -> None:
     """Assert that at each of :data:`VIEWPORTS` the required elements of the current decision lie inside the
     viewport and inside their scrolling panels, and that the page does not scroll; ``extra`` adds selectors
@@ -85,6 +99,7 @@ def fits_one_screen(page: Any, extra: tuple[str, ...] | list[str] = ()) -> None:
         for w, h in sizes:
             if (w, h) != (page.viewport_size["width"], page.viewport_size["height"]):
                 page.set_viewport_size({"width": w, "height": h})
+            page.wait_for_function(_AT_REST, timeout=10_000)
             problems = page.evaluate(_PROBLEMS, list(extra))
             assert not problems, f"at {w}x{h}: {problems}"
     finally:
