@@ -328,6 +328,8 @@ def test_reconnect_banner_and_everything_back(browser: Any, tmp_path: Path) -> N
                 page.wait_for_function(
                     f"() => document.querySelector('.cribbage')?.dataset.version !== '{data['version']}'"
                 )
+            # the computer's answers to our last move are in once it is our turn again (or the game is over)
+            wait_mine_or_over(page, ".cribbage")
             log_before = _log(page)
             pegs = page.eval_on_selector_all(
                 "svg.board .peg", "ps => ps.map(p => [p.getAttribute('cx'), p.getAttribute('cy')])"
