@@ -23,7 +23,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, field_validator
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.routing import Match, Route
+from starlette.routing import Match, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -46,6 +46,8 @@ log = logging.getLogger("kortbord.server")
 STATIC_DIR: Final = Path(__file__).parent / "static"
 #: Largest REST request body, in bytes.
 MAX_BODY: Final = 16 * 1024
+#: The methods a route may answer (probed to fill the ``Allow`` header of a 405).
+_HTTP_METHODS: Final = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
 #: Client addresses whose POST rate buckets are kept (least recently used beyond this are forgotten).
 MAX_ADDRESSES: Final = 10_000
 
@@ -431,12 +433,26 @@ def create_app(
         return _error_response(422, "bad_request", "; ".join(parts) or "invalid request")
 
     def _methods_for(path: str) -> set[str]:
-        """The methods the API routes answer at ``path`` (empty: no API route has that path)."""
-        probe: Scope = {"type": "http", "path": path, "root_path": "", "method": "GET"}
+        """The methods the API routes answer at ``path`` (empty: no API route has that path).  Each method is
+        probed through every route's own matching -- a route of the app, or one of an included router (FastAPI
+        wraps those in a route of its own) -- and counts when a route matches the path with it in full; the
+        page's mounts (which match every path) are not asked."""
         methods: set[str] = set()
-        for route in app.router.routes:
-            if isinstance(route, Route) and route.methods and route.matches(probe)[0] != Match.NONE:
-                methods |= route.methods
+        for method in _HTTP_METHODS:
+            probe: Scope = {
+                "type": "http",
+                "path": path,
+                "root_path": "",
+                "method": method,
+                "headers": [],
+                "query_string": b"",
+            }
+            for route in app.router.routes:
+                if isinstance(route, Mount | WebSocketRoute) or isinstance(route, Route) and not route.methods:
+                    continue
+                if route.matches(probe)[0] == Match.FULL:
+                    methods.add(method)
+                    break
         return methods
 
     @app.exception_handler(StarletteHTTPException)
