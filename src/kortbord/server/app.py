@@ -32,6 +32,7 @@ from kortbord.bots import registry
 from kortbord.errors import KortbordError
 from kortbord.server.bots import BotPool
 from kortbord.server.db import GameRow, SeatRow, Store
+from kortbord.server.echo import bounded, echo
 from kortbord.server.options import options_for
 from kortbord.server.rng import RNG_NAME, new_seed, seed_commitment
 from kortbord.server.sessions import Session, SessionManager, build_session, hash_secret, table_rules, warm_up
@@ -51,6 +52,8 @@ _HTTP_METHODS: Final = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTION
 #: Client addresses whose POST rate buckets are kept (least recently used beyond this are forgotten).
 MAX_ADDRESSES: Final = 10_000
 
+#: A field name of the request schemas (anything else in an error's location is the client's input).
+_FIELD = re.compile(r"[a-z_]{1,20}")
 _HASHED = re.compile(r"[.-][A-Za-z0-9_-]{8,}\.(?:js|mjs|css|woff2?|png|svg|webp|jpg)$")
 
 
@@ -86,7 +89,7 @@ class ApiError(Exception):
     def from_engine(cls, status: int, code: str, exc: Exception) -> ApiError:
         """The error for an engine's exception: its English message and, if it carries one, its reason."""
         why = getattr(exc, "reason", None)
-        return cls(status, code, str(exc), None if why is None else dict(why.to_json()))
+        return cls(status, code, bounded(str(exc)), None if why is None else dict(why.to_json()))
 
 
 def _error_response(
@@ -427,7 +430,12 @@ def create_app(
     async def _validation(request: Request, exc: RequestValidationError) -> JSONResponse:
         parts = []
         for err in exc.errors()[:5]:
-            where = ".".join(str(x) for x in err.get("loc", ()) if x != "body")
+            # a field's name is the schema's, or (an extra field) the client's: that one only as a short prefix
+            where = ".".join(
+                str(x) if isinstance(x, int) or _FIELD.fullmatch(str(x)) else echo(x)
+                for x in err.get("loc", ())
+                if x != "body"
+            )
             msg = str(err.get("msg", "invalid")).removeprefix("Value error, ")
             parts.append(f"{where or 'body'}: {msg}")
         return _error_response(422, "bad_request", "; ".join(parts) or "invalid request")
@@ -514,7 +522,7 @@ def create_app(
         """Everything the lobby needs to offer a game's rule options and bot levels."""
         out = options_for(game)
         if out is None:
-            raise ApiError(404, "unknown_game", f"unknown game {game!r}; the games are {', '.join(core.GAMES)}")
+            raise ApiError(404, "unknown_game", f"unknown game {echo(game)}; the games are {', '.join(core.GAMES)}")
         return out
 
     @app.post("/api/games", status_code=201, responses=_errors(*_POST_ERRORS))
@@ -522,7 +530,7 @@ def create_app(
         """Create a game; the creator gets seat 0's token and an invite for each other person's seat."""
         if body.game not in core.GAMES:
             raise ApiError(
-                422, "bad_request", f"game: unknown game {body.game!r}; the games are {', '.join(core.GAMES)}"
+                422, "bad_request", f"game: unknown game {echo(body.game)}; the games are {', '.join(core.GAMES)}"
             )
         game = core.get(body.game)
         levels = tuple(registry.available_levels(game.name))
@@ -540,7 +548,7 @@ def create_app(
                     raise ApiError(
                         422,
                         "bad_request",
-                        f"seat {i}: unknown bot level {spec.level!r}; choose {', '.join(levels)}",
+                        f"seat {i}: unknown bot level {echo(spec.level)}; choose {', '.join(levels)}",
                     )
             elif spec.level is not None:
                 raise ApiError(422, "bad_request", f"seat {i}: a person's seat has no bot level")
@@ -644,7 +652,7 @@ def create_app(
             raise ApiError(404, "not_found", "no such game")
         session = await manager.get(game_id)
         if session is None:
-            raise ApiError(404, "not_found", f"there is no game {game_id!r}")
+            raise ApiError(404, "not_found", "there is no such game")
         if manager.shared:  # answer what the database holds, not what this instance has heard so far
             await session.catch_up()
         return session

@@ -45,6 +45,7 @@ from kortbord.errors import (
 )
 from kortbord.server.bots import BotPool
 from kortbord.server.db import GameRow, SeatRow, Store, Update, VersionConflict
+from kortbord.server.echo import bounded
 from kortbord.server.rng import RNG_NAME, DeterministicCSPRNG
 from kortbord.server.stats import record_result
 
@@ -492,15 +493,15 @@ class Session:
                 move = spec.parse_move(self.state, text)
                 new_state, evs = spec.step(self.state, move)
             except AmbiguousMoveError as exc:
-                raise MoveError("ambiguous", str(exc)) from None
+                raise MoveError("ambiguous", bounded(str(exc))) from None
             except NotYourTurnError as exc:
-                raise MoveError("not_your_turn", str(exc), _reason(exc)) from None
+                raise MoveError("not_your_turn", bounded(str(exc)), _reason(exc)) from None
             except IllegalMoveError as exc:
-                raise MoveError("illegal_move", str(exc), _reason(exc)) from None
+                raise MoveError("illegal_move", bounded(str(exc)), _reason(exc)) from None
             except (InvalidMoveError, InvalidCardError) as exc:
-                raise MoveError("malformed", str(exc)) from None
+                raise MoveError("malformed", bounded(str(exc))) from None
             except KortbordError as exc:
-                raise MoveError("malformed", str(exc)) from None
+                raise MoveError("malformed", bounded(str(exc))) from None
             events = [e.to_json() for e in evs]
             rng_state = self.rng.getstate()
             new_state, chance_events = run_chance(spec, new_state, self.rng)

@@ -175,7 +175,7 @@ async def game_socket(
     session = await manager.get(game_id)
     await ws.accept()
     if session is None:
-        await ws.send_text(json.dumps(_error("not_found", f"there is no game {game_id!r}", 0)))
+        await ws.send_text(json.dumps(_error("not_found", "there is no such game", 0)))
         await ws.close(code=CLOSE_NOT_FOUND)
         return
     seat: int | None = None
@@ -289,7 +289,7 @@ async def _handle(session: Session, conn: Connection, raw: str) -> None:
         conn.send_json(
             _error(
                 "bad_message",
-                f"unknown message type {kind!r}; the types are move, resync, ping, aids, hint, advice and review",
+                "unknown message type; the types are move, resync, ping, aids, hint, advice and review",
                 session.version,
             )
         )
