@@ -32,7 +32,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from kortbord.server.sessions import Session
     from kortbord.server.ws import Connection
 
-__all__ = ["MESSAGES", "aids_allowed", "discard_advice", "handle", "hint_reason", "mulle_advice"]
+__all__ = ["MESSAGES", "aids_allowed", "discard_advice", "handle", "hint_reason", "mulle_advice", "status_message"]
 
 #: The message types this module answers.
 MESSAGES: Final = frozenset({"aids", "hint", "advice", "review"})
@@ -53,7 +53,8 @@ def aids_allowed(session: Session) -> bool:
     return len(humans) <= 1 or all(s in session.aids_agreed for s in humans)
 
 
-def _status(session: Session) -> dict[str, Any]:
+def status_message(session: Session) -> dict[str, Any]:
+    """The ``aids`` message of ``session``: ``{"type": "aids", "version", "allowed", "agreed", "humans"}``."""
     return {
         "type": "aids",
         "version": session.version,
@@ -344,16 +345,24 @@ async def handle(session: Session, conn: Connection, msg: dict[str, Any]) -> Non
     if kind == "aids":
         agree = msg.get("agree")
         if seat is not None and isinstance(agree, bool) and session.seats[seat].kind == "human":
+            if session.manager is not None:  # kept with the game: everyone leaving, a restart, another instance
+                try:
+                    await session.manager.store.set_aids(session.id, seat, agree)
+                except Exception:
+                    conn.send_json(
+                        _error("server_error", "the agreement could not be saved; try again", session.version)
+                    )
+                    return
             if agree:
                 session.aids_agreed.add(seat)
             else:
                 session.aids_agreed.discard(seat)
-            status = _status(session)
+            status = status_message(session)
             for c in list(session.conns):
                 if hasattr(c, "send_json"):
                     c.send_json(status)
         else:
-            conn.send_json(_status(session))
+            conn.send_json(status_message(session))
         return
     if seat is None:
         conn.send_json(_error("spectator", "aids are for the players", session.version))
