@@ -169,7 +169,7 @@ export class Aids {
           h("b", {}, aw("ui.hintTitle"), ": "),
           h("span", { class: "hint-text" }, this.hintText()),
           " ",
-          h("button", { class: "primary small", id: "hint-play", "data-move": this.hint.move, onclick: () => this.host.move(this.hint.move) }, aw("ui.hintPlay")),
+          h("button", { class: "primary small", id: "hint-play", "data-move": this.hint.move, onclick: () => this.host.move(this.hint.move) }, aw("ui.hintPlay", this.hint.reason ?? {})),
         ),
       );
     }
