@@ -196,7 +196,11 @@ def test_statistics_count_a_finished_game_of_a_named_player(tmp_path: Path) -> N
                 item = plies[ply]
                 legal = [str(m) for m in spec.legal_moves(state)]
                 assert spec.to_act(state) == 0 and text == item["played"]
-                assert item["best"] in legal and item["best"] != item["played"] and item["cost"] > 0
+                assert item["best"] in legal and item["best"] != item["played"]
+                # a cost in game points, or (a play the strong computer makes to win) a chance of winning given away
+                assert item["cost"] > 0 or item.get("chance", 0) >= 1, item
+                assert abs(item["cost"]) < 61  # points of a deal at most, never the search's bonus for the game
+                assert item["kind"] == ("discard" if text.startswith("discard") else "play"), item
             state, _ = spec.step(state, spec.parse_move(state, text))
             state, _ = run_chance(spec, state, rng)
         rows: list[dict[str, Any]] = []

@@ -270,3 +270,26 @@ def test_an_unknown_api_path_is_404_not_405(tmp_path: Path) -> None:
             r = c.request(method, "/api/nothing")
             assert r.status_code == 404 and "allow" not in r.headers, (method, r.text)
             assert r.json()["error"]["code"] == "not_found"
+
+
+# every route of the API, from its own OpenAPI schema: each path asked with each method it does not answer
+_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
+
+
+def test_every_api_route_answers_405_with_allow_to_a_method_it_does_not_take(tmp_path: Path) -> None:
+    with make_client(tmp_path) as c:
+        paths = c.get("/openapi.json").json()["paths"]
+        assert "/api/stats" in paths and "/api/levels/{game}" in paths  # the routes of the included router too
+        asked = 0
+        for template, ops in paths.items():
+            path = template.replace("{game}", "mulle").replace("{game_id}", "abc")
+            allowed = sorted(m.upper() for m in ops)
+            for method in _METHODS:
+                if method in allowed:
+                    continue
+                r = c.request(method, path)
+                assert r.status_code == 405, (method, path, r.status_code, r.text)
+                assert r.headers["allow"] == ", ".join(allowed), (method, path)
+                assert r.json()["error"]["code"] == "method_not_allowed"
+                asked += 1
+        assert asked >= 30

@@ -119,3 +119,55 @@ def test_notifications_carry_game_id_and_version_only(tmp_path: Path, postgres_u
     assert [p for p in payloads if not shape.fullmatch(p)] == []
     assert [p for p in payloads if p.startswith("m:")] == [f"m:{g['game_id']}:{v}:{instance}" for v in range(1, 21)]
     assert any(p.startswith("s:") for p in payloads)  # the join was announced
+
+
+def test_rematch_offer_and_aids_agreement_seen_by_another_instance(tmp_path: Path, postgres_url: str) -> None:
+    with (
+        make_client(tmp_path, label="pga", database_url=postgres_url) as a,
+        make_client(tmp_path, label="pgb", database_url=postgres_url) as b,
+    ):
+        g = new_game(
+            a, game="mulle", rules={"game_length": "single_round"}, seats=[{"kind": "human"}, {"kind": "human"}]
+        )
+        gid = g["game_id"]
+        t1 = a.post(f"/api/games/{gid}/join", json={"invite_code": g["invites"][0]["invite_code"]}).json()["token"]
+        tokens = [g["token"], t1]
+        # the agreement to aids, given through A, holds on B
+        with a.websocket_connect(f"/ws/games/{gid}?token={tokens[0]}") as ws:
+            receive_state(ws)
+            ws.send_json({"type": "aids", "agree": True})
+            while ws.receive_json()["type"] != "aids":
+                pass
+        with b.websocket_connect(f"/ws/games/{gid}?token={tokens[1]}") as ws:
+            receive_state(ws)
+            ws.send_json({"type": "aids"})
+            while (msg := ws.receive_json())["type"] != "aids":
+                pass
+            assert msg["agreed"] == [0] and msg["allowed"] is False
+        # the game played to its end through A
+        with (
+            a.websocket_connect(f"/ws/games/{gid}?token={tokens[0]}") as ws0,
+            a.websocket_connect(f"/ws/games/{gid}?token={tokens[1]}") as ws1,
+        ):
+            socks, rng = (ws0, ws1), random.Random(5)
+            msgs = [receive_state(ws0), receive_state(ws1)]
+            while msgs[0]["status"] != "over":
+                seat = msgs[0]["to_act"]
+                move = rng.choice(msgs[seat]["legal_moves"])["notation"]
+                socks[seat].send_json({"type": "move", "version": msgs[0]["version"], "move": move})
+                msgs = [receive_state(ws0), receive_state(ws1)]
+        # seat 0 asks through A; B offers it to seat 1, and seat 1 asking through B takes its seat (twice: the same)
+        new = a.post(f"/api/games/{gid}/rematch", json={"token": tokens[0]}).json()
+        deadline = time.monotonic() + 10
+        while True:
+            with b.websocket_connect(f"/ws/games/{gid}?token={tokens[1]}") as ws:
+                offer = receive_state(ws).get("rematch")
+            if offer is not None or time.monotonic() > deadline:
+                break
+            time.sleep(0.1)
+        assert offer == {"game_id": new["game_id"], "by": 0}
+        answers = [b.post(f"/api/games/{gid}/rematch", json={"token": tokens[1]}) for _ in range(2)]
+        assert [r.status_code for r in answers] == [201, 201] and answers[0].json() == answers[1].json()
+        assert answers[0].json()["game_id"] == new["game_id"] and answers[0].json()["seat"] == 1
+        # seat 0 asking again through B: the same answer it had from A
+        assert b.post(f"/api/games/{gid}/rematch", json={"token": tokens[0]}).json() == new

@@ -100,29 +100,34 @@ def test_rematch_same_rules_next_dealer_and_the_other_person_is_asked(tmp_path: 
             hist = _with_history(spectator)["history"]
         first_dealer = next(e["seat"] for e in hist if e["kind"] == "dealer")
         assert c.post(f"/api/games/{gid}/rematch", json={"token": "bad"}).status_code == 403
-        # Bo (seat 1) asks: a new game, same rules and seats, Bo's seat taken, Anna's an invite
+        # Bo (seat 1) asks: a new game, same rules and seats, Bo's seat taken, Anna's waiting for her -- with no
+        # invite code: she takes it by asking with her own token of this game
         r = c.post(f"/api/games/{gid}/rematch", json={"token": token1})
         assert r.status_code == 201, r.text
         new = r.json()
-        assert new["seat"] == 1 and new["token"] and [i["seat"] for i in new["invites"]] == [0]
+        assert new["seat"] == 1 and new["token"] and new["invites"] == []
         summary = c.get(f"/api/games/{new['game_id']}").json()
         old = c.get(f"/api/games/{gid}").json()
         assert summary["rules"] == old["rules"] and summary["status"] == "waiting"
         assert [s["name"] for s in summary["seats"]] == ["Anna", "Bo"]
-        # Anna's page is told (her own invite code only; Bo's state names none)
+        assert [s["claimed"] for s in summary["seats"]] == [False, True]
+        # Anna's page is told, and Bo's: the new game and who asked, never a secret
         with (
             c.websocket_connect(f"{url}?token={g['token']}") as anna,
             c.websocket_connect(f"{url}?token={token1}") as bo,
         ):
             offer_a = receive_state(anna)["rematch"]
             offer_b = receive_state(bo)["rematch"]
-        assert offer_a == {"game_id": new["game_id"], "by": 1, "invite_code": new["invites"][0]["invite_code"]}
-        assert offer_b == {"game_id": new["game_id"], "by": 1}
-        # asking again gives the same game; Anna accepting takes her seat of it
-        again = c.post(f"/api/games/{gid}/rematch", json={"token": token1}).json()
-        assert again["game_id"] == new["game_id"] and again["token"] is None
+        assert offer_a == offer_b == {"game_id": new["game_id"], "by": 1}
+        # asking again is the same answer: the same game, seat and token
+        again = c.post(f"/api/games/{gid}/rematch", json={"token": token1})
+        assert again.status_code == 201 and again.json() == new
         took = c.post(f"/api/games/{gid}/rematch", json={"token": g["token"]})
         assert took.status_code == 201 and took.json()["seat"] == 0 and took.json()["game_id"] == new["game_id"]
+        assert took.json()["token"] not in (g["token"], new["token"]) and took.json()["invites"] == []
+        twice = c.post(f"/api/games/{gid}/rematch", json={"token": g["token"]})
+        assert twice.status_code == 201 and twice.json() == took.json()  # Anna asking twice: no 403
+        assert c.get(f"/api/games/{new['game_id']}").json()["status"] == "playing"
         with c.websocket_connect(f"/ws/games/{new['game_id']}?token={took.json()['token']}") as ws:
             msg = _with_history(ws)
             assert msg["status"] == "playing"
@@ -152,3 +157,34 @@ def test_rematch_against_the_computer_replays_after_a_restart(tmp_path: Path) ->
         c.websocket_connect(f"/ws/games/{r['game_id']}?token={r['token']}") as ws,
     ):
         assert receive_state(ws)["view"]["dealer"] == dealer
+
+
+def test_a_rematch_offer_is_stored_and_no_invite_code_reaches_a_client(tmp_path: Path) -> None:
+    with make_client(tmp_path, label="rs") as c:
+        g, token1 = _two_humans(c, "mulle", rules={"game_length": "single_round"})
+        gid = g["game_id"]
+        url = f"/ws/games/{gid}"
+        _finish(c, url, [g["token"], token1], 11)
+        asked = c.post(f"/api/games/{gid}/rematch", json={"token": g["token"]})
+        assert asked.status_code == 201
+        new = asked.json()
+    # a restarted server knows the offer: Bo's page is told, and his asking takes his seat (and again: the same)
+    seen: list[dict[str, Any]] = []
+    with make_client(tmp_path, label="rs2") as c:
+        with c.websocket_connect(f"{url}?token={token1}") as bo:
+            msg = receive_state(bo)
+            seen.append(msg)
+            assert msg["rematch"] == {"game_id": new["game_id"], "by": 0}
+        answers = [c.post(f"/api/games/{gid}/rematch", json={"token": token1}) for _ in range(2)]
+        assert [a.status_code for a in answers] == [201, 201] and answers[0].json() == answers[1].json()
+        assert answers[0].json()["game_id"] == new["game_id"] and answers[0].json()["seat"] == 1
+        # Anna asking again after the restart: the same game and token as before it
+        assert c.post(f"/api/games/{gid}/rematch", json={"token": g["token"]}).json() == new
+        for token in (g["token"], token1):
+            with c.websocket_connect(f"{url}?token={token}") as ws:
+                seen.append(receive_state(ws))
+                ws.send_json({"type": "resync", "history": True})
+                seen.append(receive_state(ws))
+        seen.append(c.get(f"/api/games/{gid}").json())
+        seen.append(c.get(f"/api/games/{new['game_id']}").json())
+    assert all("invite_code" not in str(m) and "invite" not in str(m.get("rematch", "")) for m in seen), seen

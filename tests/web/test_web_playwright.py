@@ -723,3 +723,40 @@ def test_cribbage_game_in_swedish(server: str, browser: Any) -> None:
     seen.check()
     errors.check()
     ctx.close()
+
+
+# ------------------------------------------------------------------------------------------- lobby option words
+#: Options the lobby shows as controls of their own (the deal format stands for hand and table size).
+LOBBY_HIDDEN = {"players", "partnership", "teams", "hand_size", "table_size", "jokers", "profile"}
+
+
+@pytest.mark.parametrize("lang", ["en", "sv"])
+def test_lobby_shows_every_option_with_its_catalogue_label_and_help(server: str, browser: Any, lang: str) -> None:
+    """Every option the server offers is in the lobby with its label and its help in the player's language, the
+    words being the catalogue's (``option.<key>.label`` / ``.help`` of ``src/kortbord/i18n/<game>.json``)."""
+    ctx = _context(browser, lang=lang)
+    page = ctx.new_page()
+    errors = PageErrors(page)
+    page.goto(server + "/")
+    for game in ("mulle", "cribbage"):
+        catalogue = json.loads((ROOT / "src" / "kortbord" / "i18n" / f"{game}.json").read_text(encoding="utf-8"))
+        with urllib.request.urlopen(f"{server}/api/options/{game}", timeout=10) as r:
+            offered = [o["key"] for o in json.load(r)["options"] if o["key"] not in LOBBY_HIDDEN]
+        assert len(offered) >= (25 if game == "mulle" else 4)
+        page.click(f"#tab-{game}")
+        page.wait_for_selector(f"#opt-{game}-{offered[0]}", state="attached")
+        page.eval_on_selector_all("details.more", "els => els.forEach(e => { e.open = true; })")
+        for key in offered:
+            label = catalogue[f"option.{key}.label"][lang]
+            help_ = catalogue[f"option.{key}.help"][lang]
+            box = page.locator(f".opt:has(#opt-{game}-{key})")
+            assert box.count() == 1, key
+            assert page.inner_text(f"label[for='opt-{game}-{key}']").strip() == label
+            shown = box.locator("small.help").inner_text()
+            words = re.sub(r"\s*\((?:§|A\d|ET)[^)]*\)", "", help_).strip()  # the references go behind a link
+            assert words[:40] in shown, (key, words, shown)
+            assert "§" not in shown and "label_" not in shown
+    shot(page, f"35-lobby-options-{lang}")
+    errors.check()
+    with contextlib.suppress(Exception):
+        ctx.close()

@@ -169,7 +169,7 @@ export class Aids {
           h("b", {}, aw("ui.hintTitle"), ": "),
           h("span", { class: "hint-text" }, this.hintText()),
           " ",
-          h("button", { class: "primary small", id: "hint-play", "data-move": this.hint.move, onclick: () => this.host.move(this.hint.move) }, aw("ui.hintPlay")),
+          h("button", { class: "primary small", id: "hint-play", "data-move": this.hint.move, onclick: () => this.host.move(this.hint.move) }, aw("ui.hintPlay", this.hint.reason ?? {})),
         ),
       );
     }
@@ -198,7 +198,7 @@ export class Aids {
         h(
           "ul",
           {},
-          items.map((it) => h("li", { "data-ply": String(it.ply) }, aw("ui.reviewRow", { deal: it.deal, played: this.moveWords(it.played), best: this.moveWords(it.best), cost: it.cost.toFixed(1) }))),
+          items.map((it) => h("li", { "data-ply": String(it.ply) }, aw("ui.reviewRow", { kind: it.kind, odds: it.chance !== undefined, chance: it.chance ?? 0, deal: it.deal, played: this.moveWords(it.played), best: this.moveWords(it.best), cost: it.cost.toFixed(1) }))),
         ),
       );
     return box;

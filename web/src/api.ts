@@ -82,8 +82,8 @@ export interface StateMsg {
   /** Every event of the game so far (the answer to {"type": "resync", "history": true}, sent on connecting). */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   history?: any[];
-  /** After the game: a rematch someone asked for (with this seat's own invite code when it is invited). */
-  rematch?: { game_id: string; by: number; invite_code?: string };
+  /** After the game: a rematch someone asked for (each person takes their seat of it by asking, with their token). */
+  rematch?: { game_id: string; by: number };
 }
 
 export interface RematchOut {

@@ -555,7 +555,8 @@ export class GamePage {
           h("p", { class: "muted rematch-note" }, t("rematchWaiting")),
           h("button", { class: "primary", id: "rematch-open", onclick: () => this.doRematch() }, t("rematchOpen")),
         );
-      } else if (rm.invite_code) {
+      } else {
+        // invited: this seat takes its seat of the rematch by asking with its own token (no invite code)
         box.append(
           h("p", { class: "rematch-note", id: "rematch-asked" }, t("rematchAsks", { name: this.playerName(rm.by) })),
           h("button", { class: "primary", id: "rematch-accept", onclick: () => this.doRematch() }, t("rematchAccept")),

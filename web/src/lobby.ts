@@ -3,7 +3,7 @@ import { miscountNote, statsPanel } from "./stats";
 import { api, ApiError, forgetSeat, saveSeat, savedSeats, type GameKind, type OptionSpec, type OptionsDoc } from "./api";
 import { clear, h } from "./dom";
 import { lang, pick, t } from "./i18n";
-import { has, reasonText, template, withoutRefs } from "./words";
+import { has, optionWords, reasonText, template, withoutRefs } from "./words";
 import { codeWords } from "./gamepage";
 import { short } from "./cards";
 
@@ -64,8 +64,8 @@ function setValue(game: GameKind, key: string, v: unknown): void {
   form.touched[game].add(key);
 }
 
-function optLabel(o: OptionSpec): string {
-  return pick(o.label_en, o.label_sv) || o.key;
+function optLabel(game: GameKind, o: OptionSpec): string {
+  return optionWords(game, o.key, "label", lang(), pick(o.label_en, o.label_sv));
 }
 
 /** A choice of an option in words, from the game's catalogue ("option.<key>.<value>"); a number as it is. */
@@ -89,7 +89,7 @@ export function levelLabel(game: GameKind, level: string): string {
 /** An option's help in words without its spec references, and a "rule details" link to the rules page when the
  * help had one (the references are listed there). */
 function helpText(game: GameKind, o: OptionSpec): HTMLElement | null {
-  const help = pick(o.help_en, o.help_sv);
+  const help = optionWords(game, o.key, "help", lang(), pick(o.help_en, o.help_sv));
   if (!help) return null;
   const [text, refs] = withoutRefs(help);
   return h(
@@ -132,7 +132,7 @@ function control(doc: OptionsDoc, o: OptionSpec, rerender: () => void): HTMLElem
       "div",
       { class: "opt bool" },
       input,
-      h("label", { for: id }, optLabel(o)),
+      h("label", { for: id }, optLabel(doc.game, o)),
       help,
     );
   }
@@ -167,7 +167,7 @@ function control(doc: OptionsDoc, o: OptionSpec, rerender: () => void): HTMLElem
   return h(
     "div",
     { class: "opt" },
-    h("label", { for: id }, optLabel(o)),
+    h("label", { for: id }, optLabel(doc.game, o)),
     input,
     help,
   );

@@ -4,7 +4,7 @@ import { api, ApiError, forgetSeat, saveSeat, savedSeats, type GameKind, type Ga
 import { clear, h } from "./dom";
 import { lang, onLangChange, setLang, t } from "./i18n";
 import { renderLobby, restError } from "./lobby";
-import { has, template } from "./words";
+import { has, optionWords, template } from "./words";
 import { renderRules } from "./rulespage";
 import { GamePage } from "./gamepage";
 
@@ -82,7 +82,7 @@ function rulesWords(s: GameSummary, doc: OptionsDoc): string {
   for (const o of doc.options) {
     const v = s.rules[o.key];
     if (v === undefined || JSON.stringify(v) === JSON.stringify(o.default) || o.key === "players") continue;
-    const label = (lang() === "sv" ? o.label_sv : o.label_en) || o.key;
+    const label = optionWords(s.game, o.key, "label", lang(), lang() === "sv" ? o.label_sv : o.label_en);
     const k = typeof v === "boolean" ? `option.${v}` : `option.${o.key}.${v}`;
     const said = has(s.game, k) ? String(template(s.game, k, lang())) : String(v);
     out.push(`${label}: ${said}`);

@@ -3,6 +3,7 @@
 import { api, type GameKind } from "./api";
 import { h } from "./dom";
 import { lang, pick, t } from "./i18n";
+import { optionWords } from "./words";
 
 type Section = [string, string[]];
 
@@ -180,8 +181,8 @@ export function renderRules(main: HTMLElement, game: GameKind): void {
     .then((doc) => {
       const dl = h("dl", {});
       for (const o of doc.options) {
-        const label = pick(o.label_en, o.label_sv) || o.key;
-        const help = pick(o.help_en, o.help_sv);
+        const label = optionWords(game, o.key, "label", lang(), pick(o.label_en, o.label_sv));
+        const help = optionWords(game, o.key, "help", lang(), pick(o.help_en, o.help_sv));
         const choices = o.choices ? ` (${o.choices.join(" / ")})` : "";
         dl.append(
           h("dt", {}, label, h("code", {}, ` ${o.key}`)),

@@ -71,6 +71,15 @@ export function template(game: Game, key: string, lang: Lang): unknown {
   return entry[lang] ?? entry.en;
 }
 
+/** A rule option's label or help in `lang` from the game's catalogue ("option.<key>.label", "option.<key>.help":
+ * the one place for these words, which the server and the terminal read too); `fallback` (the server's copy)
+ * for an option the bundled catalogue does not know, else the key itself. */
+export function optionWords(game: Game, key: string, part: "label" | "help", lang: Lang, fallback = ""): string {
+  const k = `option.${key}.${part}`;
+  if (has(game, k)) return String(template(game, k, lang));
+  return fallback || (part === "label" ? key : "");
+}
+
 /** A data value as Python's str() writes it (the keys of a dict template). */
 function pyStr(v: unknown): string {
   if (v === true) return "True";

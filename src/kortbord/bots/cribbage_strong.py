@@ -67,7 +67,17 @@ from kortbord.cribbage.spec import SPEC
 from kortbord.cribbage.state import State
 from kortbord.cribbage.view import View
 
-__all__ = ["ITERATIONS", "NODES", "StrongBot", "crib_value", "crib_values", "discard_values", "true_count"]
+__all__ = [
+    "ITERATIONS",
+    "NODES",
+    "WIN",
+    "StrongBot",
+    "crib_value",
+    "crib_values",
+    "discard_values",
+    "split_values",
+    "true_count",
+]
 
 #: The ``strong`` level's work per play decision (the registry's definition of the level): alpha-beta nodes in all,
 #: and deals at most.  Calibrated so that a decision takes about what the former 150 ms time budget gave on an idle
@@ -81,6 +91,8 @@ _DECK: Final[tuple[Card, ...]] = tuple(full_deck())
 _RANKS: Final = "A23456789TJQK"
 #: Bonus (points) for winning the game inside the searched play; dwarfs any points difference.
 _WIN: Final = 1000.0
+#: The bonus for winning the game in the play's search (points; public for :func:`split_values`).
+WIN: Final = _WIN
 #: Weights of the discard's pegging term (points): per pair kept, per kept card worth 4 or less.
 _PEG_PAIR: Final = 0.15
 _PEG_LOW: Final = 0.05
@@ -314,12 +326,18 @@ class StrongBot:
         return _pick(legal_moves, self.play_values(view, legal_moves, rng), rng)
 
     # -- the play --------------------------------------------------------------------------------------------
-    def play_values(self, view: View, legal_moves: Sequence[Move], rng: random.Random) -> list[float]:
+    def play_values(
+        self, view: View, legal_moves: Sequence[Move], rng: random.Random, win: float = _WIN
+    ) -> list[float]:
         """The mean searched value of each move over random deals consistent with ``view`` (module docstring).
+
+        ``win`` is the bonus for winning the game (:data:`WIN`; the search is the same for any bonus that
+        outweighs a deal's points, which is how :func:`split_values` tells the points from the winning chance).
 
         Returns:
             One value per move: own side's points minus the opponents' (mean over opponents) until the end of
-            the play, plus ±1000 for winning/losing there; negated in Lowball.
+            the play, plus ``win`` for winning there and minus it for losing (playing to the board: ``win`` times
+            twice the chance of winning, less one); negated in Lowball.
         """
         sampler = _Sampler(view)
         totals = [0.0] * len(legal_moves)
@@ -335,7 +353,7 @@ class StrongBot:
         use_board = self.board and _board_applies(view)
         while True:
             state, weight = sampler.sample(rng)
-            search = _Search(view.seat, view.rules, state, sampler.shows() if use_board else None)
+            search = _Search(view.seat, view.rules, state, sampler.shows() if use_board else None, win)
             for i, move in enumerate(legal_moves):
                 totals[i] += weight * search.value_after(move)
                 nodes += search.nodes + 1  # the card's own search counts one node at least
@@ -351,6 +369,34 @@ class StrongBot:
         self.capped += capped
         self.last_stats = {"deals": done, "nodes": nodes, "capped": capped}
         return [t / weights for t in totals]
+
+
+def split_values(
+    bot: StrongBot, view: View, legal_moves: Sequence[Move], seed: int, values: list[float] | None = None
+) -> tuple[list[float], list[float], list[float]]:
+    """The strong player's values of ``legal_moves`` (:meth:`StrongBot.play_values` with ``random.Random(seed)``)
+    and the two parts they are made of: the game points and the winning chance.
+
+    The values are searched twice over the same deals, with the win bonus :data:`WIN` and with twice it: a bonus
+    that outweighs every deal's points leaves the search's choices unchanged, so a move's value is
+    ``points + bonus * outcome`` in both, where ``outcome`` is its mean of +1 (the game won in this play), -1
+    (lost) and, playing to the board, twice the chance of winning less one (0 when the game goes on).
+
+    ``values``: the bot's :meth:`~StrongBot.play_values` with ``random.Random(seed)`` when they were searched just
+    before (by ``bot``, whose ``last_stats`` then say how many deals they took), so they are not searched again.
+
+    Returns:
+        ``(values, points, chance)`` per move: the values (with the bonus :data:`WIN`), the expected points of the
+        own side minus the opponents' to the end of the play (spec §2.4; negated in Lowball), and the chance of
+        winning implied by the outcome (``(outcome + 1) / 2``: 0.5 when this play cannot decide the game).
+    """
+    if values is None:
+        values = bot.play_values(view, legal_moves, random.Random(seed))
+    same = StrongBot(bot.rules, iterations=max(1, bot.last_stats["deals"]), board=bot.board)
+    doubled = same.play_values(view, legal_moves, random.Random(seed), win=2.0 * WIN)
+    points = [2.0 * v - d for v, d in zip(values, doubled, strict=True)]
+    chance = [((d - v) / WIN + 1.0) / 2.0 for v, d in zip(values, doubled, strict=True)]
+    return values, points, chance
 
 
 def _pick(legal_moves: Sequence[Move], scores: Sequence[float], rng: random.Random) -> Move:
@@ -427,9 +473,15 @@ class _Search:
     """Alpha-beta to the end of the play on one deal, values from ``seat``'s side's point of view."""
 
     def __init__(
-        self, seat: int, rules: Rules, root: State, shows: tuple[int, tuple[int, ...], int] | None = None
+        self,
+        seat: int,
+        rules: Rules,
+        root: State,
+        shows: tuple[int, tuple[int, ...], int] | None = None,
+        win: float = _WIN,
     ) -> None:
         self.seat = seat
+        self.win = win
         #: two-player end game (see :func:`_board_applies`): the deal's dealer and shows; leaves are then valued by
         #: the chance of winning the game (:mod:`kortbord.bots.cribbage_board`)
         self.shows = shows
@@ -454,9 +506,9 @@ class _Search:
         diff = mine - (sum(gains) - mine) / self.others
         value = self.sign * diff
         if engine.is_over(state):
-            value += _WIN if self.seat in engine.result(state).winners else -_WIN
+            value += self.win if self.seat in engine.result(state).winners else -self.win
         elif self.shows is not None:
-            value += _WIN * (2.0 * self._chance(state) - 1.0)
+            value += self.win * (2.0 * self._chance(state) - 1.0)
         return value
 
     def _chance(self, state: State) -> float:

@@ -30,7 +30,16 @@ from kortbord import core, i18n
 from kortbord.contract import Event, GameSpec, Reason
 from kortbord.errors import InvalidCardError, InvalidMoveError, InvalidPositionError
 
-__all__ = ["EXIT_INTERRUPTED", "LineReader", "SpecGame", "Stop", "flow", "quiet", "stop_on_signals"]
+__all__ = [
+    "EXIT_INTERRUPTED",
+    "LineReader",
+    "SpecGame",
+    "Stop",
+    "flow",
+    "quiet",
+    "stop_on_signals",
+    "table_rules_text",
+]
 
 #: The exit status after Ctrl-C (128 + SIGINT), as shells report an interrupted command.
 EXIT_INTERRUPTED = 130
@@ -413,3 +422,14 @@ def play_saving(
             say_stopped(stop)
             save(quietly=True)
             return EXIT_INTERRUPTED if isinstance(stop, KeyboardInterrupt) or str(stop) == "interrupted" else 0
+
+
+def table_rules_text(game: str, rules: Any, lang: str) -> str:
+    """The table's rules in a line of ``lang`` for the ``rules`` command: every option that differs from the
+    standard profile, labelled as in the lobby (:func:`kortbord.i18n.rules_words`, the catalogue's words), or that
+    the table plays the standard rules."""
+    spec = core.get(game)
+    said = i18n.rules_words(game, spec.rules_to_dict(rules), spec.rules_to_dict(spec.make_rules({})), lang)
+    if not said:
+        return i18n.render("rules.standard", {}, lang, game="terminal")
+    return i18n.render("rules.table", {"rules": "; ".join(said)}, lang, game="terminal")

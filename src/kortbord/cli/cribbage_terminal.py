@@ -490,6 +490,7 @@ class CribbageTable:
                     self._print_moves(view, moves)
             elif command == "rules":
                 self.console.print(flow(self.t("cribbage.rules"), self.console.width))
+                self.console.print(safe_text(_session.table_rules_text("cribbage", self.rules, self.lang)))
             elif command in ("table", "t", "board"):
                 self.console.print(self._table_panel(view))
             elif command in ("quit", "exit", "q"):

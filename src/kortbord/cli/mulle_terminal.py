@@ -506,6 +506,7 @@ class MulleTable:
                 self._show_turn(view, moves)
             elif command == "rules":
                 self.console.print(flow(self.t("mulle.rules"), self.console.width))
+                self.console.print(plain(_session.table_rules_text("mulle", self.rules, self.lang)))
             elif command in ("table", "t"):
                 self.console.print(self._table_panel(view))
             elif command in ("quit", "exit", "q"):

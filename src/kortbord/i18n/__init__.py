@@ -25,7 +25,17 @@ from functools import cache
 from importlib import resources
 from typing import Any, Final
 
-__all__ = ["LANGS", "SEAT_KEYS", "catalogue", "event_text", "reason_text", "render", "template"]
+__all__ = [
+    "LANGS",
+    "SEAT_KEYS",
+    "catalogue",
+    "event_text",
+    "option_label",
+    "reason_text",
+    "render",
+    "rules_words",
+    "template",
+]
 
 #: The languages every catalogue entry has.
 LANGS: Final = ("en", "sv")
@@ -142,3 +152,26 @@ def event_text(
 
         return cribbage.event_text(event, lang, names)
     return render("event." + str(event["kind"]), event, lang, names, game)
+
+
+def option_label(game: str, key: str, lang: str = "en") -> str:
+    """A rule option's label in ``lang`` (``option.<key>.label`` of ``game``'s catalogue, where the lobby's and
+    the terminal's words for every option live), or the key itself for an option without words."""
+    entry = catalogue(game).get(f"option.{key}.label")
+    return key if entry is None else str(entry.get(lang, entry["en"]))
+
+
+def rules_words(game: str, rules: Mapping[str, Any], standard: Mapping[str, Any], lang: str = "en") -> list[str]:
+    """The options of ``rules`` (a rules dict, ``spec.rules_to_dict``) that differ from ``standard`` (the standard
+    profile's dict) and that the lobby offers (they have a label), each as ``"Label: value"`` in ``lang`` -- the
+    value's words from ``option.<key>.<value>``, ``option.true``/``option.false`` for a yes/no, else the value.
+    Empty when the rules are the standard ones."""
+    cat = catalogue(game)
+    out = []
+    for key, value in rules.items():
+        if (key in standard and standard[key] == value) or f"option.{key}.label" not in cat:
+            continue
+        said = cat.get(f"option.{str(value).lower()}" if isinstance(value, bool) else f"option.{key}.{value}")
+        words = str(value) if said is None else str(said.get(lang, said["en"]))
+        out.append(f"{option_label(game, key, lang)}: {words}")
+    return out

@@ -32,7 +32,17 @@ if TYPE_CHECKING:  # pragma: no cover
     from kortbord.server.sessions import Session
     from kortbord.server.ws import Connection
 
-__all__ = ["MESSAGES", "aids_allowed", "discard_advice", "handle", "hint_reason", "mulle_advice"]
+__all__ = [
+    "MESSAGES",
+    "aids_allowed",
+    "discard_advice",
+    "handle",
+    "hint_reason",
+    "mulle_advice",
+    "play_cost",
+    "review",
+    "status_message",
+]
 
 #: The message types this module answers.
 MESSAGES: Final = frozenset({"aids", "hint", "advice", "review"})
@@ -53,7 +63,8 @@ def aids_allowed(session: Session) -> bool:
     return len(humans) <= 1 or all(s in session.aids_agreed for s in humans)
 
 
-def _status(session: Session) -> dict[str, Any]:
+def status_message(session: Session) -> dict[str, Any]:
+    """The ``aids`` message of ``session``: ``{"type": "aids", "version", "allowed", "agreed", "humans"}``."""
     return {
         "type": "aids",
         "version": session.version,
@@ -266,19 +277,45 @@ def mulle_values(view: Any, moves: list[Any], rng: random.Random, worlds: int = 
     return [t / worlds for t in totals]
 
 
+def play_cost(bot: Any, view: Any, legal: list[Any], move: Any, seed: int) -> tuple[Any, float, float]:
+    """What a Cribbage play ``move`` cost against the strong player ``bot``'s choice in ``view`` (spec §2.4):
+    ``(best, points, chance)`` -- the strong choice (None when it is ``move``: then nothing was lost), the
+    expected game points it would have gained over ``move`` to the end of the play (the own side's less the
+    opponents'), and how much more likely it makes winning the game (0..1; the search's win bonus is never counted
+    as points, :func:`kortbord.bots.cribbage_strong.split_values`).  ``seed`` seeds the sampled deals."""
+    from kortbord.bots.cribbage_strong import split_values
+
+    values = bot.play_values(view, legal, random.Random(seed))
+    i_best = max(range(len(legal)), key=lambda i: values[i])
+    if legal[i_best] == move:
+        return None, 0.0, 0.0
+    _, points, chances = split_values(bot, view, legal, seed, values)
+    i_mine = legal.index(move)
+    return legal[i_best], points[i_best] - points[i_mine], chances[i_best] - chances[i_mine]
+
+
 def review(session: Session, seat: int, limit: int = REVIEW_DECISIONS) -> dict[str, Any]:
     """The seat's decisions (its last ``limit`` with a choice) where the strong computer would have chosen
-    otherwise, each with its expected cost in points, judged from the seat's view at the time only.
+    otherwise, each with its expected cost in game points, judged from the seat's view at the time only.
 
-    The game is replayed from its seed and moves.  Cribbage: a discard by :func:`discard_advice`'s ``net``, a play
-    by the strong player's searched values (points to the end of the play); the show's counts are not reviewed.
-    Mulle: the strong player's choice, valued against the move played by :func:`mulle_values`.
+    The game is replayed from its seed and moves.  Cribbage: a discard by :func:`discard_advice`'s ``net`` (the
+    hand's and the crib's expected points, spec §2.5), a play by the strong player's searched values split into
+    the points to the end of the play (spec §2.4) and the chance of winning the game there
+    (:func:`kortbord.bots.cribbage_strong.split_values`: the search's win bonus is never counted as points); the
+    show's counts are not reviewed.  Mulle: the strong player's choice, valued against the move played by
+    :func:`mulle_values` (card, mulle and tabbe points, spec §2.11).
 
     Returns:
-        ``{"checked": decisions looked at, "items": [{"ply", "deal", "played", "best", "cost"}]}`` (``cost`` > 0,
-        points; ``deal``: Cribbage the deal number, Mulle ``"round.deal"``), at most 12, the costliest, in order.
+        ``{"checked": decisions looked at, "items": [{"ply", "deal", "kind", "played", "best", "cost",
+        "chance"?}]}`` -- ``kind``: ``"discard"`` or ``"play"`` (Cribbage), ``"move"`` (Mulle); ``cost``: the
+        expected game points the decision gave away (the own side's less the opponents'; a Cribbage play
+        chosen to win may give some away: then negative); ``chance``: only when the decision changed the chance
+        of winning the game by a percentage point or more, that change in percentage points; ``deal``:
+        Cribbage the deal number, Mulle ``"round.deal"``.  At most 12 items, the costliest (winning chance
+        first), in the order played.
     """
     from kortbord.bots import registry
+    from kortbord.bots.cribbage_strong import StrongBot
     from kortbord.server.rng import DeterministicCSPRNG
     from kortbord.server.sessions import run_chance
 
@@ -301,7 +338,10 @@ def review(session: Session, seat: int, limit: int = REVIEW_DECISIONS) -> dict[s
         view = spec.view(st, seat)
         best: Any = None
         cost = 0.0
+        chance = 0.0
+        kind = "move"
         if spec.name == "cribbage":
+            kind = "discard" if view.phase == "discard" else "play"
             if view.phase == "discard":
                 rows = discard_advice(view)
                 chosen = sorted(str(c) for c in move.cards)
@@ -311,14 +351,8 @@ def review(session: Session, seat: int, limit: int = REVIEW_DECISIONS) -> dict[s
                     best = next(m for m in legal if sorted(str(c) for c in m.cards) == sorted(top["discard"]))
                     cost = abs(top["net"] - mine["net"])
             elif view.phase == "play":
-                from kortbord.bots.cribbage_strong import StrongBot
-
                 assert isinstance(strong, StrongBot)
-                values = strong.play_values(view, legal, local)
-                i_best = max(range(len(legal)), key=lambda i: values[i])
-                if legal[i_best] != move:
-                    best = legal[i_best]
-                    cost = values[i_best] - values[legal.index(move)]
+                best, cost, chance = play_cost(strong, view, legal, move, local.getrandbits(64))
             deal = str(view.deal_number)
         else:
             choice = strong.choose(view, legal, local)
@@ -326,9 +360,20 @@ def review(session: Session, seat: int, limit: int = REVIEW_DECISIONS) -> dict[s
                 v_best, v_mine = mulle_values(view, [choice, move], local)
                 best, cost = choice, v_best - v_mine
             deal = f"{view.round_no}.{view.deal_no}"
-        if best is not None and cost >= 0.1:
-            items.append({"ply": ply, "deal": deal, "played": str(move), "best": str(best), "cost": round(cost, 1)})
-    costliest = sorted(items, key=lambda d: -d["cost"])[:12]
+        percent = round(100 * chance)
+        if best is not None and (cost >= 0.1 or percent >= 1):
+            item: dict[str, Any] = {
+                "ply": ply,
+                "deal": deal,
+                "kind": kind,
+                "played": str(move),
+                "best": str(best),
+                "cost": round(cost, 1),
+            }
+            if percent >= 1:
+                item["chance"] = percent
+            items.append(item)
+    costliest = sorted(items, key=lambda d: (-d.get("chance", 0), -d["cost"]))[:12]
     return {"checked": min(limit, len(decisions)), "items": sorted(costliest, key=lambda d: d["ply"])}
 
 
@@ -344,16 +389,24 @@ async def handle(session: Session, conn: Connection, msg: dict[str, Any]) -> Non
     if kind == "aids":
         agree = msg.get("agree")
         if seat is not None and isinstance(agree, bool) and session.seats[seat].kind == "human":
+            if session.manager is not None:  # kept with the game: everyone leaving, a restart, another instance
+                try:
+                    await session.manager.store.set_aids(session.id, seat, agree)
+                except Exception:
+                    conn.send_json(
+                        _error("server_error", "the agreement could not be saved; try again", session.version)
+                    )
+                    return
             if agree:
                 session.aids_agreed.add(seat)
             else:
                 session.aids_agreed.discard(seat)
-            status = _status(session)
+            status = status_message(session)
             for c in list(session.conns):
                 if hasattr(c, "send_json"):
                     c.send_json(status)
         else:
-            conn.send_json(_status(session))
+            conn.send_json(status_message(session))
         return
     if seat is None:
         conn.send_json(_error("spectator", "aids are for the players", session.version))

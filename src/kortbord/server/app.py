@@ -23,7 +23,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, field_validator
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.routing import Match, Route
+from starlette.routing import Match, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -32,9 +32,18 @@ from kortbord.bots import registry
 from kortbord.errors import KortbordError
 from kortbord.server.bots import BotPool
 from kortbord.server.db import GameRow, SeatRow, Store
+from kortbord.server.echo import bounded, echo
 from kortbord.server.options import options_for
 from kortbord.server.rng import RNG_NAME, new_seed, seed_commitment
-from kortbord.server.sessions import Session, SessionManager, build_session, hash_secret, table_rules, warm_up
+from kortbord.server.sessions import (
+    Session,
+    SessionManager,
+    build_session,
+    hash_secret,
+    rematch_token,
+    table_rules,
+    warm_up,
+)
 from kortbord.server.stats import router as stats_router
 from kortbord.server.ws import game_socket
 
@@ -46,9 +55,13 @@ log = logging.getLogger("kortbord.server")
 STATIC_DIR: Final = Path(__file__).parent / "static"
 #: Largest REST request body, in bytes.
 MAX_BODY: Final = 16 * 1024
+#: The methods a route may answer (probed to fill the ``Allow`` header of a 405).
+_HTTP_METHODS: Final = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
 #: Client addresses whose POST rate buckets are kept (least recently used beyond this are forgotten).
 MAX_ADDRESSES: Final = 10_000
 
+#: A field name of the request schemas (anything else in an error's location is the client's input).
+_FIELD = re.compile(r"[a-z_]{1,20}")
 _HASHED = re.compile(r"[.-][A-Za-z0-9_-]{8,}\.(?:js|mjs|css|woff2?|png|svg|webp|jpg)$")
 
 
@@ -84,7 +97,7 @@ class ApiError(Exception):
     def from_engine(cls, status: int, code: str, exc: Exception) -> ApiError:
         """The error for an engine's exception: its English message and, if it carries one, its reason."""
         why = getattr(exc, "reason", None)
-        return cls(status, code, str(exc), None if why is None else dict(why.to_json()))
+        return cls(status, code, bounded(str(exc)), None if why is None else dict(why.to_json()))
 
 
 def _error_response(
@@ -425,18 +438,37 @@ def create_app(
     async def _validation(request: Request, exc: RequestValidationError) -> JSONResponse:
         parts = []
         for err in exc.errors()[:5]:
-            where = ".".join(str(x) for x in err.get("loc", ()) if x != "body")
+            # a field's name is the schema's, or (an extra field) the client's: that one only as a short prefix
+            where = ".".join(
+                str(x) if isinstance(x, int) or _FIELD.fullmatch(str(x)) else echo(x)
+                for x in err.get("loc", ())
+                if x != "body"
+            )
             msg = str(err.get("msg", "invalid")).removeprefix("Value error, ")
             parts.append(f"{where or 'body'}: {msg}")
         return _error_response(422, "bad_request", "; ".join(parts) or "invalid request")
 
     def _methods_for(path: str) -> set[str]:
-        """The methods the API routes answer at ``path`` (empty: no API route has that path)."""
-        probe: Scope = {"type": "http", "path": path, "root_path": "", "method": "GET"}
+        """The methods the API routes answer at ``path`` (empty: no API route has that path).  Each method is
+        probed through every route's own matching -- a route of the app, or one of an included router (FastAPI
+        wraps those in a route of its own) -- and counts when a route matches the path with it in full; the
+        page's mounts (which match every path) are not asked."""
         methods: set[str] = set()
-        for route in app.router.routes:
-            if isinstance(route, Route) and route.methods and route.matches(probe)[0] != Match.NONE:
-                methods |= route.methods
+        for method in _HTTP_METHODS:
+            probe: Scope = {
+                "type": "http",
+                "path": path,
+                "root_path": "",
+                "method": method,
+                "headers": [],
+                "query_string": b"",
+            }
+            for route in app.router.routes:
+                if isinstance(route, Mount | WebSocketRoute) or (isinstance(route, Route) and not route.methods):
+                    continue
+                if route.matches(probe)[0] == Match.FULL:
+                    methods.add(method)
+                    break
         return methods
 
     @app.exception_handler(StarletteHTTPException)
@@ -498,7 +530,7 @@ def create_app(
         """Everything the lobby needs to offer a game's rule options and bot levels."""
         out = options_for(game)
         if out is None:
-            raise ApiError(404, "unknown_game", f"unknown game {game!r}; the games are {', '.join(core.GAMES)}")
+            raise ApiError(404, "unknown_game", f"unknown game {echo(game)}; the games are {', '.join(core.GAMES)}")
         return out
 
     @app.post("/api/games", status_code=201, responses=_errors(*_POST_ERRORS))
@@ -506,7 +538,7 @@ def create_app(
         """Create a game; the creator gets seat 0's token and an invite for each other person's seat."""
         if body.game not in core.GAMES:
             raise ApiError(
-                422, "bad_request", f"game: unknown game {body.game!r}; the games are {', '.join(core.GAMES)}"
+                422, "bad_request", f"game: unknown game {echo(body.game)}; the games are {', '.join(core.GAMES)}"
             )
         game = core.get(body.game)
         levels = tuple(registry.available_levels(game.name))
@@ -524,7 +556,7 @@ def create_app(
                     raise ApiError(
                         422,
                         "bad_request",
-                        f"seat {i}: unknown bot level {spec.level!r}; choose {', '.join(levels)}",
+                        f"seat {i}: unknown bot level {echo(spec.level)}; choose {', '.join(levels)}",
                     )
             elif spec.level is not None:
                 raise ApiError(422, "bad_request", f"seat {i}: a person's seat has no bot level")
@@ -552,19 +584,20 @@ def create_app(
         out["notices"] = notices
         return out
 
-    async def _open_table(
+    def _new_table(
         game: str,
         rules_dict: dict[str, Any],
         players: int,
         teams: bool,
         seats: list[tuple[str, str | None, str | None]],
-        owner: int,
+        owner: int | None,
         dealer: int | None,
         name: str | None,
-    ) -> dict[str, Any]:
-        """Store and start a new table: ``seats`` as ``(kind, level, name)``; the person at seat ``owner`` gets a
-        token, every other person's seat an invite; ``dealer`` fixes the first dealer (None: chance draws him).
-        Returns ``{"game_id", "seat", "token", "invites", "seed_commitment", "ws_url"}``."""
+    ) -> tuple[GameRow, Session, str | None, list[dict[str, Any]]]:
+        """A new table, not stored yet: ``seats`` as ``(kind, level, name)``; the person at seat ``owner`` gets a
+        token and every other person's seat an invite (``owner`` None: no token and no invite -- a rematch, whose
+        seats are taken by asking); ``dealer`` fixes the first dealer (None: chance draws him).  Returns the row
+        (``row.token`` and ``row.invites`` hold the secrets to hand out) and the session, its first hand dealt."""
         spec = core.get(game)
         game_id = secrets.token_urlsafe(9)
         seed = seed_factory()
@@ -577,6 +610,8 @@ def create_app(
             elif i == owner:
                 token = secrets.token_urlsafe(32)
                 seat_rows.append(SeatRow(i, "human", None, seat_name, hash_secret(token), None, True))
+            elif owner is None:
+                seat_rows.append(SeatRow(i, "human", None, seat_name, None, None, False))
             else:
                 code = secrets.token_urlsafe(16)
                 seat_rows.append(SeatRow(i, "human", None, seat_name, None, hash_secret(code), False))
@@ -594,23 +629,38 @@ def create_app(
             rng=RNG_NAME,
             version=0,
             snapshot=None if dealer is None else {"first_dealer": dealer},
-            status="playing" if not invites else "waiting",
+            status="playing" if all(s.claimed for s in seat_rows) else "waiting",
             created_at=dt.datetime.now(dt.UTC),
             seats=seat_rows,
             moves=[],
         )
         session = build_session(row)  # deals the first hand with the secret seed (validates everything)
         row.snapshot = session.snapshot(session.state, 0)
+        return row, session, token, invites
+
+    async def _open_table(
+        game: str,
+        rules_dict: dict[str, Any],
+        players: int,
+        teams: bool,
+        seats: list[tuple[str, str | None, str | None]],
+        owner: int,
+        dealer: int | None,
+        name: str | None,
+    ) -> dict[str, Any]:
+        """Store and start a new table (:func:`_new_table`).  Returns ``{"game_id", "seat", "token", "invites",
+        "seed_commitment", "ws_url"}``."""
+        row, session, token, invites = _new_table(game, rules_dict, players, teams, seats, owner, dealer, name)
         await store.create_game(row)
         manager.add(session)
         session.kick_bots()
         return {
-            "game_id": game_id,
+            "game_id": row.id,
             "seat": owner if token is not None else None,
             "token": token,
             "invites": invites,
             "seed_commitment": row.seed_commitment,
-            "ws_url": f"/ws/games/{game_id}",
+            "ws_url": f"/ws/games/{row.id}",
         }
 
     @app.get("/api/games", responses=_errors(422))
@@ -628,7 +678,7 @@ def create_app(
             raise ApiError(404, "not_found", "no such game")
         session = await manager.get(game_id)
         if session is None:
-            raise ApiError(404, "not_found", f"there is no game {game_id!r}")
+            raise ApiError(404, "not_found", "there is no such game")
         if manager.shared:  # answer what the database holds, not what this instance has heard so far
             await session.catch_up()
         return session
@@ -674,9 +724,12 @@ def create_app(
     @app.post("/api/games/{game_id}/rematch", status_code=201, responses=_errors(403, 404, 409, *_POST_ERRORS))
     async def rematch(game_id: str, body: Rematch) -> dict[str, Any]:
         """After a game, the same table again: the same rules and seats, the first deal passing to the seat after
-        the last game's first dealer.  The first seat to ask opens it (``token`` for its seat); every other
-        person is offered it in their state message (``rematch`` with their own invite code) and joins it with
-        that code.  Asking again returns the same game.  403 ``bad_token``, 409 ``not_over``."""
+        the last game's first dealer.  The first seat to ask opens it; every other person is offered it in their
+        state message (``rematch``: the new game and who asked) and takes their seat of it by asking too, with
+        their own token of this game -- no invite code is made or sent.  Each seat's token of the rematch is
+        derived from its token of this game, so asking again is the same answer (the same game, seat and token).
+        The offer is stored with the game (a restart or another instance sees it; the database decides between
+        two seats asking at once).  403 ``bad_token``, 409 ``not_over``."""
         session = await _session(game_id)
         seat = session.seat_for_token(body.token)
         if seat is None:
@@ -684,43 +737,42 @@ def create_app(
         if not session.over:
             raise ApiError(409, "not_over", "a rematch can be asked for once the game is over")
         async with session.lock:
-            offer = session.rematch
+            offer = await store.load_rematch(session.id)  # the database knows (another instance may have opened it)
             if offer is None:
                 first = session.first_dealer
                 if first is None:
                     first = next((e["seat"] for e in session.history() if e.get("kind") == "dealer"), 0)
-                out = await _open_table(
+                row, new_session, _, _ = _new_table(
                     session.spec.name,
                     session.rules_dict,
                     session.players,
                     session.teams,
                     [(s.kind, s.level, s.name) for s in session.seats],
-                    seat,
+                    None,
                     (first + 1) % session.players,
                     session.name,
                 )
-                manager.rematches[session.id] = {
-                    "game_id": out["game_id"],
-                    "by": seat,
-                    "invites": {i["seat"]: i["invite_code"] for i in out["invites"]},
-                }
+                offer = await store.create_rematch(row, session.id, seat)
+                if offer["game_id"] == row.id:
+                    manager.add(new_session)
+            if offer != session.rematch_offer:
+                session.rematch_offer = offer
                 session.broadcast([])
-                return {"game_id": out["game_id"], "seat": seat, "token": out["token"], "invites": out["invites"]}
-        code = offer["invites"].get(seat)
-        if code is None:  # the seat that opened it asks again: its token is the one it got then
-            return {"game_id": offer["game_id"], "seat": seat, "token": None, "invites": []}
         new = await _session(offer["game_id"])
-        token = secrets.token_urlsafe(32)
+        token = rematch_token(body.token, new.id)
         name = session.seats[seat].name
-        got = await store.claim_seat(new.id, hash_secret(code), hash_secret(token), name)
-        if got is None:
-            raise ApiError(403, "bad_invite", "this seat of the rematch was taken already")
-        s = new.seats[got]
-        s.claimed, s.token_hash, s.name = True, hash_secret(token), name
-        await store.set_status(new.id, new.status)
-        new.broadcast([])
+        if not await store.take_rematch_seat(new.id, seat, hash_secret(token), name):
+            raise ApiError(403, "bad_token", "this seat of the rematch is held by another token")
+        async with new.lock:
+            s = new.seats[seat]
+            if (s.claimed, s.token_hash, s.name) != (True, hash_secret(token), name):
+                before = new.status
+                s.claimed, s.token_hash, s.name = True, hash_secret(token), name
+                if new.status != before:
+                    await store.set_status(new.id, new.status)
+                new.broadcast([])
         new.kick_bots()
-        return {"game_id": new.id, "seat": got, "token": token, "invites": []}
+        return {"game_id": new.id, "seat": seat, "token": token, "invites": []}
 
     @app.get("/api/games/{game_id}/record", responses=_errors(404, 409, 422))
     async def record(game_id: str) -> dict[str, Any]:

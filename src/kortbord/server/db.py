@@ -8,6 +8,10 @@ SQLite (``sqlite+aiosqlite:///path``) by default, PostgreSQL by URL (``postgresq
 * ``seats``: game_id, seat, kind (``human``/``bot``), level, name, token_hash and invite_hash (SHA-256 of the
   secrets; the tokens themselves are never stored), claimed;
 * ``moves``: game_id, ply (1-based), seat, move (notation), created_at -- append only;
+* ``aids_agreements``: game_id, seat -- the person seats that agreed to aids in a game between people (kept with
+  the game, so the agreement survives everyone leaving and a restart);
+* ``rematches``: game_id (the finished game), new_game_id, by_seat, created_at -- the rematch offered after a game
+  (one per game: the database decides between two seats asking at once);
 * ``bot_leases``: game_id, owner (a server instance's id), expires_at -- which instance drives a game's computer
   players (PostgreSQL only, see :meth:`Store.acquire_lease`).
 
@@ -35,7 +39,7 @@ import secrets
 import sqlite3
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
@@ -55,6 +59,7 @@ from sqlalchemy import (
     UniqueConstraint,
     bindparam,
     create_engine,
+    delete,
     event,
     func,
     insert,
@@ -64,6 +69,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 __all__ = [
@@ -75,10 +81,12 @@ __all__ = [
     "Store",
     "Update",
     "VersionConflict",
+    "aids_agreements",
     "bot_leases",
     "games",
     "metadata",
     "moves",
+    "rematches",
     "seats",
 ]
 
@@ -166,6 +174,23 @@ moves = Table(
 )
 
 
+aids_agreements = Table(
+    "aids_agreements",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+)
+
+rematches = Table(
+    "rematches",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("new_game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
+    Column("by_seat", Integer, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+
 bot_leases = Table(
     "bot_leases",
     metadata,
@@ -212,6 +237,10 @@ class GameRow:
     created_at: dt.datetime
     seats: list[SeatRow]
     moves: list[str]
+    #: the person seats that agreed to aids (``aids_agreements``)
+    aids_agreed: list[int] = field(default_factory=list)
+    #: the rematch offered after the game, ``{"game_id": the new game, "by": seat}``, or None (``rematches``)
+    rematch: dict[str, Any] | None = None
 
 
 @dataclass
@@ -223,6 +252,9 @@ class Update:
     status: str
     seats: list[SeatRow]
     moves: list[str]
+    #: with the seats: the seats that agreed to aids and the rematch offer (None: not loaded)
+    aids_agreed: list[int] | None = None
+    rematch: dict[str, Any] | None = None
 
 
 @dataclass
@@ -366,6 +398,37 @@ class Store:
     async def set_status(self, game_id: str, status: str) -> None:
         """Change a game's status (e.g. ``waiting`` -> ``playing`` once every seat is taken)."""
         await self._run_write(_set_status, game_id, status, _now(), self._tag(game_id))
+
+    async def set_aids(self, game_id: str, seat: int, agree: bool) -> None:
+        """Store whether ``seat`` agrees to aids in the game (idempotent); announced to the other instances."""
+        await self._run_write(_set_aids, game_id, seat, agree, self._tag(game_id))
+
+    async def create_rematch(self, row: GameRow, game_id: str, by: int) -> dict[str, Any]:
+        """Offer ``row`` (a new game, inserted with its seats) as the rematch of the finished game ``game_id``,
+        asked for by seat ``by`` -- unless a rematch of it is stored already (asked for at the same moment through
+        another instance, say): then nothing is written.  One transaction.  Returns the offer that holds,
+        ``{"game_id", "by"}`` (``row``'s, or the one stored first).  Announced to the other instances."""
+        try:
+            got: dict[str, Any] = await self._run_write(_create_rematch, row, game_id, by, _now(), self._tag(game_id))
+            return got
+        except IntegrityError:  # another instance stored a rematch of the game between the look and the write
+            found = await self.load_rematch(game_id)
+            if found is None:
+                raise
+            return found
+
+    async def load_rematch(self, game_id: str) -> dict[str, Any] | None:
+        """The rematch offered after ``game_id``: ``{"game_id": the new game, "by": seat}``, or None."""
+        async with self.engine.connect() as conn:
+            found: dict[str, Any] | None = await conn.run_sync(_rematch_of, game_id)
+            return found
+
+    async def take_rematch_seat(self, game_id: str, seat: int, token_hash: str, name: str | None) -> bool:
+        """A person's seat of a rematch ``game_id`` taken by its player with the token ``token_hash``: True if
+        the seat is now that token's -- it was free, or that token took it before (asking twice is one answer);
+        False if another token holds it or it is not a person's seat.  Announced to the other instances."""
+        done: bool = await self._run_write(_take_rematch_seat, game_id, seat, token_hash, name, self._tag(game_id))
+        return done
 
     def _tag(self, game_id: str) -> str | None:
         """The ``s:`` notification payload of a seat/status change (None on SQLite: nobody else listens)."""
@@ -555,6 +618,15 @@ class Store:
                 SeatRow(s.seat, s.kind, s.level, s.name, s.token_hash, s.invite_hash, s.claimed)
                 for s in await conn.execute(select(seats).where(seats.c.game_id == game_id).order_by(seats.c.seat))
             ]
+            agreed = [
+                int(r[0])
+                for r in await conn.execute(
+                    select(aids_agreements.c.seat)
+                    .where(aids_agreements.c.game_id == game_id)
+                    .order_by(aids_agreements.c.seat)
+                )
+            ]
+            offer = await conn.run_sync(_rematch_of, game_id)
             later: list[str] = []
             if g[0] > version:
                 later = [
@@ -565,7 +637,7 @@ class Store:
                         .order_by(moves.c.ply)
                     )
                 ]
-            return Update(int(g[0]), str(g[1]), seat_rows, later)
+            return Update(int(g[0]), str(g[1]), seat_rows, later, agreed, offer)
 
     async def load_unfinished(self) -> list[GameRow]:
         """Every game that is not over (to resume after a restart)."""
@@ -606,6 +678,18 @@ class Store:
                             s["seat"], s["kind"], s["level"], s["name"], s["token_hash"], s["invite_hash"], s["claimed"]
                         )
                     )
+                for a in await conn.execute(
+                    select(aids_agreements.c.game_id, aids_agreements.c.seat)
+                    .where(aids_agreements.c.game_id.in_(chunk))
+                    .order_by(aids_agreements.c.seat)
+                ):
+                    out[a[0]].aids_agreed.append(int(a[1]))
+                for r in await conn.execute(
+                    select(rematches.c.game_id, rematches.c.new_game_id, rematches.c.by_seat).where(
+                        rematches.c.game_id.in_(chunk)
+                    )
+                ):
+                    out[r[0]].rematch = {"game_id": r[1], "by": int(r[2])}
                 if not with_moves:
                     continue
                 for m in await conn.execute(
@@ -708,6 +792,55 @@ def _claim_seat(
     if tag is not None:
         _notify(conn, [tag])
     return seat
+
+
+def _set_aids(conn: Connection, game_id: str, seat: int, agree: bool, tag: str | None) -> None:
+    conn.execute(delete(aids_agreements).where(aids_agreements.c.game_id == game_id, aids_agreements.c.seat == seat))
+    if agree:
+        conn.execute(insert(aids_agreements).values(game_id=game_id, seat=seat))
+    if tag is not None:
+        _notify(conn, [tag])
+
+
+def _rematch_of(conn: Connection, game_id: str) -> dict[str, Any] | None:
+    found = conn.execute(
+        select(rematches.c.new_game_id, rematches.c.by_seat).where(rematches.c.game_id == game_id)
+    ).first()
+    return None if found is None else {"game_id": found[0], "by": int(found[1])}
+
+
+def _create_rematch(
+    conn: Connection, row: GameRow, game_id: str, by: int, now: dt.datetime, tag: str | None
+) -> dict[str, Any]:
+    found = _rematch_of(conn, game_id)
+    if found is not None:
+        return found
+    _create_game(conn, row, now)
+    conn.execute(insert(rematches).values(game_id=game_id, new_game_id=row.id, by_seat=by, created_at=now))
+    if tag is not None:
+        _notify(conn, [tag])
+    return {"game_id": row.id, "by": by}
+
+
+def _take_rematch_seat(
+    conn: Connection, game_id: str, seat: int, token_hash: str, name: str | None, tag: str | None
+) -> bool:
+    done = conn.execute(
+        update(seats)
+        .where(
+            seats.c.game_id == game_id,
+            seats.c.seat == seat,
+            seats.c.kind == "human",
+            seats.c.invite_hash.is_(None),
+            (seats.c.claimed.is_(False)) | (seats.c.token_hash == token_hash),
+        )
+        .values(token_hash=token_hash, claimed=True, name=name)
+    )
+    if done.rowcount != 1:
+        return False
+    if tag is not None:
+        _notify(conn, [tag])
+    return True
 
 
 def _set_status(conn: Connection, game_id: str, status: str, now: dt.datetime, tag: str | None) -> None:

@@ -20,6 +20,7 @@ players only in the background), so a restart answers at once however many games
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import datetime as dt
 import hashlib
@@ -45,6 +46,7 @@ from kortbord.errors import (
 )
 from kortbord.server.bots import BotPool
 from kortbord.server.db import GameRow, SeatRow, Store, Update, VersionConflict
+from kortbord.server.echo import bounded
 from kortbord.server.rng import RNG_NAME, DeterministicCSPRNG
 from kortbord.server.stats import record_result
 
@@ -53,6 +55,7 @@ __all__ = [
     "Session",
     "SessionManager",
     "hash_secret",
+    "rematch_token",
     "replay_record",
     "run_chance",
     "table_rules",
@@ -73,6 +76,14 @@ LEASE_RENEW: Final = 0.5
 def hash_secret(secret: str) -> str:
     """SHA-256 hex of a seat token or invite code (only hashes are stored)."""
     return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def rematch_token(token: str, game_id: str) -> str:
+    """A seat's token of the rematch ``game_id``, derived from its ``token`` of the finished game (SHA-256 of
+    both, URL-safe base64): whoever holds the old token gets the same new one however often they ask (the
+    answer is idempotent), nobody else can make it, and only its hash is stored, like every token's."""
+    digest = hashlib.sha256(f"kortbord-rematch\0{game_id}\0{token}".encode()).digest()
+    return base64.urlsafe_b64encode(digest).decode().rstrip("=")
 
 
 class MoveError(Exception):
@@ -187,8 +198,11 @@ class Session:
     #: the seat that dealt first (drawn by chance, or fixed for a rematch: the seat after the last game's first
     #: dealer); kept in the stored snapshot and the record so the game replays
     first_dealer: int | None = None
-    #: the person seats that agreed to aids in a game between people (:mod:`kortbord.server.aids`)
+    #: the person seats that agreed to aids in a game between people (:mod:`kortbord.server.aids`); stored with
+    #: the game (``aids_agreements``), loaded with it and on every catch-up
     aids_agreed: set[int] = field(default_factory=set)
+    #: the rematch offered after the game (:attr:`rematch`)
+    rematch_offer: dict[str, Any] | None = None
     #: the aids being answered, (kind, seat): one hint and one review in flight per seat (kortbord.server.aids)
     aids_busy: set[tuple[str, int]] = field(default_factory=set)
     #: the review of the finished game per seat (it never changes)
@@ -197,9 +211,9 @@ class Session:
     # -- facts --------------------------------------------------------------------------------------------------
     @property
     def rematch(self) -> dict[str, Any] | None:
-        """The rematch offered after this game: ``{"game_id", "by": seat, "invites": {seat: invite code}}``, or
-        None (kept by the manager, in memory, so it outlives the finished session being dropped)."""
-        return None if self.manager is None else self.manager.rematches.get(self.id)
+        """The rematch offered after this game: ``{"game_id", "by": seat}``, or None (stored with the game,
+        ``rematches``: a restart or another instance sees it; loaded with the game and on every catch-up)."""
+        return self.rematch_offer
 
     @property
     def version(self) -> int:
@@ -307,7 +321,8 @@ class Session:
         """The ``state`` message for ``seat`` (None: spectator), built from ``spec.view(state, seat)`` only (the
         spectator's: ``spec.view(state, None)``, built by the engine from what is public); with ``history`` it
         carries every event so far (:meth:`history`), and after the game a rematch offer (``rematch``: the new
-        game's id, who asked and, for a seat invited to it, that seat's own invite code)."""
+        game's id and who asked; every person's seat takes its seat of it by asking too, with its own token --
+        no invite code is ever sent)."""
         spec = self.spec
         status = self.status
         to_act = self.to_act()
@@ -336,11 +351,7 @@ class Session:
             msg["seed"] = self.seed
             msg["rng"] = RNG_NAME
             if self.rematch is not None:
-                offer: dict[str, Any] = {"game_id": self.rematch["game_id"], "by": self.rematch["by"]}
-                code = self.rematch["invites"].get(seat) if seat is not None else None
-                if code is not None:
-                    offer["invite_code"] = code
-                msg["rematch"] = offer
+                msg["rematch"] = {"game_id": self.rematch["game_id"], "by": self.rematch["by"]}
         return msg
 
     def events_since(self, version: int) -> list[dict[str, Any]] | None:
@@ -437,6 +448,16 @@ class Session:
                 if (s.claimed, s.token_hash, s.name) != (row.claimed, row.token_hash, row.name):
                     s.claimed, s.token_hash, s.name = row.claimed, row.token_hash, row.name
                     changed = True
+        if got.aids_agreed is not None and set(got.aids_agreed) != self.aids_agreed:
+            from kortbord.server.aids import status_message
+
+            self.aids_agreed = set(got.aids_agreed)
+            text = _dumps(status_message(self))
+            for conn in list(self.conns):
+                conn.push(text, self.version)
+        if got.seats and got.rematch != self.rematch_offer:
+            self.rematch_offer = got.rematch
+            changed = True
         events: list[dict[str, Any]] = []
         spec = self.spec
         for text in got.moves:
@@ -492,15 +513,15 @@ class Session:
                 move = spec.parse_move(self.state, text)
                 new_state, evs = spec.step(self.state, move)
             except AmbiguousMoveError as exc:
-                raise MoveError("ambiguous", str(exc)) from None
+                raise MoveError("ambiguous", bounded(str(exc))) from None
             except NotYourTurnError as exc:
-                raise MoveError("not_your_turn", str(exc), _reason(exc)) from None
+                raise MoveError("not_your_turn", bounded(str(exc)), _reason(exc)) from None
             except IllegalMoveError as exc:
-                raise MoveError("illegal_move", str(exc), _reason(exc)) from None
+                raise MoveError("illegal_move", bounded(str(exc)), _reason(exc)) from None
             except (InvalidMoveError, InvalidCardError) as exc:
-                raise MoveError("malformed", str(exc)) from None
+                raise MoveError("malformed", bounded(str(exc))) from None
             except KortbordError as exc:
-                raise MoveError("malformed", str(exc)) from None
+                raise MoveError("malformed", bounded(str(exc))) from None
             events = [e.to_json() for e in evs]
             rng_state = self.rng.getstate()
             new_state, chance_events = run_chance(spec, new_state, self.rng)
@@ -633,6 +654,8 @@ def build_session(row: GameRow) -> Session:
         state=state,
         rng=rng,
         first_dealer=dealer,
+        aids_agreed=set(row.aids_agreed),
+        rematch_offer=row.rematch,
     )
     session.events.append((0, first))
     for i, text in enumerate(row.moves, 1):
@@ -717,8 +740,6 @@ class SessionManager:
         self.bots = bots
         self.bot_delay = bot_delay
         self.sessions: dict[str, Session] = {}
-        #: rematch offers by the finished game's id (:attr:`Session.rematch`)
-        self.rematches: dict[str, dict[str, Any]] = {}
         self._loading: dict[str, asyncio.Future[Session | None]] = {}
         #: many instances may share the database (PostgreSQL): bots under leases, changes by notification
         self.shared = store.shared

@@ -141,7 +141,9 @@ def levels(game: str) -> list[dict[str, Any]]:
     from kortbord.bots import registry
 
     if game not in core.GAMES:
-        raise ValueError(f"unknown game {game!r}")
+        from kortbord.server.echo import echo
+
+        raise ValueError(f"unknown game {echo(game)}; the games are {', '.join(core.GAMES)}")
     fn = getattr(registry, "miscounts", None)
     out = []
     for level in registry.available_levels(game):
@@ -169,12 +171,12 @@ async def stats(request: Request, name: str = Query(min_length=1, max_length=40)
     return {"name": name, "rows": summarise(rows)}
 
 
-@router.get("/api/levels/{game}")
+@router.get("/api/levels/{game}", responses={404: {"description": "unknown_game"}})
 async def game_levels(game: str) -> dict[str, Any]:
     """``{"game", "levels": [{"level", "miss_rate"}]}`` (see :func:`levels`); 404 for an unknown game."""
-    from fastapi import HTTPException
+    from kortbord.server.app import ApiError
 
     try:
         return {"game": game, "levels": levels(game)}
-    except ValueError as exc:
-        raise HTTPException(404, str(exc)) from None
+    except ValueError as exc:  # the asked name only as a short prefix
+        raise ApiError(404, "unknown_game", str(exc)) from None

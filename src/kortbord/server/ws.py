@@ -68,21 +68,28 @@ class Connection:
         self.overflow = False
 
     def push(self, text: str, version: int) -> None:
-        """Queue a message (non-blocking); a client that falls too far behind is disconnected."""
+        """Queue a state message (non-blocking) through :meth:`_put`."""
+        if self._put(text):
+            self.last_version = max(self.last_version, version)
+
+    def send_json(self, msg: dict[str, Any]) -> None:
+        """Queue a message that is not a state (an error, a pong, an aid's answer) through the same bounded queue
+        as the states (:meth:`_put`)."""
+        if not self.closed:
+            self._put(json.dumps(msg, separators=(",", ":"), ensure_ascii=False))
+
+    def _put(self, text: str) -> bool:
+        """Queue ``text`` unless the connection is closed; a client with :data:`MAX_QUEUE` messages unread is too
+        far behind and is disconnected (the queue then ends with the pump's stop mark).  True if queued."""
         if self.closed:
-            return
+            return False
         if self.queue.qsize() >= MAX_QUEUE:
             self.closed = True
             self.overflow = True
             self.queue.put_nowait(None)
-            return
-        self.last_version = max(self.last_version, version)
+            return False
         self.queue.put_nowait(text)
-
-    def send_json(self, msg: dict[str, Any]) -> None:
-        """Queue a message that is not a state (error, pong)."""
-        if not self.closed:
-            self.queue.put_nowait(json.dumps(msg, separators=(",", ":"), ensure_ascii=False))
+        return True
 
     async def pump(self) -> None:
         """Send queued messages until the queue yields None or the socket fails."""
@@ -175,7 +182,7 @@ async def game_socket(
     session = await manager.get(game_id)
     await ws.accept()
     if session is None:
-        await ws.send_text(json.dumps(_error("not_found", f"there is no game {game_id!r}", 0)))
+        await ws.send_text(json.dumps(_error("not_found", "there is no such game", 0)))
         await ws.close(code=CLOSE_NOT_FOUND)
         return
     seat: int | None = None
@@ -289,7 +296,7 @@ async def _handle(session: Session, conn: Connection, raw: str) -> None:
         conn.send_json(
             _error(
                 "bad_message",
-                f"unknown message type {kind!r}; the types are move, resync, ping, aids, hint, advice and review",
+                "unknown message type; the types are move, resync, ping, aids, hint, advice and review",
                 session.version,
             )
         )
