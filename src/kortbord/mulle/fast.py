@@ -39,7 +39,7 @@ Partial positions (``State.partial``) are not converted either.
 from __future__ import annotations
 
 import random
-from bisect import insort
+from bisect import bisect_left, insort
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
@@ -79,7 +79,7 @@ class FastState:
 
     Attributes:
         rules, players, teams, dealer.
-        hands: per seat a sorted list of card indices.  table: the loose cards, sorted.  tkey: the loose table as
+        hands: per seat a sorted list of card indices; hfs: per seat its :func:`_hand_facts`.  table: the loose cards, sorted.  tkey: the loose table as
             an int, 2 bits of count per card (bits ``2c``, ``2c+1``).
         builds: per build in id order ``[number, value, owner, locked, cards]`` (``cards`` a sorted list; the id
             is ``"B<number>"``).  next_build: the number of the next build.
@@ -98,6 +98,7 @@ class FastState:
         "deals_total",
         "dealer",
         "hands",
+        "hfs",
         "is_last_deal",
         "last_capturer",
         "left",
@@ -121,6 +122,7 @@ class FastState:
     teams: bool
     dealer: int
     hands: list[list[int]]
+    hfs: list[list[Any]]
     table: list[int]
     tkey: int
     builds: list[list[Any]]
@@ -197,6 +199,7 @@ def from_state(state: State) -> FastState:
     f.teams = state.teams
     f.dealer = state.dealer
     f.hands = [sorted(map(int, h)) for h in state._hands]
+    f.hfs = [_hand_facts(h) for h in f.hands]
     f.table = sorted(map(int, state.table))
     tkey = 0
     for c in f.table:
@@ -286,9 +289,10 @@ class _Table:
     """Facts of one loose table (a cache keyed by its tkey; no rule of its own): ``tv_bits`` (bit v: a loose card
     of table value v), ``sums`` (bit h: some loose cards add up to h), ``pair_bits`` (bit v: two loose cards add
     up to v), ``by_tv`` (per value the distinct loose cards, sorted) and ``loose`` (per maximal mode and hand
-    value the loose parts of the captures, filled when asked)."""
+    value the loose parts of the captures, filled when asked), ``prefix[k]`` the sums of the first ``k`` cards' subsets
+    and ``tvs`` the table values present."""
 
-    __slots__ = ("by_tv", "loose", "pair_bits", "sums", "tv_bits")
+    __slots__ = ("by_tv", "loose", "pair_bits", "prefix", "sums", "tv_bits", "tvs")
 
     def __init__(self, table: Sequence[int]) -> None:
         by_tv: list[tuple[int, ...]] = [()] * 17
@@ -296,16 +300,20 @@ class _Table:
         sums = 1
         pair_bits = 0
         prev = -1
+        prefix = [1]
         for y in table:
             v = y // 4 + 1
             pair_bits |= tv_bits << v  # the sorted table: every earlier card is worth at most v
             sums |= (sums << v) & 0x1FFFF
+            prefix.append(sums)
             if y != prev:
                 by_tv[v] += (y,)
                 tv_bits |= 1 << v
                 prev = y
         self.by_tv = by_tv
+        self.prefix = prefix
         self.tv_bits = tv_bits
+        self.tvs = tuple(v for v in range(1, 14) if tv_bits >> v & 1)
         self.sums = sums
         self.pair_bits = pair_bits
         self.loose: dict[str, list[Any]] = {}
@@ -465,50 +473,73 @@ def legal(f: FastState) -> list[FastCode]:
     seat = f.to_move
     if seat is None or f.breakdown is not None:
         return []
-    return _gen(_rules_of(f.rules), f.hands[seat], f.table, f.tkey, f.builds, seat, f.teams)
+    return list(_gen(_rules_of(f.rules), f.hfs[seat], f.table, f.tkey, f.builds, seat, f.teams))
 
 
-def _gen(
-    r: _Rules, hand: list[int], table: list[int], tkey: int, builds: list[list[Any]], seat: int, teams: bool
-) -> list[FastCode]:
-    """:func:`legal` on the parts of a position (the engine's ``movegen._codes`` for supported rules)."""
-    if not hand:
-        return []
-    t_ = _TABLES.get(tkey)
-    if t_ is None:
-        t_ = _table(table, tkey)
+def _hand_facts(hand: list[int]) -> list[Any]:
+    """``[distinct, held, held2, hvc, trails]`` of a sorted hand: its distinct cards (identical twins are one move),
+    bit v of ``held``/``held2`` when it holds at least one/two cards of hand value v, ``hvc[v]`` the number of
+    cards of hand value v (``checks.hand_value_counts``) and the trail codes of the distinct cards (a shared list:
+    never changed, replaced when the hand changes)."""
     held = 0
     held2 = 0
-    prev = -1
+    hvc = [0] * 17
     distinct: list[int] = []
+    prev = -1
     for c in hand:
         b = _HVB[c]
         held2 |= held & b
         held |= b
+        hvc[HV[c]] += 1
         if c != prev:
             distinct.append(c)
             prev = c
+    return [distinct, held, held2, hvc, [_TRAILS[c] for c in distinct]]
+
+
+def _gen(
+    r: _Rules,
+    hf: list[Any],
+    table: list[int],
+    tkey: int,
+    builds: list[list[Any]],
+    seat: int,
+    teams: bool,
+) -> list[FastCode]:
+    """:func:`legal` on the parts of a position (the engine's ``movegen._codes`` for supported rules); ``hf`` the
+    mover's :func:`_hand_facts`.  The returned list may be shared: never change it."""
+    distinct, held, held2, hvc, trails = hf
+    if not distinct:
+        return []
+    t_ = _TABLES.get(tkey)
+    if t_ is None:
+        t_ = _table(table, tkey)
     tv_bits = t_.tv_bits
     capture_bits = t_.sums
-    by_tv = t_.by_tv
-    pair_bits = t_.pair_bits if r.pkg_on else 0
-    forced = r.forced
-    mode = r.mode
-    loose_by_h = t_.loose.get(mode)
-    if loose_by_h is None:
-        loose_by_h = t_.loose[mode] = [None] * 17
-    captures: list[FastCode] = []
-    others: list[FastCode] = []
-    capturing: list[int] = []
-    check_bits = 0  # bit v: the reserve rule may bite for a played card of hand value v
-    bare = False
-    owned: list[int] = []  # indexes of the mover's builds
-    build_values = 0
-    ids_by_value: dict[int, tuple[int, ...]] = {}
-    changeable: list[tuple[int, int, bool]] = []
-    lockable: list[tuple[int, int]] = []
-    bound = False
-    if builds:
+    # bit t: a hand card of table value t may found a build on one loose card (t + tv(y) is a held value)
+    found = 0
+    for w in t_.tvs:
+        found |= held >> w
+    if not builds:
+        if not (held & capture_bits or found):
+            return trails  # nothing to capture or build: every card may be trailed (any capture duty)
+        owned: list[int] = []
+        build_values = 0
+        ids_by_value: dict[int, tuple[int, ...]] = {}
+        changeable: list[tuple[int, int, bool]] = []
+        lockable: list[tuple[int, int]] = []
+        bound = False
+        check_bits = 0
+        bare = False
+    else:
+        owned = []
+        build_values = 0
+        ids_by_value = {}
+        changeable = []
+        lockable = []
+        bound = False
+        check_bits = 0  # bit v: the reserve rule may bite for a played card of hand value v
+        bare = False
         for i, b in enumerate(builds):
             v = b[1]
             owner = b[2]
@@ -534,25 +565,33 @@ def _gen(
                 build_values |= 1 << v
         if owned and r.reserve:
             for i in owned:
-                v = builds[i][1]
-                k = (held >> v & 1) + (held2 >> v & 1)
+                k = hvc[builds[i][1]]
                 if k == 0:
                     bare = True
                 elif k == 1:
-                    check_bits |= 1 << v
-    hvc: list[int] | None = None
-    if bare or check_bits:
-        hvc = [0] * 17
-        for c in hand:
-            hvc[HV[c]] += 1
+                    check_bits |= 1 << builds[i][1]
+    by_tv = t_.by_tv
+    pair_bits = t_.pair_bits if r.pkg_on else 0
+    forced = r.forced
+    mode = r.mode
+    loose_by_h = t_.loose.get(mode)
+    if loose_by_h is None:
+        loose_by_h = t_.loose[mode] = [None] * 17
+    captures: list[FastCode] = []
+    others: list[FastCode] = []
+    capturing: list[int] = []
     pure = r.pure
     special = r.special
     from_hand = r.from_hand
+    cap_hv = held & capture_bits
     for x in distinct:
         hx = HV[x]
-        check = hvc is not None and (bare or check_bits >> hx & 1)
+        t = x // 4 + 1
+        if not builds and not ((cap_hv >> hx | found >> t) & 1):
+            continue  # no capture, and no build on one loose card
+        check = (bare or check_bits >> hx & 1) if owned else False
         # M1 capture
-        if capture_bits >> hx & 1:
+        if cap_hv >> hx & 1:
             hb = ids_by_value.get(hx, ()) if builds else ()
             if pure and (tkey >> (2 * x)) & 3 and not SCORING[x]:
                 caps: list[FastCode] = [(0, x, (x,), hb)]  # pure mulle (checks.twin_only)
@@ -561,15 +600,19 @@ def _gen(
             else:
                 opts = loose_by_h[hx]
                 if opts is None:
-                    opts = loose_by_h[hx] = _loose(table, tkey, hx, mode)
+                    k = bisect_left(table, 4 * hx - 4)  # the loose cards worth less than hx
+                    if not t_.prefix[k] >> hx & 1 and mode != "free":
+                        # no group of two or more cards: the one maximal part is every card worth hx
+                        opts = loose_by_h[hx] = [tuple(table[k : bisect_left(table, 4 * hx)])]
+                    else:
+                        opts = loose_by_h[hx] = _loose(table, tkey, hx, mode)
                 if hb:
                     caps = [(0, x, loose, hb) for loose in opts]
                 else:
                     caps = [(0, x, loose, hb) for loose in opts if loose]
             if caps:
                 if check:
-                    assert hvc is not None
-                    ok = [m for m in caps if _lack(hvc, hx, builds, owned, None, -1, m[3]) is False]
+                    ok = [m for m in caps if not _lack(hvc, hx, builds, owned, None, -1, m[3])]
                     if ok:
                         captures += ok
                         capturing.append(x)
@@ -578,7 +621,6 @@ def _gen(
                     capturing.append(x)
         if not from_hand[x]:
             continue  # D6
-        t = x // 4 + 1
         keeps = (held & ~(1 << hx)) | (held2 & (1 << hx))  # D5: a reserve for bit v besides x
         # M2 on one loose card y, in increasing v = t + tv(y)
         cand = (tv_bits << t) & keeps & ~build_values
@@ -586,10 +628,8 @@ def _gen(
             low = cand & -cand
             cand ^= low
             v = low.bit_length() - 1
-            if check:
-                assert hvc is not None
-                if _lack(hvc, hx, builds, owned, v, -1, ()):
-                    continue
+            if check and _lack(hvc, hx, builds, owned, v, -1, ()):
+                continue
             if pair_bits >> v & 1:
                 for y in by_tv[v - t]:
                     for pk in _found_pairs(table, tkey, y, v, forced):
@@ -601,18 +641,14 @@ def _gen(
             continue
         for i, bv, down in changeable:
             v = bv + t
-            if v <= 16 and keeps >> v & 1:
-                if not check or not _lack(hvc, hx, builds, owned, v, i, ()):  # type: ignore[arg-type]
-                    others.append((2, x, i, v))
+            if v <= 16 and keeps >> v & 1 and not (check and _lack(hvc, hx, builds, owned, v, i, ())):
+                others.append((2, x, i, v))
             if down:
                 v = bv - t
-                if v >= 2 and keeps >> v & 1:
-                    if not check or not _lack(hvc, hx, builds, owned, v, i, ()):  # type: ignore[arg-type]
-                        others.append((3, x, i, v))
+                if v >= 2 and keeps >> v & 1 and not (check and _lack(hvc, hx, builds, owned, v, i, ())):
+                    others.append((3, x, i, v))
         for i, bv in lockable:
-            if not keeps >> bv & 1:
-                continue
-            if check and _lack(hvc, hx, builds, owned, bv, -1, ()):  # type: ignore[arg-type]
+            if not keeps >> bv & 1 or (check and _lack(hvc, hx, builds, owned, bv, -1, ())):
                 continue
             need = bv - t
             if 1 <= need <= 13:
@@ -634,14 +670,16 @@ def _gen(
         else:
             allowed, skip = True, False
         if allowed:
+            if not moves:
+                return trails
             if moves is captures:
                 moves = captures[:]
             if skip and capturing:
                 moves += [_TRAILS[x] for x in distinct if x not in capturing]
             else:
-                moves += [_TRAILS[x] for x in distinct]
+                moves += trails
     if not moves:  # safety valve (spec §2.6)
-        moves = [_TRAILS[x] for x in distinct]
+        return trails
     return moves
 
 
@@ -693,7 +731,20 @@ def play(f: FastState, code: FastCode) -> None:
     assert seat is not None
     x = code[1]
     kind = code[0]
-    f.hands[seat].remove(x)
+    hand = f.hands[seat]
+    hand.remove(x)
+    hf = f.hfs[seat]
+    hvc = hf[3]
+    hx = HV[x]
+    k = hvc[hx] - 1
+    hvc[hx] = k
+    if k == 1:
+        hf[2] &= ~(1 << hx)
+    elif k == 0:
+        hf[1] &= ~(1 << hx)
+    if x not in hand:
+        hf[0] = distinct = [c for c in hf[0] if c != x]
+        hf[4] = [_TRAILS[c] for c in distinct]
     last_play = f.pos == len(f.stock) and f.left == 1
     f.left -= 1
     table = f.table
@@ -845,6 +896,7 @@ def _deal(f: FastState, first: bool) -> None:
     for h in hands:
         h.sort()
     f.hands = hands
+    f.hfs = [_hand_facts(h) for h in hands]
     f.left = sum(map(len, hands))
     f.is_last_deal = pos == len(stock)
     f.pos = pos
@@ -927,7 +979,7 @@ def random_round(
     while f.breakdown is None:
         seat = f.to_move
         assert seat is not None
-        ms = _gen(r, f.hands[seat], f.table, f.tkey, f.builds, seat, teams)
+        ms = _gen(r, f.hfs[seat], f.table, f.tkey, f.builds, seat, teams)
         play(f, choice(ms))
         moves += 1
     assert f.breakdown is not None
