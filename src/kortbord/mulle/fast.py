@@ -287,15 +287,17 @@ def _rules_of(rules: Rules) -> _Rules:
 # ----------------------------------------------------------------------------------------------- table facts
 class _Table:
     """Facts of one loose table (a cache keyed by its tkey; no rule of its own): ``tv_bits`` (bit v: a loose card
-    of table value v), ``sums`` (bit h: some loose cards add up to h), ``pair_bits`` (bit v: two loose cards add
-    up to v), ``by_tv`` (per value the distinct loose cards, sorted) and ``loose`` (per maximal mode and hand
-    value the loose parts of the captures, filled when asked), ``prefix[k]`` the sums of the first ``k`` cards' subsets
-    and ``tvs`` the table values present."""
+    of table value v), ``tvs`` (those values, ascending), ``cnt`` (per value the number of loose cards),
+    ``sums`` (bit h: some loose cards add up to h), ``prefix[k]`` (the same for the first ``k`` cards),
+    ``pair_bits`` (bit v: two loose cards add up to v), ``by_tv`` (per value the distinct loose cards, sorted) and
+    ``lh`` (per hand value the loose parts of the captures under the maximal mode ``lmode``, filled when asked)."""
 
-    __slots__ = ("by_tv", "loose", "pair_bits", "prefix", "sums", "tv_bits", "tvs")
+    __slots__ = ("by_tv", "cnt", "lh", "lmode", "pair_bits", "prefix", "sums", "tv_bits", "tvs")
 
     def __init__(self, table: Sequence[int]) -> None:
         by_tv: list[tuple[int, ...]] = [()] * 17
+        cnt = [0] * 17
+        tvs: list[int] = []
         tv_bits = 0
         sums = 1
         pair_bits = 0
@@ -306,17 +308,22 @@ class _Table:
             pair_bits |= tv_bits << v  # the sorted table: every earlier card is worth at most v
             sums |= (sums << v) & 0x1FFFF
             prefix.append(sums)
+            cnt[v] += 1
             if y != prev:
                 by_tv[v] += (y,)
-                tv_bits |= 1 << v
+                if not tv_bits >> v & 1:
+                    tv_bits |= 1 << v
+                    tvs.append(v)
                 prev = y
         self.by_tv = by_tv
+        self.cnt = cnt
         self.prefix = prefix
         self.tv_bits = tv_bits
-        self.tvs = tuple(v for v in range(1, 14) if tv_bits >> v & 1)
+        self.tvs = tvs
         self.sums = sums
         self.pair_bits = pair_bits
-        self.loose: dict[str, list[Any]] = {}
+        self.lmode = ""
+        self.lh: list[Any] = []
 
 
 _TABLES: dict[int, _Table] = {}
@@ -390,6 +397,10 @@ def _packings(values: tuple[int, ...], h: int) -> tuple[tuple[int, ...], tuple[i
 
 
 _LOOSE: dict[tuple[int, int, str], list[tuple[int, ...]]] = {}
+#: ``(values, twins, h, mode)`` -> the position masks of :func:`_loose`'s parts: which positions a part takes
+#: depends only on the values and on which neighbours are identical cards (``twins``), not on the suits.
+_VLOOSE: dict[tuple[tuple[int, ...], int, int, str], list[int]] = {}
+_IDX: dict[int, tuple[int, ...]] = {}
 
 
 def _loose(table: list[int], tkey: int, h: int, mode: str) -> list[tuple[int, ...]]:
@@ -402,22 +413,72 @@ def _loose(table: list[int], tkey: int, h: int, mode: str) -> list[tuple[int, ..
     if hit is not None:
         return hit
     below = [c for c in table if c < 4 * h] if h < 14 else table
-    values = tuple(c // 4 + 1 for c in below)
-    maximal, every = _packings(values, h)
-    unions = every if mode == "free" else maximal
-    out: list[tuple[int, ...]] = []
-    seen: set[tuple[int, ...]] = set()
-    for u in unions:
-        loose = tuple(below[i] for i in range(len(below)) if u >> i & 1)
-        if loose not in seen:
-            seen.add(loose)
-            out.append(loose)
-    if mode == "maximum" and out:
-        best = max(map(len, out))
-        out = [o for o in out if len(o) == best]
+    values: list[int] = []
+    twins = 0
+    prev = -1
+    for i, c in enumerate(below):
+        values.append(c // 4 + 1)
+        if c == prev:
+            twins |= 1 << i
+        prev = c
+    vkey = (tuple(values), twins, h, mode)
+    masks = _VLOOSE.get(vkey)
+    if masks is None:
+        masks = _loose_masks(below, values, h, mode)
+        if len(_VLOOSE) > 200_000:
+            _VLOOSE.clear()
+        _VLOOSE[vkey] = masks
+    out = []
+    for m in masks:
+        idx = _IDX.get(m)
+        if idx is None:
+            idx = _IDX[m] = tuple(i for i in range(m.bit_length()) if m >> i & 1)
+        out.append(tuple([below[i] for i in idx]))
     if len(_LOOSE) > 200_000:
         _LOOSE.clear()
     _LOOSE[key] = out
+    return out
+
+
+def _loose_masks(below: list[int], values: list[int], h: int, mode: str) -> list[int]:
+    """:func:`_loose`'s parts as position masks over ``below`` (the loose cards worth at most ``h``, sorted;
+    ``values`` their table values): the engine's maximal unions of disjoint groups worth ``h`` (or every union,
+    or those with the most cards, per ``mode``), sorted by mask, the first of each set of identical cards kept."""
+    n = len(below)
+    if mode != "free":
+        # groups worth h (bit masks); when they are pairwise disjoint the one maximal part is their union
+        groups: list[int] = []
+
+        def subsets(i: int, remaining: int, mask: int) -> None:
+            for j in range(i, n):
+                v = values[j]
+                if v == remaining:
+                    groups.append(mask | (1 << j))
+                elif v < remaining:
+                    subsets(j + 1, remaining - v, mask | (1 << j))
+                else:
+                    break  # values ascending
+
+        subsets(0, h, 0)
+        union = 0
+        for g in groups:
+            if union & g:
+                break
+            union |= g
+        else:
+            return [union]
+    maximal, every = _packings(tuple(values), h)
+    unions = every if mode == "free" else maximal
+    out: list[int] = []
+    seen: set[tuple[int, ...]] = set()
+    for u in unions:
+        loose = tuple(below[i] for i in range(n) if u >> i & 1)
+        if loose not in seen:
+            seen.add(loose)
+            out.append(u)
+    if mode == "maximum" and out:
+        best = max(u.bit_count() for u in out)
+        out = [u for u in out if u.bit_count() == best]
     return out
 
 
@@ -425,9 +486,41 @@ _PAIRS: dict[tuple[int, int, int, bool], list[tuple[tuple[int, int], ...]]] = {}
 _NO_PAIRS: Final[list[tuple[tuple[int, int], ...]]] = [()]
 
 
-def _found_pairs(table: list[int], tkey: int, y: int, v: int, forced: bool) -> list[tuple[tuple[int, int], ...]]:
+def _found_pairs(
+    t_: _Table, table: list[int], tkey: int, y: int, v: int, forced: bool
+) -> list[tuple[tuple[int, int], ...]]:
     """The sets of disjoint loose pairs worth ``v`` that may be packed into a build of ``v`` founded on (or
-    packaged with) the loose card ``y`` (A11; ``movegen._found_pairs``), sorted, ``()`` first unless forced."""
+    packaged with) the loose card ``y`` (A11; ``movegen._found_pairs``), sorted, ``()`` first unless forced;
+    ``t_`` the table's facts."""
+    # how many pairs of loose cards (by position, one copy of y left out) are worth v: none or one are common
+    cnt = t_.cnt
+    ty = y // 4 + 1
+    npairs = 0
+    pair_w = 0
+    for w in t_.tvs:
+        u = v - w
+        if u < w:
+            break
+        cw = cnt[w] - (w == ty)
+        if u == w:
+            k = cw * (cw - 1) // 2
+        elif u <= 13:
+            k = cw * (cnt[u] - (u == ty))
+        else:
+            k = 0
+        if k:
+            npairs += k
+            pair_w = w
+            if npairs > 1:
+                break
+    if not npairs:
+        return _NO_PAIRS
+    if npairs == 1:
+        rest = [c for c in table if (c // 4 + 1 == pair_w or c // 4 + 1 == v - pair_w)]
+        if y in rest:
+            rest.remove(y)
+        pair = ((rest[0], rest[1]),)
+        return [pair] if forced else [(), pair]
     sub = (tkey - _TWO[y]) & _LOW[v - 1]
     key = (sub, y, v, forced)
     hit = _PAIRS.get(key)
@@ -563,6 +656,22 @@ def _gen(
         if r.one_per_value:
             for v in ids_by_value:
                 build_values |= 1 << v
+        # bit t of found: a hand card of table value t may also change or lock a build (D5: the mover holds the
+        # new value) -- only to skip the cards that cannot
+        for _, bv, down in changeable:
+            found |= held >> bv  # raise to bv + t
+            if down:
+                u = held & ((1 << bv) - 1) & ~3  # build down to u = bv - t, 2 <= u < bv
+                while u:
+                    low = u & -u
+                    u ^= low
+                    found |= 1 << (bv + 1 - low.bit_length())
+        for _, bv in lockable:
+            if held >> bv & 1:
+                found |= 1 << bv  # lay on
+                for w in t_.tvs:
+                    if w < bv:
+                        found |= 1 << (bv - w)  # package with a loose card worth bv - t
         if owned and r.reserve:
             for i in owned:
                 k = hvc[builds[i][1]]
@@ -574,9 +683,10 @@ def _gen(
     pair_bits = t_.pair_bits if r.pkg_on else 0
     forced = r.forced
     mode = r.mode
-    loose_by_h = t_.loose.get(mode)
-    if loose_by_h is None:
-        loose_by_h = t_.loose[mode] = [None] * 17
+    if t_.lmode != mode:
+        t_.lmode = mode
+        t_.lh = [None] * 17
+    loose_by_h = t_.lh
     captures: list[FastCode] = []
     others: list[FastCode] = []
     capturing: list[int] = []
@@ -587,8 +697,8 @@ def _gen(
     for x in distinct:
         hx = HV[x]
         t = x // 4 + 1
-        if not builds and not ((cap_hv >> hx | found >> t) & 1):
-            continue  # no capture, and no build on one loose card
+        if not (cap_hv >> hx | found >> t) & 1:
+            continue  # no capture, no build, no change of a build
         check = (bare or check_bits >> hx & 1) if owned else False
         # M1 capture
         if cap_hv >> hx & 1:
@@ -632,7 +742,7 @@ def _gen(
                 continue
             if pair_bits >> v & 1:
                 for y in by_tv[v - t]:
-                    for pk in _found_pairs(table, tkey, y, v, forced):
+                    for pk in _found_pairs(t_, table, tkey, y, v, forced):
                         others.append((1, x, y, v, pk))
             else:
                 for y in by_tv[v - t]:
@@ -653,7 +763,7 @@ def _gen(
             need = bv - t
             if 1 <= need <= 13:
                 for y in by_tv[need]:
-                    for pk in _found_pairs(table, tkey, y, bv, forced) if pair_bits >> bv & 1 else _NO_PAIRS:
+                    for pk in _found_pairs(t_, table, tkey, y, bv, forced) if pair_bits >> bv & 1 else _NO_PAIRS:
                         others.append((4, x, y, i, pk))
             if t == bv:
                 others.append((5, x, i))
@@ -726,7 +836,11 @@ def play(f: FastState, code: FastCode) -> None:
     """Apply the legal move ``code`` (from :func:`legal` of ``f``) to ``f`` in place, as
     ``transitions.apply_code`` does (spec §2.6-§2.11): the move, then the next turn, the next deal or the end of
     the round (the last-capture sweep and the round's score in ``f.breakdown``).  The code is trusted."""
-    r = _rules_of(f.rules)
+    _play(f, _rules_of(f.rules), code)
+
+
+def _play(f: FastState, r: _Rules, code: FastCode) -> None:
+    """:func:`play` with the rules' facts ``r``."""
     seat = f.to_move
     assert seat is not None
     x = code[1]
@@ -743,8 +857,12 @@ def play(f: FastState, code: FastCode) -> None:
     elif k == 0:
         hf[1] &= ~(1 << hx)
     if x not in hand:
-        hf[0] = distinct = [c for c in hf[0] if c != x]
-        hf[4] = [_TRAILS[c] for c in distinct]
+        distinct = hf[0][:]
+        distinct.remove(x)
+        hf[0] = distinct
+        trails = hf[4][:]
+        trails.remove(_TRAILS[x])
+        hf[4] = trails
     last_play = f.pos == len(f.stock) and f.left == 1
     f.left -= 1
     table = f.table
@@ -971,21 +1089,76 @@ def random_round(
     if not supports(rules):
         return _engine_round(rules, rng, players, teams, dealer)
     deck = list(_DECK)
-    rng.shuffle(deck)
+    if type(rng) is random.Random and _DRAWS_OK:
+        getrandbits = rng.getrandbits
+        _shuffle(getrandbits, deck)
+    else:
+        rng.shuffle(deck)
     f = new_round(rules, players, teams, dealer, deck)
     r = _rules_of(rules)
-    choice = rng.choice
     moves = 0
-    while f.breakdown is None:
-        seat = f.to_move
-        assert seat is not None
-        ms = _gen(r, f.hfs[seat], f.table, f.tkey, f.builds, seat, teams)
-        play(f, choice(ms))
-        moves += 1
+    hfs = f.hfs
+    if type(rng) is random.Random and _DRAWS_OK:
+        while f.breakdown is None:
+            seat = f.to_move
+            assert seat is not None
+            ms = _gen(r, f.hfs[seat], f.table, f.tkey, f.builds, seat, teams)
+            # rng.choice(ms): rng._randbelow(len(ms)) by rejection from getrandbits (checked by _draws_ok)
+            n = len(ms)
+            k = n.bit_length()
+            i = getrandbits(k)
+            while i >= n:
+                i = getrandbits(k)
+            _play(f, r, ms[i])
+            moves += 1
+    else:
+        choice = rng.choice
+        while f.breakdown is None:
+            seat = f.to_move
+            assert seat is not None
+            _play(f, r, choice(_gen(r, hfs[seat], f.table, f.tkey, f.builds, seat, teams)))
+            moves += 1
     assert f.breakdown is not None
     return RoundResult(
         tuple(PileInfo(tuple(p[0]), tuple(p[1]), p[2]) for p in f.piles), f.breakdown, f.last_capturer, moves
     )
+
+
+def _shuffle(getrandbits: Any, x: list[int]) -> None:
+    """``random.Random.shuffle(x)`` with its draws (``_randbelow(i + 1)`` by rejection from ``getrandbits``)
+    written out: the same permutation from the same generator state (checked by :func:`_draws_ok`)."""
+    for i in range(len(x) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
+
+
+def _draws_ok() -> bool:
+    """Whether this Python's ``random.Random`` shuffles and chooses as :func:`_shuffle` and the inline draw of
+    :func:`random_round` do (CPython's ``_randbelow_with_getrandbits``); else the core calls ``rng.shuffle`` and
+    ``rng.choice`` themselves."""
+    a = random.Random(2026)
+    b = random.Random(2026)
+    d1 = list(range(104))
+    d2 = list(range(104))
+    a.shuffle(d1)
+    _shuffle(b.getrandbits, d2)
+    if d1 != d2:
+        return False
+    for n in (1, 2, 3, 5, 8, 13, 64, 100, 1000):
+        k = n.bit_length()
+        i = b.getrandbits(k)
+        while i >= n:
+            i = b.getrandbits(k)
+        if a.choice(range(n)) != i:
+            return False
+    return a.random() == b.random()
+
+
+_DRAWS_OK: Final = _draws_ok()
 
 
 def _engine_round(rules: Rules, rng: random.Random, players: int, teams: bool, dealer: int) -> RoundResult:
