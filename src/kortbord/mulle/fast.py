@@ -47,7 +47,7 @@ from typing import Any, Final
 from kortbord.cards import Card
 from kortbord.mulle.rules import Rules
 from kortbord.mulle.scoring import mulle_points, score_pile
-from kortbord.mulle.state import HV, SCORING, TV, PileInfo, State
+from kortbord.mulle.state import HV, SCORING, PileInfo, State
 from kortbord.mulle.state import Build as TableBuild
 
 __all__ = ["FastState", "RoundResult", "engine_code", "from_state", "legal", "play", "random_round", "supports"]
@@ -95,8 +95,8 @@ class FastState:
         "breakdown",
         "builds",
         "deal_no",
-        "deals_total",
         "dealer",
+        "deals_total",
         "hands",
         "hfs",
         "is_last_deal",
@@ -601,7 +601,8 @@ def _gen(
 ) -> list[FastCode]:
     """:func:`legal` on the parts of a position (the engine's ``movegen._codes`` for supported rules); ``hf`` the
     mover's :func:`_hand_facts`.  The returned list may be shared: never change it."""
-    distinct, held, held2, hvc, trails = hf
+    distinct, held, held2, hvc, _ = hf
+    trails: list[FastCode] = hf[4]
     if not distinct:
         return []
     t_ = _TABLES.get(tkey)
@@ -716,10 +717,8 @@ def _gen(
                         opts = loose_by_h[hx] = [tuple(table[k : bisect_left(table, 4 * hx)])]
                     else:
                         opts = loose_by_h[hx] = _loose(table, tkey, hx, mode)
-                if hb:
-                    caps = [(0, x, loose, hb) for loose in opts]
-                else:
-                    caps = [(0, x, loose, hb) for loose in opts if loose]
+                # without a build of the value, a capture takes some loose cards
+                caps = [(0, x, loose, hb) for loose in opts] if hb else [(0, x, lo, hb) for lo in opts if lo]
             if caps:
                 if check:
                     ok = [m for m in caps if not _lack(hvc, hx, builds, owned, None, -1, m[3])]
@@ -794,7 +793,13 @@ def _gen(
 
 
 def _lack(
-    hvc: list[int], hx: int, builds: list[list[Any]], owned: list[int], add: int | None, drop: int, taken: tuple[int, ...]
+    hvc: list[int],
+    hx: int,
+    builds: list[list[Any]],
+    owned: list[int],
+    add: int | None,
+    drop: int,
+    taken: tuple[int, ...],
 ) -> bool:
     """:func:`kortbord.mulle.checks.reserve_lack` is not None: the move (playing a card of hand value ``hx``,
     creating or changing a build to ``add``, changing build ``drop``, taking the builds ``taken``) leaves the
@@ -1097,7 +1102,6 @@ def random_round(
     f = new_round(rules, players, teams, dealer, deck)
     r = _rules_of(rules)
     moves = 0
-    hfs = f.hfs
     if type(rng) is random.Random and _DRAWS_OK:
         while f.breakdown is None:
             seat = f.to_move
@@ -1116,7 +1120,7 @@ def random_round(
         while f.breakdown is None:
             seat = f.to_move
             assert seat is not None
-            _play(f, r, choice(_gen(r, hfs[seat], f.table, f.tkey, f.builds, seat, teams)))
+            _play(f, r, choice(_gen(r, f.hfs[seat], f.table, f.tkey, f.builds, seat, teams)))
             moves += 1
     assert f.breakdown is not None
     return RoundResult(
