@@ -23,9 +23,9 @@ Fast codes (``x`` the played card; builds by their index in ``FastState.builds``
 | code                            | engine code                                   |
 |---------------------------------|-----------------------------------------------|
 | ``(0, x, loose, build_indexes)``| ``(CAPTURE, x, loose, build_ids)``            |
-| ``(1, x, y, v, pkg)``           | ``(BUILD, x, (y,), v, pkg)``                  |
+| ``(1, x, (y,), v, pkg)``        | ``(BUILD, x, (y,), v, pkg)``                  |
 | ``(2, x, i, v)``/``(3, x, i, v)``| ``(RAISE/DOWN, x, build_id, v)``             |
-| ``(4, x, y, i, pkg)``           | ``(PACKAGE, x, (y,), build_id, pkg)``         |
+| ``(4, x, (y,), i, pkg)``        | ``(PACKAGE, x, (y,), build_id, pkg)``         |
 | ``(5, x, i)``                   | ``(LAYON, x, build_id)``                      |
 | ``(6, x)``                      | ``(TRAIL, x)``                                |
 
@@ -59,6 +59,7 @@ _TWO: Final[tuple[int, ...]] = tuple(1 << (2 * c) for c in range(52))  # one car
 #: ``_LOW[h]``: the tkey bits of the cards of table value <= h (indices < 4h).
 _LOW: Final[tuple[int, ...]] = tuple((1 << (8 * min(h, 13))) - 1 for h in range(17))
 _TRAILS: Final[tuple[FastCode, ...]] = tuple((6, c) for c in range(52))
+_ONE: Final[tuple[tuple[int], ...]] = tuple((c,) for c in range(52))
 
 
 def supports(rules: Rules) -> bool:
@@ -82,7 +83,8 @@ class FastState:
         hands: per seat a sorted list of card indices; hfs: per seat its :func:`_hand_facts`.  table: the loose cards, sorted.  tkey: the loose table as
             an int, 2 bits of count per card (bits ``2c``, ``2c+1``).
         builds: per build in id order ``[number, value, owner, locked, cards]`` (``cards`` a sorted list; the id
-            is ``"B<number>"``).  next_build: the number of the next build.
+            is ``"B<number>"``); bver: a number changed whenever the builds change; bfc: per seat
+            ``(bver, _builds_facts)``, a cache.  next_build: the number of the next build.
         stock: the undealt cards in dealing order (a list), ``pos`` the index of the next one.
         to_move: the seat to play, or None once the round is over.  left: cards in all hands.
         piles: per side ``[cards, mulles, tabbar]`` (lists, capture order; mulles ``(card, points)``).
@@ -92,8 +94,10 @@ class FastState:
     """
 
     __slots__ = (
+        "bfc",
         "breakdown",
         "builds",
+        "bver",
         "deal_no",
         "dealer",
         "deals_total",
@@ -126,6 +130,8 @@ class FastState:
     table: list[int]
     tkey: int
     builds: list[list[Any]]
+    bver: int
+    bfc: list[tuple[int, Any]]
     next_build: int
     stock: list[int]
     pos: int
@@ -206,6 +212,8 @@ def from_state(state: State) -> FastState:
         tkey += _TWO[c]
     f.tkey = tkey
     f.builds = [[int(b.id[1:]), b.value, b.owner, b.locked, sorted(map(int, b.cards))] for b in state.builds]
+    f.bver = 0
+    f.bfc = [(-1, None)] * state.players
     f.next_build = state.next_build
     f.stock = list(map(int, state._stock))
     f.pos = 0
@@ -566,7 +574,7 @@ def legal(f: FastState) -> list[FastCode]:
     seat = f.to_move
     if seat is None or f.breakdown is not None:
         return []
-    return list(_gen(_rules_of(f.rules), f.hfs[seat], f.table, f.tkey, f.builds, seat, f.teams))
+    return list(_gen(_rules_of(f.rules), f))
 
 
 def _hand_facts(hand: list[int]) -> list[Any]:
@@ -590,17 +598,53 @@ def _hand_facts(hand: list[int]) -> list[Any]:
     return [distinct, held, held2, hvc, [_TRAILS[c] for c in distinct]]
 
 
-def _gen(
-    r: _Rules,
-    hf: list[Any],
-    table: list[int],
-    tkey: int,
-    builds: list[list[Any]],
-    seat: int,
-    teams: bool,
-) -> list[FastCode]:
-    """:func:`legal` on the parts of a position (the engine's ``movegen._codes`` for supported rules); ``hf`` the
-    mover's :func:`_hand_facts`.  The returned list may be shared: never change it."""
+def _builds_facts(r: _Rules, builds: list[list[Any]], seat: int, teams: bool) -> tuple[Any, ...]:
+    """What the builds mean for the mover ``seat`` (cached per seat until a build changes, ``FastState.bver``):
+    ``(ids_by_value, capture_bits, build_values, owned, bound, changeable, lockable)`` -- the build indexes per
+    value, bit v for a build of value v (to capture, and in ``build_values`` with one build per value, A14), the
+    indexes of the mover's builds, whether the trail ban binds the mover (D3, A25), the builds it may raise and
+    whether also build down (``(index, value, down)``, ``checks.may_change``) and those it may package into or lay
+    on (``(index, value)``, ``checks.may_lock``)."""
+    owned: list[int] = []
+    ids_by_value: dict[int, tuple[int, ...]] = {}
+    changeable: list[tuple[int, int, bool]] = []
+    lockable: list[tuple[int, int]] = []
+    bound = False
+    capture_bits = 0
+    for i, b in enumerate(builds):
+        v = b[1]
+        owner = b[2]
+        ids_by_value[v] = (*ids_by_value.get(v, ()), i)
+        capture_bits |= 1 << v
+        if owner == seat:
+            owned.append(i)
+            bound = True
+        elif r.team_duty and teams and owner % 2 == seat % 2:
+            bound = True
+        # checks.may_change (M3/M4, D8)
+        if not b[3]:
+            if owner == seat:
+                if r.raise_own and not r.no_consec:
+                    changeable.append((i, v, r.build_down and not r.down_others))
+            else:
+                changeable.append((i, v, r.build_down))
+        # checks.may_lock (M5/M6, A10)
+        if r.locking and (r.ligger_any or owner == seat or (teams and owner % 2 == seat % 2)):
+            lockable.append((i, v))
+    build_values = capture_bits if r.one_per_value else 0
+    return ids_by_value, capture_bits, build_values, owned, bound, changeable, lockable
+
+
+def _gen(r: _Rules, f: FastState) -> list[FastCode]:
+    """:func:`legal` of ``f`` (the engine's ``movegen._codes`` for supported rules) with the rules' facts ``r``.
+    The returned list may be shared: never change it."""
+    seat = f.to_move
+    assert seat is not None
+    hf = f.hfs[seat]
+    table = f.table
+    tkey = f.tkey
+    builds = f.builds
+    teams = f.teams
     distinct, held, held2, hvc, _ = hf
     trails: list[FastCode] = hf[4]
     if not distinct:
@@ -626,37 +670,13 @@ def _gen(
         check_bits = 0
         bare = False
     else:
-        owned = []
-        build_values = 0
-        ids_by_value = {}
-        changeable = []
-        lockable = []
-        bound = False
+        bc = f.bfc[seat]
+        if bc[0] != f.bver:
+            bc = f.bfc[seat] = (f.bver, _builds_facts(r, builds, seat, teams))
+        ids_by_value, capture_add, build_values, owned, bound, changeable, lockable = bc[1]
+        capture_bits |= capture_add
         check_bits = 0  # bit v: the reserve rule may bite for a played card of hand value v
         bare = False
-        for i, b in enumerate(builds):
-            v = b[1]
-            owner = b[2]
-            ids_by_value[v] = (*ids_by_value.get(v, ()), i)
-            capture_bits |= 1 << v
-            if owner == seat:
-                owned.append(i)
-                bound = True
-            elif r.team_duty and teams and owner % 2 == seat % 2:
-                bound = True
-            # checks.may_change (M3/M4, D8)
-            if not b[3]:
-                if owner == seat:
-                    if r.raise_own and not r.no_consec:
-                        changeable.append((i, v, r.build_down and not r.down_others))
-                else:
-                    changeable.append((i, v, r.build_down))
-            # checks.may_lock (M5/M6, A10)
-            if r.locking and (r.ligger_any or owner == seat or (teams and owner % 2 == seat % 2)):
-                lockable.append((i, v))
-        if r.one_per_value:
-            for v in ids_by_value:
-                build_values |= 1 << v
         # bit t of found: a hand card of table value t may also change or lock a build (D5: the mover holds the
         # new value) -- only to skip the cards that cannot
         for _, bv, down in changeable:
@@ -742,10 +762,10 @@ def _gen(
             if pair_bits >> v & 1:
                 for y in by_tv[v - t]:
                     for pk in _found_pairs(t_, table, tkey, y, v, forced):
-                        others.append((1, x, y, v, pk))
+                        others.append((1, x, _ONE[y], v, pk))
             else:
                 for y in by_tv[v - t]:
-                    others.append((1, x, y, v, ()))
+                    others.append((1, x, _ONE[y], v, ()))
         if not builds:
             continue
         for i, bv, down in changeable:
@@ -763,7 +783,7 @@ def _gen(
             if 1 <= need <= 13:
                 for y in by_tv[need]:
                     for pk in _found_pairs(t_, table, tkey, y, bv, forced) if pair_bits >> bv & 1 else _NO_PAIRS:
-                        others.append((4, x, y, i, pk))
+                        others.append((4, x, _ONE[y], i, pk))
             if t == bv:
                 others.append((5, x, i))
     moves = captures + others if others else captures
@@ -826,11 +846,11 @@ def engine_code(f: FastState, code: FastCode) -> tuple[Any, ...]:
     if kind == 0:
         return (0, x, tuple(map(Card, code[2])), tuple(ids[i] for i in code[3]))
     if kind == 1:
-        return (1, x, (Card(code[2]),), code[3], pk(code[4]))
+        return (1, x, tuple(map(Card, code[2])), code[3], pk(code[4]))
     if kind in (2, 3):
         return (kind, x, ids[code[2]], code[3])
     if kind == 4:
-        return (4, x, (Card(code[2]),), ids[code[3]], pk(code[4]))
+        return (4, x, tuple(map(Card, code[2])), ids[code[3]], pk(code[4]))
     if kind == 5:
         return (5, x, ids[code[2]])
     return (6, x)
@@ -886,6 +906,7 @@ def _play(f: FastState, r: _Rules, code: FastCode) -> None:
                 got += builds[i][4]
             for i in reversed(taken):
                 del builds[i]
+            f.bver += 1
         pile = f.piles[side]
         pile[0] += got
         if len(got) > 1 and len(set(got)) < len(got):
@@ -901,7 +922,7 @@ def _play(f: FastState, r: _Rules, code: FastCode) -> None:
         insort(table, x)
         f.tkey += _TWO[x]
     elif kind == 1:
-        y = code[2]
+        y = code[2][0]
         cards = [x, y]
         table.remove(y)
         tkey = f.tkey - _TWO[y]
@@ -915,6 +936,7 @@ def _play(f: FastState, r: _Rules, code: FastCode) -> None:
         cards.sort()
         builds.append([f.next_build, code[3], seat, bool(pk) and r.locking, cards])
         f.next_build += 1
+        f.bver += 1
     elif kind == 2 or kind == 3:
         i = code[2]
         b = builds[i]
@@ -933,7 +955,7 @@ def _play(f: FastState, r: _Rules, code: FastCode) -> None:
                     break
     elif kind == 4:
         b = builds[code[3]]
-        y = code[2]
+        y = code[2][0]
         table.remove(y)
         tkey = f.tkey - _TWO[y]
         cards = b[4]
@@ -952,6 +974,16 @@ def _play(f: FastState, r: _Rules, code: FastCode) -> None:
         insort(b[4], x)
         b[2] = seat
         b[3] = True
+    if kind:
+        if kind != 6:
+            f.bver += 1
+    if f.left:  # the next seat with cards (spec §2.4), most often the next seat
+        s = seat + 1
+        if s == f.players:
+            s = 0
+        if f.hands[s]:
+            f.to_move = s
+            return
     _advance(f, seat, r)
 
 
@@ -1064,6 +1096,8 @@ def new_round(rules: Rules, players: int, teams: bool, dealer: int, deck: Sequen
     f.stock = list(deck)
     f.pos = 0
     f.builds = []
+    f.bver = 0
+    f.bfc = [(-1, None)] * players
     f.next_build = 1
     f.piles = [[[], [], 0] for _ in range(2 if teams else players)]
     f.last_capturer = None
@@ -1106,7 +1140,7 @@ def random_round(
         while f.breakdown is None:
             seat = f.to_move
             assert seat is not None
-            ms = _gen(r, f.hfs[seat], f.table, f.tkey, f.builds, seat, teams)
+            ms = _gen(r, f)
             # rng.choice(ms): rng._randbelow(len(ms)) by rejection from getrandbits (checked by _draws_ok)
             n = len(ms)
             k = n.bit_length()
@@ -1120,7 +1154,7 @@ def random_round(
         while f.breakdown is None:
             seat = f.to_move
             assert seat is not None
-            _play(f, r, choice(_gen(r, f.hfs[seat], f.table, f.tkey, f.builds, seat, teams)))
+            _play(f, r, choice(_gen(r, f)))
             moves += 1
     assert f.breakdown is not None
     return RoundResult(
