@@ -347,63 +347,6 @@ def _table(table: Sequence[int], tkey: int) -> _Table:
 
 
 # ----------------------------------------------------------------------------------------------- capture sets
-_PACK: dict[tuple[tuple[int, ...], int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
-
-
-def _packings(values: tuple[int, ...], h: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """(maximal, every): the distinct unions of disjoint groups worth ``h`` over item positions (bit masks),
-    those that leave no group behind and all of them (the empty one included), each sorted -- the engine's
-    ``movegen._packings`` (spec §2.13), cached per ``(values, h)``."""
-    key = (values, h)
-    hit = _PACK.get(key)
-    if hit is not None:
-        return hit
-    n = len(values)
-    groups: list[int] = []
-
-    def subsets(i: int, remaining: int, mask: int) -> None:
-        for j in range(i, n):
-            v = values[j]
-            if v == remaining:
-                groups.append(mask | (1 << j))
-            elif v < remaining:
-                subsets(j + 1, remaining - v, mask | (1 << j))
-            else:
-                break  # values ascending
-
-    subsets(0, h, 0)
-    if len(groups) <= 1:
-        out = (tuple(groups) or (0,), (0, *groups))
-    else:
-        by_low: dict[int, list[int]] = {}
-        involved = 0
-        for g in groups:
-            by_low.setdefault((g & -g).bit_length() - 1, []).append(g)
-            involved |= g
-        positions = [i for i in range(n) if involved >> i & 1]
-        every: set[int] = set()
-        npos = len(positions)
-
-        def pack(k: int, used: int, union: int) -> None:
-            while k < npos and used >> positions[k] & 1:
-                k += 1
-            if k == npos:
-                every.add(union)
-                return
-            p = positions[k]
-            pack(k + 1, used | (1 << p), union)
-            for g in by_low.get(p, ()):
-                if not g & used:
-                    pack(k + 1, used | g, union | g)
-
-        pack(0, 0, 0)
-        out = (tuple(sorted(u for u in every if all(g & u for g in groups))), tuple(sorted(every)))
-    if len(_PACK) > 200_000:
-        _PACK.clear()
-    _PACK[key] = out
-    return out
-
-
 _LOOSE: dict[tuple[int, int, str], list[tuple[int, ...]]] = {}
 #: ``(values, twins, h, mode)`` -> the position masks of :func:`_loose`'s parts: which positions a part takes
 #: depends only on the values and on which neighbours are identical cards (``twins``), not on the suits.
@@ -453,21 +396,21 @@ def _loose_masks(below: list[int], values: list[int], h: int, mode: str) -> list
     ``values`` their table values): the engine's maximal unions of disjoint groups worth ``h`` (or every union,
     or those with the most cards, per ``mode``), sorted by mask, the first of each set of identical cards kept."""
     n = len(below)
+    groups: list[int] = []  # the groups worth h (spec §2.13), bit masks over the positions
+
+    def subsets(i: int, remaining: int, mask: int) -> None:
+        for j in range(i, n):
+            v = values[j]
+            if v == remaining:
+                groups.append(mask | (1 << j))
+            elif v < remaining:
+                subsets(j + 1, remaining - v, mask | (1 << j))
+            else:
+                break  # values ascending
+
+    subsets(0, h, 0)
     if mode != "free":
-        # groups worth h (bit masks); when they are pairwise disjoint the one maximal part is their union
-        groups: list[int] = []
-
-        def subsets(i: int, remaining: int, mask: int) -> None:
-            for j in range(i, n):
-                v = values[j]
-                if v == remaining:
-                    groups.append(mask | (1 << j))
-                elif v < remaining:
-                    subsets(j + 1, remaining - v, mask | (1 << j))
-                else:
-                    break  # values ascending
-
-        subsets(0, h, 0)
+        # when the groups are pairwise disjoint the one maximal part is their union
         union = 0
         for g in groups:
             if union & g:
@@ -475,8 +418,12 @@ def _loose_masks(below: list[int], values: list[int], h: int, mode: str) -> list
             union |= g
         else:
             return [union]
-    maximal, every = _packings(tuple(values), h)
-    unions = every if mode == "free" else maximal
+    # every union of pairwise disjoint groups (the empty one included), as the engine's ``_packings`` finds them
+    every = {0}
+    for g in groups:
+        every |= {u | g for u in every if not u & g}
+    # maximal: the unions that leave no group behind (each group meets them)
+    unions = sorted(every) if mode == "free" else sorted(u for u in every if all(g & u for g in groups))
     out: list[int] = []
     seen: set[tuple[int, ...]] = set()
     for u in unions:
@@ -974,9 +921,8 @@ def _play(f: FastState, r: _Rules, code: FastCode) -> None:
         insort(b[4], x)
         b[2] = seat
         b[3] = True
-    if kind:
-        if kind != 6:
-            f.bver += 1
+    if 0 < kind < 6:  # a build was made or changed
+        f.bver += 1
     if f.left:  # the next seat with cards (spec §2.4), most often the next seat
         s = seat + 1
         if s == f.players:
