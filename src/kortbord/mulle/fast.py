@@ -835,11 +835,14 @@ def _play(f: FastState, r: _Rules, code: FastCode) -> None:
         trails = hf[4][:]
         trails.remove(_TRAILS[x])
         hf[4] = trails
-    last_play = f.pos == len(f.stock) and f.left == 1
+    last_play = f.left == 1 and f.pos == len(f.stock)  # the round's last card: no tabbe (spec §2.9)
     f.left -= 1
     table = f.table
     builds = f.builds
-    if kind == 0:
+    if kind == 6:
+        insort(table, x)
+        f.tkey += _TWO[x]
+    elif kind == 0:
         side = seat % 2 if f.teams else seat
         got = [x, *code[2]]
         taken = code[3]
@@ -865,9 +868,6 @@ def _play(f: FastState, r: _Rules, code: FastCode) -> None:
         if not table and not builds and not last_play and not (r.no_tabbe_last_deal and f.is_last_deal):
             pile[2] += 1
         f.last_capturer = seat
-    elif kind == 6:
-        insort(table, x)
-        f.tkey += _TWO[x]
     elif kind == 1:
         y = code[2][0]
         cards = [x, y]
