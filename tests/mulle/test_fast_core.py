@@ -204,3 +204,25 @@ def test_conversion_refuses_what_it_does_not_cover() -> None:
         fast.from_state(s)
     with pytest.raises(Exception, match="2, 3 or 4 players"):
         fast.random_round(Rules(), random.Random(1), players=5)
+
+
+@pytest.mark.parametrize("game_length", ["target:100", "each_deals_once"])
+def test_positions_in_longer_games(game_length: str) -> None:
+    """A round of a longer game (a later round, scores and round log carried): the fast position converts back
+    to the engine's State after every move, the round's end included (the next round's chance node)."""
+    rules = Rules(game_length=game_length)
+    rng = random.Random(3)
+    s = new_game(rules, players=2, dealer=1)
+    for _round in range(2):
+        s = apply(s, chance_outcome(s, rng))
+        f = fast.from_state(s)
+        while s.phase == "play":
+            want = legal_codes(s)
+            got = fast.legal(f)
+            assert [fast.engine_code(f, c) for c in got] == want
+            k = rng.randrange(len(want))
+            s = apply_code(s, want[k])
+            fast.play(f, got[k])
+            assert f.to_state(s) == s
+        assert s.round_no == _round + 1
+        assert s.phase == ("over" if game_length == "each_deals_once" and _round == 1 else "deal")
