@@ -226,3 +226,18 @@ def test_positions_in_longer_games(game_length: str) -> None:
             assert f.to_state(s) == s
         assert s.round_no == _round + 1
         assert s.phase == ("over" if game_length == "each_deals_once" and _round == 1 else "deal")
+
+
+def test_a_drawn_dealer_is_the_engines() -> None:
+    """``dealer=None``: the first chance step draws the dealer before the shuffle, in the fast core as in the
+    engine (``chance_outcome``)."""
+    rules = Rules(game_length="single_round")
+    for seed in range(6):
+        got = fast.random_round(rules, random.Random(seed), players=3, dealer=None)
+        rng = random.Random(seed)
+        s = new_game(rules, players=3)
+        s = apply(s, chance_outcome(s, rng))
+        while s.phase == "play":
+            s = apply_code(s, rng.choice(legal_codes(s)))
+        assert got.piles == s.piles
+        assert got.breakdown == s.round_log[-1]

@@ -1059,12 +1059,13 @@ def new_round(rules: Rules, players: int, teams: bool, dealer: int, deck: Sequen
 
 
 def random_round(
-    rules: Rules, rng: random.Random, *, players: int = 2, teams: bool = False, dealer: int = 0
+    rules: Rules, rng: random.Random, *, players: int = 2, teams: bool = False, dealer: int | None = 0
 ) -> RoundResult:
     """Play one round of ``new_game(rules, players=players, teams=teams, dealer=dealer)`` from its shuffle with
     uniformly random legal moves, drawing from ``rng`` what the engine loop draws (``chance_outcome``: the
     shuffle of the two packs; then ``rng.choice`` over the legal moves in canonical order), so the same seed
-    gives the same game, pile for pile.  Unsupported rules (:func:`supports`) are played by the engine.
+    gives the same game, pile for pile (``dealer=None``: drawn first, ``rng.randrange(players)``, as the engine's
+    first chance step does).  Unsupported rules (:func:`supports`) are played by the engine.
 
     Raises:
         InvalidRulesError: as ``new_game`` (bad player count, teams without 4 players, a format too big)."""
@@ -1073,6 +1074,8 @@ def random_round(
     new_game(rules, players=players, teams=teams, dealer=dealer)  # the engine's checks of the arguments
     if not supports(rules):
         return _engine_round(rules, rng, players, teams, dealer)
+    if dealer is None:
+        dealer = rng.randrange(players)
     deck = list(_DECK)
     if type(rng) is random.Random and _DRAWS_OK:
         getrandbits = rng.getrandbits
@@ -1145,7 +1148,7 @@ def _draws_ok() -> bool:
 _DRAWS_OK: Final = _draws_ok()
 
 
-def _engine_round(rules: Rules, rng: random.Random, players: int, teams: bool, dealer: int) -> RoundResult:
+def _engine_round(rules: Rules, rng: random.Random, players: int, teams: bool, dealer: int | None) -> RoundResult:
     """:func:`random_round` played by the engine (``chance_outcome``, ``legal_codes``, ``apply_code``)."""
     from kortbord.mulle.movegen import legal_codes
     from kortbord.mulle.transitions import apply, apply_code, chance_outcome, new_game
