@@ -1,8 +1,10 @@
 """Mulle engine benchmark: fresh random 2-player 8+8 rounds per CPU second, against the goal of issue #13.
 
-Two loops play the same rounds: the engine's fast path on move codes (``movegen.legal_codes``,
-``transitions.apply_code``: no move values, no events -- the loop the goal is measured on, as OpenSpiel's C++ loop
-is its engine's own) and, for reference, the public API on move values (``legal_moves``, ``apply``).  Every run
+Three loops play the same rounds: the fast core (``kortbord.mulle.fast.random_round``: plain ints, moves drawn in
+the engine's canonical order, applied in place -- the loop the goal is measured on, as OpenSpiel's C++ loop is its
+engine's own), and for reference the engine on move codes (``movegen.legal_codes``, ``transitions.apply_code``: no
+move values, no events) and the public API on move values (``legal_moves``, ``apply``); all three play the same
+games from the same seeds (``tests/mulle/test_fast_core.py``).  Every run
 plays ``--rounds`` rounds per loop in a **fresh process** (the engine's caches cold), each round with its own seed
 (``base + i``, ``base`` drawn from the operating system for every run and printed), so no run replays a seed with
 warm caches.  The time is the CPU time of the rounds in that process (``time.process_time``: shuffle, deal,
@@ -46,18 +48,22 @@ def _load(name: str) -> ModuleType:
 def random_rounds(n: int, base_seed: int, api: str = "codes") -> tuple[float, int]:
     """Play ``n`` random 2-player 8+8 rounds in this process, round ``i`` from ``random.Random(base_seed + i)``.
 
-    ``api``: ``"codes"`` -- the engine's fast path, ``movegen.legal_codes`` and ``transitions.apply_code`` (move
-    codes, no move values, no events; what the bots' playouts use); ``"moves"`` -- the public ``legal_moves`` and
-    ``apply`` on move values.  Both play the same games from the same seeds (the same moves in the same order).
-    Returns (CPU seconds, moves played including the shuffles)."""
+    ``api``: ``"fast"`` -- the fast core, ``kortbord.mulle.fast.random_round``; ``"codes"`` -- the engine on move
+    codes, ``movegen.legal_codes`` and ``transitions.apply_code`` (no move values, no events); ``"moves"`` -- the
+    public ``legal_moves`` and ``apply`` on move values.  All play the same games from the same seeds (the same
+    moves in the same order).  Returns (CPU seconds, moves played including the shuffles)."""
     from kortbord.mulle import Rules, apply, chance_outcome, is_chance, is_over, legal_moves, new_game
+    from kortbord.mulle.fast import random_round
     from kortbord.mulle.movegen import legal_codes
     from kortbord.mulle.transitions import apply_code
 
     rules = Rules(game_length="single_round")
     moves = 0
     t0 = time.process_time()
-    if api == "codes":
+    if api == "fast":
+        for i in range(n):
+            moves += random_round(rules, random.Random(base_seed + i), players=2, dealer=0).moves + 1
+    elif api == "codes":
         for i in range(n):
             rng = random.Random(base_seed + i)
             s = new_game(rules, players=2, dealer=0)
@@ -75,7 +81,7 @@ def random_rounds(n: int, base_seed: int, api: str = "codes") -> tuple[float, in
     return time.process_time() - t0, moves
 
 
-def fresh_rounds_per_second(rounds: int, base_seed: int, api: str = "codes") -> tuple[float, float]:
+def fresh_rounds_per_second(rounds: int, base_seed: int, api: str = "fast") -> tuple[float, float]:
     """Rounds and moves per CPU second of ``rounds`` fresh rounds played in a new process (cold caches)."""
     out = subprocess.run(
         [
@@ -98,35 +104,41 @@ def fresh_rounds_per_second(rounds: int, base_seed: int, api: str = "codes") -> 
 
 
 def measure(rounds: int, runs: int, cpp_games: int, seed: int | None) -> dict[str, float]:
-    """Mulle rounds/s (median of ``runs`` fresh processes per API) and OpenSpiel's C++ loop (2 players) in between.
+    """Mulle rounds/s (median of ``runs`` fresh processes per loop) and OpenSpiel's C++ loop (2 players) in between.
 
-    Returns ``{"rounds_per_s", "moves_per_s", "ratio"}`` for the fast path (move codes), ``{"api_rounds_per_s",
-    "api_ratio"}`` for the public move-value API (the same seeds), and ``"cpp_games_per_s"`` (ratios: medians of
-    the per-run ratios of Mulle rounds/s to C++ games/s); the seeds used are printed.
+    Returns ``{"rounds_per_s", "moves_per_s", "ratio"}`` for the fast core, ``{"codes_rounds_per_s",
+    "codes_ratio"}`` for the engine on move codes and ``{"api_rounds_per_s", "api_ratio"}`` for the public
+    move-value API (the same seeds), and ``"cpp_games_per_s"`` (ratios: medians of the per-run ratios of Mulle
+    rounds/s to C++ games/s); the seeds used are printed.
     """
     peer = _load("openspiel_cribbage")
     system = random.SystemRandom()
-    rps, mps, api_rps, cpp, ratios, api_ratios = [], [], [], [], [], []
+    rps, mps, codes_rps, api_rps, cpp, ratios, codes_ratios, api_ratios = [], [], [], [], [], [], [], []
     for r in range(runs):
         base = system.randrange(2**40) if seed is None else seed + r * rounds
         print(f"  mulle run {r + 1}: {rounds} rounds, seeds {base}..{base + rounds - 1}", file=sys.stderr)
-        k, m = fresh_rounds_per_second(rounds, base, "codes")
+        k, m = fresh_rounds_per_second(rounds, base, "fast")
         start = time.process_time()
         peer.openspiel_cpp_loop(2, cpp_games, system.randrange(2**20))
         c = cpp_games / (time.process_time() - start)
+        e, _ = fresh_rounds_per_second(rounds, base, "codes")
         a, _ = fresh_rounds_per_second(rounds, base, "moves")
         rps.append(k)
         mps.append(m)
+        codes_rps.append(e)
         api_rps.append(a)
         cpp.append(c)
         ratios.append(k / c)
+        codes_ratios.append(e / c)
         api_ratios.append(a / c)
     return {
         "rounds_per_s": statistics.median(rps),
         "moves_per_s": statistics.median(mps),
+        "codes_rounds_per_s": statistics.median(codes_rps),
         "api_rounds_per_s": statistics.median(api_rps),
         "cpp_games_per_s": statistics.median(cpp),
         "ratio": statistics.median(ratios),
+        "codes_ratio": statistics.median(codes_ratios),
         "api_ratio": statistics.median(api_ratios),
     }
 
@@ -138,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cpp-games", type=int, default=CPP_GAMES, help="OpenSpiel C++ games after each run")
     ap.add_argument("--seed", type=int, default=None, help="base seed (default: a fresh one per run)")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
-    ap.add_argument("--api", choices=("codes", "moves"), default="codes", help=argparse.SUPPRESS)
+    ap.add_argument("--api", choices=("fast", "codes", "moves"), default="fast", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child:
         secs, moves = random_rounds(args.rounds, args.seed, args.api)
@@ -149,9 +161,13 @@ def main(argv: list[str] | None = None) -> int:
     met_ratio = res["ratio"] >= GOAL_RATIO_CPP
     print(f"python {sys.version.split()[0]}, one core, pure Python; CPU time; median of {args.runs} fresh processes")
     print(
-        f"Mulle random 2-player 8+8 rounds, move codes (legal_codes/apply_code): {res['rounds_per_s']:,.0f} rounds/s "
+        f"Mulle random 2-player 8+8 rounds, fast core (mulle.fast.random_round): {res['rounds_per_s']:,.0f} rounds/s "
         f"({res['moves_per_s']:,.0f} moves/s incl. shuffles); OpenSpiel C++ loop (cribbage, 2 players) "
         f"{res['cpp_games_per_s']:,.0f} games/s; ratio {res['ratio']:.3f}x"
+    )
+    print(
+        f"the same rounds on the engine's move codes (legal_codes/apply_code): {res['codes_rounds_per_s']:,.0f} "
+        f"rounds/s; ratio {res['codes_ratio']:.3f}x"
     )
     print(
         f"the same rounds on move values (legal_moves/apply): {res['api_rounds_per_s']:,.0f} rounds/s; "

@@ -46,6 +46,7 @@ from typing import Any, Final
 
 from kortbord.bots.mulle_simple import GreedyBot
 from kortbord.mulle import engine
+from kortbord.mulle import fast as _fast
 from kortbord.mulle.movegen import BUILD, CAPTURE, LAYON, PACKAGE, TRAIL, MoveCode, encode, legal_codes
 from kortbord.mulle.moves import PlayerMove
 from kortbord.mulle.rules import Rules
@@ -199,10 +200,11 @@ def rollout_policy(
 
 
 def _rollout_code(
-    state: State, codes: Sequence[MoveCode], rng: random.Random, epsilon: float, t: _Tables, hand: Sequence[int]
+    state: Any, codes: Sequence[MoveCode], rng: random.Random, epsilon: float, t: _Tables, hand: Sequence[int]
 ) -> MoveCode:
     """:func:`rollout_policy` on move codes (the same draws from ``rng``, the same values, the same choice): the
-    playouts' fast path."""
+    playouts' fast path.  ``state``: an engine State with ``codes = legal_codes(state)``, or a fast-core position
+    (``_FastPosition``) with its fast codes (:mod:`kortbord.mulle.fast`, builds by index)."""
     if len(codes) == 1:
         return codes[0]
     if rng.random() < epsilon:
@@ -218,14 +220,46 @@ def _rollout_code(
     return best
 
 
-def _side_points(state: State, t: _Tables) -> list[float]:
+def _side_points(state: State | _fast.FastState, t: _Tables) -> list[float]:
+    """Each side's round points so far (card points, mulles, tabbar: spec §2.11) of an engine State or of a
+    fast-core position (what :meth:`StrongBot._playout` returns)."""
     out = []
+    if isinstance(state, _fast.FastState):
+        for cards, mulles, tabbar in state.piles:
+            cp = 0
+            for c in cards:
+                cp += t.pts[c]
+            out.append(float(cp + sum(pts for _, pts in mulles) + tabbar))
+        return out
     for p in state.piles:
         cp = 0
         for c in p.cards:
             cp += t.pts[c]
         out.append(float(cp + sum(pts for _, pts in p.mulles) + p.tabbar))
     return out
+
+
+class _FastBuild:
+    """A fast-core build as the playout policy reads it: ``id`` (its index, as the fast codes name it), ``cards``,
+    ``value``."""
+
+    __slots__ = ("cards", "id", "value")
+
+    def __init__(self, i: int, cards: list[int], value: int) -> None:
+        self.id = i
+        self.cards = cards
+        self.value = value
+
+
+class _FastPosition:
+    """A fast-core position as the playout policy reads it (``table``, ``builds``, ``is_last_deal``)."""
+
+    __slots__ = ("builds", "is_last_deal", "table")
+
+    def __init__(self) -> None:
+        self.table: list[int] = []
+        self.builds: list[_FastBuild] = []
+        self.is_last_deal = False
 
 
 class StrongBot:
@@ -255,6 +289,9 @@ class StrongBot:
     EPSILON: Final = 0.1
     #: a playout runs on through the next deal when fewer than this many cards per player are left in hands.
     EXTEND: Final = 2
+    #: play the playouts on the fast core (:mod:`kortbord.mulle.fast`) when it supports the rules: the same moves
+    #: in the same order, so the same choices as on the engine (``tests/mulle/test_fast_playouts.py``).
+    fast_playouts: bool = True
 
     def __init__(
         self, rules: Rules | None, *, iterations: int | None = None, time_budget_ms: float | None = None
@@ -346,17 +383,42 @@ class StrongBot:
         self.last_stats = {"worlds": worlds, "playouts": playouts, "candidates": len(moves), "capped": capped}
         return moves[best]
 
+    def _fast_playout(self, state: State, rng: random.Random) -> _fast.FastState:
+        """:meth:`_playout` on the fast core: the same legal moves in the same order, valued by the same policy
+        (:func:`_rollout_code` reads the table, the builds -- by index -- and the båt flag of the position), the
+        same draws from ``rng``, so the same playout."""
+        f = _fast.from_state(state)
+        horizon = f.deal_no + 1 if f.left < self.EXTEND * f.players else f.deal_no
+        eps = self.EPSILON
+        t = _tables(self.rules)
+        r = _fast._rules_of(f.rules)
+        pos = _FastPosition()
+        bver = -1
+        while f.breakdown is None and f.deal_no <= horizon:
+            if f.bver != bver:
+                bver = f.bver
+                pos.builds = [_FastBuild(i, b[4], b[1]) for i, b in enumerate(f.builds)]
+            pos.table = f.table
+            pos.is_last_deal = f.is_last_deal
+            seat = f.to_move
+            assert seat is not None
+            _fast._play(f, r, _rollout_code(pos, _fast._gen(r, f), rng, eps, t, f.hands[seat]))
+        return f
+
     @staticmethod
     def _halve(alive: list[int], total: list[float], count: list[int], prior: list[float]) -> list[int]:
         """Keep the better half (at least two) of ``alive`` by mean outcome, greedy value breaking ties."""
         ranked = sorted(alive, key=lambda i: (-(total[i] / count[i]) if count[i] else 1e9, -prior[i]))
         return ranked[: max(2, (len(ranked) + 1) // 2)]
 
-    def _playout(self, state: State, rng: random.Random) -> State:
+    def _playout(self, state: State, rng: random.Random) -> State | _fast.FastState:
         """Play ``state`` on with :func:`rollout_policy` to the end of the current deal (or of the next one when
-        few cards of this deal remain; to the round's end in the last deal)."""
+        few cards of this deal remain; to the round's end in the last deal).  Returns the position reached: an
+        engine State, or a fast-core position (:func:`_side_points` reads either)."""
         if state.phase != "play":
             return state
+        if self.fast_playouts and not state.partial and _fast.supports(state.rules):
+            return self._fast_playout(state, rng)
         deal = state.deal_no
         remaining = sum(state.hand_size(s) for s in range(state.players))
         horizon = deal + 1 if remaining < self.EXTEND * state.players else deal

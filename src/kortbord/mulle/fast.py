@@ -1,0 +1,1162 @@
+"""Mulle's fast core: random play on plain integers, the same game as the engine (issue #13 item 1).
+
+The engine (:mod:`kortbord.mulle.movegen`, :mod:`kortbord.mulle.transitions`) works on immutable
+:class:`~kortbord.mulle.state.State` values; this core plays the same rules on one mutable :class:`FastState` of
+plain ints and lists -- cards as indices 0..51 (:class:`~kortbord.cards.Card` order), hands and the loose table as
+sorted lists, the loose table also as one int of 2-bit card counts (``tkey``), builds as small lists -- with no move
+objects, no events and no copies.  State values are converted only at the edges (:func:`from_state`,
+:meth:`FastState.to_state`).
+
+* :func:`legal` lists the legal moves as *fast codes* (below) in the engine's canonical order
+  (:func:`kortbord.mulle.movegen.legal_codes`): the same set, the same order, so that index ``k`` is the same move;
+  :func:`engine_code` turns one into the engine's move code.
+* :func:`play` applies a fast code in place, as ``transitions.apply_code`` does to a State (spec §2.6-§2.11: the
+  capture with its mulles and tabbe, builds, raises, merges, packaging, ligger, the next turn, the next deal, the
+  last-capture sweep and the round's scoring).
+* :func:`random_round` plays one round from its shuffle with uniformly random legal moves, drawing from the
+  ``random.Random`` exactly what the engine loop ``apply(s, chance_outcome(s, rng))`` then
+  ``apply_code(s, rng.choice(legal_codes(s)))`` draws, so a seed gives the engine's game (checked by
+  ``tests/mulle/test_fast_core.py``).
+
+Fast codes (``x`` the played card; builds by their index in ``FastState.builds``, which is id order):
+
+| code                            | engine code                                   |
+|---------------------------------|-----------------------------------------------|
+| ``(0, x, loose, build_indexes)``| ``(CAPTURE, x, loose, build_ids)``            |
+| ``(1, x, (y,), v, pkg)``        | ``(BUILD, x, (y,), v, pkg)``                  |
+| ``(2, x, i, v)``/``(3, x, i, v)``| ``(RAISE/DOWN, x, build_id, v)``             |
+| ``(4, x, (y,), i, pkg)``        | ``(PACKAGE, x, (y,), build_id, pkg)``         |
+| ``(5, x, i)``                   | ``(LAYON, x, build_id)``                      |
+| ``(6, x)``                      | ``(TRAIL, x)``                                |
+
+Supported rules (:func:`supports`): every option of every profile (``standard``, ``cardgames.zone``, ``kryp``)
+and every deal format and seating the engine plays (2-4 players, teams, any ``hand_size``/``table_size``/
+``deal_packet``), except four local build rules, for which the functions here fall back to the engine:
+``max_found_cards`` other than 2, ``builds_in_sums``, ``capture_all_builds=false`` and ``ownership="co"``.
+Partial positions (``State.partial``) are not converted either.
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import bisect_left, insort
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from kortbord.cards import Card
+from kortbord.mulle.rules import Rules
+from kortbord.mulle.scoring import mulle_points, score_pile
+from kortbord.mulle.state import HV, SCORING, PileInfo, State
+from kortbord.mulle.state import Build as TableBuild
+
+__all__ = ["FastState", "RoundResult", "engine_code", "from_state", "legal", "play", "random_round", "supports"]
+
+FastCode = tuple[Any, ...]
+_DECK: Final[tuple[int, ...]] = tuple(i for i in range(52) for _ in range(2))  # == full_deck(2) as ints
+_HVB: Final[tuple[int, ...]] = tuple(1 << v for v in HV)  # 1 << hv(card)
+_TWO: Final[tuple[int, ...]] = tuple(1 << (2 * c) for c in range(52))  # one card in a tkey
+#: ``_LOW[h]``: the tkey bits of the cards of table value <= h (indices < 4h).
+_LOW: Final[tuple[int, ...]] = tuple((1 << (8 * min(h, 13))) - 1 for h in range(17))
+_TRAILS: Final[tuple[FastCode, ...]] = tuple((6, c) for c in range(52))
+_ONE: Final[tuple[tuple[int], ...]] = tuple((c,) for c in range(52))
+
+
+def supports(rules: Rules) -> bool:
+    """Whether the fast core plays ``rules`` itself (else its functions fall back to the engine): every option
+    except ``max_found_cards`` other than 2, ``builds_in_sums``, ``capture_all_builds=false`` and
+    ``ownership="co"`` (see the module docstring)."""
+    return (
+        rules.max_found_cards == 2
+        and not rules.builds_in_sums
+        and rules.capture_all_builds
+        and rules.ownership == "last"
+    )
+
+
+# ----------------------------------------------------------------------------------------------- state
+class FastState:
+    """One Mulle round in play, mutable, on plain ints (see the module docstring).
+
+    Attributes:
+        rules, players, teams, dealer.
+        hands: per seat a sorted list of card indices; hfs: per seat its :func:`_hand_facts`.  table: the loose cards, sorted.  tkey: the loose table as
+            an int, 2 bits of count per card (bits ``2c``, ``2c+1``).
+        builds: per build in id order ``[number, value, owner, locked, cards]`` (``cards`` a sorted list; the id
+            is ``"B<number>"``); bver: a number changed whenever the builds change; bfc: per seat
+            ``(bver, _builds_facts)``, a cache.  next_build: the number of the next build.
+        stock: the undealt cards in dealing order (a list), ``pos`` the index of the next one.
+        to_move: the seat to play, or None once the round is over.  left: cards in all hands.
+        piles: per side ``[cards, mulles, tabbar]`` (lists, capture order; mulles ``(card, points)``).
+        last_capturer: the seat of the last capture, or None.
+        deal_no, deals_total, is_last_deal: as on State.  round_no, scores, round_log: copied from the State.
+        breakdown: after the round, each side's score (:func:`kortbord.mulle.scoring.score_pile`), else None.
+    """
+
+    __slots__ = (
+        "bfc",
+        "breakdown",
+        "builds",
+        "bver",
+        "deal_no",
+        "dealer",
+        "deals_total",
+        "hands",
+        "hfs",
+        "is_last_deal",
+        "last_capturer",
+        "left",
+        "next_build",
+        "piles",
+        "players",
+        "pos",
+        "round_log",
+        "round_no",
+        "rules",
+        "scores",
+        "stock",
+        "table",
+        "teams",
+        "tkey",
+        "to_move",
+    )
+
+    rules: Rules
+    players: int
+    teams: bool
+    dealer: int
+    hands: list[list[int]]
+    hfs: list[list[Any]]
+    table: list[int]
+    tkey: int
+    builds: list[list[Any]]
+    bver: int
+    bfc: list[tuple[int, Any]]
+    next_build: int
+    stock: list[int]
+    pos: int
+    to_move: int | None
+    left: int
+    piles: list[list[Any]]
+    last_capturer: int | None
+    deal_no: int
+    deals_total: int
+    is_last_deal: bool
+    round_no: int
+    scores: tuple[int, ...]
+    round_log: tuple[Any, ...]
+    breakdown: tuple[dict[str, Any], ...] | None
+
+    def to_state(self, template: State) -> State:
+        """The public :class:`State` of this position; ``template`` gives what the fast core does not keep
+        (the game's earlier rounds).  A finished round becomes the state the engine reaches after it (the next
+        round's chance node or the game's end)."""
+        from kortbord.mulle.transitions import _winners
+
+        changes: dict[str, Any] = {
+            "phase": "play",
+            "dealer": self.dealer,
+            "round_no": self.round_no,
+            "to_move": self.to_move,
+            "table": tuple(Card(c) for c in self.table),
+            "builds": tuple(
+                TableBuild(f"B{n}", tuple(Card(c) for c in cards), v, o, lk) for n, v, o, lk, cards in self.builds
+            ),
+            "piles": self._piles(),
+            "scores": self.scores,
+            "last_capturer": self.last_capturer,
+            "deal_no": self.deal_no,
+            "deals_total": self.deals_total,
+            "is_last_deal": self.is_last_deal,
+            "next_build": self.next_build,
+            "_hands": tuple(tuple(Card(c) for c in h) for h in self.hands),
+            "_stock": tuple(Card(c) for c in self.stock[self.pos :]),
+            "round_log": self.round_log,
+            "last_play_flag": False,
+        }
+        if self.breakdown is not None:  # the round is over (transitions._end_round)
+            scores = tuple(s + int(b["total"]) for s, b in zip(self.scores, self.breakdown, strict=True))
+            changes.update(scores=scores, round_log=(*self.round_log, self.breakdown), is_last_deal=False)
+            winners = _winners(self.rules, scores, self.round_no, self.players)
+            if winners is not None:
+                changes.update(phase="over", winners=winners)
+            else:
+                changes.update(phase="deal", dealer=(self.dealer + 1) % self.players)
+        return template._evolve(changes)
+
+    def _piles(self) -> tuple[PileInfo, ...]:
+        return tuple(
+            PileInfo(tuple(Card(c) for c in cards), tuple((Card(c), p) for c, p in mulles), tabbar)
+            for cards, mulles, tabbar in self.piles
+        )
+
+
+def from_state(state: State) -> FastState:
+    """A :class:`FastState` of ``state`` in play (phase ``"play"``, not partial, rules :func:`supports`).
+
+    Raises:
+        ValueError: the state is not in play, is partial, or its rules are not supported."""
+    if state.phase != "play" or state.partial or not supports(state.rules):
+        raise ValueError("the fast core converts only a full position in play under supported rules")
+    assert state.dealer is not None
+    f = FastState()
+    f.rules = state.rules
+    f.players = state.players
+    f.teams = state.teams
+    f.dealer = state.dealer
+    f.hands = [sorted(map(int, h)) for h in state._hands]
+    f.hfs = [_hand_facts(h) for h in f.hands]
+    f.table = sorted(map(int, state.table))
+    tkey = 0
+    for c in f.table:
+        tkey += _TWO[c]
+    f.tkey = tkey
+    f.builds = [[int(b.id[1:]), b.value, b.owner, b.locked, sorted(map(int, b.cards))] for b in state.builds]
+    f.bver = 0
+    f.bfc = [(-1, None)] * state.players
+    f.next_build = state.next_build
+    f.stock = list(map(int, state._stock))
+    f.pos = 0
+    f.to_move = state.to_move
+    f.left = sum(map(len, f.hands))
+    f.piles = [[list(map(int, p.cards)), [(int(c), pt) for c, pt in p.mulles], p.tabbar] for p in state.piles]
+    f.last_capturer = state.last_capturer
+    f.deal_no = state.deal_no
+    f.deals_total = state.deals_total
+    f.is_last_deal = state.is_last_deal
+    f.round_no = state.round_no
+    f.scores = state.scores
+    f.round_log = state.round_log
+    f.breakdown = None
+    return f
+
+
+# ----------------------------------------------------------------------------------------------- rules facts
+class _Rules:
+    """The options of one supported :class:`Rules` value as the core reads them (a cache per rules value)."""
+
+    __slots__ = (
+        "build_down",
+        "down_others",
+        "duty",
+        "forced",
+        "from_hand",
+        "ligger_any",
+        "locking",
+        "mode",
+        "no_consec",
+        "no_tabbe_last_deal",
+        "one_per_value",
+        "pair_any",
+        "pkg_on",
+        "pure",
+        "raise_own",
+        "reserve",
+        "rules",
+        "special",
+        "team_duty",
+    )
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.pure = rules.pure_mulle
+        self.special = rules.special_capture_builds_only
+        self.mode = rules.maximal
+        self.duty = rules.capture_duty
+        self.build_down = rules.build_down
+        self.down_others = rules.build_down_only_on_others
+        self.raise_own = rules.raise_own
+        self.no_consec = rules.no_consecutive_raise
+        self.ligger_any = rules.ligger_any
+        self.locking = rules.locking
+        packaging = rules.table_packaging if rules.locking else "off"  # checks.packaging_mode
+        self.pkg_on = packaging != "off"
+        self.forced = packaging == "forced"
+        self.from_hand = tuple(not SCORING[x] or rules.scoring_build_from_hand for x in range(52))
+        self.one_per_value = rules.one_build_per_value
+        self.no_tabbe_last_deal = rules.no_tabbe_in_last_deal
+        self.pair_any = rules.mulle_pair_scope == "any"
+        self.reserve = rules.reserve_rule
+        self.team_duty = rules.team_build_duty == "team"
+
+
+_RULES: dict[int, _Rules] = {}
+
+
+def _rules_of(rules: Rules) -> _Rules:
+    r = _RULES.get(id(rules))
+    if r is None or r.rules is not rules:
+        if len(_RULES) > 1000:
+            _RULES.clear()
+        r = _RULES[id(rules)] = _Rules(rules)
+    return r
+
+
+# ----------------------------------------------------------------------------------------------- table facts
+class _Table:
+    """Facts of one loose table (a cache keyed by its tkey; no rule of its own): ``tv_bits`` (bit v: a loose card
+    of table value v), ``tvs`` (those values, ascending), ``cnt`` (per value the number of loose cards),
+    ``sums`` (bit h: some loose cards add up to h), ``prefix[k]`` (the same for the first ``k`` cards),
+    ``pair_bits`` (bit v: two loose cards add up to v), ``by_tv`` (per value the distinct loose cards, sorted) and
+    ``lh`` (per hand value the loose parts of the captures under the maximal mode ``lmode``, filled when asked)."""
+
+    __slots__ = ("by_tv", "cnt", "lh", "lmode", "pair_bits", "prefix", "sums", "tv_bits", "tvs")
+
+    def __init__(self, table: Sequence[int]) -> None:
+        by_tv: list[tuple[int, ...]] = [()] * 17
+        cnt = [0] * 17
+        tvs: list[int] = []
+        tv_bits = 0
+        sums = 1
+        pair_bits = 0
+        prev = -1
+        prefix = [1]
+        for y in table:
+            v = y // 4 + 1
+            pair_bits |= tv_bits << v  # the sorted table: every earlier card is worth at most v
+            sums |= (sums << v) & 0x1FFFF
+            prefix.append(sums)
+            cnt[v] += 1
+            if y != prev:
+                by_tv[v] += (y,)
+                if not tv_bits >> v & 1:
+                    tv_bits |= 1 << v
+                    tvs.append(v)
+                prev = y
+        self.by_tv = by_tv
+        self.cnt = cnt
+        self.prefix = prefix
+        self.tv_bits = tv_bits
+        self.tvs = tvs
+        self.sums = sums
+        self.pair_bits = pair_bits
+        self.lmode = ""
+        self.lh: list[Any] = []
+
+
+_TABLES: dict[int, _Table] = {}
+
+
+def _table(table: Sequence[int], tkey: int) -> _Table:
+    t = _TABLES.get(tkey)
+    if t is None:
+        if len(_TABLES) > 100_000:
+            _TABLES.clear()
+        t = _TABLES[tkey] = _Table(table)
+    return t
+
+
+# ----------------------------------------------------------------------------------------------- capture sets
+_LOOSE: dict[tuple[int, int, str], list[tuple[int, ...]]] = {}
+#: ``(values, twins, h, mode)`` -> the position masks of :func:`_loose`'s parts: which positions a part takes
+#: depends only on the values and on which neighbours are identical cards (``twins``), not on the suits.
+_VLOOSE: dict[tuple[tuple[int, ...], int, int, str], list[int]] = {}
+_IDX: dict[int, tuple[int, ...]] = {}
+
+
+def _loose(table: list[int], tkey: int, h: int, mode: str) -> list[tuple[int, ...]]:
+    """The loose parts of the captures worth ``h`` from ``table`` (spec §2.6 M1.2-M1.3 and option ``maximal``),
+    deduplicated by card, in the engine's order (``movegen._loose_only``); the empty part included when it is one
+    (no group, or ``maximal="free"``)."""
+    sub = tkey & _LOW[h]
+    key = (sub, h, mode)
+    hit = _LOOSE.get(key)
+    if hit is not None:
+        return hit
+    below = [c for c in table if c < 4 * h] if h < 14 else table
+    values: list[int] = []
+    twins = 0
+    prev = -1
+    for i, c in enumerate(below):
+        values.append(c // 4 + 1)
+        if c == prev:
+            twins |= 1 << i
+        prev = c
+    vkey = (tuple(values), twins, h, mode)
+    masks = _VLOOSE.get(vkey)
+    if masks is None:
+        masks = _loose_masks(below, values, h, mode)
+        if len(_VLOOSE) > 200_000:
+            _VLOOSE.clear()
+        _VLOOSE[vkey] = masks
+    out = []
+    for m in masks:
+        idx = _IDX.get(m)
+        if idx is None:
+            idx = _IDX[m] = tuple(i for i in range(m.bit_length()) if m >> i & 1)
+        out.append(tuple([below[i] for i in idx]))
+    if len(_LOOSE) > 200_000:
+        _LOOSE.clear()
+    _LOOSE[key] = out
+    return out
+
+
+def _loose_masks(below: list[int], values: list[int], h: int, mode: str) -> list[int]:
+    """:func:`_loose`'s parts as position masks over ``below`` (the loose cards worth at most ``h``, sorted;
+    ``values`` their table values): the engine's maximal unions of disjoint groups worth ``h`` (or every union,
+    or those with the most cards, per ``mode``), sorted by mask, the first of each set of identical cards kept."""
+    n = len(below)
+    groups: list[int] = []  # the groups worth h (spec §2.13), bit masks over the positions
+
+    def subsets(i: int, remaining: int, mask: int) -> None:
+        for j in range(i, n):
+            v = values[j]
+            if v == remaining:
+                groups.append(mask | (1 << j))
+            elif v < remaining:
+                subsets(j + 1, remaining - v, mask | (1 << j))
+            else:
+                break  # values ascending
+
+    subsets(0, h, 0)
+    if mode != "free":
+        # when the groups are pairwise disjoint the one maximal part is their union
+        union = 0
+        for g in groups:
+            if union & g:
+                break
+            union |= g
+        else:
+            return [union]
+    # every union of pairwise disjoint groups (the empty one included), as the engine's ``_packings`` finds them
+    every = {0}
+    for g in groups:
+        every |= {u | g for u in every if not u & g}
+    # maximal: the unions that leave no group behind (each group meets them)
+    unions = sorted(every) if mode == "free" else sorted(u for u in every if all(g & u for g in groups))
+    out: list[int] = []
+    seen: set[tuple[int, ...]] = set()
+    for u in unions:
+        loose = tuple(below[i] for i in range(n) if u >> i & 1)
+        if loose not in seen:
+            seen.add(loose)
+            out.append(u)
+    if mode == "maximum" and out:
+        best = max(u.bit_count() for u in out)
+        out = [u for u in out if u.bit_count() == best]
+    return out
+
+
+_PAIRS: dict[tuple[int, int, int, bool], list[tuple[tuple[int, int], ...]]] = {}
+_NO_PAIRS: Final[list[tuple[tuple[int, int], ...]]] = [()]
+
+
+def _found_pairs(
+    t_: _Table, table: list[int], tkey: int, y: int, v: int, forced: bool
+) -> list[tuple[tuple[int, int], ...]]:
+    """The sets of disjoint loose pairs worth ``v`` that may be packed into a build of ``v`` founded on (or
+    packaged with) the loose card ``y`` (A11; ``movegen._found_pairs``), sorted, ``()`` first unless forced;
+    ``t_`` the table's facts."""
+    # how many pairs of loose cards (by position, one copy of y left out) are worth v: none or one are common
+    cnt = t_.cnt
+    ty = y // 4 + 1
+    npairs = 0
+    pair_w = 0
+    for w in t_.tvs:
+        u = v - w
+        if u < w:
+            break
+        cw = cnt[w] - (w == ty)
+        if u == w:
+            k = cw * (cw - 1) // 2
+        elif u <= 13:
+            k = cw * (cnt[u] - (u == ty))
+        else:
+            k = 0
+        if k:
+            npairs += k
+            pair_w = w
+            if npairs > 1:
+                break
+    if not npairs:
+        return _NO_PAIRS
+    if npairs == 1:
+        rest = [c for c in table if (c // 4 + 1 == pair_w or c // 4 + 1 == v - pair_w)]
+        if y in rest:
+            rest.remove(y)
+        pair = ((rest[0], rest[1]),)
+        return [pair] if forced else [(), pair]
+    sub = (tkey - _TWO[y]) & _LOW[v - 1]
+    key = (sub, y, v, forced)
+    hit = _PAIRS.get(key)
+    if hit is not None:
+        return hit
+    loose = [c for c in table if c < 4 * (v - 1)]
+    loose.remove(y)
+    n = len(loose)
+    pairs = [(i, j) for i in range(n) for j in range(i + 1, n) if loose[i] // 4 + loose[j] // 4 + 2 == v]
+    if not pairs:
+        out = _NO_PAIRS
+    else:
+        results: set[tuple[tuple[int, int], ...]] = set()
+        chosen: list[tuple[int, int]] = []
+
+        def rec(k: int, used: int) -> None:
+            if k == len(pairs):
+                if forced and any(not (used >> i & 1 or used >> j & 1) for i, j in pairs):
+                    return
+                results.add(tuple(sorted(chosen)))
+                return
+            rec(k + 1, used)
+            i, j = pairs[k]
+            if not (used >> i & 1 or used >> j & 1):
+                chosen.append((loose[i], loose[j]))
+                rec(k + 1, used | (1 << i) | (1 << j))
+                chosen.pop()
+
+        rec(0, 0)
+        out = sorted(results)
+    if len(_PAIRS) > 200_000:
+        _PAIRS.clear()
+    _PAIRS[key] = out
+    return out
+
+
+# ----------------------------------------------------------------------------------------------- legal moves
+def legal(f: FastState) -> list[FastCode]:
+    """The legal moves of the seat to play as fast codes, in the engine's canonical order (spec §2.13; the order
+    of :func:`kortbord.mulle.movegen.legal_codes`): captures per played card, then per played card its builds,
+    raises, builds down, packages and lay-ons, then trails (the capture duty and the trail ban permitting), or
+    every trail when nothing is legal (the safety valve).  ``[]`` once the round is over."""
+    seat = f.to_move
+    if seat is None or f.breakdown is not None:
+        return []
+    return list(_gen(_rules_of(f.rules), f))
+
+
+def _hand_facts(hand: list[int]) -> list[Any]:
+    """``[distinct, held, held2, hvc, trails]`` of a sorted hand: its distinct cards (identical twins are one move),
+    bit v of ``held``/``held2`` when it holds at least one/two cards of hand value v, ``hvc[v]`` the number of
+    cards of hand value v (``checks.hand_value_counts``) and the trail codes of the distinct cards (a shared list:
+    never changed, replaced when the hand changes)."""
+    held = 0
+    held2 = 0
+    hvc = [0] * 17
+    distinct: list[int] = []
+    prev = -1
+    for c in hand:
+        b = _HVB[c]
+        held2 |= held & b
+        held |= b
+        hvc[HV[c]] += 1
+        if c != prev:
+            distinct.append(c)
+            prev = c
+    return [distinct, held, held2, hvc, [_TRAILS[c] for c in distinct]]
+
+
+def _builds_facts(r: _Rules, builds: list[list[Any]], seat: int, teams: bool) -> tuple[Any, ...]:
+    """What the builds mean for the mover ``seat`` (cached per seat until a build changes, ``FastState.bver``):
+    ``(ids_by_value, capture_bits, build_values, owned, bound, changeable, lockable)`` -- the build indexes per
+    value, bit v for a build of value v (to capture, and in ``build_values`` with one build per value, A14), the
+    indexes of the mover's builds, whether the trail ban binds the mover (D3, A25), the builds it may raise and
+    whether also build down (``(index, value, down)``, ``checks.may_change``) and those it may package into or lay
+    on (``(index, value)``, ``checks.may_lock``)."""
+    owned: list[int] = []
+    ids_by_value: dict[int, tuple[int, ...]] = {}
+    changeable: list[tuple[int, int, bool]] = []
+    lockable: list[tuple[int, int]] = []
+    bound = False
+    capture_bits = 0
+    for i, b in enumerate(builds):
+        v = b[1]
+        owner = b[2]
+        ids_by_value[v] = (*ids_by_value.get(v, ()), i)
+        capture_bits |= 1 << v
+        if owner == seat:
+            owned.append(i)
+            bound = True
+        elif r.team_duty and teams and owner % 2 == seat % 2:
+            bound = True
+        # checks.may_change (M3/M4, D8)
+        if not b[3]:
+            if owner == seat:
+                if r.raise_own and not r.no_consec:
+                    changeable.append((i, v, r.build_down and not r.down_others))
+            else:
+                changeable.append((i, v, r.build_down))
+        # checks.may_lock (M5/M6, A10)
+        if r.locking and (r.ligger_any or owner == seat or (teams and owner % 2 == seat % 2)):
+            lockable.append((i, v))
+    build_values = capture_bits if r.one_per_value else 0
+    return ids_by_value, capture_bits, build_values, owned, bound, changeable, lockable
+
+
+def _gen(r: _Rules, f: FastState) -> list[FastCode]:
+    """:func:`legal` of ``f`` (the engine's ``movegen._codes`` for supported rules) with the rules' facts ``r``.
+    The returned list may be shared: never change it."""
+    seat = f.to_move
+    assert seat is not None
+    hf = f.hfs[seat]
+    table = f.table
+    tkey = f.tkey
+    builds = f.builds
+    teams = f.teams
+    distinct, held, held2, hvc, _ = hf
+    trails: list[FastCode] = hf[4]
+    if not distinct:
+        return []
+    t_ = _TABLES.get(tkey)
+    if t_ is None:
+        t_ = _table(table, tkey)
+    tv_bits = t_.tv_bits
+    capture_bits = t_.sums
+    # bit t: a hand card of table value t may found a build on one loose card (t + tv(y) is a held value)
+    found = 0
+    for w in t_.tvs:
+        found |= held >> w
+    if not builds:
+        if not (held & capture_bits or found):
+            return trails  # nothing to capture or build: every card may be trailed (any capture duty)
+        owned: list[int] = []
+        build_values = 0
+        ids_by_value: dict[int, tuple[int, ...]] = {}
+        changeable: list[tuple[int, int, bool]] = []
+        lockable: list[tuple[int, int]] = []
+        bound = False
+        check_bits = 0
+        bare = False
+    else:
+        bc = f.bfc[seat]
+        if bc[0] != f.bver:
+            bc = f.bfc[seat] = (f.bver, _builds_facts(r, builds, seat, teams))
+        ids_by_value, capture_add, build_values, owned, bound, changeable, lockable = bc[1]
+        capture_bits |= capture_add
+        check_bits = 0  # bit v: the reserve rule may bite for a played card of hand value v
+        bare = False
+        # bit t of found: a hand card of table value t may also change or lock a build (D5: the mover holds the
+        # new value) -- only to skip the cards that cannot
+        for _, bv, down in changeable:
+            found |= held >> bv  # raise to bv + t
+            if down:
+                u = held & ((1 << bv) - 1) & ~3  # build down to u = bv - t, 2 <= u < bv
+                while u:
+                    low = u & -u
+                    u ^= low
+                    found |= 1 << (bv + 1 - low.bit_length())
+        for _, bv in lockable:
+            if held >> bv & 1:
+                found |= 1 << bv  # lay on
+                for w in t_.tvs:
+                    if w < bv:
+                        found |= 1 << (bv - w)  # package with a loose card worth bv - t
+        if owned and r.reserve:
+            for i in owned:
+                k = hvc[builds[i][1]]
+                if k == 0:
+                    bare = True
+                elif k == 1:
+                    check_bits |= 1 << builds[i][1]
+    by_tv = t_.by_tv
+    pair_bits = t_.pair_bits if r.pkg_on else 0
+    forced = r.forced
+    mode = r.mode
+    if t_.lmode != mode:
+        t_.lmode = mode
+        t_.lh = [None] * 17
+    loose_by_h = t_.lh
+    captures: list[FastCode] = []
+    others: list[FastCode] = []
+    capturing: list[int] = []
+    pure = r.pure
+    special = r.special
+    from_hand = r.from_hand
+    cap_hv = held & capture_bits
+    for x in distinct:
+        hx = HV[x]
+        t = x // 4 + 1
+        if not (cap_hv >> hx | found >> t) & 1:
+            continue  # no capture, no build, no change of a build
+        check = (bare or check_bits >> hx & 1) if owned else False
+        # M1 capture
+        if cap_hv >> hx & 1:
+            hb = ids_by_value.get(hx, ()) if builds else ()
+            if pure and (tkey >> (2 * x)) & 3 and not SCORING[x]:
+                caps: list[FastCode] = [(0, x, (x,), hb)]  # pure mulle (checks.twin_only)
+            elif special and hx >= 14:
+                caps = [(0, x, (), hb)] if hb else []  # checks.builds_only
+            else:
+                opts = loose_by_h[hx]
+                if opts is None:
+                    k = bisect_left(table, 4 * hx - 4)  # the loose cards worth less than hx
+                    if not t_.prefix[k] >> hx & 1 and mode != "free":
+                        # no group of two or more cards: the one maximal part is every card worth hx
+                        opts = loose_by_h[hx] = [tuple(table[k : bisect_left(table, 4 * hx)])]
+                    else:
+                        opts = loose_by_h[hx] = _loose(table, tkey, hx, mode)
+                # without a build of the value, a capture takes some loose cards
+                caps = [(0, x, loose, hb) for loose in opts] if hb else [(0, x, lo, hb) for lo in opts if lo]
+            if caps:
+                if check:
+                    ok = [m for m in caps if not _lack(hvc, hx, builds, owned, None, -1, m[3])]
+                    if ok:
+                        captures += ok
+                        capturing.append(x)
+                else:
+                    captures += caps
+                    capturing.append(x)
+        if not from_hand[x]:
+            continue  # D6
+        keeps = (held & ~(1 << hx)) | (held2 & (1 << hx))  # D5: a reserve for bit v besides x
+        # M2 on one loose card y, in increasing v = t + tv(y)
+        cand = (tv_bits << t) & keeps & ~build_values
+        while cand:
+            low = cand & -cand
+            cand ^= low
+            v = low.bit_length() - 1
+            if check and _lack(hvc, hx, builds, owned, v, -1, ()):
+                continue
+            if pair_bits >> v & 1:
+                for y in by_tv[v - t]:
+                    for pk in _found_pairs(t_, table, tkey, y, v, forced):
+                        others.append((1, x, _ONE[y], v, pk))
+            else:
+                for y in by_tv[v - t]:
+                    others.append((1, x, _ONE[y], v, ()))
+        if not builds:
+            continue
+        for i, bv, down in changeable:
+            v = bv + t
+            if v <= 16 and keeps >> v & 1 and not (check and _lack(hvc, hx, builds, owned, v, i, ())):
+                others.append((2, x, i, v))
+            if down:
+                v = bv - t
+                if v >= 2 and keeps >> v & 1 and not (check and _lack(hvc, hx, builds, owned, v, i, ())):
+                    others.append((3, x, i, v))
+        for i, bv in lockable:
+            if not keeps >> bv & 1 or (check and _lack(hvc, hx, builds, owned, bv, -1, ())):
+                continue
+            need = bv - t
+            if 1 <= need <= 13:
+                for y in by_tv[need]:
+                    for pk in _found_pairs(t_, table, tkey, y, bv, forced) if pair_bits >> bv & 1 else _NO_PAIRS:
+                        others.append((4, x, _ONE[y], i, pk))
+            if t == bv:
+                others.append((5, x, i))
+    moves = captures + others if others else captures
+    if not bound:
+        duty = r.duty
+        # checks.duty_forbids_trail
+        if duty == "player":
+            allowed, skip = not captures, False
+        elif duty == "card":
+            allowed, skip = True, True
+        elif duty == "strict":
+            allowed, skip = not moves, False
+        else:
+            allowed, skip = True, False
+        if allowed:
+            if not moves:
+                return trails
+            if moves is captures:
+                moves = captures[:]
+            if skip and capturing:
+                moves += [_TRAILS[x] for x in distinct if x not in capturing]
+            else:
+                moves += trails
+    if not moves:  # safety valve (spec §2.6)
+        return trails
+    return moves
+
+
+def _lack(
+    hvc: list[int],
+    hx: int,
+    builds: list[list[Any]],
+    owned: list[int],
+    add: int | None,
+    drop: int,
+    taken: tuple[int, ...],
+) -> bool:
+    """:func:`kortbord.mulle.checks.reserve_lack` is not None: the move (playing a card of hand value ``hx``,
+    creating or changing a build to ``add``, changing build ``drop``, taking the builds ``taken``) leaves the
+    mover without a reserve for ``add`` or for an owned build (D5 and the reserve rule, spec §2.6)."""
+    if add is not None and hvc[add] - (hx == add) <= 0:
+        return True
+    for i in owned:
+        v = builds[i][1]
+        if v != add and hvc[v] - (hx == v) <= 0 and i != drop and i not in taken:
+            return True
+    return False
+
+
+def engine_code(f: FastState, code: FastCode) -> tuple[Any, ...]:
+    """The engine's move code (:mod:`kortbord.mulle.movegen`) of fast code ``code`` in position ``f``, with
+    :class:`~kortbord.cards.Card` values."""
+    kind = code[0]
+    x = Card(code[1])
+    ids = [f"B{b[0]}" for b in f.builds]
+
+    def pk(p: tuple[tuple[int, int], ...]) -> tuple[tuple[Card, Card], ...]:
+        return tuple((Card(a), Card(b)) for a, b in p)
+
+    if kind == 0:
+        return (0, x, tuple(map(Card, code[2])), tuple(ids[i] for i in code[3]))
+    if kind == 1:
+        return (1, x, tuple(map(Card, code[2])), code[3], pk(code[4]))
+    if kind in (2, 3):
+        return (kind, x, ids[code[2]], code[3])
+    if kind == 4:
+        return (4, x, tuple(map(Card, code[2])), ids[code[3]], pk(code[4]))
+    if kind == 5:
+        return (5, x, ids[code[2]])
+    return (6, x)
+
+
+# ----------------------------------------------------------------------------------------------- applying
+def play(f: FastState, code: FastCode) -> None:
+    """Apply the legal move ``code`` (from :func:`legal` of ``f``) to ``f`` in place, as
+    ``transitions.apply_code`` does (spec §2.6-§2.11): the move, then the next turn, the next deal or the end of
+    the round (the last-capture sweep and the round's score in ``f.breakdown``).  The code is trusted."""
+    _play(f, _rules_of(f.rules), code)
+
+
+def _play(f: FastState, r: _Rules, code: FastCode) -> None:
+    """:func:`play` with the rules' facts ``r``."""
+    seat = f.to_move
+    assert seat is not None
+    x = code[1]
+    kind = code[0]
+    hand = f.hands[seat]
+    hand.remove(x)
+    hf = f.hfs[seat]
+    hvc = hf[3]
+    hx = HV[x]
+    k = hvc[hx] - 1
+    hvc[hx] = k
+    if k == 1:
+        hf[2] &= ~(1 << hx)
+    elif k == 0:
+        hf[1] &= ~(1 << hx)
+    if x not in hand:
+        distinct = hf[0][:]
+        distinct.remove(x)
+        hf[0] = distinct
+        trails = hf[4][:]
+        trails.remove(_TRAILS[x])
+        hf[4] = trails
+    last_play = f.left == 1 and f.pos == len(f.stock)  # the round's last card: no tabbe (spec §2.9)
+    f.left -= 1
+    table = f.table
+    builds = f.builds
+    if kind == 6:
+        insort(table, x)
+        f.tkey += _TWO[x]
+    elif kind == 0:
+        side = seat % 2 if f.teams else seat
+        got = [x, *code[2]]
+        taken = code[3]
+        tkey = f.tkey
+        for c in code[2]:
+            table.remove(c)
+            tkey -= _TWO[c]
+        f.tkey = tkey
+        if taken:
+            for i in taken:
+                got += builds[i][4]
+            for i in reversed(taken):
+                del builds[i]
+            f.bver += 1
+        pile = f.piles[side]
+        pile[0] += got
+        if len(got) > 1 and len(set(got)) < len(got):
+            rules = f.rules
+            for c in sorted(set(got)):
+                pairs = got.count(c) // 2
+                if pairs and (r.pair_any or c // 4 == x // 4):
+                    pile[1] += [(c, mulle_points(c, rules, from_hand=c == x))] * pairs
+        if not table and not builds and not last_play and not (r.no_tabbe_last_deal and f.is_last_deal):
+            pile[2] += 1
+        f.last_capturer = seat
+    elif kind == 1:
+        y = code[2][0]
+        cards = [x, y]
+        table.remove(y)
+        tkey = f.tkey - _TWO[y]
+        pk = code[4]
+        for a, b in pk:
+            table.remove(a)
+            table.remove(b)
+            tkey -= _TWO[a] + _TWO[b]
+            cards += (a, b)
+        f.tkey = tkey
+        cards.sort()
+        builds.append([f.next_build, code[3], seat, bool(pk) and r.locking, cards])
+        f.next_build += 1
+        f.bver += 1
+    elif kind == 2 or kind == 3:
+        i = code[2]
+        b = builds[i]
+        v = code[3]
+        insort(b[4], x)
+        b[1] = v
+        b[2] = seat
+        b[3] = False
+        if r.one_per_value:
+            for j, o in enumerate(builds):
+                if o[1] == v and j != i:
+                    o[4] = sorted(o[4] + b[4])
+                    o[2] = seat
+                    o[3] = r.locking
+                    del builds[i]
+                    break
+    elif kind == 4:
+        b = builds[code[3]]
+        y = code[2][0]
+        table.remove(y)
+        tkey = f.tkey - _TWO[y]
+        cards = b[4]
+        cards += (x, y)
+        for a, c in code[4]:
+            table.remove(a)
+            table.remove(c)
+            tkey -= _TWO[a] + _TWO[c]
+            cards += (a, c)
+        f.tkey = tkey
+        cards.sort()
+        b[2] = seat
+        b[3] = r.locking
+    else:  # 5: lay on
+        b = builds[code[2]]
+        insort(b[4], x)
+        b[2] = seat
+        b[3] = True
+    if 0 < kind < 6:  # a build was made or changed
+        f.bver += 1
+    if f.left:  # the next seat with cards (spec §2.4), most often the next seat
+        s = seat + 1
+        if s == f.players:
+            s = 0
+        if f.hands[s]:
+            f.to_move = s
+            return
+    _advance(f, seat, r)
+
+
+def _advance(f: FastState, seat: int, r: _Rules) -> None:
+    """The next seat with cards; else the next deal; else the round's end (spec §2.3, §2.10, §2.11)."""
+    n = f.players
+    hands = f.hands
+    if f.left:
+        for i in range(1, n + 1):
+            s = (seat + i) % n
+            if hands[s]:
+                f.to_move = s
+                return
+    if f.pos < len(f.stock):
+        _deal(f, False)
+        f.deal_no += 1
+        f.to_move = (f.dealer + 1) % n
+        return
+    # the round's end: the last capturer takes what is left (never a tabbe), then the score
+    leftover = list(f.table)
+    for b in f.builds:
+        leftover += b[4]
+    if f.last_capturer is not None and leftover:
+        side = f.last_capturer % 2 if f.teams else f.last_capturer
+        f.piles[side][0] += leftover
+    f.table = []
+    f.tkey = 0
+    f.builds = []
+    f.to_move = None
+    rules = f.rules
+    f.breakdown = tuple(score_pile(p[0], p[1], p[2], rules) for p in f.piles)
+
+
+def _deal(f: FastState, first: bool) -> None:
+    """Deal one deal from the stock (``transitions._deal``, spec §2.3): packets of ``deal_packet`` to each seat
+    from the dealer's left, then (first deal only) to the table, repeated; a short last deal one card at a time."""
+    rules = f.rules
+    n = f.players
+    stock = f.stock
+    pos = f.pos
+    hand_need = rules.hand_size
+    table_need = rules.table_size if first else 0
+    order = [(f.dealer + 1 + i) % n for i in range(n)]
+    hands: list[list[int]] = [[] for _ in range(n)]
+    table: list[int] = []
+    if len(stock) - pos >= n * hand_need + table_need:
+        packet = rules.deal_packet
+        need = hand_need
+        while need or table_need:
+            k = min(packet, need)
+            for s in order:
+                hands[s] += stock[pos : pos + k]
+                pos += k
+            need -= k
+            k = min(packet, table_need)
+            table += stock[pos : pos + k]
+            pos += k
+            table_need -= k
+    else:
+        i = 0
+        while pos < len(stock):
+            hands[order[i % n]].append(stock[pos])
+            pos += 1
+            i += 1
+    for h in hands:
+        h.sort()
+    f.hands = hands
+    f.hfs = [_hand_facts(h) for h in hands]
+    f.left = sum(map(len, hands))
+    f.is_last_deal = pos == len(stock)
+    f.pos = pos
+    if first:
+        table.sort()
+        f.table = table
+        tkey = 0
+        for c in table:
+            tkey += _TWO[c]
+        f.tkey = tkey
+
+
+# ----------------------------------------------------------------------------------------------- random rounds
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    """One finished round of :func:`random_round`.
+
+    Attributes:
+        piles: per side the capture pile (:class:`~kortbord.mulle.state.PileInfo`: cards in capture order,
+            the last-capture sweep last; mulles; tabbar).
+        breakdown: per side the round's score (:func:`kortbord.mulle.scoring.score_pile`).
+        last_capturer: the seat of the round's last capture, or None.
+        moves: player moves played.
+    """
+
+    piles: tuple[PileInfo, ...]
+    breakdown: tuple[dict[str, Any], ...]
+    last_capturer: int | None
+    moves: int
+
+
+def new_round(rules: Rules, players: int, teams: bool, dealer: int, deck: Sequence[int]) -> FastState:
+    """The FastState after dealing the first deal of a round from ``deck`` (104 card indices, dealing order).
+    Arguments are trusted (the engine's :func:`~kortbord.mulle.transitions.new_game` checks them)."""
+    from kortbord.mulle.transitions import deal_plan
+
+    f = FastState()
+    f.rules = rules
+    f.players = players
+    f.teams = teams
+    f.dealer = dealer
+    f.stock = list(deck)
+    f.pos = 0
+    f.builds = []
+    f.bver = 0
+    f.bfc = [(-1, None)] * players
+    f.next_build = 1
+    f.piles = [[[], [], 0] for _ in range(2 if teams else players)]
+    f.last_capturer = None
+    f.deal_no = 1
+    f.deals_total = len(deal_plan(rules, players))
+    f.round_no = 1
+    f.scores = (0,) * (2 if teams else players)
+    f.round_log = ()
+    f.breakdown = None
+    _deal(f, True)
+    f.to_move = (dealer + 1) % players
+    return f
+
+
+def random_round(
+    rules: Rules, rng: random.Random, *, players: int = 2, teams: bool = False, dealer: int | None = 0
+) -> RoundResult:
+    """Play one round of ``new_game(rules, players=players, teams=teams, dealer=dealer)`` from its shuffle with
+    uniformly random legal moves, drawing from ``rng`` what the engine loop draws (``chance_outcome``: the
+    shuffle of the two packs; then ``rng.choice`` over the legal moves in canonical order), so the same seed
+    gives the same game, pile for pile (``dealer=None``: drawn first, ``rng.randrange(players)``, as the engine's
+    first chance step does).  Unsupported rules (:func:`supports`) are played by the engine.
+
+    Raises:
+        InvalidRulesError: as ``new_game`` (bad player count, teams without 4 players, a format too big)."""
+    from kortbord.mulle.transitions import new_game
+
+    new_game(rules, players=players, teams=teams, dealer=dealer)  # the engine's checks of the arguments
+    if not supports(rules):
+        return _engine_round(rules, rng, players, teams, dealer)
+    if dealer is None:
+        dealer = rng.randrange(players)
+    deck = list(_DECK)
+    if type(rng) is random.Random and _DRAWS_OK:
+        getrandbits = rng.getrandbits
+        _shuffle(getrandbits, deck)
+    else:
+        rng.shuffle(deck)
+    f = new_round(rules, players, teams, dealer, deck)
+    r = _rules_of(rules)
+    moves = 0
+    if type(rng) is random.Random and _DRAWS_OK:
+        while f.breakdown is None:
+            seat = f.to_move
+            assert seat is not None
+            ms = _gen(r, f)
+            # rng.choice(ms): rng._randbelow(len(ms)) by rejection from getrandbits (checked by _draws_ok)
+            n = len(ms)
+            k = n.bit_length()
+            i = getrandbits(k)
+            while i >= n:
+                i = getrandbits(k)
+            _play(f, r, ms[i])
+            moves += 1
+    else:
+        choice = rng.choice
+        while f.breakdown is None:
+            seat = f.to_move
+            assert seat is not None
+            _play(f, r, choice(_gen(r, f)))
+            moves += 1
+    assert f.breakdown is not None
+    return RoundResult(
+        tuple(PileInfo(tuple(p[0]), tuple(p[1]), p[2]) for p in f.piles), f.breakdown, f.last_capturer, moves
+    )
+
+
+def _shuffle(getrandbits: Any, x: list[int]) -> None:
+    """``random.Random.shuffle(x)`` with its draws (``_randbelow(i + 1)`` by rejection from ``getrandbits``)
+    written out: the same permutation from the same generator state (checked by :func:`_draws_ok`)."""
+    for i in range(len(x) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
+
+
+def _draws_ok() -> bool:
+    """Whether this Python's ``random.Random`` shuffles and chooses as :func:`_shuffle` and the inline draw of
+    :func:`random_round` do (CPython's ``_randbelow_with_getrandbits``); else the core calls ``rng.shuffle`` and
+    ``rng.choice`` themselves."""
+    a = random.Random(2026)
+    b = random.Random(2026)
+    d1 = list(range(104))
+    d2 = list(range(104))
+    a.shuffle(d1)
+    _shuffle(b.getrandbits, d2)
+    if d1 != d2:
+        return False
+    for n in (1, 2, 3, 5, 8, 13, 64, 100, 1000):
+        k = n.bit_length()
+        i = b.getrandbits(k)
+        while i >= n:
+            i = b.getrandbits(k)
+        if a.choice(range(n)) != i:
+            return False
+    return a.random() == b.random()
+
+
+_DRAWS_OK: Final = _draws_ok()
+
+
+def _engine_round(rules: Rules, rng: random.Random, players: int, teams: bool, dealer: int | None) -> RoundResult:
+    """:func:`random_round` played by the engine (``chance_outcome``, ``legal_codes``, ``apply_code``)."""
+    from kortbord.mulle.movegen import legal_codes
+    from kortbord.mulle.transitions import apply, apply_code, chance_outcome, new_game
+
+    s = new_game(rules, players=players, teams=teams, dealer=dealer)
+    s = apply(s, chance_outcome(s, rng))
+    moves = 0
+    while s.phase == "play":
+        s = apply_code(s, rng.choice(legal_codes(s)))
+        moves += 1
+    return RoundResult(s.piles, s.round_log[-1], s.last_capturer, moves)
