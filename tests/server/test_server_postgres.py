@@ -119,3 +119,64 @@ def test_notifications_carry_game_id_and_version_only(tmp_path: Path, postgres_u
     assert [p for p in payloads if not shape.fullmatch(p)] == []
     assert [p for p in payloads if p.startswith("m:")] == [f"m:{g['game_id']}:{v}:{instance}" for v in range(1, 21)]
     assert any(p.startswith("s:") for p in payloads)  # the join was announced
+
+
+def test_a_batch_of_moves_stores_only_those_at_the_stored_version(postgres_url: str) -> None:
+    """One group commit on PostgreSQL (issue #12: the database decides each move): moves of three games in one
+    batch, one of them made at a version the database has moved past -- that one is refused
+    (:class:`~kortbord.server.db.VersionConflict`, nothing of it stored, no notification), the others are stored
+    with their snapshots, each announced once with its game id and version."""
+    import asyncio
+    import datetime as dt
+
+    import asyncpg
+
+    from kortbord.server.db import CHANNEL, GameRow, SeatRow, Store, VersionConflict
+
+    raw_url = postgres_url.replace("postgresql+asyncpg://", "postgresql://")
+
+    async def run() -> tuple[list[object], list[str], list[tuple[str, int, int, str]], dict[str, int], str, str, int]:
+        conn = await asyncpg.connect(raw_url)
+        await conn.execute("CREATE DATABASE batch_test")
+        await conn.close()
+        url = postgres_url.rsplit("/", 1)[0] + "/batch_test"
+        store = Store(url)
+        await store.start()
+        heard: list[str] = []
+        listener = await asyncpg.connect(raw_url.rsplit("/", 1)[0] + "/batch_test")
+        await listener.add_listener(CHANNEL, lambda _c, _p, _ch, payload: heard.append(payload))
+        try:
+            for gid in ("b1", "b2", "b3"):
+                await store.create_game(
+                    GameRow(gid, "mulle", None, {}, "x", 2, False, "0" * 64, "0" * 64, "r", 0, None, "playing",
+                            dt.datetime.now(dt.UTC), [SeatRow(0, "human", None, None, "h", None, True)], [])
+                )  # fmt: skip
+            await store.append_move("b2", 1, 0, "T 9H", "playing", {"version": 1})
+            heard.clear()
+            batches = store.stats["batches"]
+            # one batch: b1 at version 0 (good), b2 again at version 0 (stale: it is at 1), b3 at version 0 (good)
+            outcomes = await asyncio.gather(
+                store.append_move("b1", 1, 0, "T 2S", "playing", {"version": 1, "phase": "a"}),
+                store.append_move("b2", 1, 1, "T 3S", "playing", {"version": 1, "phase": "b"}),
+                store.append_move("b3", 1, 0, "T 4S", "over", {"version": 1, "phase": "c"}),
+                return_exceptions=True,
+            )
+            await asyncio.sleep(0.3)
+            db = await asyncpg.connect(raw_url.rsplit("/", 1)[0] + "/batch_test")
+            stored = [tuple(r) for r in await db.fetch("SELECT game_id, ply, seat, move FROM moves ORDER BY game_id")]
+            versions = {r[0]: r[1] for r in await db.fetch("SELECT id, version FROM games")}
+            status = await db.fetchval("SELECT status || ':' || CAST(snapshot AS text) FROM games WHERE id = 'b3'")
+            await db.close()
+            return outcomes, heard, stored, versions, status, store.instance, store.stats["batches"] - batches
+        finally:
+            await listener.close()
+            await store.close()
+
+    outcomes, heard, stored, versions, status, instance, batches = asyncio.run(run())
+    assert batches == 1  # the three moves were written together
+    assert outcomes[0] is None and outcomes[2] is None
+    assert isinstance(outcomes[1], VersionConflict)
+    assert stored == [("b1", 1, 0, "T 2S"), ("b2", 1, 0, "T 9H"), ("b3", 1, 0, "T 4S")]
+    assert versions == {"b1": 1, "b2": 1, "b3": 1}
+    assert status == 'over:{"version":1,"phase":"c"}'
+    assert sorted(heard) == [f"m:b1:1:{instance}", f"m:b3:1:{instance}"]

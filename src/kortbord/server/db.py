@@ -447,10 +447,36 @@ class Store:
         """One transaction for the whole batch of moves; the indexes (in ``batch``) of the moves the database
         accepted (the others' games were not at the version the move was made at)."""
         if self.shared:
-            accepted: set[int] = await self._run_write(_write_moves_pg, batch, _now(), self.instance)
-        else:
-            accepted = await self._run_write(_write_moves, batch, _now())
+            return await self._write_moves_pg(batch, _now())
+        accepted: set[int] = await self._run_write(_write_moves, batch, _now())
         return accepted
+
+    async def _pg_fetch(self, sql: str, *args: Any) -> list[Any]:
+        """PostgreSQL's hot path: one statement on the driver's own connection (asyncpg, from SQLAlchemy's pool),
+        prepared once per connection and cached by asyncpg -- no statement building or result wrapping per call.
+        Outside a transaction block the statement is its own transaction.  Returns asyncpg records."""
+        async with self.engine.connect() as conn:
+            driver: Any = (await conn.get_raw_connection()).driver_connection
+            rows: list[Any] = await driver.fetch(sql, *args)
+            return rows
+
+    async def _write_moves_pg(self, batch: Sequence[_Pending], now: dt.datetime) -> set[int]:
+        """PostgreSQL: the whole batch in one statement (:data:`_WRITE_MOVES_PG`, one round trip): each game
+        advanced only from the version its move was made at, the accepted moves inserted, one notification per
+        accepted move (game id and version only: no card ever travels in a notification)."""
+        rows = await self._pg_fetch(
+            _WRITE_MOVES_PG,
+            [p.game_id for p in batch],
+            [p.ply for p in batch],
+            [p.seat for p in batch],
+            [p.move for p in batch],
+            [p.status for p in batch],
+            [json.dumps(p.snapshot, separators=(",", ":")) for p in batch],
+            now,
+            self.instance,
+        )
+        advanced = {(r[0], r[1]) for r in rows}
+        return {i for i, p in enumerate(batch) if (p.game_id, p.ply) in advanced}
 
     # -- many instances (PostgreSQL) ----------------------------------------------------------------------------
     def listen(self, on_message: Callable[[str], None], on_reconnect: Callable[[], None]) -> None:
@@ -541,6 +567,9 @@ class Store:
         """The stored version, status and seats of a game and its moves after ``version``; None if there is no
         such game.  (How an instance catches up with moves another instance stored.)  ``with_seats=False``: only
         the moves (one query; ``seats`` is empty and ``status`` blank) -- enough after a move's notification."""
+        if self.shared and not with_seats:  # after every move another instance stored: the hot path
+            only = [r[0] for r in await self._pg_fetch(_MOVES_SINCE_PG, game_id, version)]
+            return Update(version + len(only), "", [], only)
         async with self.engine.connect() as conn:
             if not with_seats:
                 rows = await conn.execute(
@@ -727,13 +756,21 @@ _ADVANCE_GAME = (
     )
 )
 
-#: One statement for a whole batch on PostgreSQL: advance every game that is at the move's previous version (the
-#: row lock makes a concurrent writer of the same game wait, then find the version moved on and match nothing).
-_ADVANCE_GAMES_PG = text(
-    "UPDATE games SET version = b.ply, status = b.st, snapshot = CAST(b.snap AS json), updated_at = :now "
-    "FROM unnest(CAST(:gids AS text[]), CAST(:plys AS int[]), CAST(:sts AS text[]), CAST(:snaps AS text[])) "
-    "AS b(gid, ply, st, snap) WHERE games.id = b.gid AND games.version = b.ply - 1 RETURNING games.id"
+#: One statement (one round trip, its own transaction) for a whole batch of moves on PostgreSQL: advance every
+#: game that is at the move's previous version (the row lock makes a concurrent writer of the same game wait, then
+#: find the version moved on and match nothing), insert the moves of the games it advanced, and queue one
+#: notification per stored move -- ``m:<game id>:<version>:<instance>``, sent at commit.  Returns (game id, ply) of
+#: every stored move.  Parameters: game ids, plys, seats, moves, statuses, snapshots (JSON text), now, instance.
+_WRITE_MOVES_PG: Final = (
+    "WITH b AS (SELECT * FROM unnest($1::text[], $2::int[], $3::int[], $4::text[], $5::text[], $6::text[]) "
+    "AS b(gid, ply, seat, mv, st, snap)), "
+    "adv AS (UPDATE games SET version = b.ply, status = b.st, snapshot = CAST(b.snap AS json), updated_at = $7 "
+    "FROM b WHERE games.id = b.gid AND games.version = b.ply - 1 RETURNING games.id, b.ply, b.seat, b.mv), "
+    "ins AS (INSERT INTO moves (game_id, ply, seat, move, created_at) SELECT id, ply, seat, mv, $7 FROM adv) "
+    f"SELECT id, ply, pg_notify('{CHANNEL}', 'm:' || id || ':' || ply || ':' || $8) FROM adv"
 )
+#: The moves of a game after a version, in order (PostgreSQL; parameters: game id, version).
+_MOVES_SINCE_PG: Final = "SELECT move FROM moves WHERE game_id = $1 AND ply > $2 ORDER BY ply"
 
 
 def _insert_moves(conn: Connection, batch: Sequence[_Pending], now: dt.datetime) -> None:
@@ -755,24 +792,6 @@ def _write_moves(conn: Connection, batch: Sequence[_Pending], now: dt.datetime) 
         if done.rowcount == 1:
             accepted.add(i)
     _insert_moves(conn, [batch[i] for i in sorted(accepted)], now)
-    return accepted
-
-
-def _write_moves_pg(conn: Connection, batch: Sequence[_Pending], now: dt.datetime, instance: str) -> set[int]:
-    """PostgreSQL: one conditional update for the batch, the accepted moves inserted, and one notification per
-    accepted move (game id and version only: no card ever travels in a notification)."""
-    params = {
-        "now": now,
-        "gids": [p.game_id for p in batch],
-        "plys": [p.ply for p in batch],
-        "sts": [p.status for p in batch],
-        "snaps": [json.dumps(p.snapshot) for p in batch],
-    }
-    advanced = {r[0] for r in conn.execute(_ADVANCE_GAMES_PG, params)}
-    accepted = {i for i, p in enumerate(batch) if p.game_id in advanced}
-    won = [batch[i] for i in sorted(accepted)]
-    _insert_moves(conn, won, now)
-    _notify(conn, [f"m:{p.game_id}:{p.ply}:{instance}" for p in won])
     return accepted
 
 
