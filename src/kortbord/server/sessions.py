@@ -23,7 +23,6 @@ import asyncio
 import contextlib
 import datetime as dt
 import hashlib
-import json
 import logging
 import random
 import secrets
@@ -32,6 +31,8 @@ from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
+
+import orjson
 
 from kortbord import core
 from kortbord.contract import GameSpec
@@ -597,7 +598,9 @@ class Session:
 
 
 def _dumps(msg: dict[str, Any]) -> str:
-    return json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
+    """A message as compact JSON text (orjson: several times faster than the standard library on state messages,
+    the same JSON; keys that are not strings are written as strings, as ``json.dumps`` does)."""
+    return orjson.dumps(msg, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 def build_session(row: GameRow) -> Session:

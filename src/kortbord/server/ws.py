@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from kortbord.server import aids
-from kortbord.server.sessions import MoveError, Session, SessionManager
+from kortbord.server.sessions import MoveError, Session, SessionManager, _dumps
 
 __all__ = ["MAX_MESSAGE", "Connection", "RateLimit", "game_socket", "origin_allowed", "origin_key"]
 
@@ -82,7 +82,7 @@ class Connection:
     def send_json(self, msg: dict[str, Any]) -> None:
         """Queue a message that is not a state (error, pong)."""
         if not self.closed:
-            self.queue.put_nowait(json.dumps(msg, separators=(",", ":"), ensure_ascii=False))
+            self.queue.put_nowait(_dumps(msg))
 
     async def pump(self) -> None:
         """Send queued messages until the queue yields None or the socket fails."""
