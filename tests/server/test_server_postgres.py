@@ -8,6 +8,7 @@ import random
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pg_cluster import postgres_cluster
@@ -135,7 +136,7 @@ def test_a_batch_of_moves_stores_only_those_at_the_stored_version(postgres_url: 
 
     raw_url = postgres_url.replace("postgresql+asyncpg://", "postgresql://")
 
-    async def run() -> tuple[list[object], list[str], list[tuple[str, int, int, str]], dict[str, int], str, str, int]:
+    async def run() -> tuple[Any, ...]:
         conn = await asyncpg.connect(raw_url)
         await conn.execute("CREATE DATABASE batch_test")
         await conn.close()
@@ -180,3 +181,60 @@ def test_a_batch_of_moves_stores_only_those_at_the_stored_version(postgres_url: 
     assert versions == {"b1": 1, "b2": 1, "b3": 1}
     assert status == 'over:{"version":1,"phase":"c"}'
     assert sorted(heard) == [f"m:b1:1:{instance}", f"m:b3:1:{instance}"]
+
+
+def test_seats_on_postgresql_one_join_per_invite_and_the_game_reads_back_as_stored(postgres_url: str) -> None:
+    """A game stored on PostgreSQL reads back as it was written (rules, seats, snapshot); of two concurrent joins
+    with one invite exactly one takes the seat, a wrong invite takes none, and only a taken seat is announced
+    (``s:<game>:<instance>``); a status change is stored and announced."""
+    import asyncio
+    import datetime as dt
+
+    import asyncpg
+
+    from kortbord.server.db import CHANNEL, GameRow, SeatRow, Store, Update
+
+    raw_url = postgres_url.replace("postgresql+asyncpg://", "postgresql://")
+    created = dt.datetime(2026, 1, 2, 3, 4, 5, tzinfo=dt.UTC)
+    row = GameRow("j1", "cribbage", "Table", {"target": 61}, "x", 2, False, "1" * 64, "2" * 64, "r", 0,
+                  {"version": 0, "first_dealer": 1}, "waiting", created,
+                  [SeatRow(0, "human", None, "Ann", "t0", None, True), SeatRow(1, "human", None, None, None, "i1", False)],
+                  [])  # fmt: skip
+
+    async def run() -> tuple[
+        GameRow | None, list[int | None], int | None, Update | None, Update | None, list[str], str
+    ]:
+        conn = await asyncpg.connect(raw_url)
+        await conn.execute("CREATE DATABASE seats_test")
+        await conn.close()
+        store = Store(postgres_url.rsplit("/", 1)[0] + "/seats_test")
+        await store.start()
+        heard: list[str] = []
+        listener = await asyncpg.connect(raw_url.rsplit("/", 1)[0] + "/seats_test")
+        await listener.add_listener(CHANNEL, lambda _c, _p, _ch, payload: heard.append(payload))
+        try:
+            await store.create_game(row)
+            back = await store.load_game("j1")
+            wrong = await store.claim_seat("j1", "nope", "tx", None)
+            both = await asyncio.gather(
+                store.claim_seat("j1", "i1", "ta", "Bo"), store.claim_seat("j1", "i1", "tb", "Cy")
+            )
+            after = await store.load_since("j1", 0)
+            await store.set_status("j1", "playing")
+            status = await store.load_since("j1", 0)
+            await asyncio.sleep(0.3)
+            return back, list(both), wrong, after, status, heard, store.instance
+        finally:
+            await listener.close()
+            await store.close()
+
+    back, both, wrong, after, status, heard, instance = asyncio.run(run())
+    assert back == row
+    assert wrong is None
+    assert sorted(both, key=str) == [1, None]
+    assert after is not None and status is not None
+    winner = after.seats[1]
+    assert (winner.claimed, winner.invite_hash) == (True, None)
+    assert (winner.token_hash, winner.name) in (("ta", "Bo"), ("tb", "Cy"))
+    assert after.status == "waiting" and status.status == "playing"
+    assert heard == [f"s:j1:{instance}", f"s:j1:{instance}"]  # the one join, the status change

@@ -345,13 +345,26 @@ class Store:
             return await conn.run_sync(fn, *args)
 
     async def create_game(self, row: GameRow) -> None:
-        """Insert a new game with its seats (one transaction)."""
+        """Insert a new game with its seats (one transaction; on PostgreSQL one statement)."""
+        if self.shared:
+            st = row.seats
+            await self._pg_fetch(
+                _CREATE_GAME_PG,
+                row.id, row.game, row.name, json.dumps(row.rules), row.rules_version, row.players, row.teams,
+                row.seed, row.seed_commitment, row.rng, json.dumps(row.snapshot), row.status, row.created_at, _now(),
+                [s.seat for s in st], [s.kind for s in st], [s.level for s in st], [s.name for s in st],
+                [s.token_hash for s in st], [s.invite_hash for s in st], [s.claimed for s in st],
+            )  # fmt: skip
+            return
         await self._run_write(_create_game, row, _now())
 
     async def claim_seat(self, game_id: str, invite_hash: str, token_hash: str, name: str | None) -> int | None:
         """Claim the seat whose unused invite has ``invite_hash``: store the new token's hash and spend the
         invite (single use; the database decides between concurrent joins).  Returns the seat, or None when no
         unused invite matches.  Announced to the other instances (``s:`` notification)."""
+        if self.shared:  # one statement: the conditional update decides between concurrent joins
+            rows = await self._pg_fetch(_CLAIM_SEAT_PG, game_id, invite_hash, token_hash, name, self._tag(game_id))
+            return int(rows[0][0]) if len(rows) == 1 else None
         seat: int | None = await self._run_write(
             _claim_seat, game_id, invite_hash, token_hash, name, self._tag(game_id)
         )
@@ -365,6 +378,9 @@ class Store:
 
     async def set_status(self, game_id: str, status: str) -> None:
         """Change a game's status (e.g. ``waiting`` -> ``playing`` once every seat is taken)."""
+        if self.shared:
+            await self._pg_fetch(_SET_STATUS_PG, game_id, status, _now(), self._tag(game_id))
+            return
         await self._run_write(_set_status, game_id, status, _now(), self._tag(game_id))
 
     def _tag(self, game_id: str) -> str | None:
@@ -548,6 +564,8 @@ class Store:
     async def driverless_bot_games(self, limit: int = 50) -> list[str]:
         """Games being played by computer players only whose bots nobody drives (no lease, or an expired one):
         the ones an instance should pick up.  On SQLite (one server, no leases): every such game."""
+        if self.shared:  # every LEASE_RENEW seconds on every instance
+            return [r[0] for r in await self._pg_fetch(_DRIVERLESS_PG, limit)]
         humans = select(seats.c.game_id).where(seats.c.game_id == games.c.id, seats.c.kind == "human").exists()
         q = select(games.c.id).where(games.c.status == "playing", ~humans)
         if self.shared:
@@ -570,6 +588,13 @@ class Store:
         if self.shared and not with_seats:  # after every move another instance stored: the hot path
             only = [r[0] for r in await self._pg_fetch(_MOVES_SINCE_PG, game_id, version)]
             return Update(version + len(only), "", [], only)
+        if self.shared:  # one statement: the game's version and status, its seats, the later moves
+            found = await self._pg_fetch(_LOAD_SINCE_PG, game_id, version)
+            if not found:
+                return None
+            stored, status, seat_json, after = found[0]
+            seat_rows = [SeatRow(*s) for s in json.loads(seat_json or "[]")]
+            return Update(int(stored), str(status), seat_rows, list(after or []))
         async with self.engine.connect() as conn:
             if not with_seats:
                 rows = await conn.execute(
@@ -771,6 +796,42 @@ _WRITE_MOVES_PG: Final = (
 )
 #: The moves of a game after a version, in order (PostgreSQL; parameters: game id, version).
 _MOVES_SINCE_PG: Final = "SELECT move FROM moves WHERE game_id = $1 AND ply > $2 ORDER BY ply"
+#: A game's stored version and status, its seats (JSON text: ``[[seat, kind, level, name, token_hash, invite_hash,
+#: claimed], ...]`` by seat) and its moves after a version (PostgreSQL; parameters: game id, version).
+_LOAD_SINCE_PG: Final = (
+    "SELECT g.version, g.status, "
+    "(SELECT CAST(json_agg(json_build_array(s.seat, s.kind, s.level, s.name, s.token_hash, s.invite_hash, "
+    "s.claimed) ORDER BY s.seat) AS text) FROM seats s WHERE s.game_id = g.id), "
+    "(SELECT array_agg(m.move ORDER BY m.ply) FROM moves m WHERE m.game_id = g.id AND m.ply > $2) "
+    "FROM games g WHERE g.id = $1"
+)
+#: Claim the seat of an unused invite (PostgreSQL; parameters: game id, invite hash, token hash, name, the ``s:``
+#: notification): one conditional update -- of two concurrent joins with one invite the second waits for the
+#: first's row lock, then finds the invite spent and matches nothing; the notification only if a seat was taken.
+_CLAIM_SEAT_PG: Final = (
+    "WITH c AS (UPDATE seats SET token_hash = $3, invite_hash = NULL, claimed = true, name = $4 "
+    "WHERE game_id = $1 AND invite_hash = $2 AND NOT claimed RETURNING seat) "
+    f"SELECT seat, pg_notify('{CHANNEL}', $5) FROM c"
+)
+#: Set a game's status and announce it (PostgreSQL; parameters: game id, status, now, the ``s:`` notification).
+_SET_STATUS_PG: Final = (
+    f"WITH u AS (UPDATE games SET status = $2, updated_at = $3 WHERE id = $1) SELECT pg_notify('{CHANNEL}', $4)"
+)
+#: A new game and its seats (PostgreSQL, one statement; the seats' foreign key is checked at its end).
+_CREATE_GAME_PG: Final = (
+    "WITH g AS (INSERT INTO games (id, game, name, rules, rules_version, players, teams, seed, seed_commitment, "
+    "rng, version, snapshot, status, created_at, updated_at) VALUES ($1, $2, $3, CAST($4::text AS json), $5, $6, "
+    "$7, $8, $9, $10, 0, CAST($11::text AS json), $12, $13, $14) RETURNING id) "
+    "INSERT INTO seats (game_id, seat, kind, level, name, token_hash, invite_hash, claimed) "
+    "SELECT g.id, s.* FROM g, unnest($15::int[], $16::text[], $17::text[], $18::text[], $19::text[], $20::text[], "
+    "$21::bool[]) AS s"
+)
+#: Games of computer players only whose bots nobody drives (PostgreSQL; parameter: how many at most).
+_DRIVERLESS_PG: Final = (
+    "SELECT g.id FROM games g LEFT JOIN bot_leases l ON l.game_id = g.id WHERE g.status = 'playing' "
+    "AND NOT EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.kind = 'human') "
+    "AND (l.game_id IS NULL OR l.expires_at < now()) ORDER BY g.created_at LIMIT $1"
+)
 
 
 def _insert_moves(conn: Connection, batch: Sequence[_Pending], now: dt.datetime) -> None:
