@@ -578,6 +578,17 @@ class Store:
     # -- reading ------------------------------------------------------------------------------------------------
     async def load_game(self, game_id: str) -> GameRow | None:
         """One game with its seats and moves, or None."""
+        if self.shared:  # one statement (a game opened on another instance loads on first access here)
+            found = await self._pg_fetch(_LOAD_GAME_PG, game_id)
+            if not found:
+                return None
+            g = found[0]
+            return GameRow(
+                id=g[0], game=g[1], name=g[2], rules=json.loads(g[3]), rules_version=g[4], players=g[5],
+                teams=bool(g[6]), seed=g[7], seed_commitment=g[8], rng=g[9], version=g[10],
+                snapshot=None if g[11] is None else json.loads(g[11]), status=g[12], created_at=g[13],
+                seats=[SeatRow(*s) for s in json.loads(g[14] or "[]")], moves=list(g[15] or []),
+            )  # fmt: skip
         rows = await self._load(games.c.id == game_id)
         return rows[0] if rows else None
 
@@ -803,6 +814,15 @@ _LOAD_SINCE_PG: Final = (
     "(SELECT CAST(json_agg(json_build_array(s.seat, s.kind, s.level, s.name, s.token_hash, s.invite_hash, "
     "s.claimed) ORDER BY s.seat) AS text) FROM seats s WHERE s.game_id = g.id), "
     "(SELECT array_agg(m.move ORDER BY m.ply) FROM moves m WHERE m.game_id = g.id AND m.ply > $2) "
+    "FROM games g WHERE g.id = $1"
+)
+#: One game, its seats (as in :data:`_LOAD_SINCE_PG`) and all its moves in order (PostgreSQL; parameter: game id).
+_LOAD_GAME_PG: Final = (
+    "SELECT g.id, g.game, g.name, CAST(g.rules AS text), g.rules_version, g.players, g.teams, g.seed, "
+    "g.seed_commitment, g.rng, g.version, CAST(g.snapshot AS text), g.status, g.created_at, "
+    "(SELECT CAST(json_agg(json_build_array(s.seat, s.kind, s.level, s.name, s.token_hash, s.invite_hash, "
+    "s.claimed) ORDER BY s.seat) AS text) FROM seats s WHERE s.game_id = g.id), "
+    "(SELECT array_agg(m.move ORDER BY m.ply) FROM moves m WHERE m.game_id = g.id) "
     "FROM games g WHERE g.id = $1"
 )
 #: Claim the seat of an unused invite (PostgreSQL; parameters: game id, invite hash, token hash, name, the ``s:``
