@@ -168,12 +168,14 @@ def test_a_batch_of_moves_stores_only_those_at_the_stored_version(postgres_url: 
             versions = {r[0]: r[1] for r in await db.fetch("SELECT id, version FROM games")}
             status = await db.fetchval("SELECT status || ':' || CAST(snapshot AS text) FROM games WHERE id = 'b3'")
             await db.close()
-            return outcomes, heard, stored, versions, status, store.instance, store.stats["batches"] - batches
+            since = await store.moves_since_many({"b1": 0, "b2": 0, "b3": 1, "nope": 0})
+            return outcomes, heard, stored, versions, status, store.instance, store.stats["batches"] - batches, since
         finally:
             await listener.close()
             await store.close()
 
-    outcomes, heard, stored, versions, status, instance, batches = asyncio.run(run())
+    outcomes, heard, stored, versions, status, instance, batches, since = asyncio.run(run())
+    assert since == {"b1": ["T 2S"], "b2": ["T 9H"]}  # every game's moves after the version asked, in one query
     assert batches == 1  # the three moves were written together
     assert outcomes[0] is None and outcomes[2] is None
     assert isinstance(outcomes[1], VersionConflict)

@@ -634,6 +634,22 @@ class Store:
                 ]
             return Update(int(g[0]), str(g[1]), seat_rows, later)
 
+    async def moves_since_many(self, versions: dict[str, int]) -> dict[str, list[str]]:
+        """The moves stored after a version of each of many games (``{game id: version}``), in order, in one
+        query: ``{game id: moves}`` (a game with none is left out).  How an instance catches up with the moves
+        other instances announced (PostgreSQL; on SQLite one query per game)."""
+        if not versions:
+            return {}
+        if self.shared:
+            rows = await self._pg_fetch(_MOVES_SINCE_MANY_PG, list(versions), list(versions.values()))
+            return {r[0]: list(r[1]) for r in rows}
+        out: dict[str, list[str]] = {}
+        for game_id, version in versions.items():
+            got = await self.load_since(game_id, version, with_seats=False)
+            if got is not None and got.moves:
+                out[game_id] = got.moves
+        return out
+
     async def load_unfinished(self) -> list[GameRow]:
         """Every game that is not over (to resume after a restart)."""
         return await self._load(games.c.status != "over")
@@ -809,6 +825,11 @@ _WRITE_MOVES_PG: Final = (
 )
 #: The moves of a game after a version, in order (PostgreSQL; parameters: game id, version).
 _MOVES_SINCE_PG: Final = "SELECT move FROM moves WHERE game_id = $1 AND ply > $2 ORDER BY ply"
+#: The moves of many games after a version each, in order (PostgreSQL; parameters: game ids, versions).
+_MOVES_SINCE_MANY_PG: Final = (
+    "SELECT m.game_id, array_agg(m.move ORDER BY m.ply) FROM moves m "
+    "JOIN unnest($1::text[], $2::int[]) AS b(gid, v) ON m.game_id = b.gid AND m.ply > b.v GROUP BY m.game_id"
+)
 #: A game's stored version and status, its seats (JSON text: ``[[seat, kind, level, name, token_hash, invite_hash,
 #: claimed], ...]`` by seat) and its moves after a version (PostgreSQL; parameters: game id, version).
 _LOAD_SINCE_PG: Final = (

@@ -730,6 +730,9 @@ class SessionManager:
         self._tried: dict[str, float] = {}
         self._sweeper: asyncio.Task[None] | None = None
         self._broken: set[str] = set()
+        #: games announced behind since the last batched reload (:meth:`_reload_notified`), and its task
+        self._notified: dict[str, Session] = {}
+        self._reloader: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
         """Begin serving: listen to the other instances' changes (PostgreSQL) and start the background task that
@@ -751,9 +754,42 @@ class SessionManager:
         if parts[0] == "m":
             if parts[2].isdigit() and int(parts[2]) <= session.version:
                 return
-            session.request_catch_up(seats=False)
+            self._notified[session.id] = session
+            if self._reloader is None or self._reloader.done():
+                self._reloader = asyncio.create_task(self._reload_notified(), name="kortbord-reload-notified")
         else:
             session.request_catch_up()
+
+    async def _reload_notified(self) -> None:
+        """Catch up every game announced behind (a move another instance stored) with one query for all of them
+        (:meth:`~kortbord.server.db.Store.moves_since_many`) instead of one per game, and replay their new moves
+        (:meth:`Session._apply_update`: the same replay and broadcast as :meth:`Session.catch_up`).  A game that
+        moved meanwhile here (its lock is held, a catch-up of its own runs, its version changed) or whose moves
+        could not be read falls back to its own :meth:`Session.request_catch_up`."""
+        while self._notified:
+            batch, self._notified = self._notified, {}
+            asked = {gid: s.version for gid, s in batch.items()}
+            try:
+                later = await self.store.moves_since_many(asked)
+            except Exception:
+                log.exception("could not reload %d games from the database; one by one", len(batch))
+                for session in batch.values():
+                    session.request_catch_up(seats=False)
+                continue
+            for gid, session in batch.items():
+                moves = later.get(gid)
+                if not moves:
+                    continue
+                busy = session.catching is not None and not session.catching.done()
+                if busy or session.lock.locked() or session.version != asked[gid]:
+                    session.request_catch_up(seats=False)
+                    continue
+                try:  # synchronous: nothing else runs on the loop while the moves are replayed
+                    session._apply_update(Update(asked[gid] + len(moves), "", [], moves))
+                except Exception:
+                    log.exception("game %s: the moves stored by another instance do not replay here", gid)
+                    continue
+                session.kick_bots()
 
     def on_reconnect(self) -> None:
         """The notification connection was lost and is back: catch up every game in memory."""
@@ -877,6 +913,7 @@ class SessionManager:
                 await self._sweeper
         tasks = [s.bot_task for s in self.sessions.values() if s.bot_task is not None]
         tasks += [s.catching for s in self.sessions.values() if s.catching is not None]
+        tasks += [self._reloader] if self._reloader is not None else []
         for t in tasks:
             t.cancel()
         for t in tasks:
