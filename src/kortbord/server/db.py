@@ -53,7 +53,6 @@ from sqlalchemy import (
     String,
     Table,
     UniqueConstraint,
-    bindparam,
     create_engine,
     event,
     func,
@@ -63,6 +62,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.dialects import postgresql
+from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
@@ -799,17 +799,6 @@ def _set_status(conn: Connection, game_id: str, status: str, now: dt.datetime, t
         _notify(conn, [tag])
 
 
-_ADVANCE_GAME = (
-    update(games)
-    .where(games.c.id == bindparam("gid"), games.c.version == bindparam("prev"))
-    .values(
-        version=bindparam("v"),
-        status=bindparam("st"),
-        snapshot=bindparam("snap", type_=JSON),
-        updated_at=bindparam("now"),
-    )
-)
-
 #: One statement (one round trip, its own transaction) for a whole batch of moves on PostgreSQL: advance every
 #: game that is at the move's previous version (the row lock makes a concurrent writer of the same game wait, then
 #: find the version moved on and match nothing), insert the moves of the games it advanced, and queue one
@@ -877,25 +866,34 @@ _DRIVERLESS_PG: Final = (
 )
 
 
-def _insert_moves(conn: Connection, batch: Sequence[_Pending], now: dt.datetime) -> None:
-    if batch:
-        conn.execute(
-            insert(moves),
-            [{"game_id": p.game_id, "ply": p.ply, "seat": p.seat, "move": p.move, "created_at": now} for p in batch],
-        )
+#: SQLite's hot path in plain SQL on the driver's cursor, its values stored exactly as SQLAlchemy's own types store
+#: them (the JSON text, the date-time format), so every other query reads them back the same.
+_SQLITE: Final = sqlite_dialect.dialect()
+_SQLITE_JSON: Final = JSON().dialect_impl(_SQLITE).bind_processor(_SQLITE)
+_SQLITE_TIME: Final = DateTime(timezone=True).dialect_impl(_SQLITE).bind_processor(_SQLITE)
+_ADVANCE_GAME_SQLITE: Final = (
+    "UPDATE games SET version = ?, status = ?, snapshot = ?, updated_at = ? WHERE id = ? AND version = ?"
+)
+_INSERT_MOVE_SQLITE: Final = "INSERT INTO moves (game_id, ply, seat, move, created_at) VALUES (?, ?, ?, ?, ?)"
 
 
 def _write_moves(conn: Connection, batch: Sequence[_Pending], now: dt.datetime) -> set[int]:
-    """SQLite: each move advances its game only from the version it was made at (in the one writer thread)."""
-    accepted: set[int] = set()
-    for i, p in enumerate(batch):
-        done = conn.execute(
-            _ADVANCE_GAME,
-            {"gid": p.game_id, "prev": p.ply - 1, "v": p.ply, "st": p.status, "snap": p.snapshot, "now": now},
-        )
-        if done.rowcount == 1:
-            accepted.add(i)
-    _insert_moves(conn, [batch[i] for i in sorted(accepted)], now)
+    """SQLite: each move advances its game only from the version it was made at (in the one writer thread, in
+    the caller's transaction), then the accepted moves are inserted."""
+    assert _SQLITE_JSON is not None and _SQLITE_TIME is not None
+    when = _SQLITE_TIME(now)
+    cur = conn.connection.cursor()
+    try:
+        accepted: set[int] = set()
+        for i, p in enumerate(batch):
+            cur.execute(_ADVANCE_GAME_SQLITE, (p.ply, p.status, _SQLITE_JSON(p.snapshot), when, p.game_id, p.ply - 1))
+            if cur.rowcount == 1:
+                accepted.add(i)
+        won = [batch[i] for i in sorted(accepted)]
+        if won:
+            cur.executemany(_INSERT_MOVE_SQLITE, [(p.game_id, p.ply, p.seat, p.move, when) for p in won])
+    finally:
+        cur.close()
     return accepted
 
 
