@@ -194,13 +194,15 @@ async def run(
     return stats, seen
 
 
-def _cpu_seconds(pid: int) -> float:
-    """CPU seconds (user + system) used so far by the server process (Linux ``/proc``; 0 elsewhere)."""
+def _cpu_seconds(pid: int, reaped: bool = False) -> float:
+    """CPU seconds (user + system) used so far by a process (Linux ``/proc``; 0 elsewhere), with ``reaped`` also
+    those of its children that have exited and been waited for."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
         return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    ticks = int(fields[11]) + int(fields[12]) + (int(fields[13]) + int(fields[14]) if reaped else 0)
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def _proc_children() -> dict[int, list[int]]:
@@ -232,11 +234,12 @@ def _postmaster_pid(url: str) -> int | None:
 
 
 def _tree_cpu(pid: int | None) -> float:
-    """CPU seconds used so far by a process and its live children (PostgreSQL: the postmaster and its backends)."""
+    """CPU seconds used so far by a process, its live children and the children it has reaped (PostgreSQL: the
+    postmaster, its backends, and the backends of connections already closed)."""
     if pid is None:
         return 0.0
     kids = _proc_children().get(pid, [])
-    return _cpu_seconds(pid) + sum(_cpu_seconds(k) for k in kids)
+    return _cpu_seconds(pid, reaped=True) + sum(_cpu_seconds(k) for k in kids)
 
 
 def _per_move(stats: Stats, label: str) -> str:
