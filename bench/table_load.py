@@ -20,6 +20,9 @@ Printed per configuration: moves/s, p50/p99 move round trip (goal p99 < 100 ms),
 block (the worst wake-up delay of its loop-lag monitor, with the CPU ms the loop spent in it: a high CPU share is a
 blocked loop, a low one a busy host), memory per live game (resident memory growth / games in memory), and how long
 a restart (kill -9) of one instance takes to answer ``/api/health`` with every unfinished game still stored.
+Then a CPU table (issue #12: less sensitive than latency to whatever else runs on a shared machine): CPU ms per
+move served over the measured seconds of the instances (together and each), this bench client, nginx and
+PostgreSQL (its backends, closed ones included), with the 1-minute load average at the end of the run.
 
     nice -n 5 .venv/bin/python bench/table_load.py --instances 2 --via-nginx
 """
