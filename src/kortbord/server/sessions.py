@@ -10,10 +10,11 @@ connection sent its seat's view.  Bots think in the :class:`~kortbord.server.bot
 Many instances on one PostgreSQL: the database decides each move (:class:`~kortbord.server.db.VersionConflict`:
 another instance stored that move number first -- this one reloads the game and answers ``stale_version``); every
 stored change is announced by NOTIFY with the game id and version only, and each instance that holds the game
-in memory reloads the new moves from the database and replays them (:meth:`Session.catch_up`), building every
-seat's view itself.  Exactly one instance drives a game's computer players: the one holding the game's lease in
-the database (renewed every :data:`LEASE_RENEW` seconds, valid :data:`LEASE_SECONDS`); when it dies, another
-instance takes the lease over once it expires.  Games are loaded lazily, on first access (and games of computer
+in memory reloads the new moves from the database and replays them (the games announced together in one query:
+:meth:`SessionManager._reload_notified`; else :meth:`Session.catch_up`), building every seat's view itself.
+Exactly one instance drives a game's computer players: the one holding the game's lease in the database (renewed
+every :data:`LEASE_RENEW` seconds, valid :data:`LEASE_SECONDS`); when it dies, another instance takes the lease
+over once it expires.  Games are loaded lazily, on first access (and games of computer
 players only in the background), so a restart answers at once however many games are stored.
 """
 
