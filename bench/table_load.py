@@ -20,6 +20,9 @@ Printed per configuration: moves/s, p50/p99 move round trip (goal p99 < 100 ms),
 block (the worst wake-up delay of its loop-lag monitor, with the CPU ms the loop spent in it: a high CPU share is a
 blocked loop, a low one a busy host), memory per live game (resident memory growth / games in memory), and how long
 a restart (kill -9) of one instance takes to answer ``/api/health`` with every unfinished game still stored.
+Then a CPU table (issue #12: less sensitive than latency to whatever else runs on a shared machine): CPU ms per
+move served over the measured seconds of the instances (together and each), this bench client, nginx and
+PostgreSQL (its backends, closed ones included), with the 1-minute load average at the end of the run.
 
     nice -n 5 .venv/bin/python bench/table_load.py --instances 2 --via-nginx
 """
@@ -29,7 +32,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
 import os
 import random
 import shutil
@@ -44,6 +46,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import orjson
 import websockets
 
 TARGET_P99_MS = 100.0
@@ -80,20 +83,23 @@ class Stats:
         self.games_done = 0
         self.games_started = 0
         self.client_cpu = 0.0
+        #: CPU seconds per process of interest over the measured seconds (``cpu_probe``), by label
+        self.cpu: dict[str, float] = {}
+        #: the 1-minute load average at the end of the measured seconds
+        self.load = 0.0
 
 
 async def seat_player(url: str, seat: int, think: float, stats: Stats, rng: random.Random, stop: asyncio.Event) -> None:
-    """Play one seat until the game is over (or the run stops)."""
+    """Play one seat until the game is over (or the run stops: the task is cancelled).  As light as a browser's
+    page: one read per message (no timer per read), each state parsed in full (orjson, as a browser's native
+    ``JSON.parse``)."""
     async with websockets.connect(url, max_size=2**22, compression=None) as ws:
         sent_version: int | None = None
         sent_at = 0.0
         while not stop.is_set():
-            try:
-                raw = await asyncio.wait_for(ws.recv(), timeout=1.0)
-            except TimeoutError:
-                continue
+            raw = await ws.recv()
             now = time.perf_counter()
-            msg = json.loads(raw)
+            msg = orjson.loads(raw)
             if msg["type"] == "error":
                 stats.errors[msg["code"]] = stats.errors.get(msg["code"], 0) + 1
                 sent_version = None
@@ -115,7 +121,7 @@ async def seat_player(url: str, seat: int, think: float, stats: Stats, rng: rand
                 move = rng.choice(msg["legal_moves"])["notation"]
                 sent_version = msg["version"]
                 sent_at = time.perf_counter()
-                await ws.send(json.dumps({"type": "move", "version": msg["version"], "move": move}))
+                await ws.send(orjson.dumps({"type": "move", "version": msg["version"], "move": move}).decode())
 
 
 async def table(
@@ -149,22 +155,35 @@ async def table(
 
 
 async def run(
-    port: int, games: int, think: float, warmup: float, seconds: float, during: Any = None
+    port: int,
+    games: int,
+    think: float,
+    warmup: float,
+    seconds: float,
+    during: Any = None,
+    cpu_probe: Any = None,
 ) -> tuple[Stats, Any]:
     """Run ``games`` tables for ``warmup + seconds``; measure during the last ``seconds`` (the tables open spread
     over the first half of the warm-up).  ``during()``, if given, is called at the end of the measured seconds
-    (while every table is still playing); returns the stats and what ``during()`` returned."""
+    (while every table is still playing); returns the stats and what ``during()`` returned.  ``cpu_probe()``, if
+    given, returns ``{label: CPU seconds so far}`` of the processes to account (servers, nginx, PostgreSQL): read
+    at the start and the end of the measured seconds into ``stats.cpu``."""
     stats = Stats()
     stop = asyncio.Event()
     base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
     spread = warmup / 2 / max(1, games)
     tasks = [asyncio.create_task(table(base, ws_base, k, think, stats, stop, k * spread)) for k in range(games)]
     await asyncio.sleep(warmup)
+    cpu0 = cpu_probe() if cpu_probe is not None else {}
     stats.measuring = True
     c0 = time.process_time()
     await asyncio.sleep(seconds)
     stats.client_cpu = (time.process_time() - c0) / seconds
     stats.measuring = False
+    if cpu_probe is not None:
+        cpu1 = cpu_probe()
+        stats.cpu = {k: cpu1[k] - cpu0.get(k, 0.0) for k in cpu1}
+    stats.load = os.getloadavg()[0]
     seen = await asyncio.to_thread(during) if during is not None else None
     stop.set()
     for t in tasks:
@@ -178,13 +197,58 @@ async def run(
     return stats, seen
 
 
-def _cpu_seconds(pid: int) -> float:
-    """CPU seconds (user + system) used so far by the server process (Linux ``/proc``; 0 elsewhere)."""
+def _cpu_seconds(pid: int, reaped: bool = False) -> float:
+    """CPU seconds (user + system) used so far by a process (Linux ``/proc``; 0 elsewhere), with ``reaped`` also
+    those of its children that have exited and been waited for."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
         return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    ticks = int(fields[11]) + int(fields[12]) + (int(fields[13]) + int(fields[14]) if reaped else 0)
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def _proc_children() -> dict[int, list[int]]:
+    """Every process's children (Linux ``/proc``; empty elsewhere)."""
+    out: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir() if Path("/proc").is_dir() else ():
+        if not entry.name.isdigit():
+            continue
+        try:
+            ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        out.setdefault(ppid, []).append(int(entry.name))
+    return out
+
+
+def _postmaster_pid(url: str) -> int | None:
+    """The PostgreSQL server process listening on ``url``'s port (its command line says ``-p PORT``), or None."""
+    port = url.rsplit(":", 1)[1].split("/", 1)[0]
+    for entry in Path("/proc").iterdir() if Path("/proc").is_dir() else ():
+        if entry.name.isdigit():
+            try:
+                cmd = (entry / "cmdline").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            if cmd and cmd[0].endswith(b"postgres") and b"-p" in cmd and port.encode() in cmd:
+                return int(entry.name)
+    return None
+
+
+def _tree_cpu(pid: int | None) -> float:
+    """CPU seconds used so far by a process, its live children and the children it has reaped (PostgreSQL: the
+    postmaster, its backends, and the backends of connections already closed)."""
+    if pid is None:
+        return 0.0
+    kids = _proc_children().get(pid, [])
+    return _cpu_seconds(pid, reaped=True) + sum(_cpu_seconds(k) for k in kids)
+
+
+def _per_move(stats: Stats, label: str) -> str:
+    """CPU ms per measured move of the processes labelled ``label`` (a prefix: ``server`` sums every instance)."""
+    moves = max(1, len(stats.rtts))
+    return f"{1000.0 * sum(v for k, v in stats.cpu.items() if k.startswith(label)) / moves:.2f}"
 
 
 def _db_batch(port: int) -> str:
@@ -302,6 +366,28 @@ def _create_database(url: str, name: str) -> str:
     return url.rsplit("/", 1)[0] + "/" + name
 
 
+def _cpu_row(stats: Stats, n: int, games: int, seconds: float, instances: int) -> str:
+    """One line of the CPU table: CPU ms per move of the servers (each instance, their sum), the bench client,
+    nginx and PostgreSQL over the measured seconds, and the load average."""
+    each = " ".join(_per_move(stats, f"server{i}") for i in range(instances))
+    client = 1000.0 * stats.client_cpu * seconds / max(1, len(stats.rtts))
+    return (
+        f"{n:>9} {games:>6} {len(stats.rtts):>7} {_per_move(stats, 'server'):>10} {client:>9.2f} "
+        f"{_per_move(stats, 'nginx'):>7} {_per_move(stats, 'postgres'):>9} {stats.load:>6.2f}  {each}"
+    )
+
+
+def _print_cpu(rows: list[str]) -> None:
+    """The CPU table (:func:`_cpu_row`): less sensitive than latency to what else runs on the machine."""
+    if not rows:
+        return
+    print("CPU ms per move over the measured seconds (process CPU / moves served; load: 1-minute load average)")
+    print(f"{'instances':>9} {'games':>6} {'moves':>7} {'server ms':>10} {'client ms':>9} {'nginx':>7} "
+          f"{'postgres':>9} {'load':>6}  per instance")  # fmt: skip
+    for row in rows:
+        print(row)
+
+
 def run_instances(args: argparse.Namespace) -> None:
     """The many-instance comparison: the same load against 1 and ``args.instances`` instances on PostgreSQL."""
     configs = sorted({1, args.instances})
@@ -315,6 +401,7 @@ def run_instances(args: argparse.Namespace) -> None:
         print(f"{'instances':>9} {'via':>6} {'games':>6} {'moves':>7} {'moves/s':>8} {'p50 ms':>7} {'p99 ms':>7} "
               f"{'max ms':>7} {'p99/goal':>8} {'KiB/game':>8} {'restart s':>9}  longest loop block ms (cpu ms) per "
               "instance; errors")  # fmt: skip
+        cpu_rows: list[str] = []
         for n_games in games:
             for n in configs:
                 folder = Path(tmp) / f"i{n}-g{n_games}"
@@ -334,7 +421,21 @@ def run_instances(args: argparse.Namespace) -> None:
                     def during(procs: list[subprocess.Popen[bytes]] = procs, ports: list[int] = ports) -> Any:
                         return [(_rss_kib(pr.pid), _health(p)) for pr, p in zip(procs, ports, strict=True)]
 
-                    stats, seen = asyncio.run(run(port, n_games, think / 1000.0, args.warmup, args.seconds, during))
+                    pg_pid = _postmaster_pid(pg)
+
+                    def probe(
+                        procs: list[subprocess.Popen[bytes]] = procs,
+                        nginx: subprocess.Popen[bytes] | None = nginx,
+                        pg_pid: int | None = pg_pid,
+                    ) -> dict[str, float]:
+                        out = {f"server{i}": _cpu_seconds(pr.pid) for i, pr in enumerate(procs)}
+                        out["nginx"] = _tree_cpu(nginx.pid) if nginx is not None else 0.0
+                        out["postgres"] = _tree_cpu(pg_pid)
+                        return out
+
+                    stats, seen = asyncio.run(
+                        run(port, n_games, think / 1000.0, args.warmup, args.seconds, during, probe)
+                    )
                     grown = sum(rss for rss, _ in seen) - sum(base_rss)
                     live = sum(h["games_live"] for _, h in seen)
                     blocks = " ".join(
@@ -358,6 +459,7 @@ def run_instances(args: argparse.Namespace) -> None:
                         f"{grown / max(1, live):>8.0f} {restart:>9.2f}  {blocks}; {stats.errors or '-'}"
                         f"  (restart with {unfinished} unfinished games stored; client CPU {stats.client_cpu:.0%})"
                     )
+                    cpu_rows.append(_cpu_row(stats, n, n_games, args.seconds, len(procs)))
                 finally:
                     if nginx is not None:
                         nginx.terminate()
@@ -371,6 +473,7 @@ def run_instances(args: argparse.Namespace) -> None:
                         Path(args.logs).mkdir(parents=True, exist_ok=True)
                         for f in folder.glob("*.log"):
                             shutil.copy(f, Path(args.logs) / f"{folder.name}-{f.name}")
+        _print_cpu(cpu_rows)
 
 
 def main() -> None:
@@ -414,11 +517,14 @@ def main() -> None:
             print(f"kortbord web table load: {os.cpu_count()} CPUs, SQLite in {tmp}, think {args.think_ms:g} ms (excluded), "
                   f"{args.seconds:g} s measured per run; target p99 < {TARGET_P99_MS:g} ms at 200 games")  # fmt: skip
             print(f"{'games':>6} {'moves':>7} {'moves/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} "
-                  f"{'p99/target':>10} {'server CPU':>10} {'client CPU':>10} {'DB batch ms':>11}  errors")  # fmt: skip
+                  f"{'p99/target':>10} {'server CPU':>10} {'client CPU':>10} {'server ms/mv':>12} {'client ms/mv':>12} "
+                  f"{'load':>5} {'DB batch ms':>11}  errors")  # fmt: skip
             for n in args.games:
-                cpu0 = _cpu_seconds(proc.pid)
-                stats, _ = asyncio.run(run(port, n, args.think_ms / 1000.0, args.warmup, args.seconds))
-                cpu = (_cpu_seconds(proc.pid) - cpu0) / (args.warmup + args.seconds + 1.0)
+                stats, _ = asyncio.run(
+                    run(port, n, args.think_ms / 1000.0, args.warmup, args.seconds, None,
+                        lambda: {"server0": _cpu_seconds(proc.pid)})
+                )  # fmt: skip
+                cpu = stats.cpu.get("server0", 0.0) / args.seconds
                 if not stats.rtts:
                     print(f"{n:>6} no moves measured; errors {stats.errors}")
                     continue
@@ -427,6 +533,8 @@ def main() -> None:
                     f"{n:>6} {len(stats.rtts):>7} {len(stats.rtts) / args.seconds:>8.0f} "
                     f"{statistics.median(stats.rtts) * 1000:>8.1f} {p99:>8.1f} {max(stats.rtts) * 1000:>8.1f} "
                     f"{p99 / TARGET_P99_MS:>10.2f} {cpu * 100:>9.0f}% {stats.client_cpu * 100:>9.0f}% "
+                    f"{_per_move(stats, 'server'):>12} "
+                    f"{1000.0 * stats.client_cpu * args.seconds / len(stats.rtts):>12.2f} {stats.load:>5.2f} "
                     f"{_db_batch(port):>11}  {stats.errors or '-'}"
                 )
         finally:

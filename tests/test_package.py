@@ -49,9 +49,10 @@ IMPORT_NAME = {
     "uvicorn": "uvicorn",
     "sqlalchemy": "sqlalchemy",
     "aiosqlite": "aiosqlite",
+    "orjson": "orjson",
     "asyncpg": "asyncpg",
 }
-SERVER_STACK = ("fastapi", "starlette", "uvicorn", "sqlalchemy", "aiosqlite")
+SERVER_STACK = ("fastapi", "starlette", "uvicorn", "sqlalchemy", "aiosqlite", "orjson")
 
 runner = CliRunner()
 

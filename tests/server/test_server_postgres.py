@@ -8,6 +8,7 @@ import random
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pg_cluster import postgres_cluster
@@ -171,3 +172,123 @@ def test_rematch_offer_and_aids_agreement_seen_by_another_instance(tmp_path: Pat
         assert answers[0].json()["game_id"] == new["game_id"] and answers[0].json()["seat"] == 1
         # seat 0 asking again through B: the same answer it had from A
         assert b.post(f"/api/games/{gid}/rematch", json={"token": tokens[0]}).json() == new
+
+
+def test_a_batch_of_moves_stores_only_those_at_the_stored_version(postgres_url: str) -> None:
+    """One group commit on PostgreSQL (issue #12: the database decides each move): moves of three games in one
+    batch, one of them made at a version the database has moved past -- that one is refused
+    (:class:`~kortbord.server.db.VersionConflict`, nothing of it stored, no notification), the others are stored
+    with their snapshots, each announced once with its game id and version."""
+    import asyncio
+    import datetime as dt
+
+    import asyncpg
+
+    from kortbord.server.db import CHANNEL, GameRow, SeatRow, Store, VersionConflict
+
+    raw_url = postgres_url.replace("postgresql+asyncpg://", "postgresql://")
+
+    async def run() -> tuple[Any, ...]:
+        conn = await asyncpg.connect(raw_url)
+        await conn.execute("CREATE DATABASE batch_test")
+        await conn.close()
+        url = postgres_url.rsplit("/", 1)[0] + "/batch_test"
+        store = Store(url)
+        await store.start()
+        heard: list[str] = []
+        listener = await asyncpg.connect(raw_url.rsplit("/", 1)[0] + "/batch_test")
+        await listener.add_listener(CHANNEL, lambda _c, _p, _ch, payload: heard.append(payload))
+        try:
+            for gid in ("b1", "b2", "b3"):
+                await store.create_game(
+                    GameRow(gid, "mulle", None, {}, "x", 2, False, "0" * 64, "0" * 64, "r", 0, None, "playing",
+                            dt.datetime.now(dt.UTC), [SeatRow(0, "human", None, None, "h", None, True)], [])
+                )  # fmt: skip
+            await store.append_move("b2", 1, 0, "T 9H", "playing", {"version": 1})
+            heard.clear()
+            batches = store.stats["batches"]
+            # one batch: b1 at version 0 (good), b2 again at version 0 (stale: it is at 1), b3 at version 0 (good)
+            outcomes = await asyncio.gather(
+                store.append_move("b1", 1, 0, "T 2S", "playing", {"version": 1, "phase": "a"}),
+                store.append_move("b2", 1, 1, "T 3S", "playing", {"version": 1, "phase": "b"}),
+                store.append_move("b3", 1, 0, "T 4S", "over", {"version": 1, "phase": "c"}),
+                return_exceptions=True,
+            )
+            await asyncio.sleep(0.3)
+            db = await asyncpg.connect(raw_url.rsplit("/", 1)[0] + "/batch_test")
+            stored = [tuple(r) for r in await db.fetch("SELECT game_id, ply, seat, move FROM moves ORDER BY game_id")]
+            versions = {r[0]: r[1] for r in await db.fetch("SELECT id, version FROM games")}
+            status = await db.fetchval("SELECT status || ':' || CAST(snapshot AS text) FROM games WHERE id = 'b3'")
+            await db.close()
+            since = await store.moves_since_many({"b1": 0, "b2": 0, "b3": 1, "nope": 0})
+            return outcomes, heard, stored, versions, status, store.instance, store.stats["batches"] - batches, since
+        finally:
+            await listener.close()
+            await store.close()
+
+    outcomes, heard, stored, versions, status, instance, batches, since = asyncio.run(run())
+    assert since == {"b1": ["T 2S"], "b2": ["T 9H"]}  # every game's moves after the version asked, in one query
+    assert batches == 1  # the three moves were written together
+    assert outcomes[0] is None and outcomes[2] is None
+    assert isinstance(outcomes[1], VersionConflict)
+    assert stored == [("b1", 1, 0, "T 2S"), ("b2", 1, 0, "T 9H"), ("b3", 1, 0, "T 4S")]
+    assert versions == {"b1": 1, "b2": 1, "b3": 1}
+    assert status == 'over:{"version":1,"phase":"c"}'
+    assert sorted(heard) == [f"m:b1:1:{instance}", f"m:b3:1:{instance}"]
+
+
+def test_seats_on_postgresql_one_join_per_invite_and_the_game_reads_back_as_stored(postgres_url: str) -> None:
+    """A game stored on PostgreSQL reads back as it was written (rules, seats, snapshot); of two concurrent joins
+    with one invite exactly one takes the seat, a wrong invite takes none, and only a taken seat is announced
+    (``s:<game>:<instance>``); a status change is stored and announced."""
+    import asyncio
+    import datetime as dt
+
+    import asyncpg
+
+    from kortbord.server.db import CHANNEL, GameRow, SeatRow, Store, Update
+
+    raw_url = postgres_url.replace("postgresql+asyncpg://", "postgresql://")
+    created = dt.datetime(2026, 1, 2, 3, 4, 5, tzinfo=dt.UTC)
+    row = GameRow("j1", "cribbage", "Table", {"target": 61}, "x", 2, False, "1" * 64, "2" * 64, "r", 0,
+                  {"version": 0, "first_dealer": 1}, "waiting", created,
+                  [SeatRow(0, "human", None, "Ann", "t0", None, True), SeatRow(1, "human", None, None, None, "i1", False)],
+                  [])  # fmt: skip
+
+    async def run() -> tuple[
+        GameRow | None, list[int | None], int | None, Update | None, Update | None, list[str], str
+    ]:
+        conn = await asyncpg.connect(raw_url)
+        await conn.execute("CREATE DATABASE seats_test")
+        await conn.close()
+        store = Store(postgres_url.rsplit("/", 1)[0] + "/seats_test")
+        await store.start()
+        heard: list[str] = []
+        listener = await asyncpg.connect(raw_url.rsplit("/", 1)[0] + "/seats_test")
+        await listener.add_listener(CHANNEL, lambda _c, _p, _ch, payload: heard.append(payload))
+        try:
+            await store.create_game(row)
+            back = await store.load_game("j1")
+            wrong = await store.claim_seat("j1", "nope", "tx", None)
+            both = await asyncio.gather(
+                store.claim_seat("j1", "i1", "ta", "Bo"), store.claim_seat("j1", "i1", "tb", "Cy")
+            )
+            after = await store.load_since("j1", 0)
+            await store.set_status("j1", "playing")
+            status = await store.load_since("j1", 0)
+            await asyncio.sleep(0.3)
+            return back, list(both), wrong, after, status, heard, store.instance
+        finally:
+            await listener.close()
+            await store.close()
+
+    back, both, wrong, after, status, heard, instance = asyncio.run(run())
+    assert back == row
+    assert wrong is None
+    assert sorted(both, key=str) == [1, None]
+    assert after is not None and status is not None
+    winner = after.seats[1]
+    assert (winner.claimed, winner.invite_hash) == (True, None)
+    assert (winner.token_hash, winner.name) in (("ta", "Bo"), ("tb", "Cy"))
+    assert after.status == "waiting" and status.status == "playing"
+    assert heard == [f"s:j1:{instance}", f"s:j1:{instance}"]  # the one join, the status change

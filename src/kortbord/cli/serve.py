@@ -22,7 +22,9 @@ __all__ = ["SERVER_HINT", "default_database_url", "serve"]
 #: How to install the web table's packages.
 SERVER_HINT = "pip install 'kortbord[server]'"
 #: The top-level modules the ``server`` extra provides (what ``kortbord serve`` imports).
-_SERVER_MODULES = frozenset({"fastapi", "starlette", "uvicorn", "sqlalchemy", "pydantic", "anyio", "aiosqlite"})
+_SERVER_MODULES = frozenset(
+    {"fastapi", "starlette", "uvicorn", "sqlalchemy", "pydantic", "anyio", "aiosqlite", "orjson"}
+)
 #: Uvicorn's log levels (``--log-level``).
 LogLevel = Literal["critical", "error", "warning", "info", "debug", "trace"]
 

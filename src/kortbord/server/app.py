@@ -199,6 +199,30 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
 
+class PostLimits:
+    """ASGI middleware (plain: no task or stream per request, as Starlette's ``BaseHTTPMiddleware`` would add): a
+    POST/PUT/PATCH whose declared Content-Length is not a number or passes ``max_body`` gets 413 ``too_large``, and
+    one past its address's budget (``limits``, :class:`AddressLimits`) 429 ``rate_limited``; anything else passes."""
+
+    def __init__(self, app: ASGIApp, limits: AddressLimits, max_body: int = MAX_BODY) -> None:
+        self.app = app
+        self.limits = limits
+        self.max_body = max_body
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] in ("POST", "PUT", "PATCH"):
+            length = next((v.decode("latin-1") for k, v in scope["headers"] if k == b"content-length"), None)
+            if length is not None and (not length.isdigit() or int(length) > self.max_body):
+                response = _error_response(413, "too_large", f"a request body may be at most {self.max_body} bytes")
+                await response(scope, receive, send)
+                return
+            client = scope.get("client")
+            if not self.limits.allow(client[0] if client else "?"):
+                await _error_response(429, "rate_limited", "too many requests; wait a moment")(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
 def _unreadable_json(body: bytes) -> str | None:
     """Why ``body`` is JSON that cannot be read safely (too deep, a huge number), or None (fine, or not JSON at all:
     the route's own validation explains malformed JSON)."""
@@ -489,17 +513,7 @@ def create_app(
         )
         return _error_response(status, code, message, headers=headers or None)
 
-    @app.middleware("http")
-    async def _limits(request: Request, call_next: Any) -> Response:
-        if request.method in ("POST", "PUT", "PATCH"):
-            length = request.headers.get("content-length")
-            if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
-                return _error_response(413, "too_large", f"a request body may be at most {MAX_BODY} bytes")
-            client = request.client.host if request.client else "?"
-            if not post_limits.allow(client):
-                return _error_response(429, "rate_limited", "too many requests; wait a moment")
-        response: Response = await call_next(request)
-        return response
+    app.add_middleware(PostLimits, limits=post_limits, max_body=MAX_BODY)
 
     # -- REST -----------------------------------------------------------------------------------------------
     app.include_router(stats_router)  # /api/stats, /api/levels/{game} (kortbord.server.stats)

@@ -25,6 +25,12 @@ On PostgreSQL every stored change is announced with ``NOTIFY kortbord_games`` in
 at commit); the payload is only ``m:<game id>:<version>:<instance>`` (a move) or ``s:<game id>:<instance>`` (seats or
 status) -- never a card: each instance reloads the moves and derives every seat's view itself
 (:meth:`Store.listen`).
+
+The tables are described (and created) with SQLAlchemy Core; what runs per move or per join is plain SQL (issue
+#12: the server's CPU per move): on PostgreSQL one prepared statement per call on the driver's own connection
+(asyncpg, from SQLAlchemy's pool; a batch of moves -- advance, insert, notify -- is one statement and one round
+trip), on SQLite plain SQL on the driver's cursor in the writer thread, storing values exactly as SQLAlchemy's
+types do.
 """
 
 from __future__ import annotations
@@ -57,7 +63,6 @@ from sqlalchemy import (
     String,
     Table,
     UniqueConstraint,
-    bindparam,
     create_engine,
     delete,
     event,
@@ -68,6 +73,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.dialects import postgresql
+from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
@@ -299,7 +305,9 @@ class Store:
                 Path(db).expanduser().parent.mkdir(parents=True, exist_ok=True)
             kwargs["connect_args"] = {"timeout": 30}
         else:
-            kwargs.update(pool_size=5, max_overflow=5)
+            # ten connections kept open and no overflow: a connection opened for a burst and closed after it costs
+            # both sides far more CPU than waiting a moment for a pooled one (statements take about a millisecond)
+            kwargs.update(pool_size=10, max_overflow=0)
         try:
             self.engine: AsyncEngine = create_async_engine(url, **kwargs)
         except ModuleNotFoundError as exc:
@@ -377,13 +385,26 @@ class Store:
             return await conn.run_sync(fn, *args)
 
     async def create_game(self, row: GameRow) -> None:
-        """Insert a new game with its seats (one transaction)."""
+        """Insert a new game with its seats (one transaction; on PostgreSQL one statement)."""
+        if self.shared:
+            st = row.seats
+            await self._pg_fetch(
+                _CREATE_GAME_PG,
+                row.id, row.game, row.name, json.dumps(row.rules), row.rules_version, row.players, row.teams,
+                row.seed, row.seed_commitment, row.rng, json.dumps(row.snapshot), row.status, row.created_at, _now(),
+                [s.seat for s in st], [s.kind for s in st], [s.level for s in st], [s.name for s in st],
+                [s.token_hash for s in st], [s.invite_hash for s in st], [s.claimed for s in st],
+            )  # fmt: skip
+            return
         await self._run_write(_create_game, row, _now())
 
     async def claim_seat(self, game_id: str, invite_hash: str, token_hash: str, name: str | None) -> int | None:
         """Claim the seat whose unused invite has ``invite_hash``: store the new token's hash and spend the
         invite (single use; the database decides between concurrent joins).  Returns the seat, or None when no
         unused invite matches.  Announced to the other instances (``s:`` notification)."""
+        if self.shared:  # one statement: the conditional update decides between concurrent joins
+            rows = await self._pg_fetch(_CLAIM_SEAT_PG, game_id, invite_hash, token_hash, name, self._tag(game_id))
+            return int(rows[0][0]) if len(rows) == 1 else None
         seat: int | None = await self._run_write(
             _claim_seat, game_id, invite_hash, token_hash, name, self._tag(game_id)
         )
@@ -397,6 +418,9 @@ class Store:
 
     async def set_status(self, game_id: str, status: str) -> None:
         """Change a game's status (e.g. ``waiting`` -> ``playing`` once every seat is taken)."""
+        if self.shared:
+            await self._pg_fetch(_SET_STATUS_PG, game_id, status, _now(), self._tag(game_id))
+            return
         await self._run_write(_set_status, game_id, status, _now(), self._tag(game_id))
 
     async def set_aids(self, game_id: str, seat: int, agree: bool) -> None:
@@ -510,10 +534,36 @@ class Store:
         """One transaction for the whole batch of moves; the indexes (in ``batch``) of the moves the database
         accepted (the others' games were not at the version the move was made at)."""
         if self.shared:
-            accepted: set[int] = await self._run_write(_write_moves_pg, batch, _now(), self.instance)
-        else:
-            accepted = await self._run_write(_write_moves, batch, _now())
+            return await self._write_moves_pg(batch, _now())
+        accepted: set[int] = await self._run_write(_write_moves, batch, _now())
         return accepted
+
+    async def _pg_fetch(self, sql: str, *args: Any) -> list[Any]:
+        """PostgreSQL's hot path: one statement on the driver's own connection (asyncpg, from SQLAlchemy's pool),
+        prepared once per connection and cached by asyncpg -- no statement building or result wrapping per call.
+        Outside a transaction block the statement is its own transaction.  Returns asyncpg records."""
+        async with self.engine.connect() as conn:
+            driver: Any = (await conn.get_raw_connection()).driver_connection
+            rows: list[Any] = await driver.fetch(sql, *args)
+            return rows
+
+    async def _write_moves_pg(self, batch: Sequence[_Pending], now: dt.datetime) -> set[int]:
+        """PostgreSQL: the whole batch in one statement (:data:`_WRITE_MOVES_PG`, one round trip): each game
+        advanced only from the version its move was made at, the accepted moves inserted, one notification per
+        accepted move (game id and version only: no card ever travels in a notification)."""
+        rows = await self._pg_fetch(
+            _WRITE_MOVES_PG,
+            [p.game_id for p in batch],
+            [p.ply for p in batch],
+            [p.seat for p in batch],
+            [p.move for p in batch],
+            [p.status for p in batch],
+            [json.dumps(p.snapshot, separators=(",", ":")) for p in batch],
+            now,
+            self.instance,
+        )
+        advanced = {(r[0], r[1]) for r in rows}
+        return {i for i, p in enumerate(batch) if (p.game_id, p.ply) in advanced}
 
     # -- many instances (PostgreSQL) ----------------------------------------------------------------------------
     def listen(self, on_message: Callable[[str], None], on_reconnect: Callable[[], None]) -> None:
@@ -585,6 +635,8 @@ class Store:
     async def driverless_bot_games(self, limit: int = 50) -> list[str]:
         """Games being played by computer players only whose bots nobody drives (no lease, or an expired one):
         the ones an instance should pick up.  On SQLite (one server, no leases): every such game."""
+        if self.shared:  # every LEASE_RENEW seconds on every instance
+            return [r[0] for r in await self._pg_fetch(_DRIVERLESS_PG, limit)]
         humans = select(seats.c.game_id).where(seats.c.game_id == games.c.id, seats.c.kind == "human").exists()
         q = select(games.c.id).where(games.c.status == "playing", ~humans)
         if self.shared:
@@ -597,6 +649,17 @@ class Store:
     # -- reading ------------------------------------------------------------------------------------------------
     async def load_game(self, game_id: str) -> GameRow | None:
         """One game with its seats and moves, or None."""
+        if self.shared:  # one statement (a game opened on another instance loads on first access here)
+            found = await self._pg_fetch(_LOAD_GAME_PG, game_id)
+            if not found:
+                return None
+            g = found[0]
+            return GameRow(
+                id=g[0], game=g[1], name=g[2], rules=json.loads(g[3]), rules_version=g[4], players=g[5],
+                teams=bool(g[6]), seed=g[7], seed_commitment=g[8], rng=g[9], version=g[10],
+                snapshot=None if g[11] is None else json.loads(g[11]), status=g[12], created_at=g[13],
+                seats=[SeatRow(*s) for s in json.loads(g[14] or "[]")], moves=list(g[15] or []),
+            )  # fmt: skip
         rows = await self._load(games.c.id == game_id)
         return rows[0] if rows else None
 
@@ -604,6 +667,16 @@ class Store:
         """The stored version, status and seats of a game and its moves after ``version``; None if there is no
         such game.  (How an instance catches up with moves another instance stored.)  ``with_seats=False``: only
         the moves (one query; ``seats`` is empty and ``status`` blank) -- enough after a move's notification."""
+        if self.shared and not with_seats:  # after every move another instance stored: the hot path
+            only = [r[0] for r in await self._pg_fetch(_MOVES_SINCE_PG, game_id, version)]
+            return Update(version + len(only), "", [], only)
+        if self.shared:  # one statement: the game's version and status, its seats, the later moves
+            found = await self._pg_fetch(_LOAD_SINCE_PG, game_id, version)
+            if not found:
+                return None
+            stored, status, seat_json, after = found[0]
+            seat_rows = [SeatRow(*s) for s in json.loads(seat_json or "[]")]
+            return Update(int(stored), str(status), seat_rows, list(after or []))
         async with self.engine.connect() as conn:
             if not with_seats:
                 rows = await conn.execute(
@@ -638,6 +711,22 @@ class Store:
                     )
                 ]
             return Update(int(g[0]), str(g[1]), seat_rows, later, agreed, offer)
+
+    async def moves_since_many(self, versions: dict[str, int]) -> dict[str, list[str]]:
+        """The moves stored after a version of each of many games (``{game id: version}``), in order, in one
+        query: ``{game id: moves}`` (a game with none is left out).  How an instance catches up with the moves
+        other instances announced (PostgreSQL; on SQLite one query per game)."""
+        if not versions:
+            return {}
+        if self.shared:
+            rows = await self._pg_fetch(_MOVES_SINCE_MANY_PG, list(versions), list(versions.values()))
+            return {r[0]: list(r[1]) for r in rows}
+        out: dict[str, list[str]] = {}
+        for game_id, version in versions.items():
+            got = await self.load_since(game_id, version, with_seats=False)
+            if got is not None and got.moves:
+                out[game_id] = got.moves
+        return out
 
     async def load_unfinished(self) -> list[GameRow]:
         """Every game that is not over (to resume after a restart)."""
@@ -849,63 +938,101 @@ def _set_status(conn: Connection, game_id: str, status: str, now: dt.datetime, t
         _notify(conn, [tag])
 
 
-_ADVANCE_GAME = (
-    update(games)
-    .where(games.c.id == bindparam("gid"), games.c.version == bindparam("prev"))
-    .values(
-        version=bindparam("v"),
-        status=bindparam("st"),
-        snapshot=bindparam("snap", type_=JSON),
-        updated_at=bindparam("now"),
-    )
+#: One statement (one round trip, its own transaction) for a whole batch of moves on PostgreSQL: advance every
+#: game that is at the move's previous version (the row lock makes a concurrent writer of the same game wait, then
+#: find the version moved on and match nothing), insert the moves of the games it advanced, and queue one
+#: notification per stored move -- ``m:<game id>:<version>:<instance>``, sent at commit.  Returns (game id, ply) of
+#: every stored move.  Parameters: game ids, plys, seats, moves, statuses, snapshots (JSON text), now, instance.
+_WRITE_MOVES_PG: Final = (
+    "WITH b AS (SELECT * FROM unnest($1::text[], $2::int[], $3::int[], $4::text[], $5::text[], $6::text[]) "
+    "AS b(gid, ply, seat, mv, st, snap)), "
+    "adv AS (UPDATE games SET version = b.ply, status = b.st, snapshot = CAST(b.snap AS json), updated_at = $7 "
+    "FROM b WHERE games.id = b.gid AND games.version = b.ply - 1 RETURNING games.id, b.ply, b.seat, b.mv), "
+    "ins AS (INSERT INTO moves (game_id, ply, seat, move, created_at) SELECT id, ply, seat, mv, $7 FROM adv) "
+    f"SELECT id, ply, pg_notify('{CHANNEL}', 'm:' || id || ':' || ply || ':' || $8) FROM adv"
+)
+#: The moves of a game after a version, in order (PostgreSQL; parameters: game id, version).
+_MOVES_SINCE_PG: Final = "SELECT move FROM moves WHERE game_id = $1 AND ply > $2 ORDER BY ply"
+#: The moves of many games after a version each, in order (PostgreSQL; parameters: game ids, versions).
+_MOVES_SINCE_MANY_PG: Final = (
+    "SELECT m.game_id, array_agg(m.move ORDER BY m.ply) FROM moves m "
+    "JOIN unnest($1::text[], $2::int[]) AS b(gid, v) ON m.game_id = b.gid AND m.ply > b.v GROUP BY m.game_id"
+)
+#: A game's stored version and status, its seats (JSON text: ``[[seat, kind, level, name, token_hash, invite_hash,
+#: claimed], ...]`` by seat) and its moves after a version (PostgreSQL; parameters: game id, version).
+_LOAD_SINCE_PG: Final = (
+    "SELECT g.version, g.status, "
+    "(SELECT CAST(json_agg(json_build_array(s.seat, s.kind, s.level, s.name, s.token_hash, s.invite_hash, "
+    "s.claimed) ORDER BY s.seat) AS text) FROM seats s WHERE s.game_id = g.id), "
+    "(SELECT array_agg(m.move ORDER BY m.ply) FROM moves m WHERE m.game_id = g.id AND m.ply > $2) "
+    "FROM games g WHERE g.id = $1"
+)
+#: One game, its seats (as in :data:`_LOAD_SINCE_PG`) and all its moves in order (PostgreSQL; parameter: game id).
+_LOAD_GAME_PG: Final = (
+    "SELECT g.id, g.game, g.name, CAST(g.rules AS text), g.rules_version, g.players, g.teams, g.seed, "
+    "g.seed_commitment, g.rng, g.version, CAST(g.snapshot AS text), g.status, g.created_at, "
+    "(SELECT CAST(json_agg(json_build_array(s.seat, s.kind, s.level, s.name, s.token_hash, s.invite_hash, "
+    "s.claimed) ORDER BY s.seat) AS text) FROM seats s WHERE s.game_id = g.id), "
+    "(SELECT array_agg(m.move ORDER BY m.ply) FROM moves m WHERE m.game_id = g.id) "
+    "FROM games g WHERE g.id = $1"
+)
+#: Claim the seat of an unused invite (PostgreSQL; parameters: game id, invite hash, token hash, name, the ``s:``
+#: notification): one conditional update -- of two concurrent joins with one invite the second waits for the
+#: first's row lock, then finds the invite spent and matches nothing; the notification only if a seat was taken.
+_CLAIM_SEAT_PG: Final = (
+    "WITH c AS (UPDATE seats SET token_hash = $3, invite_hash = NULL, claimed = true, name = $4 "
+    "WHERE game_id = $1 AND invite_hash = $2 AND NOT claimed RETURNING seat) "
+    f"SELECT seat, pg_notify('{CHANNEL}', $5) FROM c"
+)
+#: Set a game's status and announce it (PostgreSQL; parameters: game id, status, now, the ``s:`` notification).
+_SET_STATUS_PG: Final = (
+    f"WITH u AS (UPDATE games SET status = $2, updated_at = $3 WHERE id = $1) SELECT pg_notify('{CHANNEL}', $4)"
+)
+#: A new game and its seats (PostgreSQL, one statement; the seats' foreign key is checked at its end).
+_CREATE_GAME_PG: Final = (
+    "WITH g AS (INSERT INTO games (id, game, name, rules, rules_version, players, teams, seed, seed_commitment, "
+    "rng, version, snapshot, status, created_at, updated_at) VALUES ($1, $2, $3, CAST($4::text AS json), $5, $6, "
+    "$7, $8, $9, $10, 0, CAST($11::text AS json), $12, $13, $14) RETURNING id) "
+    "INSERT INTO seats (game_id, seat, kind, level, name, token_hash, invite_hash, claimed) "
+    "SELECT g.id, s.* FROM g, unnest($15::int[], $16::text[], $17::text[], $18::text[], $19::text[], $20::text[], "
+    "$21::bool[]) AS s"
+)
+#: Games of computer players only whose bots nobody drives (PostgreSQL; parameter: how many at most).
+_DRIVERLESS_PG: Final = (
+    "SELECT g.id FROM games g LEFT JOIN bot_leases l ON l.game_id = g.id WHERE g.status = 'playing' "
+    "AND NOT EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.kind = 'human') "
+    "AND (l.game_id IS NULL OR l.expires_at < now()) ORDER BY g.created_at LIMIT $1"
 )
 
-#: One statement for a whole batch on PostgreSQL: advance every game that is at the move's previous version (the
-#: row lock makes a concurrent writer of the same game wait, then find the version moved on and match nothing).
-_ADVANCE_GAMES_PG = text(
-    "UPDATE games SET version = b.ply, status = b.st, snapshot = CAST(b.snap AS json), updated_at = :now "
-    "FROM unnest(CAST(:gids AS text[]), CAST(:plys AS int[]), CAST(:sts AS text[]), CAST(:snaps AS text[])) "
-    "AS b(gid, ply, st, snap) WHERE games.id = b.gid AND games.version = b.ply - 1 RETURNING games.id"
+
+#: SQLite's hot path in plain SQL on the driver's cursor, its values stored exactly as SQLAlchemy's own types store
+#: them (the JSON text, the date-time format), so every other query reads them back the same.
+_SQLITE: Final = sqlite_dialect.dialect()
+_SQLITE_JSON: Final = JSON().dialect_impl(_SQLITE).bind_processor(_SQLITE)
+_SQLITE_TIME: Final = DateTime(timezone=True).dialect_impl(_SQLITE).bind_processor(_SQLITE)
+_ADVANCE_GAME_SQLITE: Final = (
+    "UPDATE games SET version = ?, status = ?, snapshot = ?, updated_at = ? WHERE id = ? AND version = ?"
 )
-
-
-def _insert_moves(conn: Connection, batch: Sequence[_Pending], now: dt.datetime) -> None:
-    if batch:
-        conn.execute(
-            insert(moves),
-            [{"game_id": p.game_id, "ply": p.ply, "seat": p.seat, "move": p.move, "created_at": now} for p in batch],
-        )
+_INSERT_MOVE_SQLITE: Final = "INSERT INTO moves (game_id, ply, seat, move, created_at) VALUES (?, ?, ?, ?, ?)"
 
 
 def _write_moves(conn: Connection, batch: Sequence[_Pending], now: dt.datetime) -> set[int]:
-    """SQLite: each move advances its game only from the version it was made at (in the one writer thread)."""
-    accepted: set[int] = set()
-    for i, p in enumerate(batch):
-        done = conn.execute(
-            _ADVANCE_GAME,
-            {"gid": p.game_id, "prev": p.ply - 1, "v": p.ply, "st": p.status, "snap": p.snapshot, "now": now},
-        )
-        if done.rowcount == 1:
-            accepted.add(i)
-    _insert_moves(conn, [batch[i] for i in sorted(accepted)], now)
-    return accepted
-
-
-def _write_moves_pg(conn: Connection, batch: Sequence[_Pending], now: dt.datetime, instance: str) -> set[int]:
-    """PostgreSQL: one conditional update for the batch, the accepted moves inserted, and one notification per
-    accepted move (game id and version only: no card ever travels in a notification)."""
-    params = {
-        "now": now,
-        "gids": [p.game_id for p in batch],
-        "plys": [p.ply for p in batch],
-        "sts": [p.status for p in batch],
-        "snaps": [json.dumps(p.snapshot) for p in batch],
-    }
-    advanced = {r[0] for r in conn.execute(_ADVANCE_GAMES_PG, params)}
-    accepted = {i for i, p in enumerate(batch) if p.game_id in advanced}
-    won = [batch[i] for i in sorted(accepted)]
-    _insert_moves(conn, won, now)
-    _notify(conn, [f"m:{p.game_id}:{p.ply}:{instance}" for p in won])
+    """SQLite: each move advances its game only from the version it was made at (in the one writer thread, in
+    the caller's transaction), then the accepted moves are inserted."""
+    assert _SQLITE_JSON is not None and _SQLITE_TIME is not None
+    when = _SQLITE_TIME(now)
+    cur = conn.connection.cursor()
+    try:
+        accepted: set[int] = set()
+        for i, p in enumerate(batch):
+            cur.execute(_ADVANCE_GAME_SQLITE, (p.ply, p.status, _SQLITE_JSON(p.snapshot), when, p.game_id, p.ply - 1))
+            if cur.rowcount == 1:
+                accepted.add(i)
+        won = [batch[i] for i in sorted(accepted)]
+        if won:
+            cur.executemany(_INSERT_MOVE_SQLITE, [(p.game_id, p.ply, p.seat, p.move, when) for p in won])
+    finally:
+        cur.close()
     return accepted
 
 

@@ -10,10 +10,11 @@ connection sent its seat's view.  Bots think in the :class:`~kortbord.server.bot
 Many instances on one PostgreSQL: the database decides each move (:class:`~kortbord.server.db.VersionConflict`:
 another instance stored that move number first -- this one reloads the game and answers ``stale_version``); every
 stored change is announced by NOTIFY with the game id and version only, and each instance that holds the game
-in memory reloads the new moves from the database and replays them (:meth:`Session.catch_up`), building every
-seat's view itself.  Exactly one instance drives a game's computer players: the one holding the game's lease in
-the database (renewed every :data:`LEASE_RENEW` seconds, valid :data:`LEASE_SECONDS`); when it dies, another
-instance takes the lease over once it expires.  Games are loaded lazily, on first access (and games of computer
+in memory reloads the new moves from the database and replays them (the games announced together in one query:
+:meth:`SessionManager._reload_notified`; else :meth:`Session.catch_up`), building every seat's view itself.
+Exactly one instance drives a game's computer players: the one holding the game's lease in the database (renewed
+every :data:`LEASE_RENEW` seconds, valid :data:`LEASE_SECONDS`); when it dies, another instance takes the lease
+over once it expires.  Games are loaded lazily, on first access (and games of computer
 players only in the background), so a restart answers at once however many games are stored.
 """
 
@@ -24,7 +25,6 @@ import base64
 import contextlib
 import datetime as dt
 import hashlib
-import json
 import logging
 import random
 import secrets
@@ -33,6 +33,8 @@ from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
+
+import orjson
 
 from kortbord import core
 from kortbord.contract import GameSpec
@@ -618,7 +620,9 @@ class Session:
 
 
 def _dumps(msg: dict[str, Any]) -> str:
-    return json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
+    """A message as compact JSON text (orjson: several times faster than the standard library on state messages,
+    the same JSON; keys that are not strings are written as strings, as ``json.dumps`` does)."""
+    return orjson.dumps(msg, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 def build_session(row: GameRow) -> Session:
@@ -748,6 +752,9 @@ class SessionManager:
         self._tried: dict[str, float] = {}
         self._sweeper: asyncio.Task[None] | None = None
         self._broken: set[str] = set()
+        #: games announced behind since the last batched reload (:meth:`_reload_notified`), and its task
+        self._notified: dict[str, Session] = {}
+        self._reloader: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
         """Begin serving: listen to the other instances' changes (PostgreSQL) and start the background task that
@@ -769,9 +776,42 @@ class SessionManager:
         if parts[0] == "m":
             if parts[2].isdigit() and int(parts[2]) <= session.version:
                 return
-            session.request_catch_up(seats=False)
+            self._notified[session.id] = session
+            if self._reloader is None or self._reloader.done():
+                self._reloader = asyncio.create_task(self._reload_notified(), name="kortbord-reload-notified")
         else:
             session.request_catch_up()
+
+    async def _reload_notified(self) -> None:
+        """Catch up every game announced behind (a move another instance stored) with one query for all of them
+        (:meth:`~kortbord.server.db.Store.moves_since_many`) instead of one per game, and replay their new moves
+        (:meth:`Session._apply_update`: the same replay and broadcast as :meth:`Session.catch_up`).  A game that
+        moved meanwhile here (its lock is held, a catch-up of its own runs, its version changed) or whose moves
+        could not be read falls back to its own :meth:`Session.request_catch_up`."""
+        while self._notified:
+            batch, self._notified = self._notified, {}
+            asked = {gid: s.version for gid, s in batch.items()}
+            try:
+                later = await self.store.moves_since_many(asked)
+            except Exception:
+                log.exception("could not reload %d games from the database; one by one", len(batch))
+                for session in batch.values():
+                    session.request_catch_up(seats=False)
+                continue
+            for gid, session in batch.items():
+                moves = later.get(gid)
+                if not moves:
+                    continue
+                busy = session.catching is not None and not session.catching.done()
+                if busy or session.lock.locked() or session.version != asked[gid]:
+                    session.request_catch_up(seats=False)
+                    continue
+                try:  # synchronous: nothing else runs on the loop while the moves are replayed
+                    session._apply_update(Update(asked[gid] + len(moves), "", [], moves))
+                except Exception:
+                    log.exception("game %s: the moves stored by another instance do not replay here", gid)
+                    continue
+                session.kick_bots()
 
     def on_reconnect(self) -> None:
         """The notification connection was lost and is back: catch up every game in memory."""
@@ -895,6 +935,7 @@ class SessionManager:
                 await self._sweeper
         tasks = [s.bot_task for s in self.sessions.values() if s.bot_task is not None]
         tasks += [s.catching for s in self.sessions.values() if s.catching is not None]
+        tasks += [self._reloader] if self._reloader is not None else []
         for t in tasks:
             t.cancel()
         for t in tasks:

@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from kortbord.server import aids
-from kortbord.server.sessions import MoveError, Session, SessionManager
+from kortbord.server.sessions import MoveError, Session, SessionManager, _dumps
 
 __all__ = ["MAX_MESSAGE", "Connection", "RateLimit", "game_socket", "origin_allowed", "origin_key"]
 
@@ -76,7 +76,7 @@ class Connection:
         """Queue a message that is not a state (an error, a pong, an aid's answer) through the same bounded queue
         as the states (:meth:`_put`)."""
         if not self.closed:
-            self._put(json.dumps(msg, separators=(",", ":"), ensure_ascii=False))
+            self._put(_dumps(msg))
 
     def _put(self, text: str) -> bool:
         """Queue ``text`` unless the connection is closed; a client with :data:`MAX_QUEUE` messages unread is too
