@@ -659,6 +659,7 @@ class Store:
                 teams=bool(g[6]), seed=g[7], seed_commitment=g[8], rng=g[9], version=g[10],
                 snapshot=None if g[11] is None else json.loads(g[11]), status=g[12], created_at=g[13],
                 seats=[SeatRow(*s) for s in json.loads(g[14] or "[]")], moves=list(g[15] or []),
+                aids_agreed=list(g[16] or []), rematch=_offer(g[17]),
             )  # fmt: skip
         rows = await self._load(games.c.id == game_id)
         return rows[0] if rows else None
@@ -674,9 +675,9 @@ class Store:
             found = await self._pg_fetch(_LOAD_SINCE_PG, game_id, version)
             if not found:
                 return None
-            stored, status, seat_json, after = found[0]
+            stored, status, seat_json, after, agreed, offer = found[0]
             seat_rows = [SeatRow(*s) for s in json.loads(seat_json or "[]")]
-            return Update(int(stored), str(status), seat_rows, list(after or []))
+            return Update(int(stored), str(status), seat_rows, list(after or []), list(agreed or []), _offer(offer))
         async with self.engine.connect() as conn:
             if not with_seats:
                 rows = await conn.execute(
@@ -803,6 +804,14 @@ class Store:
         """Number of stored games."""
         async with self.engine.connect() as conn:
             return int((await conn.execute(select(func.count()).select_from(games))).scalar_one())
+
+
+def _offer(text: str | None) -> dict[str, Any] | None:
+    """A rematch offer read back from PostgreSQL's ``[new game id, by seat]`` JSON text (None: no offer)."""
+    if text is None:
+        return None
+    new_game_id, by = json.loads(text)
+    return {"game_id": str(new_game_id), "by": int(by)}
 
 
 def _create_game(conn: Connection, row: GameRow, now: dt.datetime) -> None:
@@ -964,16 +973,21 @@ _LOAD_SINCE_PG: Final = (
     "SELECT g.version, g.status, "
     "(SELECT CAST(json_agg(json_build_array(s.seat, s.kind, s.level, s.name, s.token_hash, s.invite_hash, "
     "s.claimed) ORDER BY s.seat) AS text) FROM seats s WHERE s.game_id = g.id), "
-    "(SELECT array_agg(m.move ORDER BY m.ply) FROM moves m WHERE m.game_id = g.id AND m.ply > $2) "
+    "(SELECT array_agg(m.move ORDER BY m.ply) FROM moves m WHERE m.game_id = g.id AND m.ply > $2), "
+    "(SELECT array_agg(a.seat ORDER BY a.seat) FROM aids_agreements a WHERE a.game_id = g.id), "
+    "(SELECT json_build_array(r.new_game_id, r.by_seat)::text FROM rematches r WHERE r.game_id = g.id) "
     "FROM games g WHERE g.id = $1"
 )
-#: One game, its seats (as in :data:`_LOAD_SINCE_PG`) and all its moves in order (PostgreSQL; parameter: game id).
+#: One game, its seats (as in :data:`_LOAD_SINCE_PG`), all its moves in order, the seats that agreed to aids and its
+#: rematch offer (PostgreSQL; parameter: game id).
 _LOAD_GAME_PG: Final = (
     "SELECT g.id, g.game, g.name, CAST(g.rules AS text), g.rules_version, g.players, g.teams, g.seed, "
     "g.seed_commitment, g.rng, g.version, CAST(g.snapshot AS text), g.status, g.created_at, "
     "(SELECT CAST(json_agg(json_build_array(s.seat, s.kind, s.level, s.name, s.token_hash, s.invite_hash, "
     "s.claimed) ORDER BY s.seat) AS text) FROM seats s WHERE s.game_id = g.id), "
-    "(SELECT array_agg(m.move ORDER BY m.ply) FROM moves m WHERE m.game_id = g.id) "
+    "(SELECT array_agg(m.move ORDER BY m.ply) FROM moves m WHERE m.game_id = g.id), "
+    "(SELECT array_agg(a.seat ORDER BY a.seat) FROM aids_agreements a WHERE a.game_id = g.id), "
+    "(SELECT json_build_array(r.new_game_id, r.by_seat)::text FROM rematches r WHERE r.game_id = g.id) "
     "FROM games g WHERE g.id = $1"
 )
 #: Claim the seat of an unused invite (PostgreSQL; parameters: game id, invite hash, token hash, name, the ``s:``
