@@ -42,15 +42,26 @@ import random
 from bisect import bisect_left, insort
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from kortbord.cards import Card
+from kortbord.errors import InvalidRulesError
 from kortbord.mulle.rules import Rules
 from kortbord.mulle.scoring import mulle_points, score_pile
 from kortbord.mulle.state import HV, SCORING, PileInfo, State
 from kortbord.mulle.state import Build as TableBuild
 
-__all__ = ["FastState", "RoundResult", "engine_code", "from_state", "legal", "play", "random_round", "supports"]
+__all__ = [
+    "COMPILED",
+    "FastState",
+    "RoundResult",
+    "engine_code",
+    "from_state",
+    "legal",
+    "play",
+    "random_round",
+    "supports",
+]
 
 FastCode = tuple[Any, ...]
 _DECK: Final[tuple[int, ...]] = tuple(i for i in range(52) for _ in range(2))  # == full_deck(2) as ints
@@ -62,16 +73,43 @@ _TRAILS: Final[tuple[FastCode, ...]] = tuple((6, c) for c in range(52))
 _ONE: Final[tuple[tuple[int], ...]] = tuple((c,) for c in range(52))
 
 
-def supports(rules: Rules) -> bool:
+def supports(rules: object) -> bool:
     """Whether the fast core plays ``rules`` itself (else its functions fall back to the engine): every option
     except ``max_found_cards`` other than 2, ``builds_in_sums``, ``capture_all_builds=false`` and
-    ``ownership="co"`` (see the module docstring)."""
+    ``ownership="co"`` (see the module docstring).
+
+    Raises:
+        InvalidRulesError: ``rules`` is not a :class:`~kortbord.mulle.rules.Rules` value."""
+    rules = _rules_arg(rules)
     return (
         rules.max_found_cards == 2
         and not rules.builds_in_sums
         and rules.capture_all_builds
         and rules.ownership == "last"
     )
+
+
+def _rules_arg(rules: object) -> Rules:
+    """``rules`` if it is a Rules value, else InvalidRulesError (``new_game``'s message)."""
+    if not isinstance(rules, Rules):
+        raise InvalidRulesError(f"rules must be a mulle.Rules value, got {type(rules).__name__}")
+    return rules
+
+
+# The public functions take ``object`` and check their arguments themselves, so that the compiled build (whose
+# typed arguments mypyc checks with its own TypeError) and this source raise the same errors on bad input.
+def _state_arg(f: object, name: str) -> FastState:
+    """``f`` if it is a FastState, else TypeError."""
+    if not isinstance(f, FastState):
+        raise TypeError(f"{name}: expected a FastState, got {type(f).__name__}")
+    return f
+
+
+def _code_arg(code: object, name: str) -> FastCode:
+    """``code`` if it is a tuple (a fast code), else TypeError."""
+    if not isinstance(code, tuple):
+        raise TypeError(f"{name}: expected a fast code (a tuple), got {type(code).__name__}")
+    return code
 
 
 # ----------------------------------------------------------------------------------------------- state
@@ -147,11 +185,17 @@ class FastState:
     round_log: tuple[Any, ...]
     breakdown: tuple[dict[str, Any], ...] | None
 
-    def to_state(self, template: State) -> State:
+    def to_state(self, template: object) -> State:
         """The public :class:`State` of this position; ``template`` gives what the fast core does not keep
         (the game's earlier rounds).  A finished round becomes the state the engine reaches after it (the next
-        round's chance node or the game's end)."""
+        round's chance node or the game's end).
+
+        Raises:
+            TypeError: ``template`` is not a State."""
         from kortbord.mulle.transitions import _winners
+
+        if not isinstance(template, State):
+            raise TypeError(f"to_state: expected a State, got {type(template).__name__}")
 
         changes: dict[str, Any] = {
             "phase": "play",
@@ -191,11 +235,14 @@ class FastState:
         )
 
 
-def from_state(state: State) -> FastState:
+def from_state(state: object) -> FastState:
     """A :class:`FastState` of ``state`` in play (phase ``"play"``, not partial, rules :func:`supports`).
 
     Raises:
+        TypeError: ``state`` is not a State.
         ValueError: the state is not in play, is partial, or its rules are not supported."""
+    if not isinstance(state, State):
+        raise TypeError(f"from_state: expected a State, got {type(state).__name__}")
     if state.phase != "play" or state.partial or not supports(state.rules):
         raise ValueError("the fast core converts only a full position in play under supported rules")
     assert state.dealer is not None
@@ -513,11 +560,15 @@ def _found_pairs(
 
 
 # ----------------------------------------------------------------------------------------------- legal moves
-def legal(f: FastState) -> list[FastCode]:
+def legal(f: object) -> list[FastCode]:
     """The legal moves of the seat to play as fast codes, in the engine's canonical order (spec §2.13; the order
     of :func:`kortbord.mulle.movegen.legal_codes`): captures per played card, then per played card its builds,
     raises, builds down, packages and lay-ons, then trails (the capture duty and the trail ban permitting), or
-    every trail when nothing is legal (the safety valve).  ``[]`` once the round is over."""
+    every trail when nothing is legal (the safety valve).  ``[]`` once the round is over.
+
+    Raises:
+        TypeError: ``f`` is not a FastState."""
+    f = _state_arg(f, "legal")
     seat = f.to_move
     if seat is None or f.breakdown is not None:
         return []
@@ -780,9 +831,14 @@ def _lack(
     return False
 
 
-def engine_code(f: FastState, code: FastCode) -> tuple[Any, ...]:
+def engine_code(f: object, code: object) -> tuple[Any, ...]:
     """The engine's move code (:mod:`kortbord.mulle.movegen`) of fast code ``code`` in position ``f``, with
-    :class:`~kortbord.cards.Card` values."""
+    :class:`~kortbord.cards.Card` values.
+
+    Raises:
+        TypeError: ``f`` is not a FastState or ``code`` not a tuple."""
+    f = _state_arg(f, "engine_code")
+    code = _code_arg(code, "engine_code")
     kind = code[0]
     x = Card(code[1])
     ids = [f"B{b[0]}" for b in f.builds]
@@ -804,11 +860,16 @@ def engine_code(f: FastState, code: FastCode) -> tuple[Any, ...]:
 
 
 # ----------------------------------------------------------------------------------------------- applying
-def play(f: FastState, code: FastCode) -> None:
+def play(f: object, code: object) -> None:
     """Apply the legal move ``code`` (from :func:`legal` of ``f``) to ``f`` in place, as
     ``transitions.apply_code`` does (spec §2.6-§2.11): the move, then the next turn, the next deal or the end of
-    the round (the last-capture sweep and the round's score in ``f.breakdown``).  The code is trusted."""
-    _play(f, _rules_of(f.rules), code)
+    the round (the last-capture sweep and the round's score in ``f.breakdown``).  The code is trusted beyond its
+    type: a tuple that is not one of :func:`legal`'s codes gives no defined result.
+
+    Raises:
+        TypeError: ``f`` is not a FastState or ``code`` not a tuple."""
+    f = _state_arg(f, "play")
+    _play(f, _rules_of(f.rules), _code_arg(code, "play"))
 
 
 def _play(f: FastState, r: _Rules, code: FastCode) -> None:
@@ -1029,9 +1090,27 @@ class RoundResult:
     moves: int
 
 
-def new_round(rules: Rules, players: int, teams: bool, dealer: int, deck: Sequence[int]) -> FastState:
-    """The FastState after dealing the first deal of a round from ``deck`` (104 card indices, dealing order).
-    Arguments are trusted (the engine's :func:`~kortbord.mulle.transitions.new_game` checks them)."""
+def new_round(rules: object, players: object, teams: object, dealer: object, deck: object) -> FastState:
+    """The FastState after dealing the first deal of a round from ``deck`` (104 card indices 0..51, each twice,
+    in dealing order) under ``rules`` (:func:`supports`) with ``players`` seats, ``teams`` and ``dealer``.
+
+    Raises:
+        InvalidRulesError: as ``new_game`` (rules not a Rules value, bad player count, teams, dealer or format).
+        ValueError: ``deck`` is not the two packs, or the rules are not supported."""
+    from kortbord.mulle.transitions import new_game
+
+    new_game(_rules_arg(rules), players=cast(Any, players), teams=cast(Any, teams), dealer=cast(Any, dealer))
+    if type(dealer) is not int:  # new_game lets None through (a dealer to draw): here one is needed
+        raise InvalidRulesError(f"dealer must be a seat 0..{cast(int, players) - 1}, got {dealer!r}")
+    if not isinstance(deck, Sequence) or sorted(deck) != sorted(_DECK):
+        raise ValueError("the deck must be a sequence of the 104 card indices of two packs (0..51, each twice)")
+    if not supports(rules):
+        raise ValueError("the fast core plays only the rules supports() accepts")
+    return _new_round(cast(Rules, rules), cast(int, players), cast(bool, teams), dealer, deck)
+
+
+def _new_round(rules: Rules, players: int, teams: bool, dealer: int, deck: Sequence[int]) -> FastState:
+    """:func:`new_round` with trusted arguments."""
     from kortbord.mulle.transitions import deal_plan
 
     f = FastState()
@@ -1059,7 +1138,7 @@ def new_round(rules: Rules, players: int, teams: bool, dealer: int, deck: Sequen
 
 
 def random_round(
-    rules: Rules, rng: random.Random, *, players: int = 2, teams: bool = False, dealer: int | None = 0
+    rules: object, rng: random.Random, *, players: object = 2, teams: object = False, dealer: object = 0
 ) -> RoundResult:
     """Play one round of ``new_game(rules, players=players, teams=teams, dealer=dealer)`` from its shuffle with
     uniformly random legal moves, drawing from ``rng`` what the engine loop draws (``chance_outcome``: the
@@ -1068,10 +1147,17 @@ def random_round(
     first chance step does).  Unsupported rules (:func:`supports`) are played by the engine.
 
     Raises:
-        InvalidRulesError: as ``new_game`` (bad player count, teams without 4 players, a format too big)."""
+        InvalidRulesError: as ``new_game`` (rules not a Rules value, bad player count, teams without 4 players,
+            a bad dealer, a format too big)."""
     from kortbord.mulle.transitions import new_game
 
-    new_game(rules, players=players, teams=teams, dealer=dealer)  # the engine's checks of the arguments
+    # the engine's checks of the arguments, on the arguments as given (``object``, cast to ``Any``: no check of
+    # mypyc's of its own before them), so that the compiled build raises the same errors
+    rules = _rules_arg(rules)
+    new_game(rules, players=cast(Any, players), teams=cast(Any, teams), dealer=cast(Any, dealer))
+    players = cast(int, players)
+    teams = cast(bool, teams)
+    dealer = cast("int | None", dealer)
     if not supports(rules):
         return _engine_round(rules, rng, players, teams, dealer)
     if dealer is None:
@@ -1082,7 +1168,7 @@ def random_round(
         _shuffle(getrandbits, deck)
     else:
         rng.shuffle(deck)
-    f = new_round(rules, players, teams, dealer, deck)
+    f = _new_round(rules, players, teams, dealer, deck)
     r = _rules_of(rules)
     moves = 0
     if type(rng) is random.Random and _DRAWS_OK:
@@ -1146,6 +1232,10 @@ def _draws_ok() -> bool:
 
 
 _DRAWS_OK: Final = _draws_ok()
+
+#: Whether this module is the optional compiled build (mypyc, ``make compiled``) rather than this source run by
+#: the interpreter: a compiled function has no ``__code__``.  ``KORTBORD_PURE=1`` forces the source.
+COMPILED: Final[bool] = not hasattr(_draws_ok, "__code__")
 
 
 def _engine_round(rules: Rules, rng: random.Random, players: int, teams: bool, dealer: int | None) -> RoundResult:
