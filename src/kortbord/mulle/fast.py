@@ -64,12 +64,19 @@ __all__ = [
 ]
 
 FastCode = tuple[Any, ...]
+#: :func:`_builds_facts`: (ids_by_value, capture_bits, build_values, owned, bound, changeable, lockable)
+_BuildsFacts = tuple[
+    dict[int, tuple[int, ...]], int, int, list[int], bool, list[tuple[int, int, bool]], list[tuple[int, int]]
+]
+_NO_FACTS: Final[_BuildsFacts] = ({}, 0, 0, [], False, [], [])  # the cache's empty value (never read)
 _DECK: Final[tuple[int, ...]] = tuple(i for i in range(52) for _ in range(2))  # == full_deck(2) as ints
 _HVB: Final[tuple[int, ...]] = tuple(1 << v for v in HV)  # 1 << hv(card)
 _TWO: Final[tuple[int, ...]] = tuple(1 << (2 * c) for c in range(52))  # one card in a tkey
 #: ``_LOW[h]``: the tkey bits of the cards of table value <= h (indices < 4h).
 _LOW: Final[tuple[int, ...]] = tuple((1 << (8 * min(h, 13))) - 1 for h in range(17))
 _TRAILS: Final[tuple[FastCode, ...]] = tuple((6, c) for c in range(52))
+_HV: Final[tuple[int, ...]] = HV  # hand values, as state.HV (a Final of this module: static in the compiled build)
+_SCORING: Final[tuple[bool, ...]] = SCORING
 _ONE: Final[tuple[tuple[int], ...]] = tuple((c,) for c in range(52))
 
 
@@ -164,12 +171,12 @@ class FastState:
     teams: bool
     dealer: int
     hands: list[list[int]]
-    hfs: list[list[Any]]
+    hfs: list[_Hand]
     table: list[int]
     tkey: int
     builds: list[list[Any]]
     bver: int
-    bfc: list[tuple[int, Any]]
+    bfc: list[tuple[int, _BuildsFacts]]
     next_build: int
     stock: list[int]
     pos: int
@@ -260,7 +267,7 @@ def from_state(state: object) -> FastState:
     f.tkey = tkey
     f.builds = [[int(b.id[1:]), b.value, b.owner, b.locked, sorted(map(int, b.cards))] for b in state.builds]
     f.bver = 0
-    f.bfc = [(-1, None)] * state.players
+    f.bfc = [(-1, _NO_FACTS)] * state.players
     f.next_build = state.next_build
     f.stock = list(map(int, state._stock))
     f.pos = 0
@@ -319,7 +326,7 @@ class _Rules:
         packaging = rules.table_packaging if rules.locking else "off"  # checks.packaging_mode
         self.pkg_on = packaging != "off"
         self.forced = packaging == "forced"
-        self.from_hand = tuple(not SCORING[x] or rules.scoring_build_from_hand for x in range(52))
+        self.from_hand = tuple(not _SCORING[x] or rules.scoring_build_from_hand for x in range(52))
         self.one_per_value = rules.one_build_per_value
         self.no_tabbe_last_deal = rules.no_tabbe_in_last_deal
         self.pair_any = rules.mulle_pair_scope == "any"
@@ -327,7 +334,7 @@ class _Rules:
         self.team_duty = rules.team_build_duty == "team"
 
 
-_RULES: dict[int, _Rules] = {}
+_RULES: Final[dict[int, _Rules]] = {}
 
 
 def _rules_of(rules: Rules) -> _Rules:
@@ -378,10 +385,10 @@ class _Table:
         self.sums = sums
         self.pair_bits = pair_bits
         self.lmode = ""
-        self.lh: list[Any] = []
+        self.lh: list[list[tuple[int, ...]] | None] = []
 
 
-_TABLES: dict[int, _Table] = {}
+_TABLES: Final[dict[int, _Table]] = {}
 
 
 def _table(table: Sequence[int], tkey: int) -> _Table:
@@ -394,11 +401,11 @@ def _table(table: Sequence[int], tkey: int) -> _Table:
 
 
 # ----------------------------------------------------------------------------------------------- capture sets
-_LOOSE: dict[tuple[int, int, str], list[tuple[int, ...]]] = {}
+_LOOSE: Final[dict[tuple[int, int, str], list[tuple[int, ...]]]] = {}
 #: ``(values, twins, h, mode)`` -> the position masks of :func:`_loose`'s parts: which positions a part takes
 #: depends only on the values and on which neighbours are identical cards (``twins``), not on the suits.
-_VLOOSE: dict[tuple[tuple[int, ...], int, int, str], list[int]] = {}
-_IDX: dict[int, tuple[int, ...]] = {}
+_VLOOSE: Final[dict[tuple[tuple[int, ...], int, int, str], list[int]]] = {}
+_IDX: Final[dict[int, tuple[int, ...]]] = {}
 
 
 def _loose(table: list[int], tkey: int, h: int, mode: str) -> list[tuple[int, ...]]:
@@ -484,7 +491,7 @@ def _loose_masks(below: list[int], values: list[int], h: int, mode: str) -> list
     return out
 
 
-_PAIRS: dict[tuple[int, int, int, bool], list[tuple[tuple[int, int], ...]]] = {}
+_PAIRS: Final[dict[tuple[int, int, int, bool], list[tuple[tuple[int, int], ...]]]] = {}
 _NO_PAIRS: Final[list[tuple[tuple[int, int], ...]]] = [()]
 
 
@@ -575,11 +582,24 @@ def legal(f: object) -> list[FastCode]:
     return list(_gen(_rules_of(f.rules), f))
 
 
-def _hand_facts(hand: list[int]) -> list[Any]:
-    """``[distinct, held, held2, hvc, trails]`` of a sorted hand: its distinct cards (identical twins are one move),
-    bit v of ``held``/``held2`` when it holds at least one/two cards of hand value v, ``hvc[v]`` the number of
-    cards of hand value v (``checks.hand_value_counts``) and the trail codes of the distinct cards (a shared list:
-    never changed, replaced when the hand changes)."""
+class _Hand:
+    """Facts of one hand (:func:`_hand_facts`), changed in place as its cards are played."""
+
+    __slots__ = ("distinct", "held", "held2", "hvc", "trails")
+
+    def __init__(self, distinct: list[int], held: int, held2: int, hvc: list[int], trails: list[FastCode]) -> None:
+        self.distinct = distinct
+        self.held = held
+        self.held2 = held2
+        self.hvc = hvc
+        self.trails = trails
+
+
+def _hand_facts(hand: list[int]) -> _Hand:
+    """The :class:`_Hand` of a sorted hand: its ``distinct`` cards (identical twins are one move), bit v of
+    ``held``/``held2`` when it holds at least one/two cards of hand value v, ``hvc[v]`` the number of cards of hand
+    value v (``checks.hand_value_counts``) and the ``trails`` codes of the distinct cards (``distinct`` and
+    ``trails`` are shared lists: never changed, replaced when the hand changes)."""
     held = 0
     held2 = 0
     hvc = [0] * 17
@@ -589,14 +609,14 @@ def _hand_facts(hand: list[int]) -> list[Any]:
         b = _HVB[c]
         held2 |= held & b
         held |= b
-        hvc[HV[c]] += 1
+        hvc[_HV[c]] += 1
         if c != prev:
             distinct.append(c)
             prev = c
-    return [distinct, held, held2, hvc, [_TRAILS[c] for c in distinct]]
+    return _Hand(distinct, held, held2, hvc, [_TRAILS[c] for c in distinct])
 
 
-def _builds_facts(r: _Rules, builds: list[list[Any]], seat: int, teams: bool) -> tuple[Any, ...]:
+def _builds_facts(r: _Rules, builds: list[list[Any]], seat: int, teams: bool) -> _BuildsFacts:
     """What the builds mean for the mover ``seat`` (cached per seat until a build changes, ``FastState.bver``):
     ``(ids_by_value, capture_bits, build_values, owned, bound, changeable, lockable)`` -- the build indexes per
     value, bit v for a build of value v (to capture, and in ``build_values`` with one build per value, A14), the
@@ -610,8 +630,8 @@ def _builds_facts(r: _Rules, builds: list[list[Any]], seat: int, teams: bool) ->
     bound = False
     capture_bits = 0
     for i, b in enumerate(builds):
-        v = b[1]
-        owner = b[2]
+        v: int = b[1]
+        owner: int = b[2]
         ids_by_value[v] = (*ids_by_value.get(v, ()), i)
         capture_bits |= 1 << v
         if owner == seat:
@@ -643,8 +663,11 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
     tkey = f.tkey
     builds = f.builds
     teams = f.teams
-    distinct, held, held2, hvc, _ = hf
-    trails: list[FastCode] = hf[4]
+    distinct = hf.distinct
+    held = hf.held
+    held2 = hf.held2
+    hvc = hf.hvc
+    trails = hf.trails
     if not distinct:
         return []
     t_ = _TABLES.get(tkey)
@@ -714,7 +737,7 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
     from_hand = r.from_hand
     cap_hv = held & capture_bits
     for x in distinct:
-        hx = HV[x]
+        hx = _HV[x]
         t = x // 4 + 1
         if not (cap_hv >> hx | found >> t) & 1:
             continue  # no capture, no build, no change of a build
@@ -722,7 +745,7 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
         # M1 capture
         if cap_hv >> hx & 1:
             hb = ids_by_value.get(hx, ()) if builds else ()
-            if pure and (tkey >> (2 * x)) & 3 and not SCORING[x]:
+            if pure and (tkey >> (2 * x)) & 3 and not _SCORING[x]:
                 caps: list[FastCode] = [(0, x, (x,), hb)]  # pure mulle (checks.twin_only)
             elif special and hx >= 14:
                 caps = [(0, x, (), hb)] if hb else []  # checks.builds_only
@@ -825,7 +848,7 @@ def _lack(
     if add is not None and hvc[add] - (hx == add) <= 0:
         return True
     for i in owned:
-        v = builds[i][1]
+        v: int = builds[i][1]
         if v != add and hvc[v] - (hx == v) <= 0 and i != drop and i not in taken:
             return True
     return False
@@ -876,26 +899,26 @@ def _play(f: FastState, r: _Rules, code: FastCode) -> None:
     """:func:`play` with the rules' facts ``r``."""
     seat = f.to_move
     assert seat is not None
-    x = code[1]
-    kind = code[0]
+    x: int = code[1]
+    kind: int = code[0]
     hand = f.hands[seat]
     hand.remove(x)
     hf = f.hfs[seat]
-    hvc = hf[3]
-    hx = HV[x]
+    hvc = hf.hvc
+    hx = _HV[x]
     k = hvc[hx] - 1
     hvc[hx] = k
     if k == 1:
-        hf[2] &= ~(1 << hx)
+        hf.held2 &= ~(1 << hx)
     elif k == 0:
-        hf[1] &= ~(1 << hx)
+        hf.held &= ~(1 << hx)
     if x not in hand:
-        distinct = hf[0][:]
+        distinct = hf.distinct[:]
         distinct.remove(x)
-        hf[0] = distinct
-        trails = hf[4][:]
+        hf.distinct = distinct
+        trails = hf.trails[:]
         trails.remove(_TRAILS[x])
-        hf[4] = trails
+        hf.trails = trails
     last_play = f.left == 1 and f.pos == len(f.stock)  # the round's last card: no tabbe (spec §2.9)
     f.left -= 1
     table = f.table
@@ -1122,7 +1145,7 @@ def _new_round(rules: Rules, players: int, teams: bool, dealer: int, deck: Seque
     f.pos = 0
     f.builds = []
     f.bver = 0
-    f.bfc = [(-1, None)] * players
+    f.bfc = [(-1, _NO_FACTS)] * players
     f.next_build = 1
     f.piles = [[[], [], 0] for _ in range(2 if teams else players)]
     f.last_capturer = None
