@@ -347,6 +347,10 @@ def _rules_of(rules: Rules) -> _Rules:
 
 
 # ----------------------------------------------------------------------------------------------- table facts
+_Parts = tuple[tuple[int, ...], ...]  # loose parts of captures (cards)
+_Pairs = tuple[tuple[tuple[int, int], ...], ...]  # sets of loose pairs packed into a build
+
+
 class _Table:
     """Facts of one loose table (a cache keyed by its tkey; no rule of its own): ``tv_bits`` (bit v: a loose card
     of table value v), ``tvs`` (those values, ascending), ``cnt`` (per value the number of loose cards),
@@ -377,15 +381,17 @@ class _Table:
                     tv_bits |= 1 << v
                     tvs.append(v)
                 prev = y
-        self.by_tv = by_tv
-        self.cnt = cnt
-        self.prefix = prefix
+        # tuples, not lists, in what the caches keep: tuples of ints leave the cyclic GC's lists (CPython untracks
+        # them), so its full collections do not walk every cached table
+        self.by_tv = tuple(by_tv)
+        self.cnt = tuple(cnt)
+        self.prefix = tuple(prefix)
         self.tv_bits = tv_bits
-        self.tvs = tvs
+        self.tvs = tuple(tvs)
         self.sums = sums
         self.pair_bits = pair_bits
         self.lmode = ""
-        self.lh: list[list[tuple[int, ...]] | None] = []
+        self.lh: list[_Parts | None] = []
 
 
 _TABLES: Final[dict[int, _Table]] = {}
@@ -401,14 +407,14 @@ def _table(table: Sequence[int], tkey: int) -> _Table:
 
 
 # ----------------------------------------------------------------------------------------------- capture sets
-_LOOSE: Final[dict[tuple[int, int, str], list[tuple[int, ...]]]] = {}
+_LOOSE: Final[dict[tuple[int, int, str], _Parts]] = {}
 #: ``(values, twins, h, mode)`` -> the position masks of :func:`_loose`'s parts: which positions a part takes
 #: depends only on the values and on which neighbours are identical cards (``twins``), not on the suits.
-_VLOOSE: Final[dict[tuple[tuple[int, ...], int, int, str], list[int]]] = {}
+_VLOOSE: Final[dict[tuple[tuple[int, ...], int, int, str], tuple[int, ...]]] = {}
 _IDX: Final[dict[int, tuple[int, ...]]] = {}
 
 
-def _loose(table: list[int], tkey: int, h: int, mode: str) -> list[tuple[int, ...]]:
+def _loose(table: list[int], tkey: int, h: int, mode: str) -> _Parts:
     """The loose parts of the captures worth ``h`` from ``table`` (spec §2.6 M1.2-M1.3 and option ``maximal``),
     deduplicated by card, in the engine's order (``movegen._loose_only``); the empty part included when it is one
     (no group, or ``maximal="free"``)."""
@@ -429,7 +435,7 @@ def _loose(table: list[int], tkey: int, h: int, mode: str) -> list[tuple[int, ..
     vkey = (tuple(values), twins, h, mode)
     masks = _VLOOSE.get(vkey)
     if masks is None:
-        masks = _loose_masks(below, values, h, mode)
+        masks = tuple(_loose_masks(below, values, h, mode))
         if len(_VLOOSE) > 200_000:
             _VLOOSE.clear()
         _VLOOSE[vkey] = masks
@@ -441,8 +447,8 @@ def _loose(table: list[int], tkey: int, h: int, mode: str) -> list[tuple[int, ..
         out.append(tuple([below[i] for i in idx]))
     if len(_LOOSE) > 200_000:
         _LOOSE.clear()
-    _LOOSE[key] = out
-    return out
+    parts = _LOOSE[key] = tuple(out)
+    return parts
 
 
 def _loose_masks(below: list[int], values: list[int], h: int, mode: str) -> list[int]:
@@ -491,13 +497,11 @@ def _loose_masks(below: list[int], values: list[int], h: int, mode: str) -> list
     return out
 
 
-_PAIRS: Final[dict[tuple[int, int, int, bool], list[tuple[tuple[int, int], ...]]]] = {}
-_NO_PAIRS: Final[list[tuple[tuple[int, int], ...]]] = [()]
+_PAIRS: Final[dict[tuple[int, int, int, bool], _Pairs]] = {}
+_NO_PAIRS: Final[_Pairs] = ((),)
 
 
-def _found_pairs(
-    t_: _Table, table: list[int], tkey: int, y: int, v: int, forced: bool
-) -> list[tuple[tuple[int, int], ...]]:
+def _found_pairs(t_: _Table, table: list[int], tkey: int, y: int, v: int, forced: bool) -> _Pairs:
     """The sets of disjoint loose pairs worth ``v`` that may be packed into a build of ``v`` founded on (or
     packaged with) the loose card ``y`` (A11; ``movegen._found_pairs``), sorted, ``()`` first unless forced;
     ``t_`` the table's facts."""
@@ -529,7 +533,7 @@ def _found_pairs(
         if y in rest:
             rest.remove(y)
         pair = ((rest[0], rest[1]),)
-        return [pair] if forced else [(), pair]
+        return (pair,) if forced else ((), pair)
     sub = (tkey - _TWO[y]) & _LOW[v - 1]
     key = (sub, y, v, forced)
     hit = _PAIRS.get(key)
@@ -559,7 +563,7 @@ def _found_pairs(
                 chosen.pop()
 
         rec(0, 0)
-        out = sorted(results)
+        out = tuple(sorted(results))
     if len(_PAIRS) > 200_000:
         _PAIRS.clear()
     _PAIRS[key] = out
@@ -755,7 +759,7 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
                     k = bisect_left(table, 4 * hx - 4)  # the loose cards worth less than hx
                     if not t_.prefix[k] >> hx & 1 and mode != "free":
                         # no group of two or more cards: the one maximal part is every card worth hx
-                        opts = loose_by_h[hx] = [tuple(table[k : bisect_left(table, 4 * hx)])]
+                        opts = loose_by_h[hx] = (tuple(table[k : bisect_left(table, 4 * hx)]),)
                     else:
                         opts = loose_by_h[hx] = _loose(table, tkey, hx, mode)
                 # without a build of the value, a capture takes some loose cards
