@@ -104,3 +104,15 @@ def test_new_round_deals_as_the_engine() -> None:
     random.Random(5).shuffle(deck)
     f = fast.new_round(RULES, 3, False, 1, deck)
     assert f.to_state(s) == s
+
+
+def test_checked_arguments_are_remembered_exactly() -> None:
+    """``random_round`` remembers the argument sets ``new_game`` accepted; an equal but wrongly typed one (``True``
+    for seat 1, ``1.0``) is still refused after the right one has been played."""
+    assert fast.random_round(RULES, random.Random(3), dealer=1).moves > 0
+    for dealer in (True, 1.0):
+        with pytest.raises(InvalidRulesError, match=r"dealer must be a seat 0\.\.1"):
+            fast.random_round(RULES, random.Random(3), dealer=dealer)
+    assert fast.random_round(RULES, random.Random(3), players=3, dealer=None).moves > 0
+    with pytest.raises(InvalidRulesError, match="2, 3 or 4 players"):
+        fast.random_round(RULES, random.Random(3), players=3.0, dealer=None)

@@ -291,6 +291,8 @@ class _Rules:
 
     __slots__ = (
         "build_down",
+        "checked",
+        "deals",
         "down_others",
         "duty",
         "forced",
@@ -332,6 +334,10 @@ class _Rules:
         self.pair_any = rules.mulle_pair_scope == "any"
         self.reserve = rules.reserve_rule
         self.team_duty = rules.team_build_duty == "team"
+        #: ``(players, teams, dealer or -1)`` that ``new_game`` has accepted with these rules (:func:`random_round`)
+        self.checked: set[tuple[int, bool, int]] = set()
+        #: per player count the number of deals in a round (``len(transitions.deal_plan)``)
+        self.deals: dict[int, int] = {}
 
 
 _RULES: Final[dict[int, _Rules]] = {}
@@ -1154,7 +1160,11 @@ def _new_round(rules: Rules, players: int, teams: bool, dealer: int, deck: Seque
     f.piles = [[[], [], 0] for _ in range(2 if teams else players)]
     f.last_capturer = None
     f.deal_no = 1
-    f.deals_total = len(deal_plan(rules, players))
+    r = _rules_of(rules)
+    deals = r.deals.get(players)
+    if deals is None:
+        deals = r.deals[players] = len(deal_plan(rules, players))
+    f.deals_total = deals
     f.round_no = 1
     f.scores = (0,) * (2 if teams else players)
     f.round_log = ()
@@ -1181,7 +1191,16 @@ def random_round(
     # the engine's checks of the arguments, on the arguments as given (``object``, cast to ``Any``: no check of
     # mypyc's of its own before them), so that the compiled build raises the same errors
     rules = _rules_arg(rules)
-    new_game(rules, players=cast(Any, players), teams=cast(Any, teams), dealer=cast(Any, dealer))
+    r = _rules_of(rules)
+    if not (
+        type(players) is int
+        and type(teams) is bool
+        and (dealer is None or type(dealer) is int)
+        and (players, teams, -1 if dealer is None else dealer) in r.checked
+    ):
+        new_game(rules, players=cast(Any, players), teams=cast(Any, teams), dealer=cast(Any, dealer))
+        # accepted: exactly an int, a bool and None or an int (new_game checks the types), so the key is exact
+        r.checked.add((cast(int, players), cast(bool, teams), -1 if dealer is None else cast(int, dealer)))
     players = cast(int, players)
     teams = cast(bool, teams)
     dealer = cast("int | None", dealer)
@@ -1196,7 +1215,6 @@ def random_round(
     else:
         rng.shuffle(deck)
     f = _new_round(rules, players, teams, dealer, deck)
-    r = _rules_of(rules)
     moves = 0
     if type(rng) is random.Random and _DRAWS_OK:
         while f.breakdown is None:
