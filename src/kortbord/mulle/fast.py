@@ -403,12 +403,20 @@ class _Table:
 _TABLES: Final[dict[int, _Table]] = {}
 
 
+#: Tables of at most this many loose cards are kept in ``_TABLES``: in random rounds from fresh seeds a table of 4 or
+#: more is seen again 1 time in 7 or less (3 cards: 1 in 2), and every kept table is work for the cyclic GC.
+_KEEP_TABLE: Final = 4
+
+
 def _table(table: Sequence[int], tkey: int) -> _Table:
+    """The :class:`_Table` of ``table`` (tkey ``tkey``), from the cache when it is there."""
     t = _TABLES.get(tkey)
     if t is None:
-        if len(_TABLES) > 100_000:
-            _TABLES.clear()
-        t = _TABLES[tkey] = _Table(table)
+        t = _Table(table)
+        if len(table) <= _KEEP_TABLE:
+            if len(_TABLES) > 100_000:
+                _TABLES.clear()
+            _TABLES[tkey] = t
     return t
 
 
@@ -457,24 +465,27 @@ def _loose(table: list[int], tkey: int, h: int, mode: str) -> _Parts:
     return parts
 
 
+def _groups(values: list[int], i: int, remaining: int, mask: int, groups: list[int]) -> None:
+    """Append to ``groups`` the position masks (over ``values``, ascending) of the sets of positions from ``i``
+    on worth ``remaining``, each with ``mask`` added.  (A module function, not a closure: closures cost more and
+    make reference cycles, in both builds.)"""
+    for j in range(i, len(values)):
+        v = values[j]
+        if v == remaining:
+            groups.append(mask | (1 << j))
+        elif v < remaining:
+            _groups(values, j + 1, remaining - v, mask | (1 << j), groups)
+        else:
+            break  # values ascending
+
+
 def _loose_masks(below: list[int], values: list[int], h: int, mode: str) -> list[int]:
     """:func:`_loose`'s parts as position masks over ``below`` (the loose cards worth at most ``h``, sorted;
     ``values`` their table values): the engine's maximal unions of disjoint groups worth ``h`` (or every union,
     or those with the most cards, per ``mode``), sorted by mask, the first of each set of identical cards kept."""
     n = len(below)
     groups: list[int] = []  # the groups worth h (spec §2.13), bit masks over the positions
-
-    def subsets(i: int, remaining: int, mask: int) -> None:
-        for j in range(i, n):
-            v = values[j]
-            if v == remaining:
-                groups.append(mask | (1 << j))
-            elif v < remaining:
-                subsets(j + 1, remaining - v, mask | (1 << j))
-            else:
-                break  # values ascending
-
-    subsets(0, h, 0)
+    _groups(values, 0, h, 0, groups)
     if mode != "free":
         # when the groups are pairwise disjoint the one maximal part is their union
         union = 0
@@ -553,27 +564,36 @@ def _found_pairs(t_: _Table, table: list[int], tkey: int, y: int, v: int, forced
         out = _NO_PAIRS
     else:
         results: set[tuple[tuple[int, int], ...]] = set()
-        chosen: list[tuple[int, int]] = []
-
-        def rec(k: int, used: int) -> None:
-            if k == len(pairs):
-                if forced and any(not (used >> i & 1 or used >> j & 1) for i, j in pairs):
-                    return
-                results.add(tuple(sorted(chosen)))
-                return
-            rec(k + 1, used)
-            i, j = pairs[k]
-            if not (used >> i & 1 or used >> j & 1):
-                chosen.append((loose[i], loose[j]))
-                rec(k + 1, used | (1 << i) | (1 << j))
-                chosen.pop()
-
-        rec(0, 0)
+        _packings(pairs, loose, forced, 0, 0, [], results)
         out = tuple(sorted(results))
     if len(_PAIRS) > 200_000:
         _PAIRS.clear()
     _PAIRS[key] = out
     return out
+
+
+def _packings(
+    pairs: list[tuple[int, int]],
+    loose: list[int],
+    forced: bool,
+    k: int,
+    used: int,
+    chosen: list[tuple[int, int]],
+    results: set[tuple[tuple[int, int], ...]],
+) -> None:
+    """Add to ``results`` every set of pairwise disjoint pairs (positions in ``loose``) from ``pairs[k:]``, as sorted
+    card pairs, besides ``chosen`` (positions ``used``); with ``forced`` only the sets that leave no pair free."""
+    if k == len(pairs):
+        if forced and any(not (used >> i & 1 or used >> j & 1) for i, j in pairs):
+            return
+        results.add(tuple(sorted(chosen)))
+        return
+    _packings(pairs, loose, forced, k + 1, used, chosen, results)
+    i, j = pairs[k]
+    if not (used >> i & 1 or used >> j & 1):
+        chosen.append((loose[i], loose[j]))
+        _packings(pairs, loose, forced, k + 1, used | (1 << i) | (1 << j), chosen, results)
+        chosen.pop()
 
 
 # ----------------------------------------------------------------------------------------------- legal moves
