@@ -6,7 +6,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run play-mulle play-cribbage test lint typecheck pytest bench bench-bots setup clean
+.PHONY: run play-mulle play-cribbage test lint typecheck pytest bench bench-bots setup clean compiled clean-compiled
 
 setup: $(STAMP)
 
@@ -46,5 +46,14 @@ bench: $(STAMP)
 bench-bots: $(STAMP)
 	$(BIN)/python bench/bots.py
 
-clean:
+# the optional compiled build of Mulle's fast core (issue #13 item 5): mypyc compiles src/kortbord/mulle/fast.py
+# into extensions next to it (needs gcc and Python's headers); the package imports them in its place
+# (kortbord.mulle.fast.COMPILED), KORTBORD_PURE=1 forces the source; make clean-compiled removes them
+compiled: $(STAMP)
+	cd src && $(abspath $(BIN))/mypyc --no-warn-unused-configs kortbord/mulle/fast.py
+
+clean-compiled:
+	rm -rf src/build src/kortbord/mulle/fast.*.so src/kortbord/mulle/fast__mypyc.*.so
+
+clean: clean-compiled
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -42,36 +42,81 @@ import random
 from bisect import bisect_left, insort
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from kortbord.cards import Card
+from kortbord.errors import InvalidRulesError
 from kortbord.mulle.rules import Rules
 from kortbord.mulle.scoring import mulle_points, score_pile
 from kortbord.mulle.state import HV, SCORING, PileInfo, State
 from kortbord.mulle.state import Build as TableBuild
 
-__all__ = ["FastState", "RoundResult", "engine_code", "from_state", "legal", "play", "random_round", "supports"]
+__all__ = [
+    "COMPILED",
+    "FastState",
+    "RoundResult",
+    "engine_code",
+    "from_state",
+    "legal",
+    "play",
+    "random_round",
+    "supports",
+]
 
 FastCode = tuple[Any, ...]
+#: :func:`_builds_facts`: (ids_by_value, capture_bits, build_values, owned, bound, changeable, lockable)
+_BuildsFacts = tuple[
+    dict[int, tuple[int, ...]], int, int, list[int], bool, list[tuple[int, int, bool]], list[tuple[int, int]]
+]
+_NO_FACTS: Final[_BuildsFacts] = ({}, 0, 0, [], False, [], [])  # the cache's empty value (never read)
 _DECK: Final[tuple[int, ...]] = tuple(i for i in range(52) for _ in range(2))  # == full_deck(2) as ints
 _HVB: Final[tuple[int, ...]] = tuple(1 << v for v in HV)  # 1 << hv(card)
 _TWO: Final[tuple[int, ...]] = tuple(1 << (2 * c) for c in range(52))  # one card in a tkey
 #: ``_LOW[h]``: the tkey bits of the cards of table value <= h (indices < 4h).
 _LOW: Final[tuple[int, ...]] = tuple((1 << (8 * min(h, 13))) - 1 for h in range(17))
 _TRAILS: Final[tuple[FastCode, ...]] = tuple((6, c) for c in range(52))
+_HV: Final[tuple[int, ...]] = HV  # hand values, as state.HV (a Final of this module: static in the compiled build)
+_SCORING: Final[tuple[bool, ...]] = SCORING
 _ONE: Final[tuple[tuple[int], ...]] = tuple((c,) for c in range(52))
 
 
-def supports(rules: Rules) -> bool:
+def supports(rules: object) -> bool:
     """Whether the fast core plays ``rules`` itself (else its functions fall back to the engine): every option
     except ``max_found_cards`` other than 2, ``builds_in_sums``, ``capture_all_builds=false`` and
-    ``ownership="co"`` (see the module docstring)."""
+    ``ownership="co"`` (see the module docstring).
+
+    Raises:
+        InvalidRulesError: ``rules`` is not a :class:`~kortbord.mulle.rules.Rules` value."""
+    rules = _rules_arg(rules)
     return (
         rules.max_found_cards == 2
         and not rules.builds_in_sums
         and rules.capture_all_builds
         and rules.ownership == "last"
     )
+
+
+def _rules_arg(rules: object) -> Rules:
+    """``rules`` if it is a Rules value, else InvalidRulesError (``new_game``'s message)."""
+    if not isinstance(rules, Rules):
+        raise InvalidRulesError(f"rules must be a mulle.Rules value, got {type(rules).__name__}")
+    return rules
+
+
+# The public functions take ``object`` and check their arguments themselves, so that the compiled build (whose
+# typed arguments mypyc checks with its own TypeError) and this source raise the same errors on bad input.
+def _state_arg(f: object, name: str) -> FastState:
+    """``f`` if it is a FastState, else TypeError."""
+    if not isinstance(f, FastState):
+        raise TypeError(f"{name}: expected a FastState, got {type(f).__name__}")
+    return f
+
+
+def _code_arg(code: object, name: str) -> FastCode:
+    """``code`` if it is a tuple (a fast code), else TypeError."""
+    if not isinstance(code, tuple):
+        raise TypeError(f"{name}: expected a fast code (a tuple), got {type(code).__name__}")
+    return code
 
 
 # ----------------------------------------------------------------------------------------------- state
@@ -126,12 +171,12 @@ class FastState:
     teams: bool
     dealer: int
     hands: list[list[int]]
-    hfs: list[list[Any]]
+    hfs: list[_Hand]
     table: list[int]
     tkey: int
     builds: list[list[Any]]
     bver: int
-    bfc: list[tuple[int, Any]]
+    bfc: list[tuple[int, _BuildsFacts]]
     next_build: int
     stock: list[int]
     pos: int
@@ -147,11 +192,17 @@ class FastState:
     round_log: tuple[Any, ...]
     breakdown: tuple[dict[str, Any], ...] | None
 
-    def to_state(self, template: State) -> State:
+    def to_state(self, template: object) -> State:
         """The public :class:`State` of this position; ``template`` gives what the fast core does not keep
         (the game's earlier rounds).  A finished round becomes the state the engine reaches after it (the next
-        round's chance node or the game's end)."""
+        round's chance node or the game's end).
+
+        Raises:
+            TypeError: ``template`` is not a State."""
         from kortbord.mulle.transitions import _winners
+
+        if not isinstance(template, State):
+            raise TypeError(f"to_state: expected a State, got {type(template).__name__}")
 
         changes: dict[str, Any] = {
             "phase": "play",
@@ -191,11 +242,14 @@ class FastState:
         )
 
 
-def from_state(state: State) -> FastState:
+def from_state(state: object) -> FastState:
     """A :class:`FastState` of ``state`` in play (phase ``"play"``, not partial, rules :func:`supports`).
 
     Raises:
+        TypeError: ``state`` is not a State.
         ValueError: the state is not in play, is partial, or its rules are not supported."""
+    if not isinstance(state, State):
+        raise TypeError(f"from_state: expected a State, got {type(state).__name__}")
     if state.phase != "play" or state.partial or not supports(state.rules):
         raise ValueError("the fast core converts only a full position in play under supported rules")
     assert state.dealer is not None
@@ -213,7 +267,7 @@ def from_state(state: State) -> FastState:
     f.tkey = tkey
     f.builds = [[int(b.id[1:]), b.value, b.owner, b.locked, sorted(map(int, b.cards))] for b in state.builds]
     f.bver = 0
-    f.bfc = [(-1, None)] * state.players
+    f.bfc = [(-1, _NO_FACTS)] * state.players
     f.next_build = state.next_build
     f.stock = list(map(int, state._stock))
     f.pos = 0
@@ -237,6 +291,8 @@ class _Rules:
 
     __slots__ = (
         "build_down",
+        "checked",
+        "deals",
         "down_others",
         "duty",
         "forced",
@@ -272,15 +328,19 @@ class _Rules:
         packaging = rules.table_packaging if rules.locking else "off"  # checks.packaging_mode
         self.pkg_on = packaging != "off"
         self.forced = packaging == "forced"
-        self.from_hand = tuple(not SCORING[x] or rules.scoring_build_from_hand for x in range(52))
+        self.from_hand = tuple(not _SCORING[x] or rules.scoring_build_from_hand for x in range(52))
         self.one_per_value = rules.one_build_per_value
         self.no_tabbe_last_deal = rules.no_tabbe_in_last_deal
         self.pair_any = rules.mulle_pair_scope == "any"
         self.reserve = rules.reserve_rule
         self.team_duty = rules.team_build_duty == "team"
+        #: ``(players, teams, dealer or -1)`` that ``new_game`` has accepted with these rules (:func:`random_round`)
+        self.checked: set[tuple[int, bool, int]] = set()
+        #: per player count the number of deals in a round (``len(transitions.deal_plan)``)
+        self.deals: dict[int, int] = {}
 
 
-_RULES: dict[int, _Rules] = {}
+_RULES: Final[dict[int, _Rules]] = {}
 
 
 def _rules_of(rules: Rules) -> _Rules:
@@ -293,6 +353,10 @@ def _rules_of(rules: Rules) -> _Rules:
 
 
 # ----------------------------------------------------------------------------------------------- table facts
+_Parts = tuple[tuple[int, ...], ...]  # loose parts of captures (cards)
+_Pairs = tuple[tuple[tuple[int, int], ...], ...]  # sets of loose pairs packed into a build
+
+
 class _Table:
     """Facts of one loose table (a cache keyed by its tkey; no rule of its own): ``tv_bits`` (bit v: a loose card
     of table value v), ``tvs`` (those values, ascending), ``cnt`` (per value the number of loose cards),
@@ -323,38 +387,48 @@ class _Table:
                     tv_bits |= 1 << v
                     tvs.append(v)
                 prev = y
-        self.by_tv = by_tv
-        self.cnt = cnt
-        self.prefix = prefix
+        # tuples, not lists, in what the caches keep: tuples of ints leave the cyclic GC's lists (CPython untracks
+        # them), so its full collections do not walk every cached table
+        self.by_tv = tuple(by_tv)
+        self.cnt = tuple(cnt)
+        self.prefix = tuple(prefix)
         self.tv_bits = tv_bits
-        self.tvs = tvs
+        self.tvs = tuple(tvs)
         self.sums = sums
         self.pair_bits = pair_bits
         self.lmode = ""
-        self.lh: list[Any] = []
+        self.lh: list[_Parts | None] = []
 
 
-_TABLES: dict[int, _Table] = {}
+_TABLES: Final[dict[int, _Table]] = {}
+
+
+#: Tables of at most this many loose cards are kept in ``_TABLES``: in random rounds from fresh seeds a table of 4 or
+#: more is seen again 1 time in 7 or less (3 cards: 1 in 2), and every kept table is work for the cyclic GC.
+_KEEP_TABLE: Final = 4
 
 
 def _table(table: Sequence[int], tkey: int) -> _Table:
+    """The :class:`_Table` of ``table`` (tkey ``tkey``), from the cache when it is there."""
     t = _TABLES.get(tkey)
     if t is None:
-        if len(_TABLES) > 100_000:
-            _TABLES.clear()
-        t = _TABLES[tkey] = _Table(table)
+        t = _Table(table)
+        if len(table) <= _KEEP_TABLE:
+            if len(_TABLES) > 100_000:
+                _TABLES.clear()
+            _TABLES[tkey] = t
     return t
 
 
 # ----------------------------------------------------------------------------------------------- capture sets
-_LOOSE: dict[tuple[int, int, str], list[tuple[int, ...]]] = {}
+_LOOSE: Final[dict[tuple[int, int, str], _Parts]] = {}
 #: ``(values, twins, h, mode)`` -> the position masks of :func:`_loose`'s parts: which positions a part takes
 #: depends only on the values and on which neighbours are identical cards (``twins``), not on the suits.
-_VLOOSE: dict[tuple[tuple[int, ...], int, int, str], list[int]] = {}
-_IDX: dict[int, tuple[int, ...]] = {}
+_VLOOSE: Final[dict[tuple[tuple[int, ...], int, int, str], tuple[int, ...]]] = {}
+_IDX: Final[dict[int, tuple[int, ...]]] = {}
 
 
-def _loose(table: list[int], tkey: int, h: int, mode: str) -> list[tuple[int, ...]]:
+def _loose(table: list[int], tkey: int, h: int, mode: str) -> _Parts:
     """The loose parts of the captures worth ``h`` from ``table`` (spec §2.6 M1.2-M1.3 and option ``maximal``),
     deduplicated by card, in the engine's order (``movegen._loose_only``); the empty part included when it is one
     (no group, or ``maximal="free"``)."""
@@ -375,7 +449,7 @@ def _loose(table: list[int], tkey: int, h: int, mode: str) -> list[tuple[int, ..
     vkey = (tuple(values), twins, h, mode)
     masks = _VLOOSE.get(vkey)
     if masks is None:
-        masks = _loose_masks(below, values, h, mode)
+        masks = tuple(_loose_masks(below, values, h, mode))
         if len(_VLOOSE) > 200_000:
             _VLOOSE.clear()
         _VLOOSE[vkey] = masks
@@ -387,8 +461,22 @@ def _loose(table: list[int], tkey: int, h: int, mode: str) -> list[tuple[int, ..
         out.append(tuple([below[i] for i in idx]))
     if len(_LOOSE) > 200_000:
         _LOOSE.clear()
-    _LOOSE[key] = out
-    return out
+    parts = _LOOSE[key] = tuple(out)
+    return parts
+
+
+def _groups(values: list[int], i: int, remaining: int, mask: int, groups: list[int]) -> None:
+    """Append to ``groups`` the position masks (over ``values``, ascending) of the sets of positions from ``i``
+    on worth ``remaining``, each with ``mask`` added.  (A module function, not a closure: closures cost more and
+    make reference cycles, in both builds.)"""
+    for j in range(i, len(values)):
+        v = values[j]
+        if v == remaining:
+            groups.append(mask | (1 << j))
+        elif v < remaining:
+            _groups(values, j + 1, remaining - v, mask | (1 << j), groups)
+        else:
+            break  # values ascending
 
 
 def _loose_masks(below: list[int], values: list[int], h: int, mode: str) -> list[int]:
@@ -397,18 +485,7 @@ def _loose_masks(below: list[int], values: list[int], h: int, mode: str) -> list
     or those with the most cards, per ``mode``), sorted by mask, the first of each set of identical cards kept."""
     n = len(below)
     groups: list[int] = []  # the groups worth h (spec §2.13), bit masks over the positions
-
-    def subsets(i: int, remaining: int, mask: int) -> None:
-        for j in range(i, n):
-            v = values[j]
-            if v == remaining:
-                groups.append(mask | (1 << j))
-            elif v < remaining:
-                subsets(j + 1, remaining - v, mask | (1 << j))
-            else:
-                break  # values ascending
-
-    subsets(0, h, 0)
+    _groups(values, 0, h, 0, groups)
     if mode != "free":
         # when the groups are pairwise disjoint the one maximal part is their union
         union = 0
@@ -437,13 +514,11 @@ def _loose_masks(below: list[int], values: list[int], h: int, mode: str) -> list
     return out
 
 
-_PAIRS: dict[tuple[int, int, int, bool], list[tuple[tuple[int, int], ...]]] = {}
-_NO_PAIRS: Final[list[tuple[tuple[int, int], ...]]] = [()]
+_PAIRS: Final[dict[tuple[int, int, int, bool], _Pairs]] = {}
+_NO_PAIRS: Final[_Pairs] = ((),)
 
 
-def _found_pairs(
-    t_: _Table, table: list[int], tkey: int, y: int, v: int, forced: bool
-) -> list[tuple[tuple[int, int], ...]]:
+def _found_pairs(t_: _Table, table: list[int], tkey: int, y: int, v: int, forced: bool) -> _Pairs:
     """The sets of disjoint loose pairs worth ``v`` that may be packed into a build of ``v`` founded on (or
     packaged with) the loose card ``y`` (A11; ``movegen._found_pairs``), sorted, ``()`` first unless forced;
     ``t_`` the table's facts."""
@@ -475,7 +550,7 @@ def _found_pairs(
         if y in rest:
             rest.remove(y)
         pair = ((rest[0], rest[1]),)
-        return [pair] if forced else [(), pair]
+        return (pair,) if forced else ((), pair)
     sub = (tkey - _TWO[y]) & _LOW[v - 1]
     key = (sub, y, v, forced)
     hit = _PAIRS.get(key)
@@ -489,46 +564,72 @@ def _found_pairs(
         out = _NO_PAIRS
     else:
         results: set[tuple[tuple[int, int], ...]] = set()
-        chosen: list[tuple[int, int]] = []
-
-        def rec(k: int, used: int) -> None:
-            if k == len(pairs):
-                if forced and any(not (used >> i & 1 or used >> j & 1) for i, j in pairs):
-                    return
-                results.add(tuple(sorted(chosen)))
-                return
-            rec(k + 1, used)
-            i, j = pairs[k]
-            if not (used >> i & 1 or used >> j & 1):
-                chosen.append((loose[i], loose[j]))
-                rec(k + 1, used | (1 << i) | (1 << j))
-                chosen.pop()
-
-        rec(0, 0)
-        out = sorted(results)
+        _packings(pairs, loose, forced, 0, 0, [], results)
+        out = tuple(sorted(results))
     if len(_PAIRS) > 200_000:
         _PAIRS.clear()
     _PAIRS[key] = out
     return out
 
 
+def _packings(
+    pairs: list[tuple[int, int]],
+    loose: list[int],
+    forced: bool,
+    k: int,
+    used: int,
+    chosen: list[tuple[int, int]],
+    results: set[tuple[tuple[int, int], ...]],
+) -> None:
+    """Add to ``results`` every set of pairwise disjoint pairs (positions in ``loose``) from ``pairs[k:]``, as sorted
+    card pairs, besides ``chosen`` (positions ``used``); with ``forced`` only the sets that leave no pair free."""
+    if k == len(pairs):
+        if forced and any(not (used >> i & 1 or used >> j & 1) for i, j in pairs):
+            return
+        results.add(tuple(sorted(chosen)))
+        return
+    _packings(pairs, loose, forced, k + 1, used, chosen, results)
+    i, j = pairs[k]
+    if not (used >> i & 1 or used >> j & 1):
+        chosen.append((loose[i], loose[j]))
+        _packings(pairs, loose, forced, k + 1, used | (1 << i) | (1 << j), chosen, results)
+        chosen.pop()
+
+
 # ----------------------------------------------------------------------------------------------- legal moves
-def legal(f: FastState) -> list[FastCode]:
+def legal(f: object) -> list[FastCode]:
     """The legal moves of the seat to play as fast codes, in the engine's canonical order (spec §2.13; the order
     of :func:`kortbord.mulle.movegen.legal_codes`): captures per played card, then per played card its builds,
     raises, builds down, packages and lay-ons, then trails (the capture duty and the trail ban permitting), or
-    every trail when nothing is legal (the safety valve).  ``[]`` once the round is over."""
+    every trail when nothing is legal (the safety valve).  ``[]`` once the round is over.
+
+    Raises:
+        TypeError: ``f`` is not a FastState."""
+    f = _state_arg(f, "legal")
     seat = f.to_move
     if seat is None or f.breakdown is not None:
         return []
     return list(_gen(_rules_of(f.rules), f))
 
 
-def _hand_facts(hand: list[int]) -> list[Any]:
-    """``[distinct, held, held2, hvc, trails]`` of a sorted hand: its distinct cards (identical twins are one move),
-    bit v of ``held``/``held2`` when it holds at least one/two cards of hand value v, ``hvc[v]`` the number of
-    cards of hand value v (``checks.hand_value_counts``) and the trail codes of the distinct cards (a shared list:
-    never changed, replaced when the hand changes)."""
+class _Hand:
+    """Facts of one hand (:func:`_hand_facts`), changed in place as its cards are played."""
+
+    __slots__ = ("distinct", "held", "held2", "hvc", "trails")
+
+    def __init__(self, distinct: list[int], held: int, held2: int, hvc: list[int], trails: list[FastCode]) -> None:
+        self.distinct = distinct
+        self.held = held
+        self.held2 = held2
+        self.hvc = hvc
+        self.trails = trails
+
+
+def _hand_facts(hand: list[int]) -> _Hand:
+    """The :class:`_Hand` of a sorted hand: its ``distinct`` cards (identical twins are one move), bit v of
+    ``held``/``held2`` when it holds at least one/two cards of hand value v, ``hvc[v]`` the number of cards of hand
+    value v (``checks.hand_value_counts``) and the ``trails`` codes of the distinct cards (``distinct`` and
+    ``trails`` are shared lists: never changed, replaced when the hand changes)."""
     held = 0
     held2 = 0
     hvc = [0] * 17
@@ -538,14 +639,14 @@ def _hand_facts(hand: list[int]) -> list[Any]:
         b = _HVB[c]
         held2 |= held & b
         held |= b
-        hvc[HV[c]] += 1
+        hvc[_HV[c]] += 1
         if c != prev:
             distinct.append(c)
             prev = c
-    return [distinct, held, held2, hvc, [_TRAILS[c] for c in distinct]]
+    return _Hand(distinct, held, held2, hvc, [_TRAILS[c] for c in distinct])
 
 
-def _builds_facts(r: _Rules, builds: list[list[Any]], seat: int, teams: bool) -> tuple[Any, ...]:
+def _builds_facts(r: _Rules, builds: list[list[Any]], seat: int, teams: bool) -> _BuildsFacts:
     """What the builds mean for the mover ``seat`` (cached per seat until a build changes, ``FastState.bver``):
     ``(ids_by_value, capture_bits, build_values, owned, bound, changeable, lockable)`` -- the build indexes per
     value, bit v for a build of value v (to capture, and in ``build_values`` with one build per value, A14), the
@@ -559,8 +660,8 @@ def _builds_facts(r: _Rules, builds: list[list[Any]], seat: int, teams: bool) ->
     bound = False
     capture_bits = 0
     for i, b in enumerate(builds):
-        v = b[1]
-        owner = b[2]
+        v: int = b[1]
+        owner: int = b[2]
         ids_by_value[v] = (*ids_by_value.get(v, ()), i)
         capture_bits |= 1 << v
         if owner == seat:
@@ -592,8 +693,11 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
     tkey = f.tkey
     builds = f.builds
     teams = f.teams
-    distinct, held, held2, hvc, _ = hf
-    trails: list[FastCode] = hf[4]
+    distinct = hf.distinct
+    held = hf.held
+    held2 = hf.held2
+    hvc = hf.hvc
+    trails = hf.trails
     if not distinct:
         return []
     t_ = _TABLES.get(tkey)
@@ -663,7 +767,7 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
     from_hand = r.from_hand
     cap_hv = held & capture_bits
     for x in distinct:
-        hx = HV[x]
+        hx = _HV[x]
         t = x // 4 + 1
         if not (cap_hv >> hx | found >> t) & 1:
             continue  # no capture, no build, no change of a build
@@ -671,7 +775,7 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
         # M1 capture
         if cap_hv >> hx & 1:
             hb = ids_by_value.get(hx, ()) if builds else ()
-            if pure and (tkey >> (2 * x)) & 3 and not SCORING[x]:
+            if pure and (tkey >> (2 * x)) & 3 and not _SCORING[x]:
                 caps: list[FastCode] = [(0, x, (x,), hb)]  # pure mulle (checks.twin_only)
             elif special and hx >= 14:
                 caps = [(0, x, (), hb)] if hb else []  # checks.builds_only
@@ -681,7 +785,7 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
                     k = bisect_left(table, 4 * hx - 4)  # the loose cards worth less than hx
                     if not t_.prefix[k] >> hx & 1 and mode != "free":
                         # no group of two or more cards: the one maximal part is every card worth hx
-                        opts = loose_by_h[hx] = [tuple(table[k : bisect_left(table, 4 * hx)])]
+                        opts = loose_by_h[hx] = (tuple(table[k : bisect_left(table, 4 * hx)]),)
                     else:
                         opts = loose_by_h[hx] = _loose(table, tkey, hx, mode)
                 # without a build of the value, a capture takes some loose cards
@@ -774,15 +878,20 @@ def _lack(
     if add is not None and hvc[add] - (hx == add) <= 0:
         return True
     for i in owned:
-        v = builds[i][1]
+        v: int = builds[i][1]
         if v != add and hvc[v] - (hx == v) <= 0 and i != drop and i not in taken:
             return True
     return False
 
 
-def engine_code(f: FastState, code: FastCode) -> tuple[Any, ...]:
+def engine_code(f: object, code: object) -> tuple[Any, ...]:
     """The engine's move code (:mod:`kortbord.mulle.movegen`) of fast code ``code`` in position ``f``, with
-    :class:`~kortbord.cards.Card` values."""
+    :class:`~kortbord.cards.Card` values.
+
+    Raises:
+        TypeError: ``f`` is not a FastState or ``code`` not a tuple."""
+    f = _state_arg(f, "engine_code")
+    code = _code_arg(code, "engine_code")
     kind = code[0]
     x = Card(code[1])
     ids = [f"B{b[0]}" for b in f.builds]
@@ -804,37 +913,42 @@ def engine_code(f: FastState, code: FastCode) -> tuple[Any, ...]:
 
 
 # ----------------------------------------------------------------------------------------------- applying
-def play(f: FastState, code: FastCode) -> None:
+def play(f: object, code: object) -> None:
     """Apply the legal move ``code`` (from :func:`legal` of ``f``) to ``f`` in place, as
     ``transitions.apply_code`` does (spec §2.6-§2.11): the move, then the next turn, the next deal or the end of
-    the round (the last-capture sweep and the round's score in ``f.breakdown``).  The code is trusted."""
-    _play(f, _rules_of(f.rules), code)
+    the round (the last-capture sweep and the round's score in ``f.breakdown``).  The code is trusted beyond its
+    type: a tuple that is not one of :func:`legal`'s codes gives no defined result.
+
+    Raises:
+        TypeError: ``f`` is not a FastState or ``code`` not a tuple."""
+    f = _state_arg(f, "play")
+    _play(f, _rules_of(f.rules), _code_arg(code, "play"))
 
 
 def _play(f: FastState, r: _Rules, code: FastCode) -> None:
     """:func:`play` with the rules' facts ``r``."""
     seat = f.to_move
     assert seat is not None
-    x = code[1]
-    kind = code[0]
+    x: int = code[1]
+    kind: int = code[0]
     hand = f.hands[seat]
     hand.remove(x)
     hf = f.hfs[seat]
-    hvc = hf[3]
-    hx = HV[x]
+    hvc = hf.hvc
+    hx = _HV[x]
     k = hvc[hx] - 1
     hvc[hx] = k
     if k == 1:
-        hf[2] &= ~(1 << hx)
+        hf.held2 &= ~(1 << hx)
     elif k == 0:
-        hf[1] &= ~(1 << hx)
+        hf.held &= ~(1 << hx)
     if x not in hand:
-        distinct = hf[0][:]
+        distinct = hf.distinct[:]
         distinct.remove(x)
-        hf[0] = distinct
-        trails = hf[4][:]
+        hf.distinct = distinct
+        trails = hf.trails[:]
         trails.remove(_TRAILS[x])
-        hf[4] = trails
+        hf.trails = trails
     last_play = f.left == 1 and f.pos == len(f.stock)  # the round's last card: no tabbe (spec §2.9)
     f.left -= 1
     table = f.table
@@ -1029,9 +1143,27 @@ class RoundResult:
     moves: int
 
 
-def new_round(rules: Rules, players: int, teams: bool, dealer: int, deck: Sequence[int]) -> FastState:
-    """The FastState after dealing the first deal of a round from ``deck`` (104 card indices, dealing order).
-    Arguments are trusted (the engine's :func:`~kortbord.mulle.transitions.new_game` checks them)."""
+def new_round(rules: object, players: object, teams: object, dealer: object, deck: object) -> FastState:
+    """The FastState after dealing the first deal of a round from ``deck`` (104 card indices 0..51, each twice,
+    in dealing order) under ``rules`` (:func:`supports`) with ``players`` seats, ``teams`` and ``dealer``.
+
+    Raises:
+        InvalidRulesError: as ``new_game`` (rules not a Rules value, bad player count, teams, dealer or format).
+        ValueError: ``deck`` is not the two packs, or the rules are not supported."""
+    from kortbord.mulle.transitions import new_game
+
+    new_game(_rules_arg(rules), players=cast(Any, players), teams=cast(Any, teams), dealer=cast(Any, dealer))
+    if type(dealer) is not int:  # new_game lets None through (a dealer to draw): here one is needed
+        raise InvalidRulesError(f"dealer must be a seat 0..{cast(int, players) - 1}, got {dealer!r}")
+    if not isinstance(deck, Sequence) or sorted(deck) != sorted(_DECK):
+        raise ValueError("the deck must be a sequence of the 104 card indices of two packs (0..51, each twice)")
+    if not supports(rules):
+        raise ValueError("the fast core plays only the rules supports() accepts")
+    return _new_round(cast(Rules, rules), cast(int, players), cast(bool, teams), dealer, deck)
+
+
+def _new_round(rules: Rules, players: int, teams: bool, dealer: int, deck: Sequence[int]) -> FastState:
+    """:func:`new_round` with trusted arguments."""
     from kortbord.mulle.transitions import deal_plan
 
     f = FastState()
@@ -1043,12 +1175,16 @@ def new_round(rules: Rules, players: int, teams: bool, dealer: int, deck: Sequen
     f.pos = 0
     f.builds = []
     f.bver = 0
-    f.bfc = [(-1, None)] * players
+    f.bfc = [(-1, _NO_FACTS)] * players
     f.next_build = 1
     f.piles = [[[], [], 0] for _ in range(2 if teams else players)]
     f.last_capturer = None
     f.deal_no = 1
-    f.deals_total = len(deal_plan(rules, players))
+    r = _rules_of(rules)
+    deals = r.deals.get(players)
+    if deals is None:
+        deals = r.deals[players] = len(deal_plan(rules, players))
+    f.deals_total = deals
     f.round_no = 1
     f.scores = (0,) * (2 if teams else players)
     f.round_log = ()
@@ -1059,7 +1195,7 @@ def new_round(rules: Rules, players: int, teams: bool, dealer: int, deck: Sequen
 
 
 def random_round(
-    rules: Rules, rng: random.Random, *, players: int = 2, teams: bool = False, dealer: int | None = 0
+    rules: object, rng: random.Random, *, players: object = 2, teams: object = False, dealer: object = 0
 ) -> RoundResult:
     """Play one round of ``new_game(rules, players=players, teams=teams, dealer=dealer)`` from its shuffle with
     uniformly random legal moves, drawing from ``rng`` what the engine loop draws (``chance_outcome``: the
@@ -1068,10 +1204,26 @@ def random_round(
     first chance step does).  Unsupported rules (:func:`supports`) are played by the engine.
 
     Raises:
-        InvalidRulesError: as ``new_game`` (bad player count, teams without 4 players, a format too big)."""
+        InvalidRulesError: as ``new_game`` (rules not a Rules value, bad player count, teams without 4 players,
+            a bad dealer, a format too big)."""
     from kortbord.mulle.transitions import new_game
 
-    new_game(rules, players=players, teams=teams, dealer=dealer)  # the engine's checks of the arguments
+    # the engine's checks of the arguments, on the arguments as given (``object``, cast to ``Any``: no check of
+    # mypyc's of its own before them), so that the compiled build raises the same errors
+    rules = _rules_arg(rules)
+    r = _rules_of(rules)
+    if not (
+        type(players) is int
+        and type(teams) is bool
+        and (dealer is None or type(dealer) is int)
+        and (players, teams, -1 if dealer is None else dealer) in r.checked
+    ):
+        new_game(rules, players=cast(Any, players), teams=cast(Any, teams), dealer=cast(Any, dealer))
+        # accepted: exactly an int, a bool and None or an int (new_game checks the types), so the key is exact
+        r.checked.add((cast(int, players), cast(bool, teams), -1 if dealer is None else cast(int, dealer)))
+    players = cast(int, players)
+    teams = cast(bool, teams)
+    dealer = cast("int | None", dealer)
     if not supports(rules):
         return _engine_round(rules, rng, players, teams, dealer)
     if dealer is None:
@@ -1082,8 +1234,7 @@ def random_round(
         _shuffle(getrandbits, deck)
     else:
         rng.shuffle(deck)
-    f = new_round(rules, players, teams, dealer, deck)
-    r = _rules_of(rules)
+    f = _new_round(rules, players, teams, dealer, deck)
     moves = 0
     if type(rng) is random.Random and _DRAWS_OK:
         while f.breakdown is None:
@@ -1146,6 +1297,10 @@ def _draws_ok() -> bool:
 
 
 _DRAWS_OK: Final = _draws_ok()
+
+#: Whether this module is the optional compiled build (mypyc, ``make compiled``) rather than this source run by
+#: the interpreter: a compiled function has no ``__code__``.  ``KORTBORD_PURE=1`` forces the source.
+COMPILED: Final[bool] = not hasattr(_draws_ok, "__code__")
 
 
 def _engine_round(rules: Rules, rng: random.Random, players: int, teams: bool, dealer: int | None) -> RoundResult:
