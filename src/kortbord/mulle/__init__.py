@@ -14,31 +14,8 @@ Clients drive the game through :data:`SPEC` (``kortbord.contract.GameSpec``), Mu
 
 from __future__ import annotations
 
-import os as _os
-
-if _os.environ.get("KORTBORD_PURE") == "1":
-    # The pure-Python fast core even when the optional compiled build (``make compiled``) sits next to it: an
-    # import of ``kortbord.mulle.fast`` then loads ``fast.py``, not the extension (``fast.COMPILED`` says which).
-    import importlib.machinery as _machinery
-    import importlib.util as _util
-    import sys as _sys
-    from collections.abc import Sequence as _Sequence
-    from pathlib import Path as _Path
-    from types import ModuleType as _ModuleType
-
-    class _PureFast:
-        """A meta path finder that finds ``kortbord.mulle.fast`` as its source file only."""
-
-        @staticmethod
-        def find_spec(
-            fullname: str, path: _Sequence[str] | None = None, target: _ModuleType | None = None
-        ) -> _machinery.ModuleSpec | None:
-            if fullname != "kortbord.mulle.fast":
-                return None
-            return _util.spec_from_file_location(fullname, _Path(__file__).with_name("fast.py"))
-
-    _sys.meta_path.insert(0, _PureFast)
-
+# first: which fast core an import of kortbord.mulle.fast loads (the optional compiled build or fast.py)
+import kortbord.mulle._fast_import  # noqa: F401
 from kortbord.mulle.engine import (
     Event,
     Result,
