@@ -8,7 +8,8 @@ import { aw } from "./aidwords";
 import { short } from "./cards";
 import { aidOn, onSettings } from "./settings";
 import { describeNotation } from "./mulle";
-import type { Fmt } from "./words";
+import { decimal, type Fmt } from "./words";
+import { lang } from "./i18n";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
@@ -167,7 +168,7 @@ export class Aids {
           "section",
           { class: "panel hint", id: "hint", "aria-live": "polite" },
           h("b", {}, aw("ui.hintTitle"), ": "),
-          h("span", { class: "hint-text" }, this.hintText()),
+          h("span", { class: "hint-text", title: this.hintText() }, this.hintText()),
           " ",
           h("button", { class: "primary small", id: "hint-play", "data-move": this.hint.move, onclick: () => this.host.move(this.hint.move) }, aw("ui.hintPlay")),
         ),
@@ -198,7 +199,7 @@ export class Aids {
         h(
           "ul",
           {},
-          items.map((it) => h("li", { "data-ply": String(it.ply) }, aw("ui.reviewRow", { deal: it.deal, played: this.moveWords(it.played), best: this.moveWords(it.best), cost: it.cost.toFixed(1) }))),
+          items.map((it) => h("li", { "data-ply": String(it.ply) }, aw("ui.reviewRow", { deal: it.deal, played: this.moveWords(it.played), best: this.moveWords(it.best), cost: decimal(it.cost, 1, lang()) }))),
         ),
       );
     return box;
@@ -219,9 +220,9 @@ export class Aids {
             "tr",
             { class: i === 0 ? "best" : "", "data-discard": r.discard.join(" "), "data-hand": String(r.hand), "data-crib": String(r.crib) },
             h("td", {}, h("button", { class: "move small", onclick: () => this.host.move(`discard ${r.discard.join(" ")}`) }, r.discard.map(short).join(" "))),
-            h("td", {}, r.hand.toFixed(2)),
-            h("td", {}, (r.own_crib ? "+" : "−") + r.crib.toFixed(2)),
-            h("td", {}, h("b", {}, r.net.toFixed(2))),
+            h("td", {}, decimal(r.hand, 2, lang())),
+            h("td", {}, (r.own_crib ? "+" : "−") + decimal(r.crib, 2, lang())),
+            h("td", {}, h("b", {}, decimal(r.net, 2, lang()))),
           ),
         ),
       ),
@@ -234,7 +235,7 @@ export class Aids {
         "summary",
         {},
         h("b", {}, aw("ui.advisorTitle")),
-        best ? ` — ${aw("ui.advisorBest", { cards: best.discard.map(short).join(" "), hand: best.hand.toFixed(2), crib: (best.own_crib ? "+" : "−") + best.crib.toFixed(2) })}` : "",
+        best ? ` — ${aw("ui.advisorBest", { cards: best.discard.map(short).join(" "), hand: decimal(best.hand, 2, lang()), crib: (best.own_crib ? "+" : "−") + decimal(best.crib, 2, lang()) })}` : "",
       ),
       h("p", { class: "muted" }, aw("ui.advisorHelp", { n: starters })),
       h("div", { class: "scroll" }, table),

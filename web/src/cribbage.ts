@@ -7,7 +7,7 @@ import { backs, cardImg, cardName, cardsText, cribValue, short } from "./cards";
 import { clear, h } from "./dom";
 import type { Table, TableCtx } from "./gamepage";
 import { lang, t, ts, type Key } from "./i18n";
-import { callout, eventText, pegText, plain, settleText, type Group } from "./words";
+import { callout, eventLine, eventText, pegText, plain, settleText, type Group } from "./words";
 import { chartFigure } from "./chart";
 
 /** Hand and crib counts no hand can make (spec §2.5: 19, 25, 26 and 27 are impossible; 29 is the most). */
@@ -645,7 +645,7 @@ export class CribbageTable implements Table {
   /** An event in the catalogue's words (kortbord/i18n/cribbage.json): seats by name, cards as A♠, the spoken
    * count from the show's groups. */
   describe(ev: Json): string | null {
-    return eventText("cribbage", ev, this.ctx.fmt()) || null;
+    return eventLine("cribbage", ev, this.ctx.fmt()) || null;
   }
 
   mover(events: Json[]): number | null {

@@ -38,7 +38,8 @@ export interface Table {
    * game's whole history, as after a reload. */
   replay(events: Json[]): void;
   key(e: KeyboardEvent): boolean;
-  describe(ev: Json): string | null;
+  /** An event's line for the log and the banner ("" or null: none); `prev` is the event before it. */
+  describe(ev: Json, prev?: Json): string | null;
   /** A scoring side's name (a team, or the seat's player). */
   sideName(side: number): string;
   /** The seat whose move produced these events, if any (to pace other players' moves). */
@@ -386,7 +387,7 @@ export class GamePage {
     if (!this.table || Date.now() < this.errorUntil) return;
     for (let i = this.events.length - 1; i >= 0; i--) {
       const ev = this.events[i];
-      const text = this.line(ev);
+      const text = this.line(ev, this.events[i - 1]);
       if (!text) continue;
       clear(this.flashEl);
       this.flashEl.append(h("span", { class: "text" }, text.charAt(0).toUpperCase() + text.slice(1)));
@@ -454,11 +455,12 @@ export class GamePage {
   }
 
   /** An event's line in words, once per event (the log is redrawn after every move). */
-  private line(ev: Json): string {
+  private line(ev: Json, prev?: Json): string {
     let said = this.lines.get(ev);
     if (said === undefined) {
-      const text = this.table?.describe(ev);
-      said = text ? plain(text) : "";
+      const text = this.table?.describe(ev, prev);
+      said = text ? plain(text).replace(/\s*->\s*/g, " → ") : "";
+      said = said.charAt(0).toUpperCase() + said.slice(1);
       this.lines.set(ev, said);
     }
     return said;
@@ -474,7 +476,7 @@ export class GamePage {
     }
     const lines: string[] = [];
     for (let i = this.events.length - 1; i >= 0 && lines.length < 200; i--) {
-      const said = this.line(this.events[i]);
+      const said = this.line(this.events[i], this.events[i - 1]);
       if (said) lines.push(said);
     }
     for (const line of lines) this.logList.append(h("li", {}, line));

@@ -5,7 +5,7 @@ import { backs, cardImg, cardName, handValue, short } from "./cards";
 import { clear, h } from "./dom";
 import type { Table, TableCtx } from "./gamepage";
 import { t, type Key } from "./i18n";
-import { eventText } from "./words";
+import { eventLine } from "./words";
 import { chartFigure } from "./chart";
 import { parseMove, usesAtLeast, usesExactly, type MulleMove } from "./mullenotation";
 
@@ -40,6 +40,7 @@ export class MulleTable implements Table {
   private msg: StateMsg | null = null;
   private moves: MulleMove[] = [];
   private card: string | null = null; // chosen hand card
+  private cardIdx = -1; // its place in the hand (a twin pair in hand: only the one chosen is raised)
   private loose: number[] = []; // chosen table indices
   private builds: string[] = []; // chosen build ids
   private version = -1;
@@ -71,6 +72,7 @@ export class MulleTable implements Table {
     if (newVersion) {
       this.version = msg.version;
       this.card = null;
+      this.cardIdx = -1;
       this.loose = [];
       this.builds = [];
     }
@@ -112,8 +114,9 @@ export class MulleTable implements Table {
     this.root.append(
       h("div", { class: "opps opponents" }, others.map((s) => this.seatBox(s))),
       h("div", { class: "status-row" }, this.infoBar(), this.scoreBar()),
-      this.tableArea(),
-      this.actions(),
+      // the table and the controls share one stage: on a phone the moves of a chosen card take the table's
+      // free space below its cards (style.css), never a small scrolling box; the hand does not move
+      h("div", { class: "stage" }, this.tableArea(), this.actions()),
       me !== null ? this.myArea(me) : h("div", { class: "me-empty" }),
     );
     if (this.summaryOpen !== null) this.root.append(this.summaryModal(this.summaryOpen));
@@ -238,18 +241,19 @@ export class MulleTable implements Table {
     const hand = h("div", { class: "hand", role: "group", "aria-label": t("hand") });
     (v.hand as string[]).forEach((code, i) => {
       const playable = mine && this.moves.some((m) => m.card === code);
-      const chosen = this.card === code;
+      const chosen = this.card === code && this.cardIdx === i;
       hand.append(
         h(
           "button",
           {
             class: `cardbtn hand-card ${chosen ? "chosen" : ""} ${playable ? "legal" : mine ? "dim" : ""}`,
             "data-code": code,
+            "data-idx": String(i),
             "data-row": "hand",
             "aria-pressed": String(chosen),
             "aria-label": `${i + 1}: ${cardName(code)}`,
             disabled: !mine,
-            onclick: () => this.chooseCard(code),
+            onclick: () => this.chooseCard(code, i),
           },
           cardImg(code),
           h("span", { class: "keyhint", "aria-hidden": "true" }, String(i + 1)),
@@ -427,17 +431,19 @@ export class MulleTable implements Table {
   }
 
   // ---------------------------------------------------------------------------------------------- input
-  private chooseCard(code: string): void {
+  private chooseCard(code: string, i: number): void {
     if (!this.myTurn()) return;
-    if (this.card === code) {
+    if (this.card === code && this.cardIdx === i) {
       this.card = null;
+      this.cardIdx = -1;
     } else {
       this.card = code;
+      this.cardIdx = i;
     }
     this.loose = [];
     this.builds = [];
     this.draw();
-    this.focusSel(`.hand-card[data-code="${code}"]`);
+    this.focusSel(`.hand-card[data-idx="${i}"]`);
   }
 
   private toggleLoose(i: number): void {
@@ -478,12 +484,13 @@ export class MulleTable implements Table {
     if (/^[1-9]$/.test(e.key) && !e.ctrlKey && !e.metaKey && !e.altKey) {
       const i = Number(e.key) - 1;
       if (i < hand.length) {
-        this.chooseCard(hand[i]);
+        this.chooseCard(hand[i], i);
         return true;
       }
     }
     if (e.key === "Escape") {
       this.card = null;
+      this.cardIdx = -1;
       this.loose = [];
       this.builds = [];
       this.draw();
@@ -524,10 +531,12 @@ export class MulleTable implements Table {
     return describeMove(m);
   }
 
-  /** An event in the catalogue's words (kortbord/i18n/mulle.json): seats by name, cards as A♠, moves in words. */
-  describe(ev: Json): string | null {
+  /** An event in a whole sentence (kortbord/i18n/mulle.json line.*): seats by name, cards as A♠, each kind of move
+   * in its own words; "" for a capture its play already said (`prev`, the event before it). */
+  describe(ev: Json, prev?: Json): string | null {
     const fmt = this.ctx.fmt();
-    return eventText("mulle", ev, fmt, (s) => (this.v.teams ? t("team", { n: s + 1 }) : fmt.name(s))) || null;
+    const teams = Boolean(this.v.teams);
+    return eventLine("mulle", ev, fmt, { prev, teams, sideName: (s) => (teams ? t("team", { n: s + 1 }) : fmt.name(s)) }) || null;
   }
 
   mover(events: Json[]): number | null {
