@@ -14,6 +14,7 @@ import { aw } from "./aidwords";
 import { focusForState, keysOverlay, proposed } from "./keys";
 import { moveMs, settingsDialog } from "./settings";
 import { recordGame } from "./stats";
+import { parseMove } from "./mullenotation";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
@@ -154,7 +155,7 @@ export class GamePage {
       clear(this.overlayEl);
       this.aids.draw();
     };
-    this.overlayEl.append(which === "keys" ? keysOverlay(close) : settingsDialog(close));
+    this.overlayEl.append(which === "keys" ? keysOverlay(close, (this.msg?.view?.hand ?? []).length || (this.msg?.game === "mulle" ? 8 : 6)) : settingsDialog(close));
     (this.overlayEl.querySelector("#keys-close, #settings-close") as HTMLElement | null)?.focus();
   }
 
@@ -369,6 +370,10 @@ export class GamePage {
       const events = m.events ?? [];
       this.motion.play(before, { mover: this.table.mover(events), me: m.seat, events });
       focusForState(this.table.root);
+    }
+    if (m.history && this.motion) {
+      const [seat, cards] = lastMove(m.history, m.seat ?? null);
+      this.motion.markLast(seat, cards);
     }
     this.aids.onState(m);
     recordGame(m);
@@ -632,4 +637,21 @@ export function codeWords(code: string): string {
   const key = `err_${code}` as Key;
   const said = t(key);
   return said === key ? t("err_unknown", { code }) : said;
+}
+
+const MOVES = new Set(["play", "go", "discard", "announce", "response"]);
+
+/** Another player's last move in a game's history, to mark after a reload: [their seat, the cards it laid]; [null,
+ * []] when the viewer moved last or a deal came since (the marks last until the viewer acts). */
+export function lastMove(history: Json[], me: number | null): [number | null, string[]] {
+  for (let i = history.length - 1; i >= 0; i--) {
+    const e = history[i];
+    if (e.kind === "deal" || e.kind === "dealer") return [null, []];
+    if (!MOVES.has(e.kind) || typeof e.seat !== "number") continue;
+    if (e.seat === me) return [null, []];
+    if (e.kind !== "play") return [e.seat, []];
+    const card = typeof e.card === "string" ? e.card : parseMove(String(e.move ?? ""))?.card;
+    return [e.seat, card ? [card] : []];
+  }
+  return [null, []];
 }
