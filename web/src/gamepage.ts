@@ -641,8 +641,11 @@ export function codeWords(code: string): string {
 
 const MOVES = new Set(["play", "go", "discard", "announce", "response"]);
 
-/** Another player's last move in a game's history, to mark after a reload: [their seat, the cards it laid]; [null,
- * []] when the viewer moved last or a deal came since (the marks last until the viewer acts). */
+/** Another player's last move in a game's history, to mark after a reload: [their seat, the cards it moved on the
+ * table] -- the same cards the live page marks (anim.ts marks every card that changed its place): a trailed or
+ * pegged card; a new build's or package's cards (the hand card, the table card it went on, the packed pairs); the
+ * card laid on a build (raise, build down, lay on); none for a capture (its cards left the table).  [null, []]
+ * when the viewer moved last or a deal came since (the marks last until the viewer acts). */
 export function lastMove(history: Json[], me: number | null): [number | null, string[]] {
   for (let i = history.length - 1; i >= 0; i--) {
     const e = history[i];
@@ -650,8 +653,10 @@ export function lastMove(history: Json[], me: number | null): [number | null, st
     if (!MOVES.has(e.kind) || typeof e.seat !== "number") continue;
     if (e.seat === me) return [null, []];
     if (e.kind !== "play") return [e.seat, []];
-    const card = typeof e.card === "string" ? e.card : parseMove(String(e.move ?? ""))?.card;
-    return [e.seat, card ? [card] : []];
+    if (typeof e.card === "string") return [e.seat, [e.card]];
+    const m = parseMove(String(e.move ?? ""));
+    if (!m || m.kind === "C") return [e.seat, []];
+    return [e.seat, [m.card, ...m.loose]];
   }
   return [null, []];
 }
