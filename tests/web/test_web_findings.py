@@ -2,7 +2,8 @@
 real browser (Debian's Chromium driven by Playwright) against the real server:
 
 * on a 390x844 phone the moves of a chosen Mulle card are full-size buttons in the table's room, never in a small
-  scrolling box, and choosing a card moves nothing;
+  scrolling box, and choosing a card moves nothing; a long list is grouped, and every move of the card is a button
+  of its own or one inside a group;
 * the log of a whole Swedish Mulle round is whole sentences: a capital letter first, no move-kind code, no
   notation, no "->", MULLE/TABBE not shouted, no capture said twice;
 * the shown Cribbage hands on a phone do not pile their cards on each other or on another hand; the Muggins
@@ -75,6 +76,7 @@ def test_phone_mulle_moves_and_whole_sentences(server: str, browser: Any) -> Non
     page.wait_for_selector(".mulle .hand-card")
     turn = 0
     most = 0
+    opened = False
     while wait_mine_or_over(page, ".mulle"):
         close_modals(page)
         legal = json.loads(root_data(page, ".mulle")["legal"])
@@ -93,6 +95,19 @@ def test_phone_mulle_moves_and_whole_sentences(server: str, browser: Any) -> Non
         if n > most:
             most = n
             shot(page, "60-phone-mulle-sv-moves", full=False)
+        # every legal move of the card is reachable: a button of its own, or one inside a group the list opens
+        reach = set(page.eval_on_selector_all(".controls button.move[data-move]", "bs => bs.map(b => b.dataset.move)"))
+        for group in page.eval_on_selector_all(".controls button.group", "bs => bs.map(b => b.dataset.group)"):
+            page.click(f".controls button.group[data-group='{group}']")
+            nothing_moved(page, frame)
+            problems = page.evaluate(_MOVE_BOXES)
+            assert not problems, problems
+            if not opened:
+                opened = True
+                shot(page, "60-phone-mulle-sv-group", full=False)
+            reach |= set(page.eval_on_selector_all(".controls button.move[data-move]", "bs => bs.map(b => b.dataset.move)"))
+            page.click("#moves-back")
+        assert reach == {m for m in legal if m.split()[1].split("+")[0] == card}
         page.click(f".hand-card[data-code='{card}']")  # put it back, then play by the usual policy
         move = choose_mulle_move(legal, turn)
         before = root_data(page, ".mulle")["version"]
