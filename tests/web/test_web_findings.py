@@ -6,8 +6,9 @@ real browser (Debian's Chromium driven by Playwright) against the real server:
   of its own or one inside a group;
 * the log of a whole Swedish Mulle round is whole sentences: a capital letter first, no move-kind code, no
   notation, no "->", MULLE/TABBE not shouted, no capture said twice;
-* the shown Cribbage hands on a phone do not pile their cards on each other or on another hand; the Muggins
-  grids say what their numbers are and the buttons name the action and the number;
+* the shown Cribbage hands on a phone do not pile their cards on each other or on another hand; the hand being
+  counted and the announce or respond controls are in sight together; the Muggins grids say what their numbers
+  are and the buttons name the action and the number;
 * the opponent's last-move mark comes back after a reload;
 * the number-key help says as many keys as the hand has cards.
 """
@@ -33,7 +34,7 @@ from test_web_playwright import (  # the fixtures and helpers of the end-to-end 
     shot,
     wait_mine_or_over,
 )
-from web_layout import nothing_moved, regions
+from web_layout import at_rest, nothing_moved, regions
 
 __all__ = ["browser", "server"]  # fixtures used by name
 
@@ -154,6 +155,32 @@ _FANS = """
 """
 
 
+#: The hand being counted and the controls to judge it are both in sight: each card's left strip (its index) and
+#: each control's centre lie inside the viewport and are what is drawn there (not covered by a panel, not scrolled
+#: out of the table's region).
+_JUDGED = """
+(controls) => {
+  const out = [];
+  const seen = (el, x, y) => { const top = document.elementFromPoint(x, y); return top === el || el.contains(top); };
+  const inside = (r) => r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight + 1 && r.right <= innerWidth + 1;
+  const imgs = [...document.querySelectorAll('.cribbage .center .counting img.card')];
+  if (!imgs.length) out.push('no hand being counted is shown');
+  for (const img of imgs) {
+    const r = img.getBoundingClientRect();
+    if (!inside(r)) out.push(`${img.dataset.card} of the counted hand outside the viewport`);
+    else if (!seen(img, r.left + Math.min(6, r.width / 4), r.top + r.height / 2)) out.push(`${img.dataset.card} of the counted hand covered`);
+  }
+  for (const sel of controls) {
+    const el = document.querySelector(sel);
+    if (!el) { out.push(`${sel} missing`); continue; }
+    const r = el.getBoundingClientRect();
+    if (!inside(r) || !seen(el, r.left + r.width / 2, r.top + r.height / 2)) out.push(`${sel} not in sight`);
+  }
+  return out;
+}
+"""
+
+
 def test_phone_cribbage_shown_hands_and_muggins_words(server: str, browser: Any) -> None:
     ctx = _context(browser, width=390, height=844)
     page = ctx.new_page()
@@ -169,6 +196,7 @@ def test_phone_cribbage_shown_hands_and_muggins_words(server: str, browser: Any)
         steps += 1
         assert steps < 200
         data = root_data(page, ".cribbage")
+        at_rest(page)  # the fans are measured as they lie, not with a card in flight
         if page.locator("#show-close").count():
             problems = page.evaluate(_FANS)
             assert not problems, problems
@@ -190,6 +218,8 @@ def test_phone_cribbage_shown_hands_and_muggins_words(server: str, browser: Any)
             assert page.inner_text("#n-grid-label").startswith("Points in the ")
             page.click("#n-2")
             assert page.inner_text("#announce") == "Announce 2 points"
+            problems = page.evaluate(_JUDGED, ["#announce", "#n-2"])
+            assert not problems, problems
             shot(page, "62-phone-cribbage-announce", full=False)
             page.click("#announce")
             announced = True
@@ -199,6 +229,8 @@ def test_phone_cribbage_shown_hands_and_muggins_words(server: str, browser: Any)
             page.locator(".numgrid button[id^='m-']").first.click()
             n = page.eval_on_selector(".numgrid button.on[id^='m-']", "b => b.textContent")
             assert page.inner_text("#muggins") == f"Muggins: {n} missed"
+            problems = page.evaluate(_JUDGED, ["#accept", "#muggins"])
+            assert not problems, problems
             shot(page, "63-phone-cribbage-respond", full=False)
             page.click("#accept")
             responded = True
