@@ -37,6 +37,9 @@ export class Aids {
   private hint: Json = null;
   private asking = false;
   private advice: Json = null;
+  /** The last advice of an older state: drawn hidden until the new one comes, so the aids' line keeps its height
+   * (the table below it does not jump at every move). */
+  private staleAdvice: Json = null;
   private observer: MutationObserver | null = null;
   private advisorOpen = false;
   private review: Json = null;
@@ -94,7 +97,10 @@ export class Aids {
   /** A new state: forget the old hint, ask for the aids' numbers. */
   onState(m: StateMsg): void {
     if (this.hint && this.hint.version !== m.version) this.hint = null;
-    if (this.advice && this.advice.version !== m.version) this.advice = null;
+    if (this.advice && this.advice.version !== m.version) {
+      this.staleAdvice = this.advice;
+      this.advice = null;
+    }
     this.request();
     this.draw();
   }
@@ -151,15 +157,20 @@ export class Aids {
       );
       if (!this.allowed) bar.append(h("span", { class: "muted" }, aw("ui.aidsWaiting", { n: this.agreed.length, m: this.humans.length })));
     }
-    if (this.allowed && aidOn("hint") && this.myTurn()) {
-      bar.append(h("button", { class: "ghost small", id: "hint-btn", disabled: this.asking, onclick: () => this.askHint() }, aw("ui.hint"), this.asking ? " …" : ""));
+    if (this.allowed && aidOn("hint") && m.status === "playing") {
+      // there on the other players' turns too (not to be pressed), so the line does not change its height
+      const mine = this.myTurn();
+      bar.append(h("button", { class: "ghost small", id: "hint-btn", disabled: this.asking || !mine, onclick: () => this.askHint() }, aw("ui.hint"), this.asking ? " …" : ""));
     }
-    if (this.allowed && m.game === "mulle" && aidOn("pile") && this.advice?.pile) {
-      const p = this.advice.pile;
-      bar.append(h("span", { class: "aid-pile", id: "aid-pile" }, aw("ui.myPile", { cards: p.cards, points: p.card_points, mulle: p.mulle_points, tabbe: p.tabbe, total: p.total })));
+    // the pile and the twins' key from this state's advice; until it comes, the last one's words hold their place
+    const advice = this.advice ?? (this.staleAdvice && m.status === "playing" ? this.staleAdvice : null);
+    const stale = !this.advice ? " stale" : "";
+    if (this.allowed && m.game === "mulle" && aidOn("pile") && advice?.pile) {
+      const p = advice.pile;
+      bar.append(h("span", { class: `aid-pile${stale}`, id: "aid-pile" }, aw("ui.myPile", { cards: p.cards, points: p.card_points, mulle: p.mulle_points, tabbe: p.tabbe, total: p.total })));
     }
-    if (this.allowed && m.game === "mulle" && aidOn("twins") && this.advice?.unseen) {
-      bar.append(h("span", { class: "muted aid-twins", title: aw("ui.twinsHelp") }, h("i", { class: "twin-dot" }), ` ${aw("ui.twinUnseen")}`));
+    if (this.allowed && m.game === "mulle" && aidOn("twins") && advice?.unseen) {
+      bar.append(h("span", { class: `muted aid-twins${stale}`, title: aw("ui.twinsHelp") }, h("i", { class: "twin-dot" }), ` ${aw("ui.twinUnseen")}`));
     }
     if (bar.childNodes.length) this.el.append(bar);
     if (this.hint && this.myTurn()) {

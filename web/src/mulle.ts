@@ -126,13 +126,19 @@ export class MulleTable implements Table {
   }
 
   /** The moves of a chosen card that do not fit the controls' region open as a sheet over the table, from the
-   * bottom of the table's stage up as far as they need (the regions themselves stay where they are). */
+   * bottom of the table's stage up as far as they need -- past the stage's top when even the stage is too short
+   * (the regions themselves stay where they are). */
   private fitActions(): void {
     const box = this.root.querySelector<HTMLElement>(".stage > .actions");
     const body = box?.querySelector<HTMLElement>(".sheet-body");
     if (!box || !body) return;
     box.classList.remove("sheet");
-    if (body.scrollHeight > box.clientHeight + 1) box.classList.add("sheet");
+    body.style.maxHeight = "";
+    if (box.scrollHeight <= box.clientHeight + 1) return;
+    box.classList.add("sheet");
+    // still too long for the whole stage (a short screen, a group of many ways): the sheet rises over the
+    // scores and the opponents too, up to the top of the window
+    if (body.scrollHeight > body.clientHeight + 1) body.style.maxHeight = `${Math.floor(box.parentElement!.getBoundingClientRect().bottom) - 4}px`;
   }
 
   private seatBox(s: number): HTMLElement {
