@@ -230,7 +230,7 @@ def test_reload_restores_the_muggins_response_the_show_and_the_log(server: str, 
                 pegs = _back_pegs(page)
                 reveals = page.locator(".settled.reveal").count()
                 heading = page.inner_text(".panel.respond h3")
-                assert any("cut for deal" in line for line in log), log  # the first deal is in the log
+                assert any(line.startswith("Cut for deal: ") for line in log), log  # the first deal is in the log
                 _reload(page)
                 page.wait_for_selector("#accept")
                 page.wait_for_function(f"() => document.querySelectorAll('.log-list li').length >= {len(log)}")

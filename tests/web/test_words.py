@@ -224,3 +224,213 @@ def test_page_grammar_of_names() -> None:
     assert proc.returncode == 0, proc.stderr[:2000]
     said = [json.loads(line) for line in proc.stdout.splitlines()]
     assert said == [case[-1] for case in GRAMMAR]
+
+
+#: The log's and banner's lines (words.ts eventLine, catalogue line.*): each Mulle move kind in a whole sentence
+#: with the game's terms (trail = lay a card on the table, capture, build, raise, build down, package, lay on
+#: (ligger) -- rules spec §2.4-§2.7), mulle and tabbe said as words (§2.8, §2.9), båt explained (§2.3), a capture
+#: its play already said not said again, the viewer "you"/"du" inside a sentence, a capital letter first, no "->".
+LINES = [
+    # (game, data, prev, lang, names, me, expected)
+    (
+        "mulle",
+        {"kind": "play", "seat": 1, "move": "T AS"},
+        None,
+        "en",
+        ["Anna", "Computer"],
+        None,
+        "Computer lays AS on the table",
+    ),
+    ("mulle", {"kind": "play", "seat": 1, "move": "T AS"}, None, "sv", ["Anna", "Datorn"], None, "Datorn lägger ut AS"),
+    (
+        "mulle",
+        {"kind": "play", "seat": 0, "move": "T AS"},
+        None,
+        "en",
+        ["You", "Computer"],
+        0,
+        "You lay AS on the table",
+    ),
+    (
+        "mulle",
+        {"kind": "play", "seat": 0, "move": "C KH x {6C,7C}"},
+        None,
+        "en",
+        ["Anna", "Bo"],
+        None,
+        "Anna captures 6C and 7C with KH",
+    ),
+    (
+        "mulle",
+        {"kind": "play", "seat": 0, "move": "C TD x {5S,[B1]}"},
+        None,
+        "sv",
+        ["Anna", "Bo"],
+        None,
+        "Anna tar in 5S och bygget på 16 med TD",
+    ),
+    (
+        "mulle",
+        {"kind": "play", "seat": 0, "move": "B 3C on 5H =8"},
+        None,
+        "en",
+        ["You", "Bo"],
+        0,
+        "You build 8: 3C on 5H",
+    ),
+    (
+        "mulle",
+        {"kind": "play", "seat": 1, "move": "R 2D -> [B1] =10"},
+        None,
+        "en",
+        ["Anna", "Bo"],
+        None,
+        "Bo raises a build to 10 with 2D",
+    ),
+    (
+        "mulle",
+        {"kind": "play", "seat": 1, "move": "L 9D -> [B1]"},
+        None,
+        "sv",
+        ["Anna", "Bo"],
+        None,
+        "Bo lägger 9D på ett bygge, som nu ligger",
+    ),
+    # the capture event after its play's line: said once
+    (
+        "mulle",
+        {"kind": "capture", "seat": 0, "side": 0, "cards": ["KH", "6C", "7C"]},
+        {"kind": "play", "seat": 0, "move": "C KH x {6C,7C}"},
+        "en",
+        ["Anna", "Bo"],
+        None,
+        "",
+    ),
+    (
+        "mulle",
+        {"kind": "mulle", "seat": 0, "side": 0, "card": "9H", "points": 9},
+        None,
+        "en",
+        ["You", "Bo"],
+        0,
+        "Mulle! You take a twin pair of 9H: 9 points",
+    ),
+    (
+        "mulle",
+        {"kind": "mulle", "seat": 1, "side": 1, "card": "9H", "points": 9},
+        None,
+        "sv",
+        ["Du", "Datorn"],
+        0,
+        "Mulle! Datorn tar ett tvillingpar 9H: 9 poäng",
+    ),
+    (
+        "mulle",
+        {"kind": "tabbe", "seat": 0, "side": 0},
+        None,
+        "sv",
+        ["Du", "Datorn"],
+        0,
+        "Tabbe! Du tar hela bordet: 1 poäng",
+    ),
+    (
+        "mulle",
+        {"kind": "baat", "dealer": 1},
+        None,
+        "en",
+        ["You", "Computer"],
+        0,
+        "Computer calls “båt” (boat): this is the last deal, the stock is used up",
+    ),
+    (
+        "mulle",
+        {"kind": "deal", "deal_no": 6, "deals_total": 6, "cards": [8, 8], "last": True},
+        None,
+        "en",
+        ["You", "Computer"],
+        0,
+        "Deal 6 of 6: 8 cards each, the last deal",
+    ),
+    (
+        "mulle",
+        {"kind": "round_over", "round": 1, "scores": [25, 42]},
+        None,
+        "en",
+        ["You", "Computer"],
+        0,
+        "Round 1 is over. Score: you 25, Computer 42",
+    ),
+    (
+        "mulle",
+        {"kind": "game_over", "winners": [0], "scores": [101, 42]},
+        None,
+        "sv",
+        ["Du", "Datorn"],
+        0,
+        "Spelet är slut: du vann. Slutställning: du 101, Datorn 42",
+    ),
+    (
+        "mulle",
+        {"kind": "game_over", "winners": [1], "scores": [25, 101]},
+        None,
+        "en",
+        ["Anna", "Computer"],
+        None,
+        "The game is over: Computer won. Final score: Anna 25, Computer 101",
+    ),
+    (
+        "cribbage",
+        {"kind": "peg", "seat": 0, "points": 2, "reason": "fifteen", "score": 45},
+        None,
+        "en",
+        ["You", "Computer"],
+        0,
+        "You peg fifteen for 2, now on 45",
+    ),
+    ("cribbage", {"kind": "starter", "card": "5H"}, None, "sv", ["Du", "Datorn"], 0, "Startkortet är 5H"),
+]
+
+
+def test_page_lines_are_sentences() -> None:
+    lines = [
+        json.dumps({"game": g, "what": "line", "data": d, "prev": prev, "lang": lang, "names": names, "me": me})
+        for g, d, prev, lang, names, me, _ in LINES
+    ]
+    proc = subprocess.run(
+        ["node", str(WEB / "scripts" / "say.mjs")],
+        input="\n".join(lines),
+        capture_output=True,
+        text=True,
+        cwd=WEB,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr[:2000]
+    said = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert said == [case[-1] for case in LINES]
+
+
+def test_page_decimals_follow_the_language() -> None:
+    """Swedish writes a decimal comma (1,5), English a point (1.5): a hint's or review's number in the aids' words."""
+    script = (
+        "import { build } from 'esbuild';"
+        "const out = await build({ entryPoints: ['src/words.ts'], bundle: true, write: false, format: 'esm',"
+        " platform: 'node', logLevel: 'error' });"
+        "const w = await import('data:text/javascript;base64,' + Buffer.from(out.outputFiles[0].text).toString('base64'));"
+        "const f = (lang) => ({ lang, name: (s) => 'P' + s, card: (c) => c });"
+        "console.log(JSON.stringify([w.decimal(1.5, 1, 'sv'), w.decimal(1.5, 1, 'en'), w.decimal(2.25, 2, 'sv'),"
+        " w.fill('{x} points', { x: 0.75 }, f('sv')), w.fill('{x} points', { x: 0.75 }, f('en'))]));"
+    )
+    proc = subprocess.run(
+        ["node", "--input-type=module", "-e", script], capture_output=True, text=True, cwd=WEB, timeout=120, check=False
+    )
+    assert proc.returncode == 0, proc.stderr[:2000]
+    assert json.loads(proc.stdout) == ["1,5", "1.5", "2,25", "0,75 points", "0.75 points"]
+
+
+def test_ace_of_spades_face_is_clean() -> None:
+    """The A♠ face is the solid spade and its corner indices, like the other aces: no designer's web address (text)
+    under it, no dashed outline or white filigree that read as a watermark at table size."""
+    svg = (ROOT / "src" / "kortbord" / "server" / "static" / "cards" / "AS.svg").read_text()
+    assert "<text" not in svg and "stroke-dasharray" not in svg and 'fill="#fff" d=' not in svg
+    assert svg.count("<use") == 5  # the spade in the middle, two corner indices with their suit

@@ -87,6 +87,11 @@ _AT_REST = """
 """
 
 
+def at_rest(page: Any) -> None:
+    """Wait until no card or peg is in flight (:data:`_AT_REST`): what a player reads is the table at rest."""
+    page.wait_for_function(_AT_REST, timeout=10_000)
+
+
 def fits_one_screen(page: Any, extra: tuple[str, ...] | list[str] = ()) -> None:
     """Assert that at each of :data:`VIEWPORTS` the required elements of the current decision lie inside the
     viewport and inside their scrolling panels, and that the page does not scroll; ``extra`` adds selectors

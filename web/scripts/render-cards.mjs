@@ -26,10 +26,21 @@ function render(component, file, edit = (svg) => svg) {
   writeFileSync(join(out, file), svg);
 }
 
+// The design's ace of spades is ornate: a dashed outline, a white halo, white filigree inside the spade and the
+// designer's web address under it read as a watermark and odd glyphs at table size.  Keep only the solid spade (and the corner indices), like the other aces.
+function cleanAceOfSpades(svg) {
+  const before = svg;
+  svg = svg.replace(/<use [^>]*stroke-dasharray[^>]*><\/use>/, "").replace(/<use [^>]*stroke="#fff"[^>]*><\/use>/, "");
+  svg = svg.replace(/<path fill="#fff" d="[^"]*"><\/path>/, "");
+  svg = svg.replace(/<text [^>]*>[^<]*<\/text>/g, ""); // the designer's web address under the spade
+  if (svg === before || /stroke-dasharray|fill="#fff" d=|<text/.test(svg)) throw new Error("the ace of spades changed shape: check cleanAceOfSpades");
+  return svg;
+}
+
 let n = 0;
 for (const s of SUITS) {
   for (const r of RANKS) {
-    render(deck[s + (rankName[r] ?? r)], `${r}${s}.svg`);
+    render(deck[s + (rankName[r] ?? r)], `${r}${s}.svg`, r === "A" && s === "S" ? cleanAceOfSpades : undefined);
     n++;
   }
 }

@@ -1,5 +1,5 @@
 // Renders events and reasons with web/src/words.ts the way the page does (names, the viewer in the second person,
-// Swedish genitives): reads JSON lines {"game", "what": "event"|"reason", "data", "lang", "names", "me"} on stdin
+// Swedish genitives): reads JSON lines {"game", "what": "event"|"line"|"reason", "data", "lang", "names", "me"[, "prev"]} on stdin
 // and prints one JSON string per line.  Used by tests/web/test_words.py.
 import { build } from "esbuild";
 import { fileURLToPath } from "node:url";
@@ -12,6 +12,11 @@ const words = await import("data:text/javascript;base64," + Buffer.from(out.outp
 for (const line of readFileSync(0, "utf8").split("\n").filter(Boolean)) {
   const c = JSON.parse(line);
   const fmt = { lang: c.lang, name: (s) => c.names[s], card: (x) => x, me: c.me, genitive: true };
-  const said = c.what === "event" ? words.eventText(c.game, c.data, fmt) : words.reasonText(c.game, c.data, fmt);
+  const said =
+    c.what === "event"
+      ? words.eventText(c.game, c.data, fmt)
+      : c.what === "line"
+        ? words.eventLine(c.game, c.data, fmt, { prev: c.prev, teams: c.teams })
+        : words.reasonText(c.game, c.data, fmt);
   console.log(JSON.stringify(said));
 }

@@ -8,7 +8,8 @@ import { aw } from "./aidwords";
 import { short } from "./cards";
 import { aidOn, onSettings } from "./settings";
 import { describeNotation } from "./mulle";
-import type { Fmt } from "./words";
+import { decimal, type Fmt } from "./words";
+import { lang } from "./i18n";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
@@ -36,6 +37,9 @@ export class Aids {
   private hint: Json = null;
   private asking = false;
   private advice: Json = null;
+  /** The last advice of an older state: drawn hidden until the new one comes, so the aids' line keeps its height
+   * (the table below it does not jump at every move). */
+  private staleAdvice: Json = null;
   private observer: MutationObserver | null = null;
   private advisorOpen = false;
   private review: Json = null;
@@ -93,7 +97,10 @@ export class Aids {
   /** A new state: forget the old hint, ask for the aids' numbers. */
   onState(m: StateMsg): void {
     if (this.hint && this.hint.version !== m.version) this.hint = null;
-    if (this.advice && this.advice.version !== m.version) this.advice = null;
+    if (this.advice && this.advice.version !== m.version) {
+      this.staleAdvice = this.advice;
+      this.advice = null;
+    }
     this.request();
     this.draw();
   }
@@ -150,15 +157,20 @@ export class Aids {
       );
       if (!this.allowed) bar.append(h("span", { class: "muted" }, aw("ui.aidsWaiting", { n: this.agreed.length, m: this.humans.length })));
     }
-    if (this.allowed && aidOn("hint") && this.myTurn()) {
-      bar.append(h("button", { class: "ghost small", id: "hint-btn", disabled: this.asking, onclick: () => this.askHint() }, aw("ui.hint"), this.asking ? " …" : ""));
+    if (this.allowed && aidOn("hint") && m.status === "playing") {
+      // there on the other players' turns too (not to be pressed), so the line does not change its height
+      const mine = this.myTurn();
+      bar.append(h("button", { class: "ghost small", id: "hint-btn", disabled: this.asking || !mine, onclick: () => this.askHint() }, aw("ui.hint"), this.asking ? " …" : ""));
     }
-    if (this.allowed && m.game === "mulle" && aidOn("pile") && this.advice?.pile) {
-      const p = this.advice.pile;
-      bar.append(h("span", { class: "aid-pile", id: "aid-pile" }, aw("ui.myPile", { cards: p.cards, points: p.card_points, mulle: p.mulle_points, tabbe: p.tabbe, total: p.total })));
+    // the pile and the twins' key from this state's advice; until it comes, the last one's words hold their place
+    const advice = this.advice ?? (this.staleAdvice && m.status === "playing" ? this.staleAdvice : null);
+    const stale = !this.advice ? " stale" : "";
+    if (this.allowed && m.game === "mulle" && aidOn("pile") && advice?.pile) {
+      const p = advice.pile;
+      bar.append(h("span", { class: `aid-pile${stale}`, id: "aid-pile" }, aw("ui.myPile", { cards: p.cards, points: p.card_points, mulle: p.mulle_points, tabbe: p.tabbe, total: p.total })));
     }
-    if (this.allowed && m.game === "mulle" && aidOn("twins") && this.advice?.unseen) {
-      bar.append(h("span", { class: "muted aid-twins", title: aw("ui.twinsHelp") }, h("i", { class: "twin-dot" }), ` ${aw("ui.twinUnseen")}`));
+    if (this.allowed && m.game === "mulle" && aidOn("twins") && advice?.unseen) {
+      bar.append(h("span", { class: `muted aid-twins${stale}`, title: aw("ui.twinsHelp") }, h("i", { class: "twin-dot" }), ` ${aw("ui.twinUnseen")}`));
     }
     if (bar.childNodes.length) this.el.append(bar);
     if (this.hint && this.myTurn()) {
@@ -167,7 +179,7 @@ export class Aids {
           "section",
           { class: "panel hint", id: "hint", "aria-live": "polite" },
           h("b", {}, aw("ui.hintTitle"), ": "),
-          h("span", { class: "hint-text" }, this.hintText()),
+          h("span", { class: "hint-text", title: this.hintText() }, this.hintText()),
           " ",
           h("button", { class: "primary small", id: "hint-play", "data-move": this.hint.move, onclick: () => this.host.move(this.hint.move) }, aw("ui.hintPlay", this.hint.reason ?? {})),
         ),
@@ -198,7 +210,7 @@ export class Aids {
         h(
           "ul",
           {},
-          items.map((it) => h("li", { "data-ply": String(it.ply) }, aw("ui.reviewRow", { kind: it.kind, odds: it.chance !== undefined, chance: it.chance ?? 0, deal: it.deal, played: this.moveWords(it.played), best: this.moveWords(it.best), cost: it.cost.toFixed(1) }))),
+          items.map((it) => h("li", { "data-ply": String(it.ply) }, aw("ui.reviewRow", { kind: it.kind, odds: it.chance !== undefined, chance: decimal(it.chance ?? 0, 0, lang()), deal: it.deal, played: this.moveWords(it.played), best: this.moveWords(it.best), cost: decimal(it.cost, 1, lang()) }))),
         ),
       );
     return box;
@@ -219,9 +231,9 @@ export class Aids {
             "tr",
             { class: i === 0 ? "best" : "", "data-discard": r.discard.join(" "), "data-hand": String(r.hand), "data-crib": String(r.crib) },
             h("td", {}, h("button", { class: "move small", onclick: () => this.host.move(`discard ${r.discard.join(" ")}`) }, r.discard.map(short).join(" "))),
-            h("td", {}, r.hand.toFixed(2)),
-            h("td", {}, (r.own_crib ? "+" : "−") + r.crib.toFixed(2)),
-            h("td", {}, h("b", {}, r.net.toFixed(2))),
+            h("td", {}, decimal(r.hand, 2, lang())),
+            h("td", {}, (r.own_crib ? "+" : "−") + decimal(r.crib, 2, lang())),
+            h("td", {}, h("b", {}, decimal(r.net, 2, lang()))),
           ),
         ),
       ),
@@ -234,7 +246,7 @@ export class Aids {
         "summary",
         {},
         h("b", {}, aw("ui.advisorTitle")),
-        best ? ` — ${aw("ui.advisorBest", { cards: best.discard.map(short).join(" "), hand: best.hand.toFixed(2), crib: (best.own_crib ? "+" : "−") + best.crib.toFixed(2) })}` : "",
+        best ? ` — ${aw("ui.advisorBest", { cards: best.discard.map(short).join(" "), hand: decimal(best.hand, 2, lang()), crib: (best.own_crib ? "+" : "−") + decimal(best.crib, 2, lang()) })}` : "",
       ),
       h("p", { class: "muted" }, aw("ui.advisorHelp", { n: starters })),
       h("div", { class: "scroll" }, table),

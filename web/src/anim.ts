@@ -88,6 +88,22 @@ export class Motion {
     return this.root.querySelector(".infobar .stock, .deck .stack");
   }
 
+  /** Mark another player's last move after a reload or resync, from the game's history (the live marks come from
+   * what moved): their seat and the cards `cards` that lie on the table now (the last copy of each, outside the
+   * viewer's hand).  `seat` null: the viewer acted last, nothing is marked. */
+  markLast(seat: number | null, cards: string[]): void {
+    this.marked.clear();
+    this.markedSeat = seat;
+    if (seat !== null) {
+      const now = [...keyed(this.root)].filter(([, img]) => !img.closest(".me, .modal"));
+      for (const code of cards) {
+        const last = now.filter(([, img]) => img.dataset.card === code).pop();
+        if (last) this.marked.add(last[0]);
+      }
+    }
+    this.applyMarks();
+  }
+
   /** Animate from the snapshot taken before the new state was drawn to what is drawn now. */
   play(before: Snapshot, info: MoveInfo): void {
     const ms = moveMs();

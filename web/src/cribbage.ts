@@ -7,7 +7,7 @@ import { backs, cardImg, cardName, cardsText, cribValue, short } from "./cards";
 import { clear, h } from "./dom";
 import type { Table, TableCtx } from "./gamepage";
 import { lang, t, ts, type Key } from "./i18n";
-import { callout, eventText, pegText, plain, settleText, type Group } from "./words";
+import { callout, eventLine, eventText, pegText, plain, settleText, type Group } from "./words";
 import { chartFigure } from "./chart";
 
 /** Hand and crib counts no hand can make (spec §2.5: 19, 25, 26 and 27 are impossible; 29 is the most). */
@@ -153,7 +153,8 @@ export class CribbageTable implements Table {
         // one peg per part of an award (a fifteen and a pair are two pegs)
         this.callouts.push({ text: `${this.ctx.name(ev.seat)}: ${plain(pegText(ev, fmt))}`, seat: ev.seat });
       } else if (ev.kind === "go" || ev.kind === "reset") {
-        this.callouts.push({ text: plain(eventText("cribbage", ev, fmt)), seat: ev.kind === "go" ? ev.seat : -1 });
+        const said = plain(eventText("cribbage", ev, fmt));
+        this.callouts.push({ text: said.charAt(0).toUpperCase() + said.slice(1), seat: ev.kind === "go" ? ev.seat : -1 });
       } else if (ev.kind === "show") {
         if (!newShow) this.shows = [];
         newShow = true;
@@ -418,8 +419,9 @@ export class CribbageTable implements Table {
     return box;
   }
 
-  private numberGrid(counts: number[], current: string, pickN: (n: number) => void, idPrefix: string): HTMLElement {
-    const grid = h("div", { class: "numgrid", role: "group" });
+  /** The number buttons, labelled with what the numbers are ("Points they missed:"). */
+  private numberGrid(counts: number[], current: string, pickN: (n: number) => void, idPrefix: string, label: string): HTMLElement {
+    const grid = h("div", { class: "numgrid", role: "group", "aria-labelledby": `${idPrefix}-grid-label` }, h("span", { class: "numgrid-label", id: `${idPrefix}-grid-label` }, label));
     for (const n of counts) {
       grid.append(
         h("button", { class: String(n) === current ? "on" : "", id: `${idPrefix}-${n}`, "aria-pressed": String(String(n) === current), onclick: () => pickN(n) }, String(n)),
@@ -442,7 +444,7 @@ export class CribbageTable implements Table {
       "aria-label": t("announceTitle", { what }),
       oninput: (e: Event) => {
         this.countInput = (e.target as HTMLInputElement).value;
-        btn.textContent = t("announce", { n: this.countInput || "?" });
+        btn.textContent = announceWords(this.countInput);
       },
       onkeydown: (e: KeyboardEvent) => {
         if (e.key === "Enter") {
@@ -451,7 +453,7 @@ export class CribbageTable implements Table {
         }
       },
     });
-    const btn = h("button", { class: "primary legal", id: "announce", onclick: () => this.announce() }, t("announce", { n: this.countInput || "?" }));
+    const btn = h("button", { class: "primary legal", id: "announce", onclick: () => this.announce() }, announceWords(this.countInput));
     return h(
       "div",
       { class: "panel announce" },
@@ -461,7 +463,7 @@ export class CribbageTable implements Table {
         this.countInput = String(n);
         this.draw();
         (this.root.querySelector("#announce") as HTMLElement | null)?.focus();
-      }, "n"),
+      }, "n", t("announceGrid", { what })),
     );
   }
 
@@ -478,7 +480,7 @@ export class CribbageTable implements Table {
       "aria-label": t("mugginsN", { n: "" }),
       oninput: (e: Event) => {
         this.muggInput = (e.target as HTMLInputElement).value;
-        mbtn.textContent = t("mugginsN", { n: this.muggInput || "?" });
+        mbtn.textContent = mugginsWords(this.muggInput);
       },
       onkeydown: (e: KeyboardEvent) => {
         if (e.key === "Enter") {
@@ -487,7 +489,7 @@ export class CribbageTable implements Table {
         }
       },
     });
-    const mbtn = h("button", { class: "move", id: "muggins", onclick: () => this.mugg() }, t("mugginsN", { n: this.muggInput || "?" }));
+    const mbtn = h("button", { class: "move", id: "muggins", onclick: () => this.mugg() }, mugginsWords(this.muggInput));
     return h(
       "div",
       { class: "panel respond" },
@@ -505,7 +507,7 @@ export class CribbageTable implements Table {
         this.muggInput = String(n);
         this.draw();
         (this.root.querySelector("#muggins") as HTMLElement | null)?.focus();
-      }, "m"),
+      }, "m", t("mugginsGrid")),
     );
   }
 
@@ -645,7 +647,7 @@ export class CribbageTable implements Table {
   /** An event in the catalogue's words (kortbord/i18n/cribbage.json): seats by name, cards as A♠, the spoken
    * count from the show's groups. */
   describe(ev: Json): string | null {
-    return eventText("cribbage", ev, this.ctx.fmt()) || null;
+    return eventLine("cribbage", ev, this.ctx.fmt()) || null;
   }
 
   mover(events: Json[]): number | null {
@@ -658,4 +660,15 @@ function range(from: number, to: number): number[] {
   const out: number[] = [];
   for (let n = from; n <= to; n++) out.push(n);
   return out;
+}
+
+/** The announce button's words: the action and the number ("Announce 8 points"), or what to choose first. */
+function announceWords(n: string): string {
+  if (!n) return t("announceNone");
+  return n === "1" ? t("announceOnePt") : t("announcePts", { n });
+}
+
+/** The muggins button's words: the call and the points missed ("Muggins: 3 missed"), or what to choose first. */
+function mugginsWords(n: string): string {
+  return n ? t("mugginsCall", { n }) : t("mugginsNone");
 }

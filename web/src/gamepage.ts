@@ -14,6 +14,7 @@ import { aw } from "./aidwords";
 import { focusForState, keysOverlay, proposed } from "./keys";
 import { moveMs, settingsDialog } from "./settings";
 import { recordGame } from "./stats";
+import { parseMove } from "./mullenotation";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
@@ -38,7 +39,8 @@ export interface Table {
    * game's whole history, as after a reload. */
   replay(events: Json[]): void;
   key(e: KeyboardEvent): boolean;
-  describe(ev: Json): string | null;
+  /** An event's line for the log and the banner ("" or null: none); `prev` is the event before it. */
+  describe(ev: Json, prev?: Json): string | null;
   /** A scoring side's name (a team, or the seat's player). */
   sideName(side: number): string;
   /** The seat whose move produced these events, if any (to pace other players' moves). */
@@ -153,7 +155,7 @@ export class GamePage {
       clear(this.overlayEl);
       this.aids.draw();
     };
-    this.overlayEl.append(which === "keys" ? keysOverlay(close) : settingsDialog(close));
+    this.overlayEl.append(which === "keys" ? keysOverlay(close, (this.msg?.view?.hand ?? []).length || (this.msg?.game === "mulle" ? 8 : 6)) : settingsDialog(close));
     (this.overlayEl.querySelector("#keys-close, #settings-close") as HTMLElement | null)?.focus();
   }
 
@@ -369,6 +371,10 @@ export class GamePage {
       this.motion.play(before, { mover: this.table.mover(events), me: m.seat, events });
       focusForState(this.table.root);
     }
+    if (m.history && this.motion) {
+      const [seat, cards] = lastMove(m.history, m.seat ?? null);
+      this.motion.markLast(seat, cards);
+    }
     this.aids.onState(m);
     recordGame(m);
     this.drawStatus(m);
@@ -386,7 +392,7 @@ export class GamePage {
     if (!this.table || Date.now() < this.errorUntil) return;
     for (let i = this.events.length - 1; i >= 0; i--) {
       const ev = this.events[i];
-      const text = this.line(ev);
+      const text = this.line(ev, this.events[i - 1]);
       if (!text) continue;
       clear(this.flashEl);
       this.flashEl.append(h("span", { class: "text" }, text.charAt(0).toUpperCase() + text.slice(1)));
@@ -454,11 +460,12 @@ export class GamePage {
   }
 
   /** An event's line in words, once per event (the log is redrawn after every move). */
-  private line(ev: Json): string {
+  private line(ev: Json, prev?: Json): string {
     let said = this.lines.get(ev);
     if (said === undefined) {
-      const text = this.table?.describe(ev);
-      said = text ? plain(text) : "";
+      const text = this.table?.describe(ev, prev);
+      said = text ? plain(text).replace(/\s*->\s*/g, " → ") : "";
+      said = said.charAt(0).toUpperCase() + said.slice(1);
       this.lines.set(ev, said);
     }
     return said;
@@ -474,7 +481,7 @@ export class GamePage {
     }
     const lines: string[] = [];
     for (let i = this.events.length - 1; i >= 0 && lines.length < 200; i--) {
-      const said = this.line(this.events[i]);
+      const said = this.line(this.events[i], this.events[i - 1]);
       if (said) lines.push(said);
     }
     for (const line of lines) this.logList.append(h("li", {}, line));
@@ -631,4 +638,26 @@ export function codeWords(code: string): string {
   const key = `err_${code}` as Key;
   const said = t(key);
   return said === key ? t("err_unknown", { code }) : said;
+}
+
+const MOVES = new Set(["play", "go", "discard", "announce", "response"]);
+
+/** Another player's last move in a game's history, to mark after a reload: [their seat, the cards it moved on the
+ * table] -- the same cards the live page marks (anim.ts marks every card that changed its place): a trailed or
+ * pegged card; a new build's or package's cards (the hand card, the table card it went on, the packed pairs); the
+ * card laid on a build (raise, build down, lay on); none for a capture (its cards left the table).  [null, []]
+ * when the viewer moved last or a deal came since (the marks last until the viewer acts). */
+export function lastMove(history: Json[], me: number | null): [number | null, string[]] {
+  for (let i = history.length - 1; i >= 0; i--) {
+    const e = history[i];
+    if (e.kind === "deal" || e.kind === "dealer") return [null, []];
+    if (!MOVES.has(e.kind) || typeof e.seat !== "number") continue;
+    if (e.seat === me) return [null, []];
+    if (e.kind !== "play") return [e.seat, []];
+    if (typeof e.card === "string") return [e.seat, [e.card]];
+    const m = parseMove(String(e.move ?? ""));
+    if (!m || m.kind === "C") return [e.seat, []];
+    return [e.seat, [m.card, ...m.loose]];
+  }
+  return [null, []];
 }

@@ -16,8 +16,11 @@ const ROWS: [string, string][] = [
   ["?", "ui.key.q"],
 ];
 
-/** The shortcuts overlay; `close` removes it. */
-export function keysOverlay(close: () => void): HTMLElement {
+/** The shortcuts overlay; `close` removes it; `hand` is the number of cards in the viewer's hand now (the number
+ * keys choose them: "1–6" for a Cribbage hand of six). */
+export function keysOverlay(close: () => void, hand = 9): HTMLElement {
+  const n = Math.max(1, Math.min(9, hand));
+  const label = (k: string) => (k === "1–9" ? (n === 1 ? "1" : `1–${n}`) : k);
   return h(
     "div",
     { class: "modal-back", onclick: (e: Event) => e.target === e.currentTarget && close() },
@@ -25,7 +28,7 @@ export function keysOverlay(close: () => void): HTMLElement {
       "div",
       { class: "modal panel keys", role: "dialog", "aria-modal": "true", "aria-labelledby": "keys-h", id: "keys-overlay" },
       h("h2", { id: "keys-h" }, aw("ui.keys")),
-      h("dl", { class: "keylist" }, ROWS.map(([k, w]) => [h("dt", {}, h("kbd", {}, k)), h("dd", {}, aw(w))])),
+      h("dl", { class: "keylist" }, ROWS.map(([k, w]) => [h("dt", {}, h("kbd", {}, label(k))), h("dd", {}, aw(w))])),
       h("button", { class: "primary", id: "keys-close", onclick: close }, aw("ui.close")),
     ),
   );

@@ -425,7 +425,10 @@ function drawNewGame(el: HTMLElement, nav: { openGame(id: string): void }): void
       btn.textContent = t("create");
     }
   });
-  el.append(btn, msg, h("p", { class: "kbd-help" }, t("keyboardHelp")));
+  // the number keys are the hand's cards: as many as these rules deal (Mulle hand_size, Cribbage 6 cards to each
+  // of two players, 5 to each of three or four)
+  const handSize = game === "mulle" ? Number(value(doc, "hand_size")) || 8 : form.players === 2 ? 6 : 5;
+  el.append(btn, msg, h("p", { class: "kbd-help", id: "kbd-help" }, t("keyboardHelp", { n: Math.min(9, handSize) })));
 }
 
 function drawResume(el: HTMLElement, nav: { openGame(id: string): void }): void {

@@ -5,7 +5,7 @@ import { backs, cardImg, cardName, handValue, short } from "./cards";
 import { clear, h } from "./dom";
 import type { Table, TableCtx } from "./gamepage";
 import { t, type Key } from "./i18n";
-import { eventText } from "./words";
+import { eventLine } from "./words";
 import { chartFigure } from "./chart";
 import { parseMove, usesAtLeast, usesExactly, type MulleMove } from "./mullenotation";
 
@@ -40,6 +40,8 @@ export class MulleTable implements Table {
   private msg: StateMsg | null = null;
   private moves: MulleMove[] = [];
   private card: string | null = null; // chosen hand card
+  private cardIdx = -1; // its place in the hand (a twin pair in hand: only the one chosen is raised)
+  private group: string | null = null; // the open group of the chosen card's other moves (groupKey), if any
   private loose: number[] = []; // chosen table indices
   private builds: string[] = []; // chosen build ids
   private version = -1;
@@ -71,8 +73,10 @@ export class MulleTable implements Table {
     if (newVersion) {
       this.version = msg.version;
       this.card = null;
+      this.cardIdx = -1;
       this.loose = [];
       this.builds = [];
+      this.group = null;
     }
     const log: Json[] = this.v.round_log ?? [];
     if (this.seenRounds < 0) this.seenRounds = log.length;
@@ -112,11 +116,29 @@ export class MulleTable implements Table {
     this.root.append(
       h("div", { class: "opps opponents" }, others.map((s) => this.seatBox(s))),
       h("div", { class: "status-row" }, this.infoBar(), this.scoreBar()),
-      this.tableArea(),
-      this.actions(),
+      // the table and the controls share one stage: on a phone the moves of a chosen card take the table's
+      // free space below its cards (style.css), never a small scrolling box; the hand does not move
+      h("div", { class: "stage" }, this.tableArea(), this.actions()),
       me !== null ? this.myArea(me) : h("div", { class: "me-empty" }),
     );
     if (this.summaryOpen !== null) this.root.append(this.summaryModal(this.summaryOpen));
+    this.fitActions();
+  }
+
+  /** The moves of a chosen card that do not fit the controls' region open as a sheet over the table, from the
+   * bottom of the table's stage up as far as they need -- past the stage's top when even the stage is too short
+   * (the regions themselves stay where they are). */
+  private fitActions(): void {
+    const box = this.root.querySelector<HTMLElement>(".stage > .actions");
+    const body = box?.querySelector<HTMLElement>(".sheet-body");
+    if (!box || !body) return;
+    box.classList.remove("sheet");
+    body.style.maxHeight = "";
+    if (box.scrollHeight <= box.clientHeight + 1) return;
+    box.classList.add("sheet");
+    // still too long for the whole stage (a short screen, a group of many ways): the sheet rises over the
+    // scores and the opponents too, up to the top of the window
+    if (body.scrollHeight > body.clientHeight + 1) body.style.maxHeight = `${Math.floor(box.parentElement!.getBoundingClientRect().bottom) - 4}px`;
   }
 
   private seatBox(s: number): HTMLElement {
@@ -238,18 +260,19 @@ export class MulleTable implements Table {
     const hand = h("div", { class: "hand", role: "group", "aria-label": t("hand") });
     (v.hand as string[]).forEach((code, i) => {
       const playable = mine && this.moves.some((m) => m.card === code);
-      const chosen = this.card === code;
+      const chosen = this.card === code && this.cardIdx === i;
       hand.append(
         h(
           "button",
           {
             class: `cardbtn hand-card ${chosen ? "chosen" : ""} ${playable ? "legal" : mine ? "dim" : ""}`,
             "data-code": code,
+            "data-idx": String(i),
             "data-row": "hand",
             "aria-pressed": String(chosen),
             "aria-label": `${i + 1}: ${cardName(code)}`,
             disabled: !mine,
-            onclick: () => this.chooseCard(code),
+            onclick: () => this.chooseCard(code, i),
           },
           cardImg(code),
           h("span", { class: "keyhint", "aria-hidden": "true" }, String(i + 1)),
@@ -274,12 +297,15 @@ export class MulleTable implements Table {
   /** The controls: a fixed-height region (choosing cards never moves the hand), with the move(s) the chosen cards
    * make, or why none does; the other legal moves of the chosen card below, each played by a click. */
   private actions(): HTMLElement {
-    const box = h("section", { class: "actions controls", "aria-live": "polite" });
-    if (!this.myTurn()) return box;
+    const section = h("section", { class: "actions controls", "aria-live": "polite" });
+    if (!this.myTurn()) return section;
     if (this.card === null) {
-      box.append(h("p", { class: "hint" }, t("chooseCard")));
-      return box;
+      section.append(h("p", { class: "hint" }, t("chooseCard")));
+      return section;
     }
+    // the moves in a body that becomes a sheet over the table when they need more room (fitActions)
+    const box = h("div", { class: "sheet-body" });
+    section.append(box);
     const card = this.card;
     const cm = this.cardMoves();
     const selLoose = this.looseCodes();
@@ -308,28 +334,70 @@ export class MulleTable implements Table {
       );
     }
     box.append(row);
-    // Every other legal move with this card, as a compact list: a click plays it.
+    // Every other legal move with this card, as a compact list: a click plays it.  A long list (a card that builds
+    // with many ways of packing) is grouped: one button per capture set, build or package, which opens its ways in
+    // the list's place -- every move stays one or two clicks away, and the list always fits its region.
     const others = cm.filter((m) => !exact.includes(m));
     if (others.length) {
-      const list = h("div", { class: "allmoves" }, h("span", { class: "lbl" }, `${t("movesWith", { card: short(card) })}:`));
-      for (const m of others.slice(0, 40)) {
+      const groups = groupMoves(others);
+      const open = groups.find((g) => g.key === this.group && g.moves.length > 1);
+      const grouped = others.length > GROUP_OVER;
+      const list = h("div", { class: "allmoves" });
+      const moveButton = (m: MulleMove) =>
+        h(
+          "button",
+          {
+            class: "move small",
+            "data-move": m.text,
+            onclick: () => this.play(m.text),
+            onmouseenter: () => this.preview(m),
+            onfocus: () => this.preview(m),
+          },
+          this.describeMove(m, false), // the list's label names the card
+        );
+      if (grouped && open) {
         list.append(
           h(
             "button",
-            {
-              class: "move small",
-              "data-move": m.text,
-              onclick: () => this.play(m.text),
-              onmouseenter: () => this.preview(m),
-              onfocus: () => this.preview(m),
-            },
-            this.describeMove(m),
+            { class: "ghost small back", id: "moves-back", onclick: () => this.openGroup(null) },
+            `◂ ${t("movesBack", { card: short(card) })}`,
           ),
         );
+        for (const m of open.moves) list.append(moveButton(m));
+      } else {
+        list.append(h("span", { class: "lbl" }, `${t("movesWith", { card: short(card) })}:`));
+        for (const g of grouped ? groups : others.map((m) => ({ key: m.text, moves: [m] }))) {
+          if (g.moves.length === 1) {
+            list.append(moveButton(g.moves[0]));
+            continue;
+          }
+          list.append(
+            h(
+              "button",
+              {
+                class: "move small group",
+                "data-group": g.key,
+                "aria-expanded": "false",
+                onclick: () => this.openGroup(g.key),
+                onmouseenter: () => this.preview(g.moves[0]),
+                onfocus: () => this.preview(g.moves[0]),
+              },
+              `${groupWords(g.moves[0], g.moves.length)} ▸`,
+            ),
+          );
+        }
       }
       box.append(list);
     }
-    return box;
+    return section;
+  }
+
+  /** Open one group of the chosen card's moves (null: back to all of them). */
+  private openGroup(key: string | null): void {
+    this.group = key;
+    this.draw();
+    const first = this.root.querySelector<HTMLElement>(key === null ? ".allmoves .group" : ".allmoves .move");
+    first?.focus();
   }
 
   /** Mark on the table the cards and builds a listed move would use (without redrawing). */
@@ -427,17 +495,20 @@ export class MulleTable implements Table {
   }
 
   // ---------------------------------------------------------------------------------------------- input
-  private chooseCard(code: string): void {
+  private chooseCard(code: string, i: number): void {
     if (!this.myTurn()) return;
-    if (this.card === code) {
+    if (this.card === code && this.cardIdx === i) {
       this.card = null;
+      this.cardIdx = -1;
     } else {
       this.card = code;
+      this.cardIdx = i;
     }
     this.loose = [];
     this.builds = [];
+    this.group = null;
     this.draw();
-    this.focusSel(`.hand-card[data-code="${code}"]`);
+    this.focusSel(`.hand-card[data-idx="${i}"]`);
   }
 
   private toggleLoose(i: number): void {
@@ -478,14 +549,16 @@ export class MulleTable implements Table {
     if (/^[1-9]$/.test(e.key) && !e.ctrlKey && !e.metaKey && !e.altKey) {
       const i = Number(e.key) - 1;
       if (i < hand.length) {
-        this.chooseCard(hand[i]);
+        this.chooseCard(hand[i], i);
         return true;
       }
     }
     if (e.key === "Escape") {
       this.card = null;
+      this.cardIdx = -1;
       this.loose = [];
       this.builds = [];
+      this.group = null;
       this.draw();
       return true;
     }
@@ -520,14 +593,16 @@ export class MulleTable implements Table {
   }
 
   // ---------------------------------------------------------------------------------------------- words
-  describeMove(m: MulleMove): string {
-    return describeMove(m);
+  describeMove(m: MulleMove, withCard = true): string {
+    return describeMove(m, withCard);
   }
 
-  /** An event in the catalogue's words (kortbord/i18n/mulle.json): seats by name, cards as A♠, moves in words. */
-  describe(ev: Json): string | null {
+  /** An event in a whole sentence (kortbord/i18n/mulle.json line.*): seats by name, cards as A♠, each kind of move
+   * in its own words; "" for a capture its play already said (`prev`, the event before it). */
+  describe(ev: Json, prev?: Json): string | null {
     const fmt = this.ctx.fmt();
-    return eventText("mulle", ev, fmt, (s) => (this.v.teams ? t("team", { n: s + 1 }) : fmt.name(s))) || null;
+    const teams = Boolean(this.v.teams);
+    return eventLine("mulle", ev, fmt, { prev, teams, sideName: (s) => (teams ? t("team", { n: s + 1 }) : fmt.name(s)) }) || null;
   }
 
   mover(events: Json[]): number | null {
@@ -583,25 +658,52 @@ function buildWords(value: number | undefined): string {
 
 /** A Mulle move in words ("A♠: Capture A♠ K♣", "Trail 9♥", "8♣: Capture 3♠ 5♦ and the build of 8"), from the
  * page's move words (mv_*): cards with suit symbols, builds by value, never notation. */
-export function describeMove(m: MulleMove): string {
+/** More other moves than this and the list of a chosen card's moves is grouped (groupMoves). */
+const GROUP_OVER = 6;
+
+/** A chosen card's moves grouped the way a player thinks of them: all its captures; each build (the same value on
+ * the same table card) with its ways of packing; each package onto the same build with its ways of packing; every
+ * other move on its own.  The groups keep the moves' order (their first move's place). */
+export function groupMoves(moves: MulleMove[]): { key: string; moves: MulleMove[] }[] {
+  const out = new Map<string, MulleMove[]>();
+  for (const m of moves) {
+    const key =
+      m.kind === "C" ? `C ${m.card}` : m.kind === "B" ? `B ${m.card} ${m.on} ${m.value}` : m.kind === "P" ? `P ${m.card} ${m.on} ${m.builds[0]}` : m.text;
+    const g = out.get(key);
+    if (g) g.push(m);
+    else out.set(key, [m]);
+  }
+  return [...out].map(([key, ms]) => ({ key, moves: ms }));
+}
+
+/** A group of a chosen card's moves in words: what they share and how many ways there are ("Build 12 on A♦ (4
+ * ways)"); the list's label names the card. */
+function groupWords(m: MulleMove, n: number): string {
+  if (m.kind === "C") return t("grpC", { n });
+  if (m.kind === "B") return t("grpB", { v: m.value!, on: short(m.on!), n });
+  return t("grpP", { card: short(m.card), on: short(m.on!), n });
+}
+
+export function describeMove(m: MulleMove, withCard = true): string {
   const card = short(m.card);
+  const by = withCard ? `${card}: ` : "";
   switch (m.kind) {
     case "C": {
       const items = [...m.loose.map(short), ...m.builds.map(() => buildWords(handValue(m.card)))];
-      return `${card}: ${t("mv_C", { items: items.join(" ") })}`;
+      return `${by}${t("mv_C", { items: items.join(" ") })}`;
     }
     case "T":
       return t("mv_T", { card });
     case "B":
-      return `${card}: ${m.pkg.length ? t("mv_Bpkg", { v: m.value!, on: short(m.on!), pkg: m.pkg.map(([a, b]) => `${short(a)}+${short(b)}`).join(", ") }) : t("mv_B", { v: m.value!, on: short(m.on!) })}`;
+      return `${by}${m.pkg.length ? t("mv_Bpkg", { v: m.value!, on: short(m.on!), pkg: m.pkg.map(([a, b]) => `${short(a)}+${short(b)}`).join(", ") }) : t("mv_B", { v: m.value!, on: short(m.on!) })}`;
     case "R":
-      return `${card}: ${t("mv_R", { v: m.value! })}`;
+      return `${by}${t("mv_R", { v: m.value! })}`;
     case "D":
-      return `${card}: ${t("mv_D", { v: m.value! })}`;
+      return `${by}${t("mv_D", { v: m.value! })}`;
     case "P":
-      return `${card}: ${t("mv_P", { card, on: short(m.on!) })}`;
+      return `${by}${t("mv_P", { card, on: short(m.on!) })}`;
     case "L":
-      return `${card}: ${t("mv_L", {})}`;
+      return `${by}${t("mv_L", {})}`;
   }
 }
 

@@ -12,6 +12,7 @@ import mulle from "../../src/kortbord/i18n/mulle.json";
 import cribbage from "../../src/kortbord/i18n/cribbage.json";
 import type { Lang } from "./i18n";
 import { genitiveSv } from "./grammar";
+import { parseMove } from "./mullenotation";
 
 export type Game = "mulle" | "cribbage";
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -104,7 +105,15 @@ function word(key: string, value: unknown, fmt: Fmt): string {
     }
     return cardsIn(value, fmt);
   }
+  if (typeof value === "number" && !Number.isInteger(value)) return decimal(value, null, fmt.lang);
   return pyStr(value);
+}
+
+/** A number with a fractional part as the language writes it: "1.5" in English, "1,5" in Swedish; `digits`
+ * fixes the places after the point (null: as many as the number has). */
+export function decimal(x: number, digits: number | null, lang: Lang): string {
+  const s = digits === null ? String(x) : x.toFixed(digits);
+  return lang === "sv" ? s.replace(".", ",") : s;
 }
 
 
@@ -147,7 +156,7 @@ export function fill(tpl: string, data: Record<string, unknown>, fmt: Fmt): stri
     const value = data[key] ?? "";
     const isMe = SEAT_KEYS.has(key) && typeof value === "number" && fmt.me !== undefined && fmt.me !== null && value === fmt.me;
     const after = tpl.slice(i);
-    const start = out.length === 0;
+    const start = out.length === 0 || /[.!?]\s+$/.test(out); // a sentence starts here
     if (isMe) {
       const sv = fmt.lang === "sv";
       if (!sv && after.startsWith("'s")) {
@@ -306,4 +315,95 @@ export function eventText(game: Game, ev: Json, fmt: Fmt, sideName?: (side: numb
   if (ev.kind === "game_over" || ev.kind === "round_over")
     data.scores = (ev.scores ?? []).map((p: number, s: number) => `${side(s)} ${p}`).join(", ");
   return render(game, key, data, fmt);
+}
+
+// ------------------------------------------------------------------------------------------- the log's lines
+/** A Mulle card's hand value (rules spec §2.1): A 14, 2♠ 15, 10♦ 16, else its rank (the value of a build it takes). */
+function handValueOf(code: string): number {
+  if (code === "2S") return 15;
+  if (code === "TD") return 16;
+  return code[0] === "A" ? 14 : "A23456789TJQK".indexOf(code[0]) + 1;
+}
+
+/** Items joined the way a sentence lists them: "a", "a and b", "a, b and c" ("och" in Swedish). */
+export function joinAnd(game: Game, items: string[], lang: Lang): string {
+  if (items.length < 2) return items.join("");
+  return `${items.slice(0, -1).join(", ")}${String(template(game, "line.and", lang))}${items[items.length - 1]}`;
+}
+
+/** A Mulle play event in a whole sentence per kind of move (line.play.<letter>): "You lay A♠ on the table",
+ * "Datorn tar in 6♣ och 7♣ med K♥"; null for a move the page cannot read. */
+function mullePlayLine(ev: Json, fmt: Fmt): string | null {
+  const m = parseMove(String(ev.move ?? ""));
+  if (!m) return null;
+  const data: Record<string, unknown> = { seat: ev.seat, card: fmt.card(m.card), value: m.value, on: m.on ? fmt.card(m.on) : "" };
+  let key = `line.play.${m.kind}`;
+  if (m.kind === "C") {
+    const builds = m.builds.map(() => render("mulle", "line.build_of", { value: handValueOf(m.card) }, fmt));
+    data.items = joinAnd("mulle", [...m.loose.map(fmt.card), ...builds], fmt.lang);
+  } else if (m.kind === "B" && m.pkg.length) {
+    key = "line.play.Bpkg";
+    data.pkg = joinAnd("mulle", m.pkg.map(([a, b]) => `${fmt.card(a)}+${fmt.card(b)}`), fmt.lang);
+  }
+  return render("mulle", key, data, fmt);
+}
+
+export interface LineOpts {
+  /** The event just before this one in the game's history (a capture the play's line says is not said again). */
+  prev?: Json;
+  /** A scoring side's name (Mulle teams); by default the seat's. */
+  sideName?: (side: number) => string;
+  /** Mulle with teams: the sides are teams, not seats. */
+  teams?: boolean;
+}
+
+/** One line of the log and the banner for an event: a whole sentence that starts with a capital letter, in the
+ * viewer's language -- the game's "line.<kind>" words where the page has them (each Mulle move kind, båt, mulle,
+ * tabbe, the round and game over; the Cribbage peg), else the event's words (eventText).  "" for an event that
+ * needs no line of its own: a Mulle capture already said by its play's line ("You capture 6♣ with 6♦"). */
+export function eventLine(game: Game, ev: Json, fmt: Fmt, opts: LineOpts = {}): string {
+  let said: string | null = null;
+  if (game === "cribbage" && ev.kind === "peg") said = render(game, "line.peg", { ...ev, why: pegText(ev, fmt) }, fmt);
+  else if (game === "mulle") said = mulleLine(ev, fmt, opts);
+  if (said === null) said = eventText(game, ev, fmt, opts.sideName);
+  return said.charAt(0).toUpperCase() + said.slice(1);
+}
+
+function mulleLine(ev: Json, fmt: Fmt, opts: LineOpts): string | null {
+  const side = (s: number) => {
+    // the viewer said in the second person is "you"/"du" inside a sentence, never "You" mid-line
+    if (!opts.teams && fmt.me !== undefined && fmt.me !== null && s === fmt.me) return fmt.lang === "sv" ? "du" : "you";
+    return (opts.sideName ?? fmt.name)(s);
+  };
+  switch (ev.kind) {
+    case "play":
+      return mullePlayLine(ev, fmt);
+    case "capture": {
+      const p = opts.prev;
+      const said = p && p.kind === "play" && p.seat === ev.seat && /^C\s/.test(String(p.move ?? "")) && parseMove(String(p.move));
+      return said ? "" : null;
+    }
+    case "baat":
+    case "mulle":
+    case "tabbe":
+    case "last_capture":
+      return render("mulle", `line.${ev.kind}`, ev, fmt);
+    case "deal": {
+      const cards = Array.isArray(ev.cards) && ev.cards.every((c: number) => c === ev.cards[0]) ? ev.cards[0] : ev.cards;
+      return render("mulle", "line.deal", { ...ev, cards }, fmt);
+    }
+    case "round_over":
+      return render("mulle", "line.round_over", { ...ev, scores: (ev.scores ?? []).map((p: number, s: number) => `${side(s)} ${p}`).join(", ") }, fmt);
+    case "game_over": {
+      const winners: number[] = ev.winners ?? [];
+      const data: Record<string, unknown> = {
+        form: winners.length ? "won" : "none",
+        scores: (ev.scores ?? []).map((p: number, s: number) => `${side(s)} ${p}`).join(", "),
+        // one winning seat: a seat (said "you" for the viewer); else the sides by name
+        winners: !opts.teams && winners.length === 1 ? winners[0] : joinAnd("mulle", winners.map(opts.sideName ?? fmt.name), fmt.lang),
+      };
+      return render("mulle", "line.game_over", data, fmt);
+    }
+  }
+  return null;
 }
