@@ -105,6 +105,11 @@ export class GamePage {
   constructor(public gameId: string) {
     this.saved = seatFor(gameId);
     this.logBtn.addEventListener("click", () => this.toggleLog());
+    // A banner line cut short on a phone: a tap opens the log, where the whole line stands (the log is a drawer
+    // there); on a wide screen the log column is beside it and the title shows the whole line on hover.
+    this.flashEl.addEventListener("click", () => {
+      if (this.logBtn.offsetParent !== null) this.toggleLog(true);
+    });
     this.aids = new Aids({
       send: (msg) => this.socket?.send(msg),
       move: (n) => this.socket?.move(n),
@@ -281,6 +286,7 @@ export class GamePage {
   flash(text: string, kind: string, rules = false): void {
     clear(this.flashEl);
     this.flashEl.append(h("span", { class: "text" }, text));
+    this.flashEl.title = text;
     if (rules && this.msg) {
       this.flashEl.append(" ", h("a", { class: "rule-link", href: `#/rules/${this.msg.game}` }, t("ruleDetails")));
     }
@@ -395,7 +401,9 @@ export class GamePage {
       const text = this.line(ev, this.events[i - 1]);
       if (!text) continue;
       clear(this.flashEl);
-      this.flashEl.append(h("span", { class: "text" }, text.charAt(0).toUpperCase() + text.slice(1)));
+      const line = text.charAt(0).toUpperCase() + text.slice(1);
+      this.flashEl.append(h("span", { class: "text" }, line));
+      this.flashEl.title = line;
       this.flashEl.className = `flash banner show ${GOOD.has(ev.kind) ? "good" : "info"}`;
       this.flashEl.dataset.kind = ev.kind;
       return;
