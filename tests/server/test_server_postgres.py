@@ -205,6 +205,12 @@ def test_a_batch_of_moves_stores_only_those_at_the_stored_version(postgres_url: 
                             dt.datetime.now(dt.UTC), [SeatRow(0, "human", None, None, "h", None, True)], [])
                 )  # fmt: skip
             await store.append_move("b2", 1, 0, "T 9H", "playing", {"version": 1})
+            # that move's own notification may reach the listener a moment after the commit: wait for it, then
+            # listen afresh for the batch's
+            for _ in range(250):
+                if any(p.startswith("m:b2:1:") for p in heard):
+                    break
+                await asyncio.sleep(0.02)
             heard.clear()
             batches = store.stats["batches"]
             # one batch: b1 at version 0 (good), b2 again at version 0 (stale: it is at 1), b3 at version 0 (good)
