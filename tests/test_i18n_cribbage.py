@@ -148,7 +148,7 @@ def test_muggins_events_in_words() -> None:
     state, events = engine.step(show_state(), Announce(8))
     assert [event_text(e.to_json()) for e in events] == [
         "P1 announces 8 for the hand 5H 5D TH JC with 5C",
-        "P1 pegs 8: hand (announced) for 8 -> 8",
+        "P1 pegs 8: the announced hand for 8 -> 8",
     ]
     after_muggins = engine.step(state, MugginsCall(6))[1]
     texts = [event_text(e.to_json()) for e in after_muggins]
