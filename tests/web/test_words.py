@@ -207,11 +207,8 @@ GRAMMAR = [
 ]
 
 
-def test_page_grammar_of_names() -> None:
-    lines = [
-        json.dumps({"game": g, "what": w, "data": d, "lang": lang, "names": names, "me": me})
-        for g, w, d, lang, names, me, _ in GRAMMAR
-    ]
+def _say(lines: list[str]) -> list[Any]:
+    """What the page's words say (web/scripts/say.mjs under Node) for each JSON request line, in order."""
     proc = subprocess.run(
         ["node", str(WEB / "scripts" / "say.mjs")],
         input="\n".join(lines),
@@ -222,7 +219,15 @@ def test_page_grammar_of_names() -> None:
         check=False,
     )
     assert proc.returncode == 0, proc.stderr[:2000]
-    said = [json.loads(line) for line in proc.stdout.splitlines()]
+    return [json.loads(line) for line in proc.stdout.splitlines()]
+
+
+def test_page_grammar_of_names() -> None:
+    lines = [
+        json.dumps({"game": g, "what": w, "data": d, "lang": lang, "names": names, "me": me})
+        for g, w, d, lang, names, me, _ in GRAMMAR
+    ]
+    said = _say(lines)
     assert said == [case[-1] for case in GRAMMAR]
 
 
@@ -396,17 +401,7 @@ def test_page_lines_are_sentences() -> None:
         json.dumps({"game": g, "what": "line", "data": d, "prev": prev, "lang": lang, "names": names, "me": me})
         for g, d, prev, lang, names, me, _ in LINES
     ]
-    proc = subprocess.run(
-        ["node", str(WEB / "scripts" / "say.mjs")],
-        input="\n".join(lines),
-        capture_output=True,
-        text=True,
-        cwd=WEB,
-        timeout=120,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stderr[:2000]
-    said = [json.loads(line) for line in proc.stdout.splitlines()]
+    said = _say(lines)
     assert said == [case[-1] for case in LINES]
 
 
