@@ -13,9 +13,11 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
-from typing import TYPE_CHECKING, Any, Final
+import re
+from typing import TYPE_CHECKING, Annotated, Any, Final
 
 from fastapi import APIRouter, Query, Request
+from pydantic import AfterValidator
 from sqlalchemy import Boolean, Column, Connection, DateTime, Integer, String, Table, insert, select
 
 from kortbord import core
@@ -24,7 +26,17 @@ from kortbord.server.db import metadata
 if TYPE_CHECKING:  # pragma: no cover
     from kortbord.server.sessions import Session
 
-__all__ = ["MISCOUNTING", "levels", "record_result", "results", "router", "summarise", "variant"]
+__all__ = [
+    "MISCOUNTING",
+    "PlainName",
+    "levels",
+    "plain_name",
+    "record_result",
+    "results",
+    "router",
+    "summarise",
+    "variant",
+]
 
 log = logging.getLogger("kortbord.server.stats")
 
@@ -48,6 +60,25 @@ MISCOUNTING: Final = frozenset({"beginner", "casual"})
 _TASKS: set[asyncio.Task[None]] = set()
 
 router = APIRouter()
+
+#: A control character (C0, DEL, C1): never part of a name a person types, and PostgreSQL refuses NUL in text.
+_CONTROL: Final = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def plain_name(value: str) -> str:
+    """A player's or a table's name as given, if it holds no control character (U+0000-U+001F, U+007F-U+009F:
+    NUL, a line break, a terminal escape ...).
+
+    Raises:
+        ValueError: the name holds one (the request is answered 422 ``bad_request`` and nothing is stored).
+    """
+    if _CONTROL.search(value):
+        raise ValueError("a name may not contain control characters (U+0000-U+001F, U+007F-U+009F)")
+    return value
+
+
+#: A name field of a request: a string without control characters (:func:`plain_name`).
+PlainName = Annotated[str, AfterValidator(plain_name)]
 
 
 def variant(game: str, rules: dict[str, Any]) -> str:
@@ -158,7 +189,9 @@ def levels(game: str) -> list[dict[str, Any]]:
 
 
 @router.get("/api/stats")
-async def stats(request: Request, name: str = Query(min_length=1, max_length=40)) -> dict[str, Any]:
+async def stats(
+    request: Request, name: Annotated[str, Query(min_length=1, max_length=40), AfterValidator(plain_name)]
+) -> dict[str, Any]:
     """``{"name", "rows": [{"game", "level", "variant", "played", "won", "streak", "best"}]}`` for a player name."""
     store = request.app.state.store
     async with store.engine.connect() as conn:
