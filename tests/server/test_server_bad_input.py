@@ -4,10 +4,17 @@ escape sequence in a name would reach logs and terminals), and the aids' heavy w
 
 from __future__ import annotations
 
+import asyncio
+import threading
+import time
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
 from server_helpers import make_client, new_game
+
+from kortbord.server import aids
 
 #: NUL, a line break, a tab, ESC (a terminal escape), DEL and a C1 control: none is part of a typed name.
 CONTROLS = ["a\x00b", "Anna\nINFO: forged", "a\tb", "\x1b[31mred", "x\x7f", "x\x85"]
@@ -46,3 +53,66 @@ def test_names_people_type_are_still_taken(tmp_path: Path) -> None:
             s = c.get(f"/api/games/{g['game_id']}").json()
             assert s["name"] == name and s["seats"][0]["name"] == name
             assert c.get("/api/stats", params={"name": name}).json() == {"name": name, "rows": []}
+
+
+class _Conn:
+    """A connection that keeps what it is sent."""
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.sent: list[dict[str, Any]] = []
+
+    def send_json(self, msg: dict[str, Any]) -> None:
+        self.sent.append(msg)
+
+
+def _finished_table(i: int) -> Any:
+    """What :func:`kortbord.server.aids.handle` reads of a finished game with one person (aids allowed)."""
+    seats = [SimpleNamespace(seat=0, kind="human"), SimpleNamespace(seat=1, kind="bot")]
+    return SimpleNamespace(
+        id=f"g{i}",
+        seats=seats,
+        aids_agreed=set(),
+        over=True,
+        version=7,
+        aids_busy=set(),
+        reviews={},
+        spec=None,
+        state=None,
+    )
+
+
+def test_reviews_of_many_games_at_once_run_at_most_review_slots_at_a_time_and_all_are_answered(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A client with many finished games asks each for its review at once: the reviews (seconds of CPU each, in the
+    default thread pool the server loads games with) run at most ``REVIEW_SLOTS`` at a time, and every one is
+    still answered."""
+    running = 0
+    most = 0
+    lock = threading.Lock()
+
+    def slow_review(session: Any, seat: int) -> dict[str, Any]:
+        nonlocal running, most
+        with lock:
+            running += 1
+            most = max(most, running)
+        time.sleep(0.05)
+        with lock:
+            running -= 1
+        return {"checked": 0, "items": [], "game": session.id}
+
+    monkeypatch.setattr(aids, "review", slow_review)
+    tables = [_finished_table(i) for i in range(12)]
+    conns = [_Conn(0) for _ in tables]
+
+    async def ask_all() -> None:
+        for table, conn in zip(tables, conns, strict=True):
+            await aids.handle(table, conn, {"type": "review"})
+        while aids._TASKS:
+            await asyncio.sleep(0.01)
+
+    asyncio.run(ask_all())
+    assert most == aids.REVIEW_SLOTS
+    for table, conn in zip(tables, conns, strict=True):
+        assert conn.sent == [{"type": "review", "version": 7, "checked": 0, "items": [], "game": table.id}]

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import weakref
 from collections import Counter
 from itertools import combinations
 from typing import TYPE_CHECKING, Any, Final
@@ -34,6 +35,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = [
     "MESSAGES",
+    "REVIEW_SLOTS",
     "aids_allowed",
     "discard_advice",
     "handle",
@@ -51,8 +53,15 @@ REVIEW_DECISIONS: Final = 40
 #: Sampled worlds per Mulle move the review values (the strong player's own playouts).
 REVIEW_WORLDS: Final = 16
 
+#: Reviews computed at once in the whole server (each is seconds of CPU in a thread of the default executor, which
+#: loading a game and the discard advice use too: more at once would hold those up for every table); the others
+#: wait their turn, each still answered.
+REVIEW_SLOTS: Final = 2
+
 #: Hints being thought about (a reference keeps each task alive).
 _TASKS: set[asyncio.Task[None]] = set()
+#: The review slots of each running event loop (a semaphore belongs to one loop).
+_REVIEW_GATES: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = weakref.WeakKeyDictionary()
 
 _DECK: Final = tuple(Card.parse(r + s) for r in "A23456789TJQK" for s in "SHDC")
 
@@ -456,11 +465,23 @@ def _start(session: Session, conn: Connection, key: tuple[str, int], work: Any) 
     task.add_done_callback(done)
 
 
+def _review_gate() -> asyncio.Semaphore:
+    """The running loop's :data:`REVIEW_SLOTS` semaphore."""
+    loop = asyncio.get_running_loop()
+    gate = _REVIEW_GATES.get(loop)
+    if gate is None:
+        gate = _REVIEW_GATES[loop] = asyncio.Semaphore(REVIEW_SLOTS)
+    return gate
+
+
 async def _review(session: Session, conn: Connection, seat: int) -> None:
     cache = session.reviews
     out = cache.get(seat)
     if out is None:  # a finished game never changes: one review per seat
-        out = cache[seat] = await asyncio.to_thread(review, session, seat)
+        async with _review_gate():  # at most REVIEW_SLOTS in the whole server; the others wait here, not in a thread
+            out = cache.get(seat)
+            if out is None:
+                out = cache[seat] = await asyncio.to_thread(review, session, seat)
     conn.send_json({"type": "review", "version": session.version, **out})
 
 
