@@ -5,6 +5,7 @@ escape sequence in a name would reach logs and terminals), and the aids' heavy w
 from __future__ import annotations
 
 import asyncio
+import logging
 import threading
 import time
 from pathlib import Path
@@ -116,3 +117,23 @@ def test_reviews_of_many_games_at_once_run_at_most_review_slots_at_a_time_and_al
     assert most == aids.REVIEW_SLOTS
     for table, conn in zip(tables, conns, strict=True):
         assert conn.sent == [{"type": "review", "version": 7, "checked": 0, "items": [], "game": table.id}]
+
+
+@pytest.mark.parametrize(
+    ("line", "kept"),
+    [
+        ('"WebSocket /ws/games/abc?%74oken=SECRETa" [accepted]', "%74oken=***"),  # Starlette decodes the name
+        ("GET /?join=abc&%69nvite=SECRETb HTTP/1.1", "%69nvite=***"),  # so does the page's URLSearchParams
+        ("GET /?join=abc&invite%5Fcode=SECRETc HTTP/1.1", "invite%5Fcode=***"),
+        ("GET /?join=abc&Invite=SECRETd&x=1 HTTP/1.1", "Invite=***&x=1"),
+        ("GET /?join=abc&invite=SECRETe HTTP/1.1", "join=abc&invite=***"),
+        ("token=SECRETf at the start", "token=***"),
+    ],
+)
+def test_logs_blank_secrets_however_the_query_names_them(line: str, kept: str) -> None:
+    from kortbord.server.app import REDACT
+
+    record = logging.LogRecord("uvicorn.access", logging.INFO, __file__, 1, "%s", (line,), None)
+    assert REDACT.filter(record)
+    text = record.getMessage()
+    assert "SECRET" not in text and kept in text, text

@@ -13,6 +13,7 @@ import logging
 import re
 import secrets
 import time
+import urllib.parse
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -66,7 +67,22 @@ _FIELD = re.compile(r"[a-z_]{1,20}")
 _HASHED = re.compile(r"[.-][A-Za-z0-9_-]{8,}\.(?:js|mjs|css|woff2?|png|svg|webp|jpg)$")
 
 
-_SECRET_QUERY = re.compile(r"((?:token|invite|invite_code)=)[^&\s\"']+")
+#: A query parameter in a logged path (its name may be percent-encoded: the server and the page decode it).
+_QUERY_PARAM = re.compile(r"(^|[?&;\s])([^=&;\s\"'?]+)=([^&;\s\"']*)")
+#: The parameters that carry a secret, by their decoded, lower-cased name.
+_SECRET_NAMES: Final = frozenset({"token", "invite", "invite_code"})
+
+
+def _redact(text: str) -> str:
+    """``text`` with the value of every ``token``/``invite``/``invite_code`` query parameter blanked (``***``),
+    however its name is written (``%74oken=``, ``Token=``: Starlette and the page's ``URLSearchParams`` decode
+    names, so such a link works and must not show its secret either)."""
+
+    def blank(m: re.Match[str]) -> str:
+        name = urllib.parse.unquote_plus(m.group(2)).lower()
+        return f"{m.group(1)}{m.group(2)}=***" if name in _SECRET_NAMES else m.group(0)
+
+    return _QUERY_PARAM.sub(blank, text) if "=" in text else text
 
 
 class RedactSecrets(logging.Filter):
@@ -74,9 +90,9 @@ class RedactSecrets(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         if isinstance(record.msg, str):
-            record.msg = _SECRET_QUERY.sub(r"\1***", record.msg)
+            record.msg = _redact(record.msg)
         if isinstance(record.args, tuple):
-            record.args = tuple(_SECRET_QUERY.sub(r"\1***", a) if isinstance(a, str) else a for a in record.args)
+            record.args = tuple(_redact(a) if isinstance(a, str) else a for a in record.args)
         return True
 
 
