@@ -16,6 +16,7 @@ import pytest
 from server_helpers import make_client, new_game
 
 from kortbord.server import aids
+from kortbord.server.ws import MAX_QUEUE, MAX_QUEUE_BYTES, Connection
 
 #: NUL, a line break, a tab, ESC (a terminal escape), DEL and a C1 control: none is part of a typed name.
 CONTROLS = ["a\x00b", "Anna\nINFO: forged", "a\tb", "\x1b[31mred", "x\x7f", "x\x85"]
@@ -137,3 +138,51 @@ def test_logs_blank_secrets_however_the_query_names_them(line: str, kept: str) -
     assert REDACT.filter(record)
     text = record.getMessage()
     assert "SECRET" not in text and kept in text, text
+
+
+class _Unread:
+    """A socket whose client reads nothing: what the server queues for it stays queued."""
+
+
+class _Reader:
+    """A socket whose client reads everything at once."""
+
+    def __init__(self) -> None:
+        self.got: list[str] = []
+
+    async def send_text(self, text: str) -> None:
+        self.got.append(text)
+
+
+def test_a_client_that_asks_for_long_histories_and_reads_nothing_is_disconnected_by_size() -> None:
+    """A page asking ``resync`` with ``history`` of a long game (tens of kilobytes each, ten a second) and never
+    reading held MAX_QUEUE copies of it before it was dropped; now the queue is bounded by size too."""
+    history = "x" * 100_000  # a long game's history message
+    conn = Connection(_Unread(), None)  # type: ignore[arg-type]
+    fits = MAX_QUEUE_BYTES // len(history)
+    for _ in range(fits):
+        conn.push(history, 1)
+    assert not conn.closed and conn.queue.qsize() == fits < MAX_QUEUE
+    conn.push(history, 1)  # one more passes the bound: disconnected (closed 4408 by the pump), nothing more queued
+    assert conn.closed and conn.overflow
+    conn.push(history, 1)
+    assert conn.queue.qsize() == fits + 1  # the messages, then the pump's stop mark
+
+
+def test_one_long_message_is_always_sent_and_sent_messages_free_the_queue() -> None:
+    reader = _Reader()
+    conn = Connection(reader, 0)  # type: ignore[arg-type]
+    huge = "y" * (MAX_QUEUE_BYTES + 1)  # longer than the bound on its own: still queued when nothing waits
+
+    async def run() -> None:
+        pump = asyncio.create_task(conn.pump())
+        for _ in range(3):
+            conn.push(huge, 1)
+            await asyncio.sleep(0)  # the pump sends it: the queue is empty again
+            await asyncio.sleep(0)
+        assert not conn.closed and conn.queued == 0
+        conn.queue.put_nowait(None)
+        await pump
+
+    asyncio.run(run())
+    assert reader.got == [huge] * 3

@@ -20,7 +20,16 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from kortbord.server import aids
 from kortbord.server.sessions import MoveError, Session, SessionManager, _dumps
 
-__all__ = ["MAX_MESSAGE", "Connection", "RateLimit", "game_socket", "origin_allowed", "origin_key"]
+__all__ = [
+    "MAX_MESSAGE",
+    "MAX_QUEUE",
+    "MAX_QUEUE_BYTES",
+    "Connection",
+    "RateLimit",
+    "game_socket",
+    "origin_allowed",
+    "origin_key",
+]
 
 log = logging.getLogger("kortbord.server.ws")
 
@@ -28,6 +37,9 @@ log = logging.getLogger("kortbord.server.ws")
 MAX_MESSAGE: Final = 4096
 #: Messages queued for one client before it is considered gone.
 MAX_QUEUE: Final = 256
+#: Characters queued for one client before it is considered gone (a client that asks for a long game's history
+#: again and again and reads nothing would otherwise hold MAX_QUEUE copies of it: tens of megabytes each).
+MAX_QUEUE_BYTES: Final = 4 * 1024 * 1024
 #: Close codes (application range 4000-4999).
 CLOSE_NOT_FOUND: Final = 4404
 CLOSE_BAD_TOKEN: Final = 4403
@@ -64,6 +76,8 @@ class Connection:
         self.seat = seat
         self.last_version = -1
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        #: characters of the messages queued and not yet sent
+        self.queued = 0
         self.closed = False
         self.overflow = False
 
@@ -79,15 +93,17 @@ class Connection:
             self._put(_dumps(msg))
 
     def _put(self, text: str) -> bool:
-        """Queue ``text`` unless the connection is closed; a client with :data:`MAX_QUEUE` messages unread is too
-        far behind and is disconnected (the queue then ends with the pump's stop mark).  True if queued."""
+        """Queue ``text`` unless the connection is closed; a client with :data:`MAX_QUEUE` messages or
+        :data:`MAX_QUEUE_BYTES` characters unread (one message, however long, is always queued) is too far behind
+        and is disconnected (the queue then ends with the pump's stop mark).  True if queued."""
         if self.closed:
             return False
-        if self.queue.qsize() >= MAX_QUEUE:
+        if self.queue.qsize() >= MAX_QUEUE or (self.queued and self.queued + len(text) > MAX_QUEUE_BYTES):
             self.closed = True
             self.overflow = True
             self.queue.put_nowait(None)
             return False
+        self.queued += len(text)
         self.queue.put_nowait(text)
         return True
 
@@ -98,6 +114,7 @@ class Connection:
                 text = await self.queue.get()
                 if text is None:
                     break
+                self.queued -= len(text)
                 await self.ws.send_text(text)
         except (WebSocketDisconnect, RuntimeError, OSError):
             pass
