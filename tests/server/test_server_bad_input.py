@@ -186,3 +186,31 @@ def test_one_long_message_is_always_sent_and_sent_messages_free_the_queue() -> N
 
     asyncio.run(run())
     assert reader.got == [huge] * 3
+
+
+@pytest.mark.parametrize(
+    ("rules", "option"),
+    [
+        ({"table_size": 22}, "table_size"),
+        ({"table_size": 13, "hand_size": 4}, "table_size"),
+        ({"capture_duty": "none"}, "capture_duty"),
+    ],
+)
+def test_mulle_rules_that_would_stall_the_server_are_refused(
+    tmp_path: Path, rules: dict[str, Any], option: str
+) -> None:
+    # A bots-only game with 22 cards on the table froze the whole server (tens of thousands of legal moves, seconds
+    # of CPU each); a free capture duty lets a player who only trails grow the table without bound.
+    with make_client(tmp_path) as c:
+        body = {"game": "mulle", "rules": rules, "seats": [{"kind": "bot", "level": "random"}] * 2}
+        r = c.post("/api/games", json=body)
+        assert r.status_code == 422, r.text
+        err = r.json()["error"]
+        assert err["code"] == "bad_rules" and option in err["message"], err
+        assert c.get("/api/games").json() == []  # nothing was created
+        lobby = {o["key"]: o for o in c.get("/api/options/mulle").json()["options"]}
+        assert lobby["table_size"]["max"] == 12 and "none" not in lobby["capture_duty"]["choices"]
+        # the seeds' formats are still taken (8+8, 5+5, 4+8: rules spec §4 A17)
+        for hand, table in ((8, 8), (5, 5), (4, 8)):
+            ok = c.post("/api/games", json={**body, "rules": {"hand_size": hand, "table_size": table}})
+            assert ok.status_code == 201, ok.text

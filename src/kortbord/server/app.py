@@ -34,7 +34,7 @@ from kortbord.errors import KortbordError
 from kortbord.server.bots import BotPool
 from kortbord.server.db import GameRow, SeatRow, Store
 from kortbord.server.echo import bounded, echo
-from kortbord.server.options import options_for
+from kortbord.server.options import options_for, table_limit_error
 from kortbord.server.rng import RNG_NAME, new_seed, seed_commitment
 from kortbord.server.sessions import (
     Session,
@@ -603,6 +603,9 @@ def create_app(
         except Exception as exc:  # the engines raise KortbordError; anything else is still the client's input
             log.warning("rules %r were refused with %s", body.rules, type(exc).__name__, exc_info=True)
             raise ApiError(422, "bad_rules", f"these rules cannot be used ({type(exc).__name__})") from None
+        refused = table_limit_error(game.name, rules_dict)
+        if refused is not None:
+            raise ApiError(422, "bad_rules", refused)
         if asked is False and teams:
             raise ApiError(
                 422,

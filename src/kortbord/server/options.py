@@ -22,7 +22,7 @@ from kortbord.bots import registry
 from kortbord.contract import GameSpec, Option
 from kortbord.errors import InvalidRulesError
 
-__all__ = ["option_words", "options_for"]
+__all__ = ["TABLE_LIMITS", "option_words", "options_for", "table_limit_error"]
 
 #: The Mulle options the lobby offers, in its order (the rules spec §3/§4 item is in each help text).  Each
 #: option's type, domain and default come from ``mulle.SPEC.option_schema()`` (``mulle/rules.OPTIONS``), its words
@@ -74,6 +74,36 @@ _MULLE_OFFERED: Final[dict[str, tuple[Any, ...]]] = {
 _CRIBBAGE: Final[tuple[str, ...]] = ("target", "muggins", "lowball", "skunks", "skunk_games", "double_skunk_games")
 
 
+#: What the web table allows of an option beyond the engine's domain, by game and key: ``{"max": n}`` for an int,
+#: ``{"refused": (values,)}`` for a choice.  The engine takes any table size up to 52 and a free capture duty
+#: (rules spec §4 A6, A17) for research; at a shared server they let one game stall every other: the legal moves
+#: grow with the loose table's subsets (16 loose cards and ``max_found_cards=unlimited``: about 8,650 moves, seconds
+#: of CPU each time; 24: 31,749), and with ``capture_duty=none`` a player who only trails grows the table without
+#: bound.  The seeds' formats put at most 8 cards on the table (spec §4 A17), so 12 still leaves room.
+TABLE_LIMITS: Final[dict[str, dict[str, dict[str, Any]]]] = {
+    "mulle": {"table_size": {"max": 12}, "capture_duty": {"refused": ("none",)}},
+}
+
+
+def table_limit_error(game: str, rules: dict[str, Any]) -> str | None:
+    """Why the web table refuses a game's resolved rules (``spec.rules_to_dict``), or ``None`` if it takes them.
+
+    Args:
+        game: a registry name (``"mulle"``, ``"cribbage"``).
+        rules: every option of the table's rules, as ``spec.rules_to_dict`` gives them.
+
+    Returns:
+        An English sentence naming the option and what the table allows (see :data:`TABLE_LIMITS`), or ``None``.
+    """
+    for key, limit in TABLE_LIMITS.get(game, {}).items():
+        value = rules.get(key)
+        if "max" in limit and isinstance(value, int) and value > limit["max"]:
+            return f"{key} {value} is more than this table allows ({limit['max']}): the legal moves grow too many"
+        if value in limit.get("refused", ()):
+            return f"{key} {value!r} is not offered at this table: the table could grow without bound"
+    return None
+
+
 #: The options each game's lobby offers, by game (the registry's names); an option not listed is not offered.
 _OFFER: Final[dict[str, tuple[str, ...]]] = {"mulle": _MULLE, "cribbage": _CRIBBAGE}
 #: The values offered for a ``choice_or_int`` option, by game.
@@ -111,8 +141,13 @@ def _schema_option(spec: GameSpec, option: Option, offered: tuple[Any, ...] = ()
         out.update(type="choice", choices=list(offered))
     elif option.choices:
         out["choices"] = list(option.choices)
+    limit = TABLE_LIMITS.get(spec.name, {}).get(option.key, {})
     if option.type == "int":
         out["min"], out["max"] = option.minimum, option.maximum
+        if "max" in limit and (option.maximum is None or limit["max"] < option.maximum):
+            out["max"] = limit["max"]
+    if "choices" in out and limit.get("refused"):
+        out["choices"] = [c for c in out["choices"] if c not in limit["refused"]]
     out.update(option_words(spec.name, option.key))
     return out
 
