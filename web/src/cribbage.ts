@@ -298,7 +298,7 @@ export class CribbageTable implements Table {
     if (v.phase === "show" || this.settledList.length) center.append(this.mugginsBox());
     if (v.deal_number === 1 && v.phase === "discard" && (v.cuts ?? []).length) {
       const cuts = (v.cuts as string[]).map((c, s) => `${this.ctx.name(s)} ${short(c)}`).join(", ");
-      center.append(h("p", { class: "muted cut" }, t("cutForDeal", { cuts, name: dealerName })));
+      center.append(h("p", { class: "muted cut" }, ts("cutForDeal", this.ctx.isMe(v.dealer), { cuts, name: dealerName })));
     }
     if (this.shows.length && !this.showOpen) {
       center.append(h("button", { class: "small", id: "reopen-show", onclick: () => { this.showOpen = true; this.draw(); } }, t("theShow")));

@@ -189,6 +189,7 @@ const en = {
   cribShow_you: "Your crib",
   cribOf_you: "Your crib",
   buildTag_you: "Build {v} · yours",
+  cutForDeal_you: "Cut for deal: {cuts}. You deal.",
   settledHeading_you: "Your {what}: announced {a}, worth {t}",
   // the table, game over, rematch, invites, errors (issue #11)
   playerN: "Player {n}",
@@ -432,6 +433,7 @@ const sv: Record<Key, string> = {
   cribShow_you: "Din krubba",
   cribOf_you: "Din krubba",
   buildTag_you: "Bygge {v} · ditt",
+  cutForDeal_you: "Dragning om given: {cuts}. Du ger.",
   settledHeading_you: "Din {what}: meddelad {a}, värd {t}",
   playerN: "Spelare {n}",
   dealN: "Giv {n}",
