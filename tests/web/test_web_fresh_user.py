@@ -112,18 +112,21 @@ def _check_show_dialog(page: Any) -> None:
     if page.locator("#show-panel").count() == 0:
         return
     agree = """() => {
-      const el = document.querySelector('#show-scroll'), more = document.querySelector('#show-more');
+      const el = document.querySelector('#show-scroll'), wrap = document.querySelector('#show-scroll-wrap');
       const fits = el.scrollHeight <= el.clientHeight + 4;
-      return [fits, !more.hidden, el.scrollTop, el.clientHeight, el.scrollHeight];
+      // the words drawn at the box's foot (its ::after, on while the box has the class "more"), in sight
+      const after = getComputedStyle(wrap, '::after');
+      const shown = wrap.classList.contains('more') && after.display !== 'none' && after.content !== 'none';
+      return [fits, shown, el.scrollTop, el.clientHeight, el.scrollHeight];
     }"""
     try:  # the mark is set once the dialog and its cards are laid out
-        page.wait_for_function(f"() => {{ const [f, m] = ({agree})(); return f !== m; }}", timeout=2000)
+        page.wait_for_function(f"() => {{ const [f, m] = ({agree})(); return f !== m; }}", timeout=5000)
     except Exception:
         pytest.fail(f"the show dialog's 'More below' does not match its list: {page.evaluate(agree)}")
     fits = page.evaluate(agree)[0]
     if not fits:
         page.eval_on_selector("#show-scroll", "el => { el.scrollTop = el.scrollHeight; }")
-        page.wait_for_function("() => document.querySelector('#show-more').hidden")
+        page.wait_for_function("() => !document.querySelector('#show-scroll-wrap').classList.contains('more')")
     box = page.eval_on_selector("#show-close", "el => el.getBoundingClientRect().bottom")
     assert box <= page.viewport_size["height"] + 1
 

@@ -634,7 +634,18 @@ class Seen:
         self.texts: set[str] = set()
 
     def grab(self, *selectors: str) -> None:
-        for sel in (".log-list", ".turn", "#game-over", ".callouts", ".muggins", "#show-panel", ".felt", "header.top", ".gamebar", *selectors):
+        for sel in (
+            ".log-list",
+            ".turn",
+            "#game-over",
+            ".callouts",
+            ".muggins",
+            "#show-panel",
+            ".felt",
+            "header.top",
+            ".gamebar",
+            *selectors,
+        ):
             for text in self.page.eval_on_selector_all(sel, "els => els.map(e => e.innerText)"):
                 self.texts.update(line.strip() for line in text.splitlines() if line.strip())
         self.texts.update(self.page.evaluate("window.__flashes || []"))

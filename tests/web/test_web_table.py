@@ -265,7 +265,17 @@ def test_lobby_speaks_swedish_words_not_option_keys(server: str, browser: Any) -
         page.click("details.more summary")
         text = page.inner_text(".newgame") + "\n" + page.inner_text("header.top")
         options = " ".join(page.eval_on_selector_all(".newgame option", "os => os.map(o => o.textContent)"))
-        for raw in ("target:", "by_capture", "single_round", "each_deals_once", "rank_only", "greedy", "Computer", "Lowball", "Lobby"):
+        for raw in (
+            "target:",
+            "by_capture",
+            "single_round",
+            "each_deals_once",
+            "rank_only",
+            "greedy",
+            "Computer",
+            "Lowball",
+            "Lobby",
+        ):
             assert raw not in text + options, (raw, game)
         assert not re.search(r"\((?:[AM]\d+|§)[^)]*\)|§", text), text  # spec references only behind a link
         assert page.locator(".newgame a.rule-link").count() > 0

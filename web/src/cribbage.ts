@@ -533,7 +533,9 @@ export class CribbageTable implements Table {
       );
     }
     const scroll = h("div", { class: "scroll", id: "show-scroll" }, list);
-    const more = h("p", { class: "more-below", id: "show-more", hidden: true, "aria-hidden": "true" }, t("moreBelow"));
+    // "More below": words drawn by the style sheet at the foot of the scrolling box (its data-more), a decoration of
+    // the box, not text of the dialog
+    const wrap = h("div", { class: "scroll-wrap", id: "show-scroll-wrap", "data-more": t("moreBelow") }, scroll);
     const close = () => {
       this.showOpen = false;
       sessionStorage.setItem(this.showKey(), String(this.v.deal_number));
@@ -546,20 +548,27 @@ export class CribbageTable implements Table {
         "div",
         { class: "modal panel", role: "dialog", "aria-modal": "true", "aria-labelledby": "show-h", id: "show-panel" },
         h("h2", { id: "show-h" }, t("theShow")),
-        h("div", { class: "scroll-wrap" }, scroll, more),
+        wrap,
         h("button", { class: "primary", id: "show-close", onclick: close }, t("continue")),
       ),
     );
     // A list longer than the screen says so ("More below"), until it is scrolled to its end.
     const mark = () => {
-      more.hidden = scroll.scrollTop + scroll.clientHeight >= scroll.scrollHeight - 4;
+      wrap.classList.toggle("more", scroll.scrollTop + scroll.clientHeight < scroll.scrollHeight - 4);
     };
     scroll.addEventListener("scroll", mark, { passive: true });
-    // the box and the list it scrolls (the cards' images load after the first layout and make it longer)
+    // the box and the list it scrolls (the cards' images load after the first layout and make it longer; cards
+    // flying in reach past its end until they land): looked at again while the dialog is open
     const ro = new ResizeObserver(mark);
     ro.observe(scroll);
     ro.observe(list);
     requestAnimationFrame(mark);
+    const timer = window.setInterval(() => {
+      if (!scroll.isConnected) {
+        window.clearInterval(timer);
+        ro.disconnect();
+      } else mark();
+    }, 250);
     return modal;
   }
 
