@@ -310,6 +310,15 @@ def test_hint_and_discard_advisor(server: str, browser: Any) -> None:
     errors = base.PageErrors(page)
     _create(page, server, "cribbage", level="strong")
     page.wait_for_function("() => document.querySelector('.cribbage')?.dataset.mine === '1'")
+    # The discard advisor is an aid the player asks for: off until switched on in the settings (issue #11 item 7)
+    page.wait_for_selector("#hint-btn")
+    page.wait_for_timeout(500)  # time for advice the page should not have asked for
+    assert page.locator("#advisor-box").count() == 0
+    page.keyboard.press("s")
+    page.wait_for_selector("#settings-panel")
+    assert not page.is_checked("#set-aid-advisor")
+    page.check("#set-aid-advisor")
+    page.keyboard.press("Escape")
     page.wait_for_selector("#advisor-box")
     page.click("#advisor-box summary")
     hand = page.eval_on_selector_all(".hand-card", "els => els.map(e => e.dataset.code)")

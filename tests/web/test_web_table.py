@@ -263,9 +263,19 @@ def test_lobby_speaks_swedish_words_not_option_keys(server: str, browser: Any) -
         page.click(f"#tab-{game}")
         page.wait_for_selector(f"#opt-{game}-{'kryp' if game == 'mulle' else 'muggins'}")
         page.click("details.more summary")
-        text = page.inner_text(".newgame")
+        text = page.inner_text(".newgame") + "\n" + page.inner_text("header.top")
         options = " ".join(page.eval_on_selector_all(".newgame option", "os => os.map(o => o.textContent)"))
-        for raw in ("target:", "by_capture", "single_round", "each_deals_once", "rank_only", "greedy", "Computer"):
+        for raw in (
+            "target:",
+            "by_capture",
+            "single_round",
+            "each_deals_once",
+            "rank_only",
+            "greedy",
+            "Computer",
+            "Lowball",
+            "Lobby",
+        ):
             assert raw not in text + options, (raw, game)
         assert not re.search(r"\((?:[AM]\d+|§)[^)]*\)|§", text), text  # spec references only behind a link
         assert page.locator(".newgame a.rule-link").count() > 0
@@ -273,6 +283,8 @@ def test_lobby_speaks_swedish_words_not_option_keys(server: str, browser: Any) -
             assert "en omgång" in options and "Datorn — motionär" in options, options
         # the chosen level (strong by default) described in plain Swedish words under the opponents
         assert page.inner_text("#level-help").startswith("Stark: "), page.inner_text("#level-help")
+        # no keyboard on a phone: the keyboard help is not shown
+        assert page.locator("#kbd-help").count() == 1 and not page.is_visible("#kbd-help")
         shot(page, f"67-lobby-{game}-sv-phone")
     errors.check()
     ctx.close()

@@ -9,7 +9,7 @@ import { short } from "./cards";
 import { aidOn, onSettings } from "./settings";
 import { describeNotation } from "./mulle";
 import { decimal, type Fmt } from "./words";
-import { lang } from "./i18n";
+import { lang, t } from "./i18n";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
@@ -170,7 +170,7 @@ export class Aids {
       bar.append(h("span", { class: `aid-pile${stale}`, id: "aid-pile" }, aw("ui.myPile", { cards: p.cards, points: p.card_points, mulle: p.mulle_points, tabbe: p.tabbe, total: p.total })));
     }
     if (this.allowed && m.game === "mulle" && aidOn("twins") && advice?.unseen) {
-      bar.append(h("span", { class: `muted aid-twins${stale}`, title: aw("ui.twinsHelp") }, h("i", { class: "twin-dot" }), ` ${aw("ui.twinUnseen")}`));
+      bar.append(h("span", { class: `muted aid-twins${stale}`, id: "aid-twins", title: aw("ui.twinsHelp") }, h("i", { class: "twin-dot" }), ` ${aw("ui.twinUnseen")}`));
     }
     if (bar.childNodes.length) this.el.append(bar);
     if (this.hint && this.myTurn()) {
@@ -193,7 +193,7 @@ export class Aids {
   private moveWords(notation: string): string {
     const m = this.host.state()!;
     if (m.game === "mulle") return describeNotation(notation) ?? notation;
-    if (notation === "go") return "Go";
+    if (notation === "go") return t("go");
     return notation.replace(/^discard\s+/, "").split(/\s+/).map(short).join(" ");
   }
 
@@ -255,6 +255,15 @@ export class Aids {
     return box;
   }
 
+  /** Who could take a build, in words: "can be taken by: Computer, You (maybe)", or "no one can take it". */
+  private takersText(takers: Json[]): string {
+    const names = takers
+      .filter((t: Json) => t.can === "yes" || t.can === "maybe")
+      .sort((a: Json, b: Json) => (a.can === b.can ? 0 : a.can === "yes" ? -1 : 1))
+      .map((t: Json) => (t.can === "maybe" ? aw("ui.takerMaybe", { name: this.host.name(t.seat) }) : this.host.name(t.seat)));
+    return names.length ? aw("ui.takenBy", { names: names.join(", ") }) : aw("ui.takenByNone");
+  }
+
   /** Put the aids' marks on the table's cards (after each redraw of the table). */
   decorate(root: HTMLElement): void {
     const m = this.host.state();
@@ -270,8 +279,7 @@ export class Aids {
       for (const b of builds) {
         const el = root.querySelector(`.build[data-build="${b.id}"] .buildtag`);
         if (!el || el.querySelector(".takers")) continue;
-        const who = b.takers.map((t: Json) => `${this.host.name(t.seat)} ${aw(`ui.can.${t.can}`)}`).join(", ");
-        el.append(h("span", { class: "takers", title: aw("ui.takers") }, who));
+        el.append(h("span", { class: "takers", title: aw("ui.takers") }, this.takersText(b.takers)));
       }
     } else if (m.game === "cribbage" && aidOn("counthelp") && !m.view?.rules?.muggins) {
       for (const show of Array.from(document.querySelectorAll<HTMLElement>("#show-panel .show"))) {

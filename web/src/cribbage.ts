@@ -254,10 +254,11 @@ export class CribbageTable implements Table {
         h("strong", {}, this.ctx.name(s)),
         this.ctx.level(s) ? h("span", { class: "level" }, this.ctx.level(s)) : null,
         v.dealer === s ? h("span", { class: "chip dealer", title: t("dealer") }, "D") : null,
-        (v.passed ?? []).includes(s) ? h("span", { class: "chip go" }, t("go")) : null,
+        (v.passed ?? []).includes(s) ? h("span", { class: "chip go" }, t("saidGo")) : null,
       ),
       backs(v.hand_sizes[s] ?? 0, 6),
-      played.length ? h("div", { class: "played-row" }, played.map((c) => cardImg(c, "small"))) : null,
+      // the row of cards this seat played keeps its room in every phase (the seat does not grow when the play begins)
+      h("div", { class: "played-row" }, played.map((c) => cardImg(c, "small"))),
     );
   }
 
@@ -289,11 +290,15 @@ export class CribbageTable implements Table {
     );
     const calls = h("ul", { class: "callouts", "aria-live": "polite" });
     for (const c of this.callouts.slice(-4)) calls.append(h("li", { style: c.seat >= 0 ? { borderColor: pegColor(this.sideOf(c.seat)) } : {} }, c.text));
-    const center = h("section", { class: "center table" }, deck, v.phase === "play" || (v.sequence ?? []).length ? count : null, calls);
+    // The count and the sequence have their place from the deal on (kept empty and unseen before the play), so
+    // the stock, the starter and the crib stand still when the play begins and while the sequence grows.
+    const counting = v.phase === "play" || (v.sequence ?? []).length > 0;
+    if (!counting) count.classList.add("idle");
+    const center = h("section", { class: "center table" }, deck, v.phase === "show" && !counting ? null : count, calls);
     if (v.phase === "show" || this.settledList.length) center.append(this.mugginsBox());
     if (v.deal_number === 1 && v.phase === "discard" && (v.cuts ?? []).length) {
       const cuts = (v.cuts as string[]).map((c, s) => `${this.ctx.name(s)} ${short(c)}`).join(", ");
-      center.append(h("p", { class: "muted cut" }, t("cutForDeal", { cuts, name: dealerName })));
+      center.append(h("p", { class: "muted cut" }, ts("cutForDeal", this.ctx.isMe(v.dealer), { cuts, name: dealerName })));
     }
     if (this.shows.length && !this.showOpen) {
       center.append(h("button", { class: "small", id: "reopen-show", onclick: () => { this.showOpen = true; this.draw(); } }, t("theShow")));
@@ -372,10 +377,10 @@ export class CribbageTable implements Table {
         h("i", { class: "dot", style: { background: pegColor(this.sideOf(me)) } }),
         h("strong", {}, t("you")),
         v.dealer === me ? h("span", { class: "chip dealer", title: t("dealer") }, "D") : null,
-        (v.passed ?? []).includes(me) ? h("span", { class: "chip go" }, t("go")) : null,
+        (v.passed ?? []).includes(me) ? h("span", { class: "chip go" }, t("saidGo")) : null,
         (v.discards ?? []).length ? h("span", { class: "muted" }, `${t("crib")}: `, cardsText(v.discards)) : null,
       ),
-      played.length ? h("div", { class: "played-row" }, played.map((c) => cardImg(c, "small"))) : null,
+      h("div", { class: "played-row" }, played.map((c) => cardImg(c, "small"))),
       hand,
     );
   }
@@ -410,7 +415,7 @@ export class CribbageTable implements Table {
       box.append(h("p", { class: "hint" }, canGo ? t("mustGo") : t("playACard")));
       // Go is the move to make only when no card fits; otherwise it is a plain button (it says why not).
       box.append(
-        h("button", { class: canGo ? "primary legal" : "ghost small", id: "go", "aria-disabled": String(!canGo), onclick: () => this.sayGo() }, t("go")),
+        h("button", { class: canGo ? "primary legal" : "ghost", id: "go", "aria-disabled": String(!canGo), onclick: () => this.sayGo() }, t("go")),
       );
     } else if (v.phase === "show") {
       if (this.moves.some((m) => m.startsWith("count"))) box.append(this.announcePanel());
@@ -527,6 +532,10 @@ export class CribbageTable implements Table {
         ),
       );
     }
+    const scroll = h("div", { class: "scroll", id: "show-scroll" }, list);
+    // "More below": words drawn by the style sheet at the foot of the scrolling box (its data-more), a decoration of
+    // the box, not text of the dialog
+    const wrap = h("div", { class: "scroll-wrap", id: "show-scroll-wrap", "data-more": t("moreBelow") }, scroll);
     const close = () => {
       this.showOpen = false;
       sessionStorage.setItem(this.showKey(), String(this.v.deal_number));
@@ -539,10 +548,27 @@ export class CribbageTable implements Table {
         "div",
         { class: "modal panel", role: "dialog", "aria-modal": "true", "aria-labelledby": "show-h", id: "show-panel" },
         h("h2", { id: "show-h" }, t("theShow")),
-        h("div", { class: "scroll" }, list),
+        wrap,
         h("button", { class: "primary", id: "show-close", onclick: close }, t("continue")),
       ),
     );
+    // A list longer than the screen says so ("More below"), until it is scrolled to its end.
+    const mark = () => {
+      wrap.classList.toggle("more", scroll.scrollTop + scroll.clientHeight < scroll.scrollHeight - 4);
+    };
+    scroll.addEventListener("scroll", mark, { passive: true });
+    // the box and the list it scrolls (the cards' images load after the first layout and make it longer; cards
+    // flying in reach past its end until they land): looked at again while the dialog is open
+    const ro = new ResizeObserver(mark);
+    ro.observe(scroll);
+    ro.observe(list);
+    requestAnimationFrame(mark);
+    const timer = window.setInterval(() => {
+      if (!scroll.isConnected) {
+        window.clearInterval(timer);
+        ro.disconnect();
+      } else mark();
+    }, 250);
     return modal;
   }
 

@@ -616,7 +616,8 @@ export class GamePage {
     if (m.game === "mulle") {
       const sides: number[] = (over?.winners ?? r.winners ?? v.winners ?? []) as number[];
       if (!sides.length) return t("draw");
-      const side = (s: number) => (v.teams ? t("team", { n: s + 1 }) : this.playerName(s));
+      // one voice: the viewer is "you" throughout (never "You win! Astrid wins"), other seats by their names
+      const side = (s: number) => (v.teams ? t("team", { n: s + 1 }) : this.name(s));
       const mine = me === null ? null : (v.seat_sides?.[me] ?? me);
       const head = mine === null ? "" : sides.includes(mine) ? t("youWin") : t("youLose");
       const scores: number[] = (over?.scores ?? r.scores ?? v.scores ?? []) as number[];
@@ -626,6 +627,15 @@ export class GamePage {
         .join(" ");
     }
     const winners = (over?.winners ?? r.winner_seats ?? r.winners ?? []) as number[];
+    // Two players, the usual game: one voice for the viewer's own seat ("You win at 63 (You 63, Computer 40)",
+    // "You lose: Computer wins at 62 with a skunk (You 40, Computer 62)") from the game_over event's data.
+    if (me !== null && over && !over.lowball && !over.partnership && winners.length === 1 && (over.scores ?? []).length === 2) {
+      const score = (over.scores as number[])[winners[0]];
+      const skunkKey = over.double_skunk ? "cribbage.double_skunk" : over.skunk ? "cribbage.skunk" : "";
+      const skunk = skunkKey ? String(template("cribbage", skunkKey, lang())) : "";
+      const scores = `(${(over.scores as number[]).map((p, s) => `${this.name(s)} ${p}`).join(", ")})`;
+      return winners[0] === me ? t("youWinAt", { score, skunk, scores }) : t("youLoseTo", { name: this.name(winners[0]), score, skunk, scores });
+    }
     const head = me === null ? "" : winners.includes(me) ? t("youWin") : t("youLose");
     const said = over ? eventText(m.game, over, this.fmt()) : t("winners", { names: winners.map((s) => this.playerName(s)).join(", ") });
     const line = plain(said.charAt(0).toUpperCase() + said.slice(1));

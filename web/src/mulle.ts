@@ -4,7 +4,7 @@ import { notations } from "./api";
 import { backs, cardImg, cardName, handValue, short } from "./cards";
 import { clear, h } from "./dom";
 import type { Table, TableCtx } from "./gamepage";
-import { t, type Key } from "./i18n";
+import { t, ts, type Key } from "./i18n";
 import { eventLine } from "./words";
 import { chartFigure } from "./chart";
 import { parseMove, usesAtLeast, usesExactly, type MulleMove } from "./mullenotation";
@@ -34,6 +34,9 @@ const ITEMS = [
   "surplus_bonus",
   "total",
 ] as const;
+
+/** The items of each round in the game-over breakdown (the round summary has every item). */
+const OVER_ITEMS = ["cards", "card_points", "mulle_points", "tabbe", "surplus_bonus", "total"] as const;
 
 export class MulleTable implements Table {
   root = h("div", { class: "mulle felt" });
@@ -242,8 +245,7 @@ export class MulleTable implements Table {
           h(
             "span",
             { class: "buildtag" },
-            h("b", { class: "bval" }, String(b.value)),
-            h("span", { class: "bown" }, this.ctx.name(b.owner)),
+            h("b", { class: "bval", "data-value": String(b.value) }, ts("buildTag", this.ctx.isMe(b.owner), { v: b.value, name: this.ctx.name(b.owner) })),
             b.locked ? h("span", { class: "lock", title: t("locked") }, t("locked")) : null,
           ),
         ),
@@ -622,13 +624,28 @@ export class MulleTable implements Table {
     const names = Array.from({ length: sides }, (_, s) => this.sideName(s));
     const table = h("table", { class: "summary per-round", id: "per-round" });
     table.append(h("thead", {}, h("tr", {}, h("th", {}, t("perRound")), names.map((n) => h("th", {}, n)))));
+    // Each round in words, not a bare row of totals: what the points came from (cards taken, card points, mulles,
+    // tabbe, the surplus bonus where it is played), then the round's total (spec §2.11).
     const body = h("tbody");
-    log.forEach((rows, i) =>
-      body.append(h("tr", {}, h("th", { scope: "row" }, t("roundN", { n: i + 1 })), rows.map((r) => h("td", {}, String(r.total ?? 0))))),
-    );
+    log.forEach((rows, i) => {
+      body.append(h("tr", { class: "round-head" }, h("th", { scope: "rowgroup", colspan: String(sides + 1) }, t("roundN", { n: i + 1 }))));
+      for (const item of OVER_ITEMS) {
+        if (!rows.some((r) => item in r)) continue;
+        const cell = (r: Json): string => {
+          if (item === "mulle_points") {
+            const ms: Json[] = r.mulle ?? [];
+            return ms.length ? `${r.mulle_points ?? 0} (${ms.map((m) => short(m.card)).join(" ")})` : String(r.mulle_points ?? 0);
+          }
+          return String(r[item] ?? 0);
+        };
+        body.append(
+          h("tr", { class: `it-${item}`, "data-round": String(i + 1) }, h("th", { scope: "row" }, t(`it_${item}` as Key)), rows.map((r) => h("td", {}, cell(r)))),
+        );
+      }
+    });
     table.append(body);
     const totals = names.map((_, s) => log.reduce((a, r) => a + (r[s]?.total ?? 0), 0));
-    table.append(h("tfoot", {}, h("tr", {}, h("th", { scope: "row" }, t("totalCol")), totals.map((x) => h("td", {}, String(x))))));
+    table.append(h("tfoot", {}, h("tr", {}, h("th", { scope: "row" }, t("gameScore")), totals.map((x) => h("td", {}, String(x))))));
     const series = names.map((_, s) => {
       const out = [0];
       for (const r of log) out.push(out[out.length - 1] + (r[s]?.total ?? 0));

@@ -151,7 +151,7 @@ const CRIBBAGE: Record<"en" | "sv", Section[]> = {
       "Räkningen",
       [
         "Varje hand räknas med startkortet, från givarens vänster och givaren sist, sedan cribben: femtonor 2 var, par 2 var, följder sin längd, färg 4 (5 med startkortet; cribben bara med alla fem), knekten i startkortets färg 1 (nobs).",
-        "Den som räknar sig i mål vinner direkt (i Lowball förlorar den som först når målet).",
+        "Den som räknar sig i mål vinner direkt (i ett omvänt parti förlorar den som först når målet).",
       ],
     ],
     [
@@ -159,7 +159,7 @@ const CRIBBAGE: Record<"en" | "sv", Section[]> = {
       [
         "Med Muggins räknar du själv din hand och crib: meddela ett tal från 0 till 29; det peggas direkt.",
         "Sedan får varje motståndare i tur, från din vänster, godta, ropa muggins med de poäng hen tror att du missade (hen får de missade poängen, högst talet hen nämnde; missades inget får du talet), eller ropa överräkning (ett riktigt rop flyttar överskottet till den som ropade; ett felaktigt ändrar inget). Det första utropet avgör; godtar alla står räkningen även om den är fel.",
-        "När räkningen är avgjord visas den riktiga uppdelningen för alla. Spelet med korten räknas fortfarande automatiskt. Muggins kan inte kombineras med Lowball: väljs båda spelas Lowball utan Muggins.",
+        "När räkningen är avgjord visas den riktiga uppdelningen för alla. Spelet med korten räknas fortfarande automatiskt. Muggins kan inte kombineras med omvänt parti: väljs båda spelas det omvända partiet utan Muggins.",
       ],
     ],
   ],

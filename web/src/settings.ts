@@ -16,8 +16,12 @@ const KEY = "kortbord.settings";
 const SPEED_MS: Record<Speed, number> = { off: 0, fast: 160, normal: 300, slow: 600 };
 const listeners: (() => void)[] = [];
 
+/** Aids that show their numbers without being asked are off until the player switches them on: the discard
+ * advisor (it would otherwise tell every discard before the player has thought about it). */
+const OFF_BY_DEFAULT: ReadonlySet<Aid> = new Set<Aid>(["advisor"]);
+
 function defaults(): Settings {
-  return { speed: "normal", aids: Object.fromEntries(AIDS.map((a) => [a, true])) as Record<Aid, boolean> };
+  return { speed: "normal", aids: Object.fromEntries(AIDS.map((a) => [a, !OFF_BY_DEFAULT.has(a)])) as Record<Aid, boolean> };
 }
 
 export function settings(): Settings {

@@ -87,6 +87,30 @@ export function summarise(recs: GameRecord[]): StatRow[] {
   return [...rows.values()];
 }
 
+type GameName = "mulle" | "cribbage";
+
+/** A computer level in the viewer's words: the catalogue's "level.<name>" up to its colon ("girig"), else the name. */
+function levelWords(game: string, level: string): string {
+  const g: GameName = game === "mulle" ? "mulle" : "cribbage";
+  const key = `level.${level}`;
+  return has(g, key) ? String(template(g, key, lang())).split(":")[0] : level;
+}
+
+/** The rules of a statistics row in the viewer's words ("61 (ett varv), Muggins", "Standard ..., en omgång"), each
+ * word of `variantOf` by the catalogue's word for that option or value; never an option key ("single_round"). */
+export function variantWords(game: string, variant: string): string {
+  const g: GameName = game === "mulle" ? "mulle" : "cribbage";
+  const said = variant.split(/\s+/).filter(Boolean).map((w) => {
+    const players = /^(\d)p$/.exec(w);
+    if (players) return aw("ui.stats.players", { n: players[1] });
+    for (const key of [`option.target.${w}`, `option.game_length.${w}`, `profile.${w}`, `option.${w}.label`]) {
+      if (has(g, key)) return String(template(g, key, lang()));
+    }
+    return w;
+  });
+  return said.join(", ");
+}
+
 function table(rows: StatRow[], id: string): HTMLElement {
   if (!rows.length) return h("p", { class: "muted" }, aw("ui.statsNone"));
   const head = ["ui.stats.game", "ui.stats.level", "ui.stats.variant", "ui.stats.played", "ui.stats.won", "ui.stats.streak", "ui.stats.best"];
@@ -102,8 +126,8 @@ function table(rows: StatRow[], id: string): HTMLElement {
           "tr",
           { "data-game": r.game, "data-level": r.level },
           h("td", {}, r.game === "mulle" ? t("mulle") : t("cribbage")),
-          h("td", {}, r.level === "people" ? aw("ui.stats.people") : r.level),
-          h("td", {}, r.variant),
+          h("td", {}, r.level === "people" ? aw("ui.stats.people") : levelWords(r.game, r.level)),
+          h("td", {}, variantWords(r.game, r.variant)),
           h("td", { class: "played" }, String(r.played)),
           h("td", { class: "won" }, String(r.won)),
           h("td", {}, String(r.streak)),
