@@ -357,50 +357,41 @@ _Parts = tuple[tuple[int, ...], ...]  # loose parts of captures (cards)
 _Pairs = tuple[tuple[tuple[int, int], ...], ...]  # sets of loose pairs packed into a build
 
 
-class _Table:
-    """Facts of one loose table (a cache keyed by its tkey; no rule of its own): ``tv_bits`` (bit v: a loose card
-    of table value v), ``tvs`` (those values, ascending), ``cnt`` (per value the number of loose cards),
-    ``sums`` (bit h: some loose cards add up to h), ``prefix[k]`` (the same for the first ``k`` cards),
-    ``pair_bits`` (bit v: two loose cards add up to v), ``by_tv`` (per value the distinct loose cards, sorted) and
-    ``lh`` (per hand value the loose parts of the captures under the maximal mode ``lmode``, filled when asked)."""
-
-    __slots__ = ("by_tv", "cnt", "lh", "lmode", "pair_bits", "prefix", "sums", "tv_bits", "tvs")
-
-    def __init__(self, table: Sequence[int]) -> None:
-        by_tv: list[tuple[int, ...]] = [()] * 17
-        cnt = [0] * 17
-        tvs: list[int] = []
-        tv_bits = 0
-        sums = 1
-        pair_bits = 0
-        prev = -1
-        prefix = [1]
-        for y in table:
-            v = y // 4 + 1
-            pair_bits |= tv_bits << v  # the sorted table: every earlier card is worth at most v
-            sums |= (sums << v) & 0x1FFFF
-            prefix.append(sums)
-            cnt[v] += 1
-            if y != prev:
-                by_tv[v] += (y,)
-                if not tv_bits >> v & 1:
-                    tv_bits |= 1 << v
-                    tvs.append(v)
-                prev = y
-        # tuples, not lists, in what the caches keep: tuples of ints leave the cyclic GC's lists (CPython untracks
-        # them), so its full collections do not walk every cached table
-        self.by_tv = tuple(by_tv)
-        self.cnt = tuple(cnt)
-        self.prefix = tuple(prefix)
-        self.tv_bits = tv_bits
-        self.tvs = tuple(tvs)
-        self.sums = sums
-        self.pair_bits = pair_bits
-        self.lmode = ""
-        self.lh: list[_Parts | None] = []
+#: Facts of one loose table (:func:`_table_facts`; no rule of its own), a tuple of ints and tuples of ints so that
+#: the cache of them is no work for the cyclic GC (CPython untracks such tuples the first time it sees them; a class
+#: instance it would walk in every full collection): ``(tv_bits, tvs, cnt, sums, prefix, pair_bits, by_tv)``.
+_TableFacts = tuple[int, tuple[int, ...], tuple[int, ...], int, tuple[int, ...], int, tuple[tuple[int, ...], ...]]
 
 
-_TABLES: Final[dict[int, _Table]] = {}
+def _table_facts(table: Sequence[int]) -> _TableFacts:
+    """The facts of the sorted loose ``table``: ``tv_bits`` (bit v: a loose card of table value v), ``tvs`` (those
+    values, ascending), ``cnt`` (per value the number of loose cards), ``sums`` (bit h: some loose cards add up to
+    h), ``prefix[k]`` (the same for the first ``k`` cards), ``pair_bits`` (bit v: two loose cards add up to v) and
+    ``by_tv`` (per value the distinct loose cards, sorted)."""
+    by_tv: list[tuple[int, ...]] = [()] * 17
+    cnt = [0] * 17
+    tvs: list[int] = []
+    tv_bits = 0
+    sums = 1
+    pair_bits = 0
+    prev = -1
+    prefix = [1]
+    for y in table:
+        v = y // 4 + 1
+        pair_bits |= tv_bits << v  # the sorted table: every earlier card is worth at most v
+        sums |= (sums << v) & 0x1FFFF
+        prefix.append(sums)
+        cnt[v] += 1
+        if y != prev:
+            by_tv[v] += (y,)
+            if not tv_bits >> v & 1:
+                tv_bits |= 1 << v
+                tvs.append(v)
+            prev = y
+    return (tv_bits, tuple(tvs), tuple(cnt), sums, tuple(prefix), pair_bits, tuple(by_tv))
+
+
+_TABLES: Final[dict[int, _TableFacts]] = {}
 
 
 #: Tables of at most this many loose cards are kept in ``_TABLES``: in random rounds from fresh seeds a table of 4 or
@@ -408,11 +399,11 @@ _TABLES: Final[dict[int, _Table]] = {}
 _KEEP_TABLE: Final = 4
 
 
-def _table(table: Sequence[int], tkey: int) -> _Table:
-    """The :class:`_Table` of ``table`` (tkey ``tkey``), from the cache when it is there."""
+def _table(table: Sequence[int], tkey: int) -> _TableFacts:
+    """The :func:`_table_facts` of ``table`` (tkey ``tkey``), from the cache when it is there."""
     t = _TABLES.get(tkey)
     if t is None:
-        t = _Table(table)
+        t = _table_facts(table)
         if len(table) <= _KEEP_TABLE:
             if len(_TABLES) > 100_000:
                 _TABLES.clear()
@@ -518,16 +509,17 @@ _PAIRS: Final[dict[tuple[int, int, int, bool], _Pairs]] = {}
 _NO_PAIRS: Final[_Pairs] = ((),)
 
 
-def _found_pairs(t_: _Table, table: list[int], tkey: int, y: int, v: int, forced: bool) -> _Pairs:
+def _found_pairs(
+    tvs: tuple[int, ...], cnt: tuple[int, ...], table: list[int], tkey: int, y: int, v: int, forced: bool
+) -> _Pairs:
     """The sets of disjoint loose pairs worth ``v`` that may be packed into a build of ``v`` founded on (or
     packaged with) the loose card ``y`` (A11; ``movegen._found_pairs``), sorted, ``()`` first unless forced;
-    ``t_`` the table's facts."""
+    ``tvs``, ``cnt`` the table's values and counts per value (:func:`_table_facts`)."""
     # how many pairs of loose cards (by position, one copy of y left out) are worth v: none or one are common
-    cnt = t_.cnt
     ty = y // 4 + 1
     npairs = 0
     pair_w = 0
-    for w in t_.tvs:
+    for w in tvs:
         u = v - w
         if u < w:
             break
@@ -703,11 +695,10 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
     t_ = _TABLES.get(tkey)
     if t_ is None:
         t_ = _table(table, tkey)
-    tv_bits = t_.tv_bits
-    capture_bits = t_.sums
+    tv_bits, tvs, cnt, capture_bits, prefix, pair_bits, by_tv = t_
     # bit t: a hand card of table value t may found a build on one loose card (t + tv(y) is a held value)
     found = 0
-    for w in t_.tvs:
+    for w in tvs:
         found |= held >> w
     if not builds:
         if not (held & capture_bits or found):
@@ -741,7 +732,7 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
         for _, bv in lockable:
             if held >> bv & 1:
                 found |= 1 << bv  # lay on
-                for w in t_.tvs:
+                for w in tvs:
                     if w < bv:
                         found |= 1 << (bv - w)  # package with a loose card worth bv - t
         if owned and r.reserve:
@@ -751,14 +742,12 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
                     bare = True
                 elif k == 1:
                     check_bits |= 1 << builds[i][1]
-    by_tv = t_.by_tv
-    pair_bits = t_.pair_bits if r.pkg_on else 0
+    if not r.pkg_on:
+        pair_bits = 0
     forced = r.forced
     mode = r.mode
-    if t_.lmode != mode:
-        t_.lmode = mode
-        t_.lh = [None] * 17
-    loose_by_h = t_.lh
+    last_h = -1
+    opts: _Parts = ()
     captures: list[FastCode] = []
     others: list[FastCode] = []
     capturing: list[int] = []
@@ -780,14 +769,14 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
             elif special and hx >= 14:
                 caps = [(0, x, (), hb)] if hb else []  # checks.builds_only
             else:
-                opts = loose_by_h[hx]
-                if opts is None:
+                if hx != last_h:  # the parts of the last capture value asked (twins and same ranks are neighbours)
+                    last_h = hx
                     k = bisect_left(table, 4 * hx - 4)  # the loose cards worth less than hx
-                    if not t_.prefix[k] >> hx & 1 and mode != "free":
+                    if not prefix[k] >> hx & 1 and mode != "free":
                         # no group of two or more cards: the one maximal part is every card worth hx
-                        opts = loose_by_h[hx] = (tuple(table[k : bisect_left(table, 4 * hx)]),)
+                        opts = (tuple(table[k : bisect_left(table, 4 * hx)]),)
                     else:
-                        opts = loose_by_h[hx] = _loose(table, tkey, hx, mode)
+                        opts = _loose(table, tkey, hx, mode)
                 # without a build of the value, a capture takes some loose cards
                 caps = [(0, x, loose, hb) for loose in opts] if hb else [(0, x, lo, hb) for lo in opts if lo]
             if caps:
@@ -812,7 +801,7 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
                 continue
             if pair_bits >> v & 1:
                 for y in by_tv[v - t]:
-                    for pk in _found_pairs(t_, table, tkey, y, v, forced):
+                    for pk in _found_pairs(tvs, cnt, table, tkey, y, v, forced):
                         others.append((1, x, _ONE[y], v, pk))
             else:
                 for y in by_tv[v - t]:
@@ -833,7 +822,7 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
             need = bv - t
             if 1 <= need <= 13:
                 for y in by_tv[need]:
-                    for pk in _found_pairs(t_, table, tkey, y, bv, forced) if pair_bits >> bv & 1 else _NO_PAIRS:
+                    for pk in _found_pairs(tvs, cnt, table, tkey, y, bv, forced) if pair_bits >> bv & 1 else _NO_PAIRS:
                         others.append((4, x, _ONE[y], i, pk))
             if t == bv:
                 others.append((5, x, i))
