@@ -38,6 +38,7 @@ Partial positions (``State.partial``) are not converted either.
 
 from __future__ import annotations
 
+import gc
 import random
 from bisect import bisect_left, insort
 from collections.abc import Sequence
@@ -1215,6 +1216,24 @@ def random_round(
     dealer = cast("int | None", dealer)
     if not supports(rules):
         return _engine_round(rules, rng, players, teams, dealer)
+    # A round makes no reference cycles (the FastState and the caches hold lists and tuples of ints; checked by
+    # tests/mulle/test_fast_core.py): reference counting frees all it leaves behind, and the cyclic collector --
+    # which the round's many short-lived lists and tuples would wake every few moves -- has nothing to find in it.
+    # It is paused for the round if it was on, and on again afterwards whatever happens.
+    paused = gc.isenabled()
+    if paused:
+        gc.disable()
+    try:
+        return _fast_round(rules, r, rng, players, teams, dealer)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _fast_round(
+    rules: Rules, r: _Rules, rng: random.Random, players: int, teams: bool, dealer: int | None
+) -> RoundResult:
+    """:func:`random_round` on the fast core, with checked arguments and the rules' facts ``r``."""
     if dealer is None:
         dealer = rng.randrange(players)
     deck = list(_DECK)
