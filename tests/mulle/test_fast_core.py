@@ -69,6 +69,9 @@ def _same_steps(rules: Rules, seed: int, players: int, teams: bool) -> int:
         s = apply_code(s, want[k])
         fast.play(f, got[k])
         assert f.to_state(s) == s
+        # the loose table's keys are its cards (2 bits of count each) and its table values (4 bits each)
+        assert f.tkey == sum(1 << (2 * int(c)) for c in s.table)
+        assert f.vkey == sum(1 << (4 * (int(c) // 4)) for c in s.table)
         positions += 1
     assert fast.legal(f) == []
     return positions
