@@ -65,11 +65,13 @@ __all__ = [
 ]
 
 FastCode = tuple[Any, ...]
-#: :func:`_builds_facts`: (ids_by_value, capture_bits, build_values, owned, bound, changeable, lockable)
-_BuildsFacts = tuple[
-    dict[int, tuple[int, ...]], int, int, list[int], bool, list[tuple[int, int, bool]], list[tuple[int, int]]
-]
-_NO_FACTS: Final[_BuildsFacts] = ({}, 0, 0, [], False, [], [])  # the cache's empty value (never read)
+#: :func:`_builds_facts`: (capture_bits, build_values, owned, bound, changeable, lockable)
+_BuildsFacts = tuple[int, int, list[int], bool, list[tuple[int, int, bool]], list[tuple[int, int]]]
+_NO_FACTS: Final[_BuildsFacts] = (0, 0, [], False, [], [])  # the cache's empty value (never read)
+#: the facts of no builds, shared (never changed)
+_NO_OWNED: Final[list[int]] = []
+_NO_CHANGEABLE: Final[list[tuple[int, int, bool]]] = []
+_NO_LOCKABLE: Final[list[tuple[int, int]]] = []
 _DECK: Final[tuple[int, ...]] = tuple(i for i in range(52) for _ in range(2))  # == full_deck(2) as ints
 _HVB: Final[tuple[int, ...]] = tuple(1 << v for v in HV)  # 1 << hv(card)
 _TWO: Final[tuple[int, ...]] = tuple(1 << (2 * c) for c in range(52))  # one card in a tkey
@@ -647,13 +649,12 @@ def _hand_facts(hand: list[int]) -> _Hand:
 
 def _builds_facts(r: _Rules, builds: list[list[Any]], seat: int, teams: bool) -> _BuildsFacts:
     """What the builds mean for the mover ``seat`` (cached per seat until a build changes, ``FastState.bver``):
-    ``(ids_by_value, capture_bits, build_values, owned, bound, changeable, lockable)`` -- the build indexes per
-    value, bit v for a build of value v (to capture, and in ``build_values`` with one build per value, A14), the
+    ``(capture_bits, build_values, owned, bound, changeable, lockable)`` -- bit v for a build of value v (to
+    capture, and in ``build_values`` with one build per value, A14), the
     indexes of the mover's builds, whether the trail ban binds the mover (D3, A25), the builds it may raise and
     whether also build down (``(index, value, down)``, ``checks.may_change``) and those it may package into or lay
     on (``(index, value)``, ``checks.may_lock``)."""
     owned: list[int] = []
-    ids_by_value: dict[int, tuple[int, ...]] = {}
     changeable: list[tuple[int, int, bool]] = []
     lockable: list[tuple[int, int]] = []
     bound = False
@@ -661,7 +662,6 @@ def _builds_facts(r: _Rules, builds: list[list[Any]], seat: int, teams: bool) ->
     for i, b in enumerate(builds):
         v: int = b[1]
         owner: int = b[2]
-        ids_by_value[v] = (*ids_by_value.get(v, ()), i)
         capture_bits |= 1 << v
         if owner == seat:
             owned.append(i)
@@ -679,7 +679,7 @@ def _builds_facts(r: _Rules, builds: list[list[Any]], seat: int, teams: bool) ->
         if r.locking and (r.ligger_any or owner == seat or (teams and owner % 2 == seat % 2)):
             lockable.append((i, v))
     build_values = capture_bits if r.one_per_value else 0
-    return ids_by_value, capture_bits, build_values, owned, bound, changeable, lockable
+    return capture_bits, build_values, owned, bound, changeable, lockable
 
 
 def _gen(r: _Rules, f: FastState) -> list[FastCode]:
@@ -710,11 +710,11 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
     if not builds:
         if not (held & capture_bits or found):
             return trails  # nothing to capture or build: every card may be trailed (any capture duty)
-        owned: list[int] = []
+        owned = _NO_OWNED
+        capture_add = 0
         build_values = 0
-        ids_by_value: dict[int, tuple[int, ...]] = {}
-        changeable: list[tuple[int, int, bool]] = []
-        lockable: list[tuple[int, int]] = []
+        changeable = _NO_CHANGEABLE
+        lockable = _NO_LOCKABLE
         bound = False
         check_bits = 0
         bare = False
@@ -722,7 +722,7 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
         bc = f.bfc[seat]
         if bc[0] != f.bver:
             bc = f.bfc[seat] = (f.bver, _builds_facts(r, builds, seat, teams))
-        ids_by_value, capture_add, build_values, owned, bound, changeable, lockable = bc[1]
+        capture_add, build_values, owned, bound, changeable, lockable = bc[1]
         capture_bits |= capture_add
         check_bits = 0  # bit v: the reserve rule may bite for a played card of hand value v
         bare = False
@@ -770,7 +770,8 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
         check = (bare or check_bits >> hx & 1) if owned else False
         # M1 capture
         if cap_hv >> hx & 1:
-            hb = ids_by_value.get(hx, ()) if builds else ()
+            # the builds of the value, all taken with the capture (capture_all_builds)
+            hb = tuple([i for i, b in enumerate(builds) if b[1] == hx]) if capture_add >> hx & 1 else ()
             if pure and (tkey >> (2 * x)) & 3 and not _SCORING[x]:
                 caps: list[FastCode] = [(0, x, (x,), hb)]  # pure mulle (checks.twin_only)
             elif special and hx >= 14:
@@ -973,7 +974,7 @@ def _play(f: FastState, r: _Rules, code: FastCode) -> None:
             f.bver += 1
         pile = f.piles[side]
         pile[0] += got
-        if len(got) > 1 and len(set(got)) < len(got):
+        if (got[0] == got[1]) if len(got) == 2 else (len(got) > 2 and len(set(got)) < len(got)):  # twins: mulles
             rules = f.rules
             for c in sorted(set(got)):
                 pairs = got.count(c) // 2
