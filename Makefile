@@ -51,6 +51,8 @@ bench-bots: $(STAMP)
 # (kortbord.mulle.fast.COMPILED), KORTBORD_PURE=1 forces the source; make clean-compiled removes them
 compiled: $(STAMP)
 	cd src && $(abspath $(BIN))/mypyc --no-warn-unused-configs kortbord/mulle/fast.py
+	# mypyc leaves the unchanged loader extension (fast.*.so) with its first build's time: mark the build fresh
+	touch src/kortbord/mulle/fast.*.so src/kortbord/mulle/fast__mypyc.*.so
 
 clean-compiled:
 	rm -rf src/build src/kortbord/mulle/fast.*.so src/kortbord/mulle/fast__mypyc.*.so

@@ -10,6 +10,7 @@ The engine is :func:`kortbord.mulle.movegen.legal_codes` with :func:`kortbord.mu
 
 from __future__ import annotations
 
+import gc
 import random
 from typing import Any
 
@@ -68,6 +69,9 @@ def _same_steps(rules: Rules, seed: int, players: int, teams: bool) -> int:
         s = apply_code(s, want[k])
         fast.play(f, got[k])
         assert f.to_state(s) == s
+        # the loose table's keys are its cards (2 bits of count each) and its table values (4 bits each)
+        assert f.tkey == sum(1 << (2 * int(c)) for c in s.table)
+        assert f.vkey == sum(1 << (4 * (int(c) // 4)) for c in s.table)
         positions += 1
     assert fast.legal(f) == []
     return positions
@@ -241,3 +245,33 @@ def test_a_drawn_dealer_is_the_engines() -> None:
             s = apply_code(s, rng.choice(legal_codes(s)))
         assert got.piles == s.piles
         assert got.breakdown == s.round_log[-1]
+
+
+def test_rounds_make_no_reference_cycles_and_leave_the_collector_as_it_was() -> None:
+    """``random_round`` pauses the cyclic collector for a round, which is sound only if a round leaves no garbage
+    that reference counting cannot free: after rounds of every profile and seating (the caches filling), a
+    collection finds nothing.  The collector is on again afterwards (off if it was off), also when the generator
+    raises in the middle of a round."""
+
+    class Failing(random.Random):
+        def choice(self, seq: Any) -> Any:
+            raise RuntimeError("generator failed")
+
+    gc.collect()
+    assert gc.isenabled()
+    for profile in PROFILES:
+        rules = Rules.from_dict({"profile": profile, "game_length": "single_round"})
+        for players, teams in SEATINGS:
+            for seed in range(5):
+                fast.random_round(rules, random.Random(seed), players=players, teams=teams, dealer=seed % players)
+                assert gc.isenabled()
+    assert gc.collect() == 0
+    with pytest.raises(RuntimeError, match="generator failed"):
+        fast.random_round(Rules(game_length="single_round"), Failing(1))
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        fast.random_round(Rules(game_length="single_round"), random.Random(2))
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

@@ -195,3 +195,38 @@ def test_events_carry_no_hidden_cards() -> None:
                 assert e.data["table"] == [] or e.data["deal_no"] == 1
             assert "deck" not in e.data and "hand" not in e.data
         s = new
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    picks=st.lists(st.integers(0, 103), unique=True, max_size=104),
+    additive=st.booleans(),
+    as_cards=st.booleans(),
+)
+def test_pile_score_counts_every_card_once(picks: list[int], additive: bool, as_cards: bool) -> None:
+    """``score_pile`` counts each card of a pile under its item (spec §2.11): spades 1 (A♠ 2 and 2♠ 2, additive
+    3 and 3), 10♦ 2, other aces 1 -- checked card by card against the rules text's values, for piles of plain
+    indices and of Card values."""
+    from kortbord.cards import Card
+    from kortbord.mulle.scoring import score_pile
+
+    deck = full_deck(2)
+    cards: list[Any] = [deck[i] if as_cards else int(deck[i]) for i in picks]
+    rules = Rules(spade_points="additive" if additive else "total")
+    want = {"spades": 0, "ace_of_spades": 0, "lillan": 0, "storan": 0, "other_aces": 0}
+    for c in cards:
+        name = str(Card(int(c)))
+        if name == "AS":
+            want["ace_of_spades"] += 3 if additive else 2
+        elif name == "2S":
+            want["lillan"] += 3 if additive else 2
+        elif name == "TD":
+            want["storan"] += 2
+        elif name[0] == "A":
+            want["other_aces"] += 1
+        elif name[1] == "S":
+            want["spades"] += 1
+    got = score_pile(cards, [], 0, rules)
+    assert {k: got[k] for k in want} == want
+    assert got["card_points"] == got["total"] == sum(want.values())
+    assert got["cards"] == len(cards)

@@ -38,6 +38,7 @@ Partial positions (``State.partial``) are not converted either.
 
 from __future__ import annotations
 
+import gc
 import random
 from bisect import bisect_left, insort
 from collections.abc import Sequence
@@ -64,14 +65,17 @@ __all__ = [
 ]
 
 FastCode = tuple[Any, ...]
-#: :func:`_builds_facts`: (ids_by_value, capture_bits, build_values, owned, bound, changeable, lockable)
-_BuildsFacts = tuple[
-    dict[int, tuple[int, ...]], int, int, list[int], bool, list[tuple[int, int, bool]], list[tuple[int, int]]
-]
-_NO_FACTS: Final[_BuildsFacts] = ({}, 0, 0, [], False, [], [])  # the cache's empty value (never read)
+#: :func:`_builds_facts`: (capture_bits, build_values, owned, bound, changeable, lockable)
+_BuildsFacts = tuple[int, int, list[int], bool, list[tuple[int, int, bool]], list[tuple[int, int]]]
+_NO_FACTS: Final[_BuildsFacts] = (0, 0, [], False, [], [])  # the cache's empty value (never read)
+#: the facts of no builds, shared (never changed)
+_NO_OWNED: Final[list[int]] = []
+_NO_CHANGEABLE: Final[list[tuple[int, int, bool]]] = []
+_NO_LOCKABLE: Final[list[tuple[int, int]]] = []
 _DECK: Final[tuple[int, ...]] = tuple(i for i in range(52) for _ in range(2))  # == full_deck(2) as ints
 _HVB: Final[tuple[int, ...]] = tuple(1 << v for v in HV)  # 1 << hv(card)
 _TWO: Final[tuple[int, ...]] = tuple(1 << (2 * c) for c in range(52))  # one card in a tkey
+_VONE: Final[tuple[int, ...]] = tuple(1 << (4 * (c // 4)) for c in range(52))  # one card in a vkey
 #: ``_LOW[h]``: the tkey bits of the cards of table value <= h (indices < 4h).
 _LOW: Final[tuple[int, ...]] = tuple((1 << (8 * min(h, 13))) - 1 for h in range(17))
 _TRAILS: Final[tuple[FastCode, ...]] = tuple((6, c) for c in range(52))
@@ -125,8 +129,9 @@ class FastState:
 
     Attributes:
         rules, players, teams, dealer.
-        hands: per seat a sorted list of card indices; hfs: per seat its :func:`_hand_facts`.  table: the loose cards, sorted.  tkey: the loose table as
-            an int, 2 bits of count per card (bits ``2c``, ``2c+1``).
+        hands: per seat a sorted list of card indices; hfs: per seat its :func:`_hand_facts`.  table: the loose
+            cards, sorted.  tkey: the loose table as an int, 2 bits of count per card (bits ``2c``, ``2c+1``);
+            vkey: its table values as an int, 4 bits of count per value (bits ``4(v-1)`` to ``4v-1``).
         builds: per build in id order ``[number, value, owner, locked, cards]`` (``cards`` a sorted list; the id
             is ``"B<number>"``); bver: a number changed whenever the builds change; bfc: per seat
             ``(bver, _builds_facts)``, a cache.  next_build: the number of the next build.
@@ -164,6 +169,7 @@ class FastState:
         "teams",
         "tkey",
         "to_move",
+        "vkey",
     )
 
     rules: Rules
@@ -174,6 +180,7 @@ class FastState:
     hfs: list[_Hand]
     table: list[int]
     tkey: int
+    vkey: int
     builds: list[list[Any]]
     bver: int
     bfc: list[tuple[int, _BuildsFacts]]
@@ -262,9 +269,12 @@ def from_state(state: object) -> FastState:
     f.hfs = [_hand_facts(h) for h in f.hands]
     f.table = sorted(map(int, state.table))
     tkey = 0
+    vkey = 0
     for c in f.table:
         tkey += _TWO[c]
+        vkey += _VONE[c]
     f.tkey = tkey
+    f.vkey = vkey
     f.builds = [[int(b.id[1:]), b.value, b.owner, b.locked, sorted(map(int, b.cards))] for b in state.builds]
     f.bver = 0
     f.bfc = [(-1, _NO_FACTS)] * state.players
@@ -357,71 +367,67 @@ _Parts = tuple[tuple[int, ...], ...]  # loose parts of captures (cards)
 _Pairs = tuple[tuple[tuple[int, int], ...], ...]  # sets of loose pairs packed into a build
 
 
-class _Table:
-    """Facts of one loose table (a cache keyed by its tkey; no rule of its own): ``tv_bits`` (bit v: a loose card
-    of table value v), ``tvs`` (those values, ascending), ``cnt`` (per value the number of loose cards),
-    ``sums`` (bit h: some loose cards add up to h), ``prefix[k]`` (the same for the first ``k`` cards),
-    ``pair_bits`` (bit v: two loose cards add up to v), ``by_tv`` (per value the distinct loose cards, sorted) and
-    ``lh`` (per hand value the loose parts of the captures under the maximal mode ``lmode``, filled when asked)."""
-
-    __slots__ = ("by_tv", "cnt", "lh", "lmode", "pair_bits", "prefix", "sums", "tv_bits", "tvs")
-
-    def __init__(self, table: Sequence[int]) -> None:
-        by_tv: list[tuple[int, ...]] = [()] * 17
-        cnt = [0] * 17
-        tvs: list[int] = []
-        tv_bits = 0
-        sums = 1
-        pair_bits = 0
-        prev = -1
-        prefix = [1]
-        for y in table:
-            v = y // 4 + 1
-            pair_bits |= tv_bits << v  # the sorted table: every earlier card is worth at most v
-            sums |= (sums << v) & 0x1FFFF
-            prefix.append(sums)
-            cnt[v] += 1
-            if y != prev:
-                by_tv[v] += (y,)
-                if not tv_bits >> v & 1:
-                    tv_bits |= 1 << v
-                    tvs.append(v)
-                prev = y
-        # tuples, not lists, in what the caches keep: tuples of ints leave the cyclic GC's lists (CPython untracks
-        # them), so its full collections do not walk every cached table
-        self.by_tv = tuple(by_tv)
-        self.cnt = tuple(cnt)
-        self.prefix = tuple(prefix)
-        self.tv_bits = tv_bits
-        self.tvs = tuple(tvs)
-        self.sums = sums
-        self.pair_bits = pair_bits
-        self.lmode = ""
-        self.lh: list[_Parts | None] = []
+#: Facts of the table values of one loose table (:func:`_table_facts`; no rule of its own), a tuple of ints and
+#: tuples of ints so that the cache of them is no work for the cyclic GC (CPython untracks such tuples the first
+#: time it sees them; a class instance it would walk in every full collection):
+#: ``(tv_bits, tvs, cnt, sums, prefix, pair_bits)``.
+_TableFacts = tuple[int, tuple[int, ...], tuple[int, ...], int, tuple[int, ...], int]
 
 
-_TABLES: Final[dict[int, _Table]] = {}
+def _table_facts(table: Sequence[int]) -> _TableFacts:
+    """The facts of the table values of the sorted loose ``table`` (they depend on its values only, not on the
+    suits): ``tv_bits`` (bit v: a loose card of table value v), ``tvs`` (those values, ascending), ``cnt`` (per
+    value the number of loose cards), ``sums`` (bit h: some loose cards add up to h), ``prefix[k]`` (the same for
+    the first ``k`` cards) and ``pair_bits`` (bit v: two loose cards add up to v)."""
+    cnt = [0] * 17
+    tvs: list[int] = []
+    tv_bits = 0
+    sums = 1
+    pair_bits = 0
+    prefix = [1]
+    for y in table:
+        v = y // 4 + 1
+        pair_bits |= tv_bits << v  # the sorted table: every earlier card is worth at most v
+        sums |= (sums << v) & 0x1FFFF
+        prefix.append(sums)
+        cnt[v] += 1
+        if not tv_bits >> v & 1:
+            tv_bits |= 1 << v
+            tvs.append(v)
+    return (tv_bits, tuple(tvs), tuple(cnt), sums, tuple(prefix), pair_bits)
 
 
-#: Tables of at most this many loose cards are kept in ``_TABLES``: in random rounds from fresh seeds a table of 4 or
-#: more is seen again 1 time in 7 or less (3 cards: 1 in 2), and every kept table is work for the cyclic GC.
-_KEEP_TABLE: Final = 4
+def _of_value(table: list[int], w: int) -> list[int]:
+    """The distinct loose cards of table value ``w`` (1..13) in the sorted ``table``, ascending."""
+    out: list[int] = []
+    prev = -1
+    for j in range(bisect_left(table, 4 * w - 4), len(table)):
+        y = table[j]
+        if y >= 4 * w:
+            break
+        if y != prev:
+            out.append(y)
+            prev = y
+    return out
 
 
-def _table(table: Sequence[int], tkey: int) -> _Table:
-    """The :class:`_Table` of ``table`` (tkey ``tkey``), from the cache when it is there."""
-    t = _TABLES.get(tkey)
+#: :func:`_table_facts` per vkey (``FastState.vkey``: tables of the same values share them; in random rounds from
+#: fresh seeds about 1 table in 11 has values not seen before, 1 in 3 cards not seen before)
+_TABLES: Final[dict[int, _TableFacts]] = {}
+
+
+def _table(table: Sequence[int], vkey: int) -> _TableFacts:
+    """The :func:`_table_facts` of ``table`` (vkey ``vkey``), from the cache when it is there."""
+    t = _TABLES.get(vkey)
     if t is None:
-        t = _Table(table)
-        if len(table) <= _KEEP_TABLE:
-            if len(_TABLES) > 100_000:
-                _TABLES.clear()
-            _TABLES[tkey] = t
+        t = _table_facts(table)
+        if len(_TABLES) > 100_000:
+            _TABLES.clear()
+        _TABLES[vkey] = t
     return t
 
 
 # ----------------------------------------------------------------------------------------------- capture sets
-_LOOSE: Final[dict[tuple[int, int, str], _Parts]] = {}
 #: ``(values, twins, h, mode)`` -> the position masks of :func:`_loose`'s parts: which positions a part takes
 #: depends only on the values and on which neighbours are identical cards (``twins``), not on the suits.
 _VLOOSE: Final[dict[tuple[tuple[int, ...], int, int, str], tuple[int, ...]]] = {}
@@ -431,12 +437,8 @@ _IDX: Final[dict[int, tuple[int, ...]]] = {}
 def _loose(table: list[int], tkey: int, h: int, mode: str) -> _Parts:
     """The loose parts of the captures worth ``h`` from ``table`` (spec §2.6 M1.2-M1.3 and option ``maximal``),
     deduplicated by card, in the engine's order (``movegen._loose_only``); the empty part included when it is one
-    (no group, or ``maximal="free"``)."""
-    sub = tkey & _LOW[h]
-    key = (sub, h, mode)
-    hit = _LOOSE.get(key)
-    if hit is not None:
-        return hit
+    (no group, or ``maximal="free"``); ``tkey`` (the table's) is not read.  (Cached by the values only: in random rounds from fresh seeds 4 in 5 of
+    these tables are new by cards, 1 in 2 by values.)"""
     below = [c for c in table if c < 4 * h] if h < 14 else table
     values: list[int] = []
     twins = 0
@@ -459,10 +461,7 @@ def _loose(table: list[int], tkey: int, h: int, mode: str) -> _Parts:
         if idx is None:
             idx = _IDX[m] = tuple(i for i in range(m.bit_length()) if m >> i & 1)
         out.append(tuple([below[i] for i in idx]))
-    if len(_LOOSE) > 200_000:
-        _LOOSE.clear()
-    parts = _LOOSE[key] = tuple(out)
-    return parts
+    return tuple(out)
 
 
 def _groups(values: list[int], i: int, remaining: int, mask: int, groups: list[int]) -> None:
@@ -518,16 +517,17 @@ _PAIRS: Final[dict[tuple[int, int, int, bool], _Pairs]] = {}
 _NO_PAIRS: Final[_Pairs] = ((),)
 
 
-def _found_pairs(t_: _Table, table: list[int], tkey: int, y: int, v: int, forced: bool) -> _Pairs:
+def _found_pairs(
+    tvs: tuple[int, ...], cnt: tuple[int, ...], table: list[int], tkey: int, y: int, v: int, forced: bool
+) -> _Pairs:
     """The sets of disjoint loose pairs worth ``v`` that may be packed into a build of ``v`` founded on (or
     packaged with) the loose card ``y`` (A11; ``movegen._found_pairs``), sorted, ``()`` first unless forced;
-    ``t_`` the table's facts."""
+    ``tvs``, ``cnt`` the table's values and counts per value (:func:`_table_facts`)."""
     # how many pairs of loose cards (by position, one copy of y left out) are worth v: none or one are common
-    cnt = t_.cnt
     ty = y // 4 + 1
     npairs = 0
     pair_w = 0
-    for w in t_.tvs:
+    for w in tvs:
         u = v - w
         if u < w:
             break
@@ -628,8 +628,9 @@ class _Hand:
 def _hand_facts(hand: list[int]) -> _Hand:
     """The :class:`_Hand` of a sorted hand: its ``distinct`` cards (identical twins are one move), bit v of
     ``held``/``held2`` when it holds at least one/two cards of hand value v, ``hvc[v]`` the number of cards of hand
-    value v (``checks.hand_value_counts``) and the ``trails`` codes of the distinct cards (``distinct`` and
-    ``trails`` are shared lists: never changed, replaced when the hand changes)."""
+    value v (``checks.hand_value_counts``) and the ``trails`` codes of the distinct cards, in the same order
+    (``trails`` may be shared with a list :func:`_gen` returned: never changed, replaced when the hand changes;
+    ``distinct`` is changed in place)."""
     held = 0
     held2 = 0
     hvc = [0] * 17
@@ -648,13 +649,12 @@ def _hand_facts(hand: list[int]) -> _Hand:
 
 def _builds_facts(r: _Rules, builds: list[list[Any]], seat: int, teams: bool) -> _BuildsFacts:
     """What the builds mean for the mover ``seat`` (cached per seat until a build changes, ``FastState.bver``):
-    ``(ids_by_value, capture_bits, build_values, owned, bound, changeable, lockable)`` -- the build indexes per
-    value, bit v for a build of value v (to capture, and in ``build_values`` with one build per value, A14), the
+    ``(capture_bits, build_values, owned, bound, changeable, lockable)`` -- bit v for a build of value v (to
+    capture, and in ``build_values`` with one build per value, A14), the
     indexes of the mover's builds, whether the trail ban binds the mover (D3, A25), the builds it may raise and
     whether also build down (``(index, value, down)``, ``checks.may_change``) and those it may package into or lay
     on (``(index, value)``, ``checks.may_lock``)."""
     owned: list[int] = []
-    ids_by_value: dict[int, tuple[int, ...]] = {}
     changeable: list[tuple[int, int, bool]] = []
     lockable: list[tuple[int, int]] = []
     bound = False
@@ -662,7 +662,6 @@ def _builds_facts(r: _Rules, builds: list[list[Any]], seat: int, teams: bool) ->
     for i, b in enumerate(builds):
         v: int = b[1]
         owner: int = b[2]
-        ids_by_value[v] = (*ids_by_value.get(v, ()), i)
         capture_bits |= 1 << v
         if owner == seat:
             owned.append(i)
@@ -680,7 +679,7 @@ def _builds_facts(r: _Rules, builds: list[list[Any]], seat: int, teams: bool) ->
         if r.locking and (r.ligger_any or owner == seat or (teams and owner % 2 == seat % 2)):
             lockable.append((i, v))
     build_values = capture_bits if r.one_per_value else 0
-    return ids_by_value, capture_bits, build_values, owned, bound, changeable, lockable
+    return capture_bits, build_values, owned, bound, changeable, lockable
 
 
 def _gen(r: _Rules, f: FastState) -> list[FastCode]:
@@ -700,23 +699,22 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
     trails = hf.trails
     if not distinct:
         return []
-    t_ = _TABLES.get(tkey)
+    t_ = _TABLES.get(f.vkey)
     if t_ is None:
-        t_ = _table(table, tkey)
-    tv_bits = t_.tv_bits
-    capture_bits = t_.sums
+        t_ = _table(table, f.vkey)
+    tv_bits, tvs, cnt, capture_bits, prefix, pair_bits = t_
     # bit t: a hand card of table value t may found a build on one loose card (t + tv(y) is a held value)
     found = 0
-    for w in t_.tvs:
+    for w in tvs:
         found |= held >> w
     if not builds:
         if not (held & capture_bits or found):
             return trails  # nothing to capture or build: every card may be trailed (any capture duty)
-        owned: list[int] = []
+        owned = _NO_OWNED
+        capture_add = 0
         build_values = 0
-        ids_by_value: dict[int, tuple[int, ...]] = {}
-        changeable: list[tuple[int, int, bool]] = []
-        lockable: list[tuple[int, int]] = []
+        changeable = _NO_CHANGEABLE
+        lockable = _NO_LOCKABLE
         bound = False
         check_bits = 0
         bare = False
@@ -724,7 +722,7 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
         bc = f.bfc[seat]
         if bc[0] != f.bver:
             bc = f.bfc[seat] = (f.bver, _builds_facts(r, builds, seat, teams))
-        ids_by_value, capture_add, build_values, owned, bound, changeable, lockable = bc[1]
+        capture_add, build_values, owned, bound, changeable, lockable = bc[1]
         capture_bits |= capture_add
         check_bits = 0  # bit v: the reserve rule may bite for a played card of hand value v
         bare = False
@@ -741,7 +739,7 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
         for _, bv in lockable:
             if held >> bv & 1:
                 found |= 1 << bv  # lay on
-                for w in t_.tvs:
+                for w in tvs:
                     if w < bv:
                         found |= 1 << (bv - w)  # package with a loose card worth bv - t
         if owned and r.reserve:
@@ -751,14 +749,12 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
                     bare = True
                 elif k == 1:
                     check_bits |= 1 << builds[i][1]
-    by_tv = t_.by_tv
-    pair_bits = t_.pair_bits if r.pkg_on else 0
+    if not r.pkg_on:
+        pair_bits = 0
     forced = r.forced
     mode = r.mode
-    if t_.lmode != mode:
-        t_.lmode = mode
-        t_.lh = [None] * 17
-    loose_by_h = t_.lh
+    last_h = -1
+    opts: _Parts = ()
     captures: list[FastCode] = []
     others: list[FastCode] = []
     capturing: list[int] = []
@@ -774,20 +770,21 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
         check = (bare or check_bits >> hx & 1) if owned else False
         # M1 capture
         if cap_hv >> hx & 1:
-            hb = ids_by_value.get(hx, ()) if builds else ()
+            # the builds of the value, all taken with the capture (capture_all_builds)
+            hb = tuple([i for i, b in enumerate(builds) if b[1] == hx]) if capture_add >> hx & 1 else ()
             if pure and (tkey >> (2 * x)) & 3 and not _SCORING[x]:
                 caps: list[FastCode] = [(0, x, (x,), hb)]  # pure mulle (checks.twin_only)
             elif special and hx >= 14:
                 caps = [(0, x, (), hb)] if hb else []  # checks.builds_only
             else:
-                opts = loose_by_h[hx]
-                if opts is None:
+                if hx != last_h:  # the parts of the last capture value asked (twins and same ranks are neighbours)
+                    last_h = hx
                     k = bisect_left(table, 4 * hx - 4)  # the loose cards worth less than hx
-                    if not t_.prefix[k] >> hx & 1 and mode != "free":
+                    if not prefix[k] >> hx & 1 and mode != "free":
                         # no group of two or more cards: the one maximal part is every card worth hx
-                        opts = loose_by_h[hx] = (tuple(table[k : bisect_left(table, 4 * hx)]),)
+                        opts = (tuple(table[k : bisect_left(table, 4 * hx)]),)
                     else:
-                        opts = loose_by_h[hx] = _loose(table, tkey, hx, mode)
+                        opts = _loose(table, tkey, hx, mode)
                 # without a build of the value, a capture takes some loose cards
                 caps = [(0, x, loose, hb) for loose in opts] if hb else [(0, x, lo, hb) for lo in opts if lo]
             if caps:
@@ -811,11 +808,11 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
             if check and _lack(hvc, hx, builds, owned, v, -1, ()):
                 continue
             if pair_bits >> v & 1:
-                for y in by_tv[v - t]:
-                    for pk in _found_pairs(t_, table, tkey, y, v, forced):
+                for y in _of_value(table, v - t):
+                    for pk in _found_pairs(tvs, cnt, table, tkey, y, v, forced):
                         others.append((1, x, _ONE[y], v, pk))
             else:
-                for y in by_tv[v - t]:
+                for y in _of_value(table, v - t):
                     others.append((1, x, _ONE[y], v, ()))
         if not builds:
             continue
@@ -832,8 +829,8 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
                 continue
             need = bv - t
             if 1 <= need <= 13:
-                for y in by_tv[need]:
-                    for pk in _found_pairs(t_, table, tkey, y, bv, forced) if pair_bits >> bv & 1 else _NO_PAIRS:
+                for y in _of_value(table, need):
+                    for pk in _found_pairs(tvs, cnt, table, tkey, y, bv, forced) if pair_bits >> bv & 1 else _NO_PAIRS:
                         others.append((4, x, _ONE[y], i, pk))
             if t == bv:
                 others.append((5, x, i))
@@ -943,11 +940,11 @@ def _play(f: FastState, r: _Rules, code: FastCode) -> None:
     elif k == 0:
         hf.held &= ~(1 << hx)
     if x not in hand:
-        distinct = hf.distinct[:]
-        distinct.remove(x)
-        hf.distinct = distinct
+        distinct = hf.distinct
+        j = distinct.index(x)
+        del distinct[j]  # distinct is the hand's own; trails may be shared with a list _gen returned: replaced
         trails = hf.trails[:]
-        trails.remove(_TRAILS[x])
+        del trails[j]
         hf.trails = trails
     last_play = f.left == 1 and f.pos == len(f.stock)  # the round's last card: no tabbe (spec §2.9)
     f.left -= 1
@@ -956,15 +953,19 @@ def _play(f: FastState, r: _Rules, code: FastCode) -> None:
     if kind == 6:
         insort(table, x)
         f.tkey += _TWO[x]
+        f.vkey += _VONE[x]
     elif kind == 0:
         side = seat % 2 if f.teams else seat
         got = [x, *code[2]]
         taken = code[3]
         tkey = f.tkey
+        vkey = f.vkey
         for c in code[2]:
             table.remove(c)
             tkey -= _TWO[c]
+            vkey -= _VONE[c]
         f.tkey = tkey
+        f.vkey = vkey
         if taken:
             for i in taken:
                 got += builds[i][4]
@@ -973,7 +974,7 @@ def _play(f: FastState, r: _Rules, code: FastCode) -> None:
             f.bver += 1
         pile = f.piles[side]
         pile[0] += got
-        if len(got) > 1 and len(set(got)) < len(got):
+        if (got[0] == got[1]) if len(got) == 2 else (len(got) > 2 and len(set(got)) < len(got)):  # twins: mulles
             rules = f.rules
             for c in sorted(set(got)):
                 pairs = got.count(c) // 2
@@ -987,13 +988,16 @@ def _play(f: FastState, r: _Rules, code: FastCode) -> None:
         cards = [x, y]
         table.remove(y)
         tkey = f.tkey - _TWO[y]
+        vkey = f.vkey - _VONE[y]
         pk = code[4]
         for a, b in pk:
             table.remove(a)
             table.remove(b)
             tkey -= _TWO[a] + _TWO[b]
+            vkey -= _VONE[a] + _VONE[b]
             cards += (a, b)
         f.tkey = tkey
+        f.vkey = vkey
         cards.sort()
         builds.append([f.next_build, code[3], seat, bool(pk) and r.locking, cards])
         f.next_build += 1
@@ -1019,14 +1023,17 @@ def _play(f: FastState, r: _Rules, code: FastCode) -> None:
         y = code[2][0]
         table.remove(y)
         tkey = f.tkey - _TWO[y]
+        vkey = f.vkey - _VONE[y]
         cards = b[4]
         cards += (x, y)
         for a, c in code[4]:
             table.remove(a)
             table.remove(c)
             tkey -= _TWO[a] + _TWO[c]
+            vkey -= _VONE[a] + _VONE[c]
             cards += (a, c)
         f.tkey = tkey
+        f.vkey = vkey
         cards.sort()
         b[2] = seat
         b[3] = r.locking
@@ -1071,6 +1078,7 @@ def _advance(f: FastState, seat: int, r: _Rules) -> None:
         f.piles[side][0] += leftover
     f.table = []
     f.tkey = 0
+    f.vkey = 0
     f.builds = []
     f.to_move = None
     rules = f.rules
@@ -1119,9 +1127,12 @@ def _deal(f: FastState, first: bool) -> None:
         table.sort()
         f.table = table
         tkey = 0
+        vkey = 0
         for c in table:
             tkey += _TWO[c]
+            vkey += _VONE[c]
         f.tkey = tkey
+        f.vkey = vkey
 
 
 # ----------------------------------------------------------------------------------------------- random rounds
@@ -1226,6 +1237,24 @@ def random_round(
     dealer = cast("int | None", dealer)
     if not supports(rules):
         return _engine_round(rules, rng, players, teams, dealer)
+    # A round makes no reference cycles (the FastState and the caches hold lists and tuples of ints; checked by
+    # tests/mulle/test_fast_core.py): reference counting frees all it leaves behind, and the cyclic collector --
+    # which the round's many short-lived lists and tuples would wake every few moves -- has nothing to find in it.
+    # It is paused for the round if it was on, and on again afterwards whatever happens.
+    paused = gc.isenabled()
+    if paused:
+        gc.disable()
+    try:
+        return _fast_round(rules, r, rng, players, teams, dealer)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _fast_round(
+    rules: Rules, r: _Rules, rng: random.Random, players: int, teams: bool, dealer: int | None
+) -> RoundResult:
+    """:func:`random_round` on the fast core, with checked arguments and the rules' facts ``r``."""
     if dealer is None:
         dealer = rng.randrange(players)
     deck = list(_DECK)

@@ -38,6 +38,13 @@ def _table(additive: bool) -> tuple[int, ...]:
 
 _POINTS: Final = {False: _table(False), True: _table(True)}
 
+#: Per byte value (a card index) the item :func:`score_pile` counts it under: 3 A♠, 4 2♠ (lillan), 5 10♦ (storan),
+#: 2 another ace, 1 another spade, 0 none -- for all 256 values as the loop of :func:`_score_items` reads them.
+_ITEM: Final = bytes(
+    3 if i == _AS else 4 if i == _2S else 5 if i == _TD else 2 if i // 4 == 0 else 1 if i % 4 == 0 else 0
+    for i in range(256)
+)
+
 
 def card_points(card: int, rules: Rules) -> int:
     """Card points of one card (spec §2.11): spade 1, A♠ 2, 2♠ 2 (3/3 additive), 10♦ 2, other ace 1, else 0."""
@@ -75,19 +82,13 @@ def score_pile(cards: Sequence[int], mulles: Sequence[tuple[int, int]], tabbar: 
         "surplus_bonus": pts (surplus scoring only), "total": pts}``.  Every value is in points except ``cards``.
     """
     table = _POINTS[rules.spade_points == "additive"]
-    spades = aces = ace_s = lillan = storan = 0
-    for c in cards:
-        i = int(c)
-        if i == _AS:
-            ace_s += table[i]
-        elif i == _2S:
-            lillan += table[i]
-        elif i == _TD:
-            storan += table[i]
-        elif i // 4 == 0:
-            aces += 1
-        elif i % 4 == 0:
-            spades += 1
+    try:
+        items = bytes(cards).translate(_ITEM)  # one byte per card, its item (counted at C speed)
+    except (TypeError, ValueError):  # not indices 0..255: card by card, as the bytes would be read
+        spades, aces, ace_s, lillan, storan = _score_items(cards, table)
+    else:
+        spades, aces = items.count(1), items.count(2)
+        ace_s, lillan, storan = items.count(3) * table[_AS], items.count(4) * table[_2S], items.count(5) * table[_TD]
     cp = spades + aces + ace_s + lillan + storan
     mp = sum(p for _, p in mulles)
     out: dict[str, Any] = {
@@ -109,3 +110,21 @@ def score_pile(cards: Sequence[int], mulles: Sequence[tuple[int, int]], tabbar: 
     else:
         out["total"] = cp + mp + tabbar
     return out
+
+
+def _score_items(cards: Iterable[Any], table: Sequence[int]) -> tuple[int, int, int, int, int]:
+    """:func:`score_pile`'s card items of ``cards`` one by one: (spades, other aces, A♠, lillan, storan) points."""
+    spades = aces = ace_s = lillan = storan = 0
+    for c in cards:
+        i = int(c)
+        if i == _AS:
+            ace_s += table[i]
+        elif i == _2S:
+            lillan += table[i]
+        elif i == _TD:
+            storan += table[i]
+        elif i // 4 == 0:
+            aces += 1
+        elif i % 4 == 0:
+            spades += 1
+    return spades, aces, ace_s, lillan, storan
