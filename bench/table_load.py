@@ -445,6 +445,7 @@ def run_instances(args: argparse.Namespace) -> None:
                     # the collector's schedule per instance: its longest tick, thorough passes and the longest one
                     collector = " ".join(
                         f"{g['max_tick_ms']:.0f}/{g['thorough']}x{g['max_thorough_ms']:.0f}"
+                        f" (freed {g.get('last_freed', 0)})"
                         for g in (h.get("gc") for _, h in seen)
                         if g
                     )
