@@ -19,9 +19,9 @@ The schedule here (:class:`Collector`) keeps the scanned set small instead:
   and freezes the survivors again, whenever the garbage frozen since the last pass may have reached ``growth - 1``
   times the live population (as a tracing collector's heap target lets the heap grow in proportion to the live
   data): the frozen garbage is estimated as the survivors frozen since the last pass times the share of
-  survivors that the last pass found dead (at first 1: every survivor counted as garbage; never below
-  :data:`MIN_RATE`, so even if nothing was found dead, the survivors frozen between two passes never exceed
-  ``(growth - 1) / MIN_RATE`` times the live population).
+  survivors that the last pass found dead, never taken below :data:`MIN_RATE` (also the estimate before the
+  first measurement): whatever the passes find, the survivors frozen between two passes -- all the garbage
+  there can be -- never exceed ``(growth - 1) / MIN_RATE`` times the live population (or the floor).
 """
 
 from __future__ import annotations
@@ -39,7 +39,8 @@ PERIOD: Final = 0.5
 #: Thresholds of the automatic collections between ticks (young generation allocations, and collections of the
 #: younger generations before an older one): small, so each scans little.
 THRESHOLDS: Final = (5_000, 10, 10)
-#: The least share of frozen survivors assumed to die in cycles (bounds how far apart thorough passes may be).
+#: The least share of frozen survivors assumed to die in cycles, and the first estimate (bounds how far apart
+#: thorough passes may be: measured in the load bench at 500 games, a pass freed about 1% of the survivors).
 MIN_RATE: Final = 1 / 8
 
 
@@ -65,7 +66,7 @@ class Collector:
         #: frozen survivors that die in cycles (measured by each thorough pass)
         self.base = 0
         self.added = 0
-        self.rate = 1.0
+        self.rate = MIN_RATE
         self.stats: dict[str, Any] = {}
         self._reset_stats()
         self._task: asyncio.Task[None] | None = None
