@@ -11,18 +11,26 @@ database replaced by a stub that accepts every move (the database is not what is
 
 Printed for N = 100 / 250 / 500 (``--games``):
 
-* tracked objects per game: ``len(gc.get_objects())`` after loading, minus before, over N (after
-  ``gc.freeze()`` of everything alive before the games, as ``kortbord.server.app`` does at start);
-* the time of ``gc.collect(g)`` for g = 0, 1, 2 (median of ``--repeat``) with every game in the generation
-  scanned: each game's objects are first moved back into the young generation (``gc.unfreeze`` / no collection
-  in between is not possible in CPython, so the figure for generation g is the scan of the objects in generations
-  0..g at that moment: after loading, all game objects sit in generation 2 and only ``collect(2)`` scans them);
-* with ``--where``: which structures of a session hold its tracked objects (objects reachable from each field
-  that were not alive before the games), and a types histogram of every new tracked object.
+* tracked objects per game: ``len(gc.get_objects())`` after loading, minus before, over N (everything alive
+  before the games frozen first, as the server does at its start), and of those the ones reachable from the
+  sessions and their connections (``in sessions``; the rest are the engines' memo tables of positions, which grow
+  with the moves played);
+* ``full ms``: the CPU time of a full collection with every game loaded (median of ``--repeat``): what one
+  collection of the oldest generation costs the loop;
+* then ``--moves`` moves per game round robin (a finished game replaced by a new one) under the server's
+  collector schedule (``kortbord.server.collector``: its ticks every period; ``--schedule old``: the one before
+  it, a freeze at start and thresholds (20000, 20, 20)), with every collection's CPU time per generation and per
+  tick (count / longest / total ms) -- the pauses a table waits for;
+* with ``--where``: which session fields hold the games' tracked objects, and a types histogram of every new
+  tracked object.
+
+The database is a stub and nothing goes over a network: what is measured is the collector over the games' own
+objects, CPU time (a busy host does not inflate it much).
 
 Reproduce (a few seconds; the figures are CPU-bound, so a busy host slows them all by the same factor):
 
     PYTHONPATH=src .venv/bin/python bench/server_gc.py --where
+    PYTHONPATH=src .venv/bin/python bench/server_gc.py --games 500 --moves 100 --schedule old
 """
 
 from __future__ import annotations
