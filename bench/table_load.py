@@ -18,7 +18,8 @@ time) twice on a throw-away PostgreSQL cluster (``tests/server/pg_cluster.py``):
 two, each time through Debian's nginx with ``deploy/nginx/kortbord.conf`` (no sticky sessions), side by side.
 Printed per configuration: moves/s, p50/p99 move round trip (goal p99 < 100 ms), each instance's longest event-loop
 block (the worst wake-up delay of its loop-lag monitor, with the CPU ms the loop spent in it: a high CPU share is a
-blocked loop, a low one a busy host), memory per live game (resident memory growth / games in memory), and how long
+blocked loop, a low one a busy host; then the garbage collector's longest tick and its thorough passes, count x
+longest ms, ``kortbord.server.collector``), memory per live game (resident memory growth / games in memory), and how long
 a restart (kill -9) of one instance takes to answer ``/api/health`` with every unfinished game still stored.
 Then a CPU table (issue #12: less sensitive than latency to whatever else runs on a shared machine): CPU ms per
 move served over the measured seconds of the instances (together and each), this bench client, nginx and
@@ -441,6 +442,15 @@ def run_instances(args: argparse.Namespace) -> None:
                     blocks = " ".join(
                         f"{h['loop_lag']['max_ms']:.0f} ({h['loop_lag']['max_cpu_ms']:.0f})" for _, h in seen
                     )
+                    # the collector's schedule per instance: its longest tick, thorough passes and the longest one
+                    collector = " ".join(
+                        f"{g['max_tick_ms']:.0f}/{g['thorough']}x{g['max_thorough_ms']:.0f}"
+                        f" (freed {g.get('last_freed', 0)})"
+                        for g in (h.get("gc") for _, h in seen)
+                        if g
+                    )
+                    if collector:
+                        blocks += f" gc tick ms/thorough passes x ms {collector}"
                     # restart one instance (kill -9) with every unfinished game still stored
                     os.killpg(procs[0].pid, signal.SIGKILL)
                     procs[0].wait(timeout=30)

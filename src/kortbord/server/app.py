@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime as dt
-import gc
 import json
 import logging
 import re
@@ -32,6 +31,7 @@ from kortbord import __version__, core
 from kortbord.bots import registry
 from kortbord.errors import KortbordError
 from kortbord.server.bots import BotPool
+from kortbord.server.collector import Collector
 from kortbord.server.db import GameRow, SeatRow, Store
 from kortbord.server.echo import bounded, echo
 from kortbord.server.options import options_for, table_limit_error
@@ -424,6 +424,7 @@ def create_app(
     origins = frozenset(allowed_origins)
     post_limits = AddressLimits(rest_rate, rest_burst, rest_addresses)
 
+    collector = Collector()
     lag = {"samples": 0, "over_50ms": 0, "max_ms": 0.0, "max_cpu_ms": 0.0}
 
     async def watch_loop_lag(period: float = 0.05) -> None:
@@ -451,16 +452,15 @@ def create_app(
         # no game is loaded here (a restart answers at once however many are stored): each loads on first access,
         # games of computer players only in the background
         await manager.start()
-        # the objects alive now (modules, engine tables) never die: keep them out of the collector's scans,
-        # and collect the young generation less often -- fewer pauses between a move and its answer
-        gc.collect()
-        gc.freeze()
-        gc.set_threshold(20000, 20, 20)
+        # the objects alive now (modules, engine tables) never die: out of the collector's scans, and from now on
+        # each tick collects only what was allocated since the last and freezes the survivors (kortbord.server.collector)
+        collector.start()
         watcher = asyncio.create_task(watch_loop_lag())
         try:
             yield
         finally:
             watcher.cancel()
+            await collector.stop()
             await manager.close()
             await bots.close()
             await store.close()
@@ -554,6 +554,7 @@ def create_app(
             "bot_leases": len(manager.leases),
             "db": db,
             "loop_lag": lag,
+            "gc": collector.summary(),
         }
 
     @app.get("/api/options/{game}", responses=_errors(404, 422))

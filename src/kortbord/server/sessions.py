@@ -183,7 +183,9 @@ class Session:
     state: Any
     rng: DeterministicCSPRNG
     moves: list[str] = field(default_factory=list)
-    events: deque[tuple[int, list[dict[str, Any]]]] = field(default_factory=lambda: deque(maxlen=EVENT_LOG))
+    #: each version's public events, encoded as a JSON array (:func:`_encode_events`): ``(version, bytes)``; bytes
+    #: are not tracked by the garbage collector, as the dicts and lists of hundreds of live games would be
+    events: deque[tuple[int, bytes]] = field(default_factory=lambda: deque(maxlen=EVENT_LOG))
     conns: set[Outbox] = field(default_factory=set)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     bot_task: asyncio.Task[None] | None = None
@@ -317,7 +319,12 @@ class Session:
     def history(self) -> list[dict[str, Any]]:
         """Every event of the game so far, the first deal's included, in order (events are public: no hidden card,
         ``docs/engine-api.md``), for a page that (re)connects to rebuild its log, panels and pegboard."""
-        return [e for _, evs in self.events for e in evs]
+        out: list[dict[str, Any]] = orjson.loads(self.history_json())
+        return out
+
+    def history_json(self) -> bytes:
+        """:meth:`history` as one JSON array (the kept encodings joined: nothing decoded)."""
+        return _join_events(evs for _, evs in self.events)
 
     def state_message(self, seat: int | None, events: list[dict[str, Any]], *, history: bool = False) -> dict[str, Any]:
         """The ``state`` message for ``seat`` (None: spectator), built from ``spec.view(state, seat)`` only (the
@@ -347,7 +354,7 @@ class Session:
             "seats": [s.summary() for s in self.seats],
         }
         if history:
-            msg["history"] = self.history()
+            msg["history"] = orjson.Fragment(self.history_json())
         if status == "over":
             msg["result"] = self.result_json(self.state)
             msg["seed"] = self.seed
@@ -360,13 +367,11 @@ class Session:
         """Events of the moves after ``version``, or None if they are no longer kept."""
         if version >= self.version:
             return []
-        out: list[dict[str, Any]] = []
         wanted = range(version + 1, self.version + 1)
         got = [evs for v, evs in self.events if v in wanted]
         if len(got) != len(wanted):
             return None
-        for evs in got:
-            out.extend(evs)
+        out: list[dict[str, Any]] = orjson.loads(_join_events(got))
         return out
 
     def attach(self, conn: Outbox) -> None:
@@ -470,7 +475,7 @@ class Session:
             evjson.extend(more)
             self.state = state
             self.moves.append(str(move))
-            self.events.append((self.version, evjson))
+            self.events.append((self.version, _encode_events(evjson)))
             events.extend(evjson)
             changed = True
         if changed:
@@ -551,7 +556,7 @@ class Session:
             # written: now (and only now) the move is part of the game
             self.state = new_state
             self.moves.append(notation)
-            self.events.append((ply, events))
+            self.events.append((ply, _encode_events(events)))
             self.broadcast(events)
             if self.over:
                 record_result(self)  # the statistics per player name (kortbord.server.stats)
@@ -619,6 +624,16 @@ class Session:
             log.exception("bot loop of game %s failed", self.id)
 
 
+def _encode_events(events: list[dict[str, Any]]) -> bytes:
+    """One version's events (JSON-ready dicts) as a JSON array, the form :attr:`Session.events` keeps them in."""
+    return orjson.dumps(events, option=orjson.OPT_NON_STR_KEYS)
+
+
+def _join_events(chunks: Iterable[bytes]) -> bytes:
+    """The events of several versions (JSON arrays from :func:`_encode_events`) as one JSON array, in order."""
+    return b"[" + b",".join(c[1:-1] for c in chunks if c != b"[]") + b"]"
+
+
 def _dumps(msg: dict[str, Any]) -> str:
     """A message as compact JSON text (orjson: several times faster than the standard library on state messages,
     the same JSON; keys that are not strings are written as strings, as ``json.dumps`` does)."""
@@ -661,7 +676,7 @@ def build_session(row: GameRow) -> Session:
         aids_agreed=set(row.aids_agreed),
         rematch_offer=row.rematch,
     )
-    session.events.append((0, first))
+    session.events.append((0, _encode_events(first)))
     for i, text in enumerate(row.moves, 1):
         move = spec.parse_move(session.state, text)
         state, evs = spec.step(session.state, move)
@@ -670,7 +685,7 @@ def build_session(row: GameRow) -> Session:
         events.extend(more)
         session.state = state
         session.moves.append(str(move))
-        session.events.append((i, events))
+        session.events.append((i, _encode_events(events)))
     snap = row.snapshot
     if snap and snap.get("version") == session.version and snap != session.snapshot(session.state, session.version):
         raise KortbordError(f"game {row.id} replays to another position than the one stored with its last move")
