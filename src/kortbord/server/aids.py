@@ -42,6 +42,8 @@ __all__ = [
     "discard_advice",
     "handle",
     "hint_reason",
+    "interval_above_zero",
+    "judge",
     "mulle_advice",
     "play_cost",
     "position_seed",
@@ -345,6 +347,41 @@ def play_cost(bot: Any, view: Any, legal: list[Any], move: Any, seed: int) -> tu
     return best, points[i_best] - points[i_mine], chances[i_best] - chances[i_mine]
 
 
+def judge(spec: Any, strong: Any, view: Any, legal: list[Any], move: Any, seed: int) -> tuple[str, Any, float, float]:
+    """One decision of the review (:func:`review`): ``move`` played in ``view`` against the strong player
+    ``strong``'s choice searched with ``random.Random(seed)`` (the hint's seed at that position).
+
+    Returns:
+        ``(kind, best, cost, chance)`` -- ``kind`` ``"discard"``/``"play"`` (Cribbage) or ``"move"`` (Mulle);
+        ``best`` the strong choice, or None when it is ``move`` or not better by more than the search's noise;
+        ``cost`` the expected game points ``move`` gave away; ``chance`` the chance of winning it gave away (0..1,
+        Cribbage plays only).
+    """
+    best: Any = None
+    cost = 0.0
+    chance = 0.0
+    if spec.name == "cribbage":
+        if view.phase == "discard":
+            choice = strong.choose(view, legal, random.Random(seed))
+            if choice != move:
+                nets = {tuple(sorted(r["discard"])): r["net"] for r in discard_advice(view)}
+                gain = (
+                    nets[tuple(sorted(str(c) for c in choice.cards))] - nets[tuple(sorted(str(c) for c in move.cards))]
+                )
+                best, cost = choice, -gain if view.rules.lowball else gain
+            return "discard", best, cost, chance
+        if view.phase == "play":
+            best, cost, chance = play_cost(strong, view, legal, move, seed)
+        return "play", best, cost, chance
+    choice = strong.choose(view, legal, random.Random(seed))
+    if choice != move:
+        v_best, v_mine = mulle_values(view, [choice, move], random.Random(seed ^ 1))
+        mean, half = interval_above_zero([b - m for b, m in zip(v_best, v_mine, strict=True)])
+        if mean - half > 0:
+            best, cost = choice, mean
+    return "move", best, cost, chance
+
+
 def review(session: Session, seat: int, limit: int = REVIEW_DECISIONS) -> dict[str, Any]:
     """The seat's decisions (its last ``limit`` with a choice) where the strong computer would have chosen
     otherwise, each with its expected cost in game points, judged from the seat's view at the time only.
@@ -371,7 +408,6 @@ def review(session: Session, seat: int, limit: int = REVIEW_DECISIONS) -> dict[s
         first), in the order played.
     """
     from kortbord.bots import registry
-    from kortbord.bots.cribbage_strong import StrongBot
     from kortbord.server.rng import DeterministicCSPRNG
     from kortbord.server.sessions import run_chance
 
@@ -392,33 +428,8 @@ def review(session: Session, seat: int, limit: int = REVIEW_DECISIONS) -> dict[s
     for ply, st, move, legal in decisions[-limit:]:
         view = spec.view(st, seat)
         seed = position_seed(session.id, spec.name, ply - 1, seat)  # the hint's seed there (version = ply - 1)
-        best: Any = None
-        cost = 0.0
-        chance = 0.0
-        kind = "move"
-        if spec.name == "cribbage":
-            kind = "discard" if view.phase == "discard" else "play"
-            if view.phase == "discard":
-                choice = strong.choose(view, legal, random.Random(seed))
-                if choice != move:
-                    nets = {tuple(sorted(r["discard"])): r["net"] for r in discard_advice(view)}
-                    gain = (
-                        nets[tuple(sorted(str(c) for c in choice.cards))]
-                        - nets[tuple(sorted(str(c) for c in move.cards))]
-                    )
-                    best, cost = choice, -gain if view.rules.lowball else gain
-            elif view.phase == "play":
-                assert isinstance(strong, StrongBot)
-                best, cost, chance = play_cost(strong, view, legal, move, seed)
-            deal = str(view.deal_number)
-        else:
-            choice = strong.choose(view, legal, random.Random(seed))
-            if choice != move:
-                v_best, v_mine = mulle_values(view, [choice, move], random.Random(seed ^ 1))
-                mean, half = interval_above_zero([b - m for b, m in zip(v_best, v_mine, strict=True)])
-                if mean - half > 0:
-                    best, cost = choice, mean
-            deal = f"{view.round_no}.{view.deal_no}"
+        kind, best, cost, chance = judge(spec, strong, view, legal, move, seed)
+        deal = str(view.deal_number) if spec.name == "cribbage" else f"{view.round_no}.{view.deal_no}"
         percent = round(100 * chance)
         if best is not None and (cost >= 0.1 or percent >= 1):
             item: dict[str, Any] = {
