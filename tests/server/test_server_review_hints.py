@@ -109,3 +109,41 @@ def test_a_cribbage_blunder_is_listed_and_the_strong_play_is_not() -> None:
     assert abs(cost) <= 2 + 14  # game points only (the 2 of the fifteen, one card's pegs at most after it)
     assert strong.choose(v, legal, random.Random(5)) == seven
     assert judge(spec, strong, v, legal, seven, seed=5)[1:] == (None, 0.0, 0.0)
+
+
+def test_under_muggins_the_show_hint_gives_no_count(tmp_path: Path) -> None:
+    """Muggins (Cribbage spec §2.10): the player counts the own hand and checks the opponent's count, so the hint
+    in the show names no move and no number -- it says, in words, that counting is the player's task."""
+    from kortbord import i18n
+
+    seen: set[str] = set()
+    with make_client(tmp_path, label="muggins-hint") as c:
+        g = new_game(
+            c, game="cribbage", rules={"muggins": True, "target": 61},
+            seats=[{"kind": "human"}, {"kind": "bot", "level": "greedy"}],
+        )  # fmt: skip
+        rng = random.Random(3)
+        with c.websocket_connect(f"/ws/games/{g['game_id']}?token={g['token']}") as ws:
+            msg = _next(ws, "state")
+            while msg["status"] != "over" and len(seen) < 2:
+                legal = msg["legal_moves"]
+                if legal and msg["view"]["phase"] == "show":
+                    ws.send_json({"type": "hint"})
+                    hint = _next(ws, "hint")
+                    assert hint["type"] == "hint" and hint["move"] is None, hint
+                    code = hint["reason"]["code"]
+                    announcing = any(m["kind"] == "announce" for m in legal)
+                    assert code == ("mugginscount" if announcing else "mugginscheck"), (hint, legal)
+                    assert set(hint["reason"]) == {"code"}  # no count in the data
+                    for lang in i18n.LANGS:
+                        words = i18n.render(f"hint.cribbage.{code}", {}, lang, game="aids")
+                        assert "muggins" in words.lower() and not any(ch.isdigit() for ch in words), words
+                    seen.add(code)
+                if legal:
+                    move = rng.choice(legal)["notation"]
+                    ws.send_json({"type": "move", "version": msg["version"], "move": move})
+                msg = _next(ws, "state")
+                assert msg["type"] == "state", msg
+    assert seen == {"mugginscount", "mugginscheck"}
+    # without Muggins the show's hint still gives the count (the count helper is on there too)
+    assert "8" in i18n.render("hint.cribbage.count", {"n": 8}, "sv", game="aids")

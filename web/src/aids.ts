@@ -180,8 +180,9 @@ export class Aids {
           { class: "panel hint", id: "hint", "aria-live": "polite" },
           h("b", {}, aw("ui.hintTitle"), ": "),
           h("span", { class: "hint-text", title: this.hintText() }, this.hintText()),
-          " ",
-          h("button", { class: "primary small", id: "hint-play", "data-move": this.hint.move, onclick: () => this.host.move(this.hint.move) }, aw("ui.hintPlay", this.hint.reason ?? {})),
+          // no move under Muggins in the show: the count is the player's task, the hint only says so
+          this.hint.move ? " " : null,
+          this.hint.move ? h("button", { class: "primary small", id: "hint-play", "data-move": this.hint.move, onclick: () => this.host.move(this.hint.move) }, aw("ui.hintPlay", this.hint.reason ?? {})) : null,
         ),
       );
     }

@@ -9,7 +9,9 @@ WebSocket messages (``docs/protocol.md``; the page's ``web/src/aids.ts``):
   at most one seat is a person, or when every person's seat agrees.
 * ``{"type": "hint"}`` -- the strong computer's move for the seat to act: ``{"type": "hint", "version", "move":
   notation, "reason": {"code", **data}}``; the reason's words are ``hint.<game>.<code>`` of the ``aids``
-  catalogue.  The bot thinks in the table's bot pool (off the event loop) on ``spec.view(state, seat)``; the reason
+  catalogue.  In the Cribbage show under Muggins the count is the player's task: ``"move": null`` and a reason
+  that gives no count (:func:`muggins_show_reason`).  The bot's seed is the position's (:func:`position_seed`),
+  so the review after the game judges each decision with the same search.  The bot thinks in the table's bot pool (off the event loop) on ``spec.view(state, seat)``; the reason
   comes from stepping the move in a world sampled from that view (``spec.sample``), so it never names a card the
   seat cannot see.
 * ``{"type": "advice"}`` -- the numbers of the aids for the seat's view: Cribbage ``{"discards": [...]}`` (see
@@ -44,6 +46,7 @@ __all__ = [
     "hint_reason",
     "interval_above_zero",
     "judge",
+    "muggins_show_reason",
     "mulle_advice",
     "play_cost",
     "position_seed",
@@ -214,6 +217,15 @@ def mulle_advice(view: Any) -> dict[str, Any]:
 
 
 # --------------------------------------------------------------------------------------------------------- hint
+def muggins_show_reason(spec: Any, legal: Any) -> dict[str, str]:
+    """The hint in the show under Muggins (Cribbage spec §2.10): counting is the player's task there, so the hint
+    gives no count and no move -- only the reminder to count (``mugginscount``: the seat announces its own hand or
+    crib) or to check the count announced (``mugginscheck``: accept, or call muggins or an overcount), in words
+    ``hint.cribbage.<code>`` of the ``aids`` catalogue.  The count helper is off under Muggins for the same reason."""
+    kinds = {spec.move_json(m)["kind"] for m in legal}
+    return {"code": "mugginscount" if "announce" in kinds else "mugginscheck"}
+
+
 def hint_reason(spec: Any, view: Any, move: Any, rng: random.Random) -> dict[str, Any]:
     """Why the strong computer plays ``move`` in ``view``, as a reason ``{"code", **data}`` (words:
     ``hint.<game>.<code>`` in the ``aids`` catalogue).
@@ -553,6 +565,9 @@ async def _hint(session: Session, conn: Connection, seat: int, view: Any, versio
         conn.send_json(_error("not_your_turn", "a hint is for the seat to move", version))
         return
     legal = spec.legal_moves(state)
+    if spec.name == "cribbage" and view.phase == "show" and view.rules.muggins:
+        conn.send_json({"type": "hint", "version": version, "move": None, "reason": muggins_show_reason(spec, legal)})
+        return
     assert session.manager is not None
     seed = position_seed(session.id, spec.name, version, seat)  # the review judges this decision with it too
     index = await session.manager.bots.choose(spec.name, "strong", session.rules, view, legal, seed=seed)
