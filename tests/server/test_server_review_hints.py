@@ -147,3 +147,36 @@ def test_under_muggins_the_show_hint_gives_no_count(tmp_path: Path) -> None:
     assert seen == {"mugginscount", "mugginscheck"}
     # without Muggins the show's hint still gives the count (the count helper is on there too)
     assert "8" in i18n.render("hint.cribbage.count", {"n": 8}, "sv", game="aids")
+
+
+def test_a_mulle_review_names_round_and_deal_and_words_moves_as_the_log_does(tmp_path: Path) -> None:
+    from kortbord import i18n
+
+    with make_client(tmp_path, label="mulle-review") as c:
+        g = new_game(
+            c, game="mulle", rules={"game_length": "single_round"},
+            seats=[{"kind": "human"}, {"kind": "bot", "level": "greedy"}],
+        )  # fmt: skip
+        rng = random.Random(2)
+        with c.websocket_connect(f"/ws/games/{g['game_id']}?token={g['token']}") as ws:
+            msg = _next(ws, "state")
+            while msg["status"] != "over":
+                if msg["legal_moves"]:
+                    move = rng.choice(msg["legal_moves"])["notation"]
+                    ws.send_json({"type": "move", "version": msg["version"], "move": move})
+                msg = _next(ws, "state")
+            ws.send_json({"type": "review"})
+            review = _next(ws, "review")
+    assert review["type"] == "review" and review["items"], "random play is not the strong computer's everywhere"
+    for it in review["items"]:
+        assert it["round"] == 1 and type(it["deal"]) is int and it["deal"] >= 1 and it["cost"] >= 0.1, it
+    words = {
+        lang: i18n.render("ui.reviewRowMulle", {"round": 1, "deal": 2, "played": "P", "best": "B", "cost": "1.5"},
+                          lang, game="aids")
+        for lang in i18n.LANGS
+    }  # fmt: skip
+    assert words["en"].startswith("Round 1, deal 2: P; B") and words["sv"].startswith("Omgång 1, giv 2: P; B")
+    did = i18n.render("review.mulle.did", {"kind": "T", "card": "8♦"}, "en", game="aids")
+    would = i18n.render("review.mulle.would", {"kind": "C", "card": "8♦", "items": "8♣"}, "en", game="aids")
+    assert (did, would) == ("you laid 8♦ on the table", "the computer would take 8♣ with 8♦")
+    assert i18n.render("review.mulle.did", {"kind": "T", "card": "8♦"}, "sv", game="aids") == "du lade ut 8♦"

@@ -411,12 +411,12 @@ def review(session: Session, seat: int, limit: int = REVIEW_DECISIONS) -> dict[s
     95% interval lies above zero; the cost is that mean gain.
 
     Returns:
-        ``{"checked": decisions looked at, "items": [{"ply", "deal", "kind", "played", "best", "cost",
-        "chance"?}]}`` -- ``kind``: ``"discard"`` or ``"play"`` (Cribbage), ``"move"`` (Mulle); ``cost``: the
+        ``{"checked": decisions looked at, "items": [{"ply", "deal", "round"? (Mulle), "kind", "played", "best",
+        "cost", "chance"?}]}`` -- ``kind``: ``"discard"`` or ``"play"`` (Cribbage), ``"move"`` (Mulle); ``cost``: the
         expected game points the decision gave away (the own side's less the opponents'; a Cribbage play
         chosen to win may give some away: then negative); ``chance``: only when the decision changed the chance
         of winning the game by a percentage point or more, that change in percentage points; ``deal``:
-        Cribbage the deal number, Mulle ``"round.deal"``.  At most 12 items, the costliest (winning chance
+        Cribbage the deal number (a string), Mulle the deal of the round (an int, with ``"round"``: the round).  At most 12 items, the costliest (winning chance
         first), in the order played.
     """
     from kortbord.bots import registry
@@ -441,7 +441,7 @@ def review(session: Session, seat: int, limit: int = REVIEW_DECISIONS) -> dict[s
         view = spec.view(st, seat)
         seed = position_seed(session.id, spec.name, ply - 1, seat)  # the hint's seed there (version = ply - 1)
         kind, best, cost, chance = judge(spec, strong, view, legal, move, seed)
-        deal = str(view.deal_number) if spec.name == "cribbage" else f"{view.round_no}.{view.deal_no}"
+        deal = str(view.deal_number) if spec.name == "cribbage" else view.deal_no
         percent = round(100 * chance)
         if best is not None and (cost >= 0.1 or percent >= 1):
             item: dict[str, Any] = {
@@ -452,6 +452,8 @@ def review(session: Session, seat: int, limit: int = REVIEW_DECISIONS) -> dict[s
                 "best": str(best),
                 "cost": round(cost, 1),
             }
+            if spec.name == "mulle":
+                item["round"] = view.round_no
             if percent >= 1:
                 item["chance"] = percent
             items.append(item)
