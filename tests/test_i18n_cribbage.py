@@ -153,13 +153,15 @@ def test_muggins_events_in_words() -> None:
     after_muggins = engine.step(state, MugginsCall(6))[1]
     texts = [event_text(e.to_json()) for e in after_muggins]
     assert texts[0] == "P0: muggins 6"
-    assert texts[1] == "P1's hand: muggins 6: 13 missed, the caller pegs 6 (M5)"
+    # the show's summary says who called it (the fresh user's finding: "muggins 2: 2 missade" named nobody)
+    assert texts[1] == "P1's hand: P0 called muggins for 6: 13 missed, the caller pegs 6 (M5)"
+    assert event_text(after_muggins[1].to_json(), "sv", ["Ann", "Bo"]).startswith("Bos hand: Ann ropade muggins för 6")
     assert texts[2] == "P0 pegs 6: muggins for 6 -> 6"
     assert texts[3].startswith("P1's hand 5H 5D TH JC with 5C was worth 21 (fifteen two, ")
     over = engine.step(state, Overcount())[1]
     assert [event_text(e.to_json()) for e in over][:2] == [
         "P0: overcount",
-        "P1's hand: overcount called, but the count was not too high (M8)",
+        "P1's hand: P0 called overcount, but the count was not too high (M8)",
     ]
 
 

@@ -359,3 +359,31 @@ def test_hint_and_discard_advisor(server: str, browser: Any) -> None:
     assert saved["speed"] == "off" and saved["aids"]["hint"] is False
     errors.check()
     page.context.close()
+
+
+def test_under_muggins_the_show_hint_gives_no_count(server: str, browser: Any) -> None:
+    """The fresh user's finding ("Korten är värda 8: meddela 8" in the Muggins show): with Muggins on, counting is
+    the player's task (Cribbage spec §2.10), so the hint there names no count and offers no move to play."""
+    page = _page(browser, lang="sv", speed="off")
+    errors = base.PageErrors(page)
+    _create(page, server, "cribbage", options={"muggins": True})
+    page.wait_for_selector(".cribbage")
+    counts: list[bool] = []
+    for _ in range(200):
+        assert base.wait_mine_or_over(page, ".cribbage"), "the first show never came"
+        if page.locator("#show-close").count():
+            page.keyboard.press("Enter")
+            continue
+        data = _data(page, ".cribbage")
+        if data["phase"] == "show" and any(m.startswith("count") for m in json.loads(data["legal"])):
+            break
+        _cribbage_turn_by_keys(page, counts)
+        _wait_version_change(page, ".cribbage", data["version"])
+    page.click("#hint-btn")  # (the count box has the focus: a key would be typed into it)
+    page.wait_for_selector("#hint")
+    text = page.inner_text("#hint")
+    assert "muggins" in text.lower() and not re.search(r"\d", text), text
+    assert page.locator("#hint-play").count() == 0
+    base.shots(page, "aids-muggins-show-hint")
+    errors.check()
+    page.context.close()

@@ -5,9 +5,10 @@
 import type { StateMsg } from "./api";
 import { h, clear } from "./dom";
 import { aw } from "./aidwords";
-import { short } from "./cards";
+import { handValue, short } from "./cards";
 import { aidOn, onSettings } from "./settings";
 import { describeNotation } from "./mulle";
+import { parseMove } from "./mullenotation";
 import { decimal, type Fmt } from "./words";
 import { lang, t } from "./i18n";
 
@@ -180,8 +181,9 @@ export class Aids {
           { class: "panel hint", id: "hint", "aria-live": "polite" },
           h("b", {}, aw("ui.hintTitle"), ": "),
           h("span", { class: "hint-text", title: this.hintText() }, this.hintText()),
-          " ",
-          h("button", { class: "primary small", id: "hint-play", "data-move": this.hint.move, onclick: () => this.host.move(this.hint.move) }, aw("ui.hintPlay", this.hint.reason ?? {})),
+          // no move under Muggins in the show: the count is the player's task, the hint only says so
+          this.hint.move ? " " : null,
+          this.hint.move ? h("button", { class: "primary small", id: "hint-play", "data-move": this.hint.move, onclick: () => this.host.move(this.hint.move) }, aw("ui.hintPlay", this.hint.reason ?? {})) : null,
         ),
       );
     }
@@ -197,6 +199,24 @@ export class Aids {
     return notation.replace(/^discard\s+/, "").split(/\s+/).map(short).join(" ");
   }
 
+  /** A Mulle move of the review in words as the log says them: what you did ("you laid 8♦ on the table") or what
+   * the computer would do ("the computer would take 8♣ with 8♦"), review.mulle.did / would of the catalogue. */
+  private mulleWords(notation: string, form: "did" | "would"): string {
+    const mv = parseMove(notation);
+    if (!mv) return describeNotation(notation) ?? notation;
+    const items = [...mv.loose.map(short), ...mv.builds.map(() => t("buildOf", { v: handValue(mv.card) }))];
+    const kind = mv.kind === "B" && mv.pkg.length ? "Bpkg" : mv.kind;
+    const pkg = mv.pkg.map(([a, b]) => `${short(a)}+${short(b)}`).join(", ");
+    return aw(`review.mulle.${form}`, { kind, card: short(mv.card), items: items.join(", "), v: mv.value ?? "", on: mv.on ? short(mv.on) : "", pkg });
+  }
+
+  private reviewRow(it: Json): string {
+    const m = this.host.state()!;
+    const cost = decimal(it.cost, 1, lang());
+    if (m.game === "mulle") return aw("ui.reviewRowMulle", { round: it.round, deal: it.deal, played: this.mulleWords(it.played, "did"), best: this.mulleWords(it.best, "would"), cost });
+    return aw("ui.reviewRow", { kind: it.kind, odds: it.chance !== undefined, chance: decimal(it.chance ?? 0, 0, lang()), deal: it.deal, played: this.moveWords(it.played), best: this.moveWords(it.best), cost });
+  }
+
   private reviewPanel(): HTMLElement {
     const box = h("section", { class: "panel review", id: "review", "aria-live": "polite" }, h("h3", {}, aw("ui.reviewTitle")));
     if (!this.review) {
@@ -210,7 +230,7 @@ export class Aids {
         h(
           "ul",
           {},
-          items.map((it) => h("li", { "data-ply": String(it.ply) }, aw("ui.reviewRow", { kind: it.kind, odds: it.chance !== undefined, chance: decimal(it.chance ?? 0, 0, lang()), deal: it.deal, played: this.moveWords(it.played), best: this.moveWords(it.best), cost: decimal(it.cost, 1, lang()) }))),
+          items.map((it) => h("li", { "data-ply": String(it.ply) }, this.reviewRow(it))),
         ),
       );
     return box;

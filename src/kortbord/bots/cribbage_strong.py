@@ -327,7 +327,12 @@ class StrongBot:
 
     # -- the play --------------------------------------------------------------------------------------------
     def play_values(
-        self, view: View, legal_moves: Sequence[Move], rng: random.Random, win: float = _WIN
+        self,
+        view: View,
+        legal_moves: Sequence[Move],
+        rng: random.Random,
+        win: float = _WIN,
+        samples: list[tuple[float, list[float]]] | None = None,
     ) -> list[float]:
         """The mean searched value of each move over random deals consistent with ``view`` (module docstring).
 
@@ -337,7 +342,8 @@ class StrongBot:
         Returns:
             One value per move: own side's points minus the opponents' (mean over opponents) until the end of
             the play, plus ``win`` for winning there and minus it for losing (playing to the board: ``win`` times
-            twice the chance of winning, less one); negated in Lowball.
+            twice the chance of winning, less one); negated in Lowball.  ``samples``, when given, receives each
+            deal's ``(weight, [value of each move])`` (the same deals for every move: the review's noise test).
         """
         sampler = _Sampler(view)
         totals = [0.0] * len(legal_moves)
@@ -354,9 +360,13 @@ class StrongBot:
         while True:
             state, weight = sampler.sample(rng)
             search = _Search(view.seat, view.rules, state, sampler.shows() if use_board else None, win)
+            deal = [0.0] * len(legal_moves)
             for i, move in enumerate(legal_moves):
-                totals[i] += weight * search.value_after(move)
+                deal[i] = value = search.value_after(move)
+                totals[i] += weight * value
                 nodes += search.nodes + 1  # the card's own search counts one node at least
+            if samples is not None:
+                samples.append((weight, deal))
             weights += weight
             done += 1
             nodes += _DEAL_NODES

@@ -9,7 +9,9 @@ WebSocket messages (``docs/protocol.md``; the page's ``web/src/aids.ts``):
   at most one seat is a person, or when every person's seat agrees.
 * ``{"type": "hint"}`` -- the strong computer's move for the seat to act: ``{"type": "hint", "version", "move":
   notation, "reason": {"code", **data}}``; the reason's words are ``hint.<game>.<code>`` of the ``aids``
-  catalogue.  The bot thinks in the table's bot pool (off the event loop) on ``spec.view(state, seat)``; the reason
+  catalogue.  In the Cribbage show under Muggins the count is the player's task: ``"move": null`` and a reason
+  that gives no count (:func:`muggins_show_reason`).  The bot's seed is the position's (:func:`position_seed`),
+  so the review after the game judges each decision with the same search.  The bot thinks in the table's bot pool (off the event loop) on ``spec.view(state, seat)``; the reason
   comes from stepping the move in a world sampled from that view (``spec.sample``), so it never names a card the
   seat cannot see.
 * ``{"type": "advice"}`` -- the numbers of the aids for the seat's view: Cribbage ``{"discards": [...]}`` (see
@@ -21,6 +23,8 @@ Every refusal is an ``error`` message (``aids_off``, ``not_your_turn``, ``specta
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import math
 import random
 import weakref
 from collections import Counter
@@ -40,8 +44,12 @@ __all__ = [
     "discard_advice",
     "handle",
     "hint_reason",
+    "interval_above_zero",
+    "judge",
+    "muggins_show_reason",
     "mulle_advice",
     "play_cost",
+    "position_seed",
     "review",
     "status_message",
 ]
@@ -50,8 +58,12 @@ __all__ = [
 MESSAGES: Final = frozenset({"aids", "hint", "advice", "review"})
 #: The review looks at the seat's last this many decisions (a long Mulle game would take the computer minutes).
 REVIEW_DECISIONS: Final = 40
-#: Sampled worlds per Mulle move the review values (the strong player's own playouts).
-REVIEW_WORLDS: Final = 16
+#: Sampled worlds on which the review values the strong player's Mulle move against the move played (the strong
+#: player's own playouts, both moves on the same worlds with the same playout seed: common random numbers).
+REVIEW_WORLDS: Final = 48
+#: The normal quantile of the review's 95% interval: a decision is listed only when the strong move's gain over the
+#: move played has a 95% interval above zero (more than the search's own noise).
+Z95: Final = 1.96
 
 #: Reviews computed at once in the whole server (each is seconds of CPU in a thread of the default executor, which
 #: loading a game and the discard advice use too: more at once would hold those up for every table); the others
@@ -64,6 +76,30 @@ _TASKS: set[asyncio.Task[None]] = set()
 _REVIEW_GATES: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = weakref.WeakKeyDictionary()
 
 _DECK: Final = tuple(Card.parse(r + s) for r in "A23456789TJQK" for s in "SHDC")
+
+
+def position_seed(game_id: str, game: str, version: int, seat: int) -> int:
+    """The strong computer's generator seed for the hint at one position -- game ``game_id`` of ``game`` at
+    ``version`` (moves played), for ``seat`` -- and for the review of the decision made there, so both are one
+    judgement: the review's "computer's choice" is the move the hint gave.  A 63-bit int (BLAKE2b of the four)."""
+    digest = hashlib.blake2b(f"{game_id}|{game}|{version}|{seat}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> 1
+
+
+def interval_above_zero(diffs: list[float], weights: list[float] | None = None) -> tuple[float, float]:
+    """The (weighted) mean of the paired differences ``diffs`` and the half-width of its 95% interval
+    (``Z95`` standard errors, the effective sample size of the weights).  One sample, or differences that are all
+    equal (every world the same: the outcome is known), give a half-width of 0."""
+    w = weights or [1.0] * len(diffs)
+    total = sum(w)
+    if not diffs or total <= 0:
+        return 0.0, 0.0
+    mean = sum(wi * d for wi, d in zip(w, diffs, strict=True)) / total
+    n_eff = total * total / sum(wi * wi for wi in w)
+    if len(diffs) < 2 or n_eff <= 1.0:
+        return mean, 0.0
+    var = sum(wi * (d - mean) ** 2 for wi, d in zip(w, diffs, strict=True)) / total * n_eff / (n_eff - 1.0)
+    return mean, Z95 * math.sqrt(max(0.0, var) / n_eff)
 
 
 def aids_allowed(session: Session) -> bool:
@@ -181,6 +217,15 @@ def mulle_advice(view: Any) -> dict[str, Any]:
 
 
 # --------------------------------------------------------------------------------------------------------- hint
+def muggins_show_reason(spec: Any, legal: Any) -> dict[str, str]:
+    """The hint in the show under Muggins (Cribbage spec §2.10): counting is the player's task there, so the hint
+    gives no count and no move -- only the reminder to count (``mugginscount``: the seat announces its own hand or
+    crib) or to check the count announced (``mugginscheck``: accept, or call muggins or an overcount), in words
+    ``hint.cribbage.<code>`` of the ``aids`` catalogue.  The count helper is off under Muggins for the same reason."""
+    kinds = {spec.move_json(m)["kind"] for m in legal}
+    return {"code": "mugginscount" if "announce" in kinds else "mugginscheck"}
+
+
 def hint_reason(spec: Any, view: Any, move: Any, rng: random.Random) -> dict[str, Any]:
     """Why the strong computer plays ``move`` in ``view``, as a reason ``{"code", **data}`` (words:
     ``hint.<game>.<code>`` in the ``aids`` catalogue).
@@ -259,11 +304,12 @@ def hint_reason(spec: Any, view: Any, move: Any, rng: random.Random) -> dict[str
 
 
 # ------------------------------------------------------------------------------------------------------ review
-def mulle_values(view: Any, moves: list[Any], rng: random.Random, worlds: int = REVIEW_WORLDS) -> list[float]:
-    """The strong Mulle player's value of each of ``moves`` for the view's seat: the mean over ``worlds`` worlds
-    sampled from the view (``SPEC.sample``) of its own side's points gained minus the other sides' mean, each move
-    played out by the strong player's own playout policy with the same generator seed (common random numbers) --
-    what :class:`kortbord.bots.mulle_strong.StrongBot` maximises, in points."""
+def mulle_values(view: Any, moves: list[Any], rng: random.Random, worlds: int = REVIEW_WORLDS) -> list[list[float]]:
+    """The strong Mulle player's value of each of ``moves`` for the view's seat in each of ``worlds`` worlds
+    sampled from the view (``SPEC.sample``): its own side's points gained minus the other sides' mean (negated in
+    Kryp-mulle, spec §3), each move played out by the strong player's own playout policy with the same generator
+    seed in the same world (common random numbers) -- what :class:`kortbord.bots.mulle_strong.StrongBot`
+    maximises, in points (spec §2.11).  Returns one list per move, one value per world."""
     from kortbord.bots import mulle_strong
     from kortbord.mulle import engine
     from kortbord.mulle.spec import SPEC
@@ -271,60 +317,109 @@ def mulle_values(view: Any, moves: list[Any], rng: random.Random, worlds: int = 
 
     bot = mulle_strong.StrongBot(view.rules)
     tables = mulle_strong._tables(view.rules)
+    sign = -1.0 if tables.kryp else 1.0
     side = side_of(view.teams, view.seat)
-    totals = [0.0] * len(moves)
+    out: list[list[float]] = [[] for _ in moves]
     for _ in range(worlds):
         world = SPEC.sample(view, rng)
         base = mulle_strong._side_points(world, tables)
         seed = rng.getrandbits(64)
+        by_value = {m: m for m in engine.legal_moves(world)}
         for i, m in enumerate(moves):
-            after = bot._playout(engine.apply(world, m), random.Random(seed))
+            after = bot._playout(engine.apply(world, by_value.get(m, m)), random.Random(seed))
             pts = mulle_strong._side_points(after, tables)
             gain = [pts[k] - base[k] for k in range(len(pts))]
             others = (sum(gain) - gain[side]) / max(1, len(gain) - 1)
-            totals[i] += gain[side] - others
-    return [t / worlds for t in totals]
+            out[i].append(sign * (gain[side] - others))
+    return out
 
 
 def play_cost(bot: Any, view: Any, legal: list[Any], move: Any, seed: int) -> tuple[Any, float, float]:
     """What a Cribbage play ``move`` cost against the strong player ``bot``'s choice in ``view`` (spec §2.4):
-    ``(best, points, chance)`` -- the strong choice (None when it is ``move``: then nothing was lost), the
+    ``(best, points, chance)`` -- the strong choice, searched with ``random.Random(seed)`` exactly as
+    :meth:`~kortbord.bots.cribbage_strong.StrongBot.choose` does (the hint's move with the position's seed), the
     expected game points it would have gained over ``move`` to the end of the play (the own side's less the
     opponents'), and how much more likely it makes winning the game (0..1; the search's win bonus is never counted
-    as points, :func:`kortbord.bots.cribbage_strong.split_values`).  ``seed`` seeds the sampled deals."""
-    from kortbord.bots.cribbage_strong import split_values
+    as points, :func:`kortbord.bots.cribbage_strong.split_values`).  ``(None, 0.0, 0.0)`` when the choice is
+    ``move``, or when its searched value beats ``move``'s by no more than the search's noise: the 95% interval of
+    the difference over the same sampled deals (:func:`interval_above_zero`) does not lie above zero."""
+    from kortbord.bots.cribbage_strong import _pick, split_values
 
-    values = bot.play_values(view, legal, random.Random(seed))
-    i_best = max(range(len(legal)), key=lambda i: values[i])
-    if legal[i_best] == move:
+    rng = random.Random(seed)
+    samples: list[tuple[float, list[float]]] = []
+    values = bot.play_values(view, legal, rng, samples=samples)
+    best = _pick(legal, values, rng)
+    if best == move:
+        return None, 0.0, 0.0
+    i_best, i_mine = legal.index(best), legal.index(move)
+    mean, half = interval_above_zero([d[i_best] - d[i_mine] for _, d in samples], [w for w, _ in samples])
+    if mean - half <= 0:
         return None, 0.0, 0.0
     _, points, chances = split_values(bot, view, legal, seed, values)
-    i_mine = legal.index(move)
-    return legal[i_best], points[i_best] - points[i_mine], chances[i_best] - chances[i_mine]
+    return best, points[i_best] - points[i_mine], chances[i_best] - chances[i_mine]
+
+
+def judge(spec: Any, strong: Any, view: Any, legal: list[Any], move: Any, seed: int) -> tuple[str, Any, float, float]:
+    """One decision of the review (:func:`review`): ``move`` played in ``view`` against the strong player
+    ``strong``'s choice searched with ``random.Random(seed)`` (the hint's seed at that position).
+
+    Returns:
+        ``(kind, best, cost, chance)`` -- ``kind`` ``"discard"``/``"play"`` (Cribbage) or ``"move"`` (Mulle);
+        ``best`` the strong choice, or None when it is ``move`` or not better by more than the search's noise;
+        ``cost`` the expected game points ``move`` gave away; ``chance`` the chance of winning it gave away (0..1,
+        Cribbage plays only).
+    """
+    best: Any = None
+    cost = 0.0
+    chance = 0.0
+    if spec.name == "cribbage":
+        if view.phase == "discard":
+            choice = strong.choose(view, legal, random.Random(seed))
+            if choice != move:
+                nets = {tuple(sorted(r["discard"])): r["net"] for r in discard_advice(view)}
+                gain = (
+                    nets[tuple(sorted(str(c) for c in choice.cards))] - nets[tuple(sorted(str(c) for c in move.cards))]
+                )
+                best, cost = choice, -gain if view.rules.lowball else gain
+            return "discard", best, cost, chance
+        if view.phase == "play":
+            best, cost, chance = play_cost(strong, view, legal, move, seed)
+        return "play", best, cost, chance
+    choice = strong.choose(view, legal, random.Random(seed))
+    if choice != move:
+        v_best, v_mine = mulle_values(view, [choice, move], random.Random(seed ^ 1))
+        mean, half = interval_above_zero([b - m for b, m in zip(v_best, v_mine, strict=True)])
+        if mean - half > 0:
+            best, cost = choice, mean
+    return "move", best, cost, chance
 
 
 def review(session: Session, seat: int, limit: int = REVIEW_DECISIONS) -> dict[str, Any]:
     """The seat's decisions (its last ``limit`` with a choice) where the strong computer would have chosen
     otherwise, each with its expected cost in game points, judged from the seat's view at the time only.
 
-    The game is replayed from its seed and moves.  Cribbage: a discard by :func:`discard_advice`'s ``net`` (the
-    hand's and the crib's expected points, spec §2.5), a play by the strong player's searched values split into
-    the points to the end of the play (spec §2.4) and the chance of winning the game there
-    (:func:`kortbord.bots.cribbage_strong.split_values`: the search's win bonus is never counted as points); the
-    show's counts are not reviewed.  Mulle: the strong player's choice, valued against the move played by
-    :func:`mulle_values` (card, mulle and tabbe points, spec §2.11).
+    The game is replayed from its seed and moves.  The hint and the review are one judgement: at each decision
+    the "computer's choice" is the strong player's move searched with the hint's seed there
+    (:func:`position_seed`), so a player who played every hint has nothing listed.  A decision is listed only
+    when that choice is better than the move played by more than the search's noise.  Cribbage: a discard by
+    :func:`discard_advice`'s ``net`` (the hand's and the crib's expected points, spec §2.5; exact, so any gain of
+    0.1 or more counts), a play by :func:`play_cost` (the searched values over the same deals, the difference's
+    95% interval above zero, split into the points to the end of the play, spec §2.4, and the chance of winning
+    the game there: the search's win bonus is never counted as points); the show's counts are not reviewed.
+    Mulle: the strong player's choice valued against the move played by :func:`mulle_values` on the same
+    :data:`REVIEW_WORLDS` sampled worlds (card, mulle and tabbe points, spec §2.11), listed when the mean gain's
+    95% interval lies above zero; the cost is that mean gain.
 
     Returns:
-        ``{"checked": decisions looked at, "items": [{"ply", "deal", "kind", "played", "best", "cost",
-        "chance"?}]}`` -- ``kind``: ``"discard"`` or ``"play"`` (Cribbage), ``"move"`` (Mulle); ``cost``: the
+        ``{"checked": decisions looked at, "items": [{"ply", "deal", "round"? (Mulle), "kind", "played", "best",
+        "cost", "chance"?}]}`` -- ``kind``: ``"discard"`` or ``"play"`` (Cribbage), ``"move"`` (Mulle); ``cost``: the
         expected game points the decision gave away (the own side's less the opponents'; a Cribbage play
         chosen to win may give some away: then negative); ``chance``: only when the decision changed the chance
         of winning the game by a percentage point or more, that change in percentage points; ``deal``:
-        Cribbage the deal number, Mulle ``"round.deal"``.  At most 12 items, the costliest (winning chance
+        Cribbage the deal number (a string), Mulle the deal of the round (an int, with ``"round"``: the round).  At most 12 items, the costliest (winning chance
         first), in the order played.
     """
     from kortbord.bots import registry
-    from kortbord.bots.cribbage_strong import StrongBot
     from kortbord.server.rng import DeterministicCSPRNG
     from kortbord.server.sessions import run_chance
 
@@ -340,35 +435,13 @@ def review(session: Session, seat: int, limit: int = REVIEW_DECISIONS) -> dict[s
                 decisions.append((ply, state, move, legal))
         state, _ = spec.step(state, move)
         state, _ = run_chance(spec, state, rng)
-    local = random.Random(session.seed)
     strong = registry.make_bot(spec.name, "strong", session.rules)
     items: list[dict[str, Any]] = []
     for ply, st, move, legal in decisions[-limit:]:
         view = spec.view(st, seat)
-        best: Any = None
-        cost = 0.0
-        chance = 0.0
-        kind = "move"
-        if spec.name == "cribbage":
-            kind = "discard" if view.phase == "discard" else "play"
-            if view.phase == "discard":
-                rows = discard_advice(view)
-                chosen = sorted(str(c) for c in move.cards)
-                top = rows[0]
-                mine = next(r for r in rows if sorted(r["discard"]) == chosen)
-                if sorted(top["discard"]) != chosen:
-                    best = next(m for m in legal if sorted(str(c) for c in m.cards) == sorted(top["discard"]))
-                    cost = abs(top["net"] - mine["net"])
-            elif view.phase == "play":
-                assert isinstance(strong, StrongBot)
-                best, cost, chance = play_cost(strong, view, legal, move, local.getrandbits(64))
-            deal = str(view.deal_number)
-        else:
-            choice = strong.choose(view, legal, local)
-            if choice != move:
-                v_best, v_mine = mulle_values(view, [choice, move], local)
-                best, cost = choice, v_best - v_mine
-            deal = f"{view.round_no}.{view.deal_no}"
+        seed = position_seed(session.id, spec.name, ply - 1, seat)  # the hint's seed there (version = ply - 1)
+        kind, best, cost, chance = judge(spec, strong, view, legal, move, seed)
+        deal = str(view.deal_number) if spec.name == "cribbage" else view.deal_no
         percent = round(100 * chance)
         if best is not None and (cost >= 0.1 or percent >= 1):
             item: dict[str, Any] = {
@@ -379,6 +452,8 @@ def review(session: Session, seat: int, limit: int = REVIEW_DECISIONS) -> dict[s
                 "best": str(best),
                 "cost": round(cost, 1),
             }
+            if spec.name == "mulle":
+                item["round"] = view.round_no
             if percent >= 1:
                 item["chance"] = percent
             items.append(item)
@@ -492,8 +567,12 @@ async def _hint(session: Session, conn: Connection, seat: int, view: Any, versio
         conn.send_json(_error("not_your_turn", "a hint is for the seat to move", version))
         return
     legal = spec.legal_moves(state)
+    if spec.name == "cribbage" and view.phase == "show" and view.rules.muggins:
+        conn.send_json({"type": "hint", "version": version, "move": None, "reason": muggins_show_reason(spec, legal)})
+        return
     assert session.manager is not None
-    index = await session.manager.bots.choose(spec.name, "strong", session.rules, view, legal)
+    seed = position_seed(session.id, spec.name, version, seat)  # the review judges this decision with it too
+    index = await session.manager.bots.choose(spec.name, "strong", session.rules, view, legal, seed=seed)
     if session.version != version:
         return  # the game moved on while the computer thought: the hint is stale
     move = legal[index]

@@ -111,10 +111,16 @@ class BotPool:
         for fut in self._warming:
             fut.add_done_callback(_log_warm_failure)
 
-    async def choose(self, game: str, level: str, rules: Any, view: Any, legal_moves: Sequence[Any]) -> int:
+    async def choose(
+        self, game: str, level: str, rules: Any, view: Any, legal_moves: Sequence[Any], seed: int | None = None
+    ) -> int:
         """The index of the bot's move in ``legal_moves`` (computed in a worker).  If the pool has broken (a worker
-        died) it is restarted once; if the bot itself fails, a uniformly random legal move is played and logged."""
-        seed = random.SystemRandom().getrandbits(63)
+        died) it is restarted once; if the bot itself fails, a uniformly random legal move is played and logged.
+
+        ``seed``: the bot's generator seed (None: a fresh one from the system).  The hint passes the position's
+        seed (:func:`kortbord.server.aids.position_seed`) so the review judges a decision by the same search."""
+        if seed is None:
+            seed = random.SystemRandom().getrandbits(63)
         loop = asyncio.get_running_loop()
         for attempt in range(2):
             if self._executor is None:
