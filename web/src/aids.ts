@@ -142,6 +142,7 @@ export class Aids {
   draw(): void {
     clear(this.el);
     const m = this.host.state();
+    this.el.classList.toggle("hint-slot", !!m && m.seat !== null && this.allowed && aidOn("hint") && m.status === "playing");
     if (!m || m.seat === null) return;
     const bar = h("div", { class: "aidbar" });
     if (this.humans.length > 1) {
@@ -178,8 +179,7 @@ export class Aids {
         h(
           "section",
           { class: "panel hint", id: "hint", "aria-live": "polite" },
-          h("b", {}, aw("ui.hintTitle"), ": "),
-          h("span", { class: "hint-text", title: this.hintText() }, this.hintText()),
+          h("span", { class: "hint-text", title: `${aw("ui.hintTitle")}: ${this.hintText()}` }, h("b", {}, aw("ui.hintTitle"), ": "), this.hintText()),
           " ",
           h("button", { class: "primary small", id: "hint-play", "data-move": this.hint.move, onclick: () => this.host.move(this.hint.move) }, aw("ui.hintPlay", this.hint.reason ?? {})),
         ),
