@@ -2,11 +2,13 @@
 driven by Playwright) against the real server:
 
 * the Mulle hint, asked with the whole aids line on (pile and twins), shows its whole text and its "Play it"
-  button inside the viewport at 1366x768, 1280x800 and 390x844, and asking for it moves none of the table's regions.
+  button inside the viewport at 1366x768, 1280x800 and 390x844, and asking for it moves none of the table's regions;
+* a build's tag with its takers ("can be taken by: ...") lies wholly inside the table, which does not scroll.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -15,9 +17,12 @@ from test_web_playwright import (  # the fixtures and helpers of the end-to-end 
     PageErrors,
     _context,
     browser,
+    choose_mulle_move,
     create_game,
+    mulle_click_move,
     server,
     shot,
+    wait_mine_or_over,
 )
 from web_layout import VIEWPORTS, at_rest, nothing_moved, regions
 
@@ -66,5 +71,45 @@ def test_mulle_hint_whole_and_nothing_jumps(server: str, browser: Any) -> None:
         if asked:
             nothing_moved(page, before)
         shot(page, f"w5-hint-{w}x{h}", full=False)
+    errors.check()
+    ctx.close()
+
+
+#: The build tags that stick out of the table's box, or the table scrolling (a tag below its bottom edge).
+_TAGS_OUT = """
+() => {
+  const t = document.querySelector('.tablearea'), tr = t.getBoundingClientRect(), out = [];
+  if (t.scrollHeight > t.clientHeight + 1) out.push(`the table scrolls: ${t.scrollHeight} > ${t.clientHeight}`);
+  for (const el of document.querySelectorAll('.buildtag')) {
+    const r = el.getBoundingClientRect();
+    if (r.top < tr.top - 1 || r.bottom > tr.bottom + 1 || r.left < tr.left - 1 || r.right > tr.right + 1) out.push(`${el.textContent} at ${Math.round(r.top)}-${Math.round(r.bottom)} outside ${Math.round(tr.top)}-${Math.round(tr.bottom)}`);
+  }
+  return out;
+}
+"""
+
+
+def test_build_takers_inside_the_table(server: str, browser: Any) -> None:
+    ctx = _context(browser, width=1366, height=768)
+    ctx.add_init_script("localStorage.setItem('kortbord.settings', JSON.stringify({speed: 'off'}));")
+    page = ctx.new_page()
+    errors = PageErrors(page)
+    create_game(page, server, "mulle")
+    for turn in range(40):  # build whenever one can, until a build shows its takers
+        if not wait_mine_or_over(page, ".mulle"):
+            break
+        page.wait_for_timeout(300)  # the advice (takers) after the state
+        if page.locator(".buildtag .takers").count():
+            break
+        legal = json.loads(page.eval_on_selector(".mulle", "e => e.dataset.legal"))
+        builds = [m for m in legal if m.startswith("B ")]
+        mulle_click_move(page, builds[0] if builds else choose_mulle_move(legal, turn))
+    assert page.locator(".buildtag .takers").count(), "no build with its takers in 40 turns"
+    for w, h in VIEWPORTS:
+        page.set_viewport_size({"width": w, "height": h})
+        at_rest(page)
+        problems = page.evaluate(_TAGS_OUT)
+        assert not problems, f"at {w}x{h}: {problems}"
+        shot(page, f"w5-takers-{w}x{h}", full=False)
     errors.check()
     ctx.close()
