@@ -3,7 +3,9 @@ driven by Playwright) against the real server:
 
 * the Mulle hint, asked with the whole aids line on (pile and twins), shows its whole text and its "Play it"
   button inside the viewport at 1366x768, 1280x800 and 390x844, and asking for it moves none of the table's regions;
-* a build's tag with its takers ("can be taken by: ...") lies wholly inside the table, which does not scroll.
+* a build's tag with its takers ("can be taken by: ...") lies wholly inside the table, which does not scroll;
+* on a phone, a settled Muggins count's explanation is wholly in sight above the respond or announce panel (not
+  cut by the table's edge under it) while the player judges the next count.
 """
 
 from __future__ import annotations
@@ -18,8 +20,10 @@ from test_web_playwright import (  # the fixtures and helpers of the end-to-end 
     _context,
     browser,
     choose_mulle_move,
+    close_modals,
     create_game,
     mulle_click_move,
+    root_data,
     server,
     shot,
     wait_mine_or_over,
@@ -111,5 +115,68 @@ def test_build_takers_inside_the_table(server: str, browser: Any) -> None:
         problems = page.evaluate(_TAGS_OUT)
         assert not problems, f"at {w}x{h}: {problems}"
         shot(page, f"w5-takers-{w}x{h}", full=False)
+    errors.check()
+    ctx.close()
+
+
+#: The settled counts' boxes not wholly in sight: cut by a scrolling ancestor (the table above the controls).
+_SETTLED_CUT = """
+() => {
+  const out = [];
+  for (const s of document.querySelectorAll('.settled')) {
+    const r = s.getBoundingClientRect();
+    if (r.height < 1) continue;  // an older one, folded away on a phone
+    let t = 0, b = innerHeight;
+    for (let a = s.parentElement; a; a = a.parentElement) {
+      if (getComputedStyle(a).overflowY === 'visible') continue;
+      const ar = a.getBoundingClientRect();
+      t = Math.max(t, ar.top); b = Math.min(b, ar.bottom);
+    }
+    if (r.top < t - 1 || r.bottom > b + 1) out.push(`${s.querySelector('h3')?.textContent}: ${Math.round(r.top)}-${Math.round(r.bottom)} in ${Math.round(t)}-${Math.round(b)}`);
+  }
+  return out;
+}
+"""
+
+
+@pytest.mark.parametrize("lang", ["sv", "en"])
+def test_phone_settled_count_in_sight_over_the_panel(server: str, browser: Any, lang: str) -> None:
+    ctx = _context(browser, width=390, height=844, lang=lang)
+    ctx.add_init_script("localStorage.setItem('kortbord.settings', JSON.stringify({speed: 'off'}));")
+    page = ctx.new_page()
+    errors = PageErrors(page)
+    create_game(page, server, "cribbage", options={"muggins": True})
+    seen = 0
+    for _ in range(400):
+        if not wait_mine_or_over(page, ".cribbage"):
+            break
+        close_modals(page)
+        data = root_data(page, ".cribbage")
+        legal = json.loads(data["legal"])
+        if data["phase"] == "show" and page.locator(".settled").count():
+            at_rest(page)
+            shot(page, f"w5-settled-{lang}-{seen}", full=False)
+            problems = page.evaluate(_SETTLED_CUT)
+            assert not problems, problems
+            seen += 1
+            if seen >= 3:
+                break
+        if data["phase"] == "discard":
+            hand = page.eval_on_selector_all(".hand-card", "els => els.map(e => e.dataset.code)")
+            page.click(f".hand-card[data-code='{hand[0]}']")
+            page.click(f".hand-card[data-code='{hand[1]}']")
+            page.click("#discard")
+        elif data["phase"] == "play":
+            page.click("#go" if "go" in legal else f".hand-card[data-code='{legal[0]}']")
+        elif any(m.startswith("count") for m in legal):
+            page.fill("#count-input", "4")  # mostly wrong: the computer's Muggins claims get settled too
+            page.press("#count-input", "Enter")
+        else:
+            page.click("#accept")
+        page.wait_for_function(
+            "v => document.querySelector('#game-over') || document.querySelector('.cribbage')?.dataset.version !== v",
+            arg=data["version"],
+        )
+    assert seen, "no settled count while judging the next"
     errors.check()
     ctx.close()

@@ -327,13 +327,14 @@ export class CribbageTable implements Table {
       box.append(
         h(
           "div",
-          { class: "settled reveal" },
+          // a tap shows the whole sentence where a phone cuts it to two lines (style.css)
+          { class: "settled reveal", onclick: (e: Event) => (e.currentTarget as HTMLElement).classList.toggle("open") },
           h("h3", {}, ts("settledHeading", this.ctx.isMe(s.seat), { name: this.ctx.name(s.seat), what, a: s.announced ?? "?", t: s.points })),
           s.settle ? h("p", { class: "outcome" }, plain(settleText(s.settle, this.ctx.fmt()))) : null,
           h("div", { class: "fan" }, s.cards.map((c, i) => cardImg(c, i === s.cards.length - 1 ? "small starter-in" : "small"))),
           h("p", { class: "callout" }, callout(s.groups, lang()).join(", ")),
           s.groups.length ? h("ul", { class: "groups" }, s.groups.map((g) => h("li", {}, `${groupText(g)} ${cardsText(g.cards)}: ${g.points}`))) : null,
-          h("p", {}, h("b", {}, t("trueCount", { n: s.points }))),
+          h("p", { class: "truecount" }, h("b", {}, t("trueCount", { n: s.points }))),
         ),
       );
     }
