@@ -5,7 +5,10 @@ driven by Playwright) against the real server:
   button inside the viewport at 1366x768, 1280x800 and 390x844, and asking for it moves none of the table's regions;
 * a build's tag with its takers ("can be taken by: ...") lies wholly inside the table, which does not scroll;
 * on a phone, a settled Muggins count's explanation is wholly in sight above the respond or announce panel (not
-  cut by the table's edge under it) while the player judges the next count.
+  cut by the table's edge under it) while the player judges the next count;
+* at the end of a game one dialog shows at a time (the last round's score, then the game-over panel); the game-over
+  panel's heading and result are whole, Rematch and Back to the lobby in sight without scrolling, the post-game
+  review inside it (no dialog over it), and the EN/SV switch above it takes the click.
 """
 
 from __future__ import annotations
@@ -178,5 +181,68 @@ def test_phone_settled_count_in_sight_over_the_panel(server: str, browser: Any, 
             arg=data["version"],
         )
     assert seen, "no settled count while judging the next"
+    errors.check()
+    ctx.close()
+
+
+#: The game-over panel's problems: a part cut or outside the viewport, the review not in sight, the language switch
+#: under the dim background.
+_OVER_PROBLEMS = """
+() => {
+  const out = [], vw = innerWidth, vh = innerHeight;
+  const inView = (sel) => {
+    const el = document.querySelector(sel);
+    if (!el) return out.push(`${sel}: missing`);
+    const r = el.getBoundingClientRect();
+    if (r.width < 1 || r.left < -1 || r.top < -1 || r.right > vw + 1 || r.bottom > vh + 1) out.push(`${sel} at ${Math.round(r.left)},${Math.round(r.top)}-${Math.round(r.right)},${Math.round(r.bottom)}`);
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + Math.min(r.height / 2, 8));
+    if (!el.contains(hit)) out.push(`${sel} covered by ${hit?.tagName}.${hit?.className}`);
+  };
+  for (const sel of ['#over-h', '#game-over .result', '#back-to-lobby', 'header .lang[lang=sv]', 'header .lang[lang=en]']) inView(sel);
+  if (document.querySelector('#rematch')) inView('#rematch');
+  const res = document.querySelector('#game-over .result');
+  if (res && res.scrollHeight > res.clientHeight + 1) out.push('the result is cut');
+  if (document.querySelector('#review') && !document.querySelector('#game-over #review')) out.push('the review is outside the game-over panel');
+  if (vw > 900 && document.querySelector('#game-over #review')) inView('#game-over #review h3');
+  return out;
+}
+"""
+
+
+def test_game_over_one_dialog_at_a_time(server: str, browser: Any) -> None:
+    ctx = _context(browser, width=1366, height=768)
+    ctx.add_init_script("localStorage.setItem('kortbord.settings', JSON.stringify({speed: 'off'}));")
+    page = ctx.new_page()
+    errors = PageErrors(page)
+    create_game(page, server, "mulle")
+    for turn in range(400):
+        if not wait_mine_or_over(page, ".mulle"):
+            break
+        if page.locator("#summary-close").count():  # a round's score between rounds
+            page.click("#summary-close")
+            continue
+        data = root_data(page, ".mulle")
+        mulle_click_move(page, choose_mulle_move(json.loads(data["legal"]), turn))
+        page.wait_for_function(
+            "v => document.querySelector('#game-over') || document.querySelector('.mulle')?.dataset.version !== v",
+            arg=data["version"],
+        )
+    page.wait_for_selector("#round-summary")  # the last round's score first ...
+    at_rest(page)
+    assert page.eval_on_selector("#game-over", "el => el.getClientRects().length") == 0, "two dialogs at once"
+    shot(page, "w5-over-1-round-score", full=False)
+    page.click("#summary-close")  # ... then the game over
+    page.wait_for_selector("#game-over", state="visible")
+    page.wait_for_selector("#game-over #review li, #game-over #review p:not(.muted)")  # the review has come
+    for w, h in VIEWPORTS:
+        page.set_viewport_size({"width": w, "height": h})
+        at_rest(page)
+        problems = page.evaluate(_OVER_PROBLEMS)
+        assert not problems, f"at {w}x{h}: {problems}"
+        shot(page, f"w5-over-2-{w}x{h}", full=False)
+    page.set_viewport_size({"width": 1366, "height": 768})
+    page.click("header .lang[lang=sv]")
+    page.wait_for_function("() => document.querySelector('#over-h')?.textContent === 'Partiet är slut'")
+    assert not page.evaluate(_OVER_PROBLEMS)
     errors.check()
     ctx.close()

@@ -31,6 +31,8 @@ export interface AidHost {
 
 export class Aids {
   el = h("div", { class: "aids-wrap", id: "aids" });
+  /** The post-game review's place: the game-over panel shows it (gamepage.ts), so no dialog hides it. */
+  reviewEl = h("div", { class: "review-wrap" });
   private allowed = false;
   private agreed: number[] = [];
   private humans: number[] = [];
@@ -141,6 +143,7 @@ export class Aids {
 
   draw(): void {
     clear(this.el);
+    clear(this.reviewEl);
     const m = this.host.state();
     this.el.classList.toggle("hint-slot", !!m && m.seat !== null && this.allowed && aidOn("hint") && m.status === "playing");
     if (!m || m.seat === null) return;
@@ -186,7 +189,8 @@ export class Aids {
       );
     }
     if (this.allowed && m.game === "cribbage" && aidOn("advisor") && this.advice?.discards && this.myTurn()) this.el.append(this.advisor());
-    if (m.status === "over" && this.reviewAsked && aidOn("review")) this.el.append(this.reviewPanel());
+    clear(this.reviewEl);
+    if (m.status === "over" && this.reviewAsked && aidOn("review")) this.reviewEl.append(this.reviewPanel());
   }
 
   /** A move in words for the review: Mulle described, Cribbage cards as A♠ ("discard 5H 5S" -> "5♥ 5♠"). */

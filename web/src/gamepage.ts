@@ -543,7 +543,8 @@ export class GamePage {
       h("p", { class: "result" }, this.resultText(m)),
       skunk ? h("p", { class: "badge skunk" }, skunk) : null,
       this.finalScores(m),
-      h("div", { class: "over-details" }, this.table ? this.table.overDetails(this.events) : []),
+      // the details and the review scroll between the result and the actions, which stay in sight
+      h("div", { class: "over-middle" }, h("div", { class: "over-details" }, this.table ? this.table.overDetails(this.events) : []), this.aids.reviewEl),
       this.rematchBox(m),
     );
     this.overEl.append(panel);
