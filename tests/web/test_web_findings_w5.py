@@ -8,7 +8,9 @@ driven by Playwright) against the real server:
   cut by the table's edge under it) while the player judges the next count;
 * at the end of a game one dialog shows at a time (the last round's score, then the game-over panel); the game-over
   panel's heading and result are whole, Rematch and Back to the lobby in sight without scrolling, the post-game
-  review inside it (no dialog over it), and the EN/SV switch above it takes the click.
+  review inside it (no dialog over it), and the EN/SV switch above it takes the click;
+* a show summary once closed (its button or Escape) stays closed when the language is switched or the page
+  reloaded.
 """
 
 from __future__ import annotations
@@ -244,5 +246,58 @@ def test_game_over_one_dialog_at_a_time(server: str, browser: Any) -> None:
     page.click("header .lang[lang=sv]")
     page.wait_for_function("() => document.querySelector('#over-h')?.textContent === 'Partiet är slut'")
     assert not page.evaluate(_OVER_PROBLEMS)
+    errors.check()
+    ctx.close()
+
+
+def _play_cribbage_until_show_summary(page: Any) -> None:
+    """Play our seat (the first two cards away, the first legal card) until the show summary opens."""
+    for _ in range(200):
+        page.wait_for_function(
+            "() => document.querySelector('#show-panel') || document.querySelector('.cribbage')?.dataset.mine === '1'"
+        )
+        if page.locator("#show-panel").count():
+            return
+        data = root_data(page, ".cribbage")
+        legal = json.loads(data["legal"])
+        if data["phase"] == "discard":
+            hand = page.eval_on_selector_all(".hand-card", "els => els.map(e => e.dataset.code)")
+            page.click(f".hand-card[data-code='{hand[0]}']")
+            page.click(f".hand-card[data-code='{hand[1]}']")
+            page.click("#discard")
+        else:
+            page.click("#go" if "go" in legal else f".hand-card[data-code='{legal[0]}']")
+        page.wait_for_function(
+            "v => document.querySelector('#show-panel') || document.querySelector('.cribbage')?.dataset.version !== v",
+            arg=data["version"],
+        )
+    pytest.fail("no show summary")
+
+
+def test_closed_show_stays_closed_after_language_switch(server: str, browser: Any) -> None:
+    ctx = _context(browser, width=1366, height=768)
+    ctx.add_init_script("localStorage.setItem('kortbord.settings', JSON.stringify({speed: 'off'}));")
+    page = ctx.new_page()
+    errors = PageErrors(page)
+    create_game(page, server, "cribbage")
+    _play_cribbage_until_show_summary(page)
+    page.click("#show-close")
+    for lang in ("sv", "en"):
+        page.click(f"header .lang[lang={lang}]")
+        page.wait_for_function("l => document.documentElement.lang === l", arg=lang)
+        page.wait_for_selector(".cribbage")
+        page.wait_for_timeout(300)
+        assert page.locator("#show-panel").count() == 0, f"the closed show reopened after switching to {lang}"
+    page.click("#reopen-show")  # opened again by hand, closed with Escape
+    page.wait_for_selector("#show-panel")
+    page.keyboard.press("Escape")
+    assert page.locator("#show-panel").count() == 0
+    page.reload()
+    page.wait_for_selector(".cribbage")
+    page.wait_for_timeout(500)
+    assert page.locator("#show-panel").count() == 0, "the closed show reopened after a reload"
+    page.click("header .lang[lang=sv]")
+    page.wait_for_timeout(300)
+    assert page.locator("#show-panel").count() == 0
     errors.check()
     ctx.close()
