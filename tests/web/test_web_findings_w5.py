@@ -8,7 +8,8 @@ driven by Playwright) against the real server:
   cut by the table's edge under it) while the player judges the next count;
 * at the end of a game one dialog shows at a time (the last round's score, then the game-over panel); the game-over
   panel's heading and result are whole, Rematch and Back to the lobby in sight without scrolling, the post-game
-  review inside it (no dialog over it), and the EN/SV switch above it takes the click;
+  review inside it (no dialog over it), and the EN/SV switch above it takes the click; the lobby's list then says
+  "Visa" for it, its date in Swedish, its lines aligned;
 * a show summary once closed (its button or Escape) stays closed when the language is switched or the page
   reloaded.
 """
@@ -16,6 +17,7 @@ driven by Playwright) against the real server:
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -246,6 +248,16 @@ def test_game_over_one_dialog_at_a_time(server: str, browser: Any) -> None:
     page.click("header .lang[lang=sv]")
     page.wait_for_function("() => document.querySelector('#over-h')?.textContent === 'Partiet är slut'")
     assert not page.evaluate(_OVER_PROBLEMS)
+    # the lobby's list in Swedish: the finished game is looked at ("Visa"), its date in Swedish, the lines aligned
+    page.click("header .brand")
+    page.wait_for_selector("ul.saved .status.over")
+    row = page.inner_text("ul.saved li")
+    assert "Visa" in row and "Fortsätt\n" not in row + "\n", row
+    assert re.search(r"\b\d{1,2} [a-zåäö]{3,4}\.? \d{4},? \d{2}:\d{2}\b", row), row
+    lefts = page.eval_on_selector_all(
+        "ul.saved li .what > *", "els => els.map(e => Math.round(e.getBoundingClientRect().left))"
+    )
+    assert len(set(lefts)) == 1, lefts
     errors.check()
     ctx.close()
 

@@ -440,13 +440,18 @@ function drawResume(el: HTMLElement, nav: { openGame(id: string): void }): void 
     return;
   }
   const list = h("ul", { class: "saved" });
+  // the date in the page's language ("1 dec. 2026 18:37", "Dec 1, 2026, 6:37 PM")
+  const when = new Intl.DateTimeFormat(lang(), { dateStyle: "medium", timeStyle: "short" });
   for (const s of seats) {
     const status = h("span", { class: "status" }, "…");
+    const open = h("button", { class: "primary", onclick: () => nav.openGame(s.game_id) }, t("resumeBtn"));
     api
       .game(s.game_id)
       .then((g) => {
         status.textContent = t(`status_${g.status}` as "status_over");
         status.className = `status ${g.status}`;
+        // a finished game is looked at, not resumed
+        if (g.status === "over") open.textContent = t("viewBtn");
       })
       .catch(() => {
         status.textContent = t("status_unknown");
@@ -462,9 +467,9 @@ function drawResume(el: HTMLElement, nav: { openGame(id: string): void }): void 
           h("strong", {}, s.game === "mulle" ? t("mulle") : t("cribbage")),
           " ",
           status,
-          h("small", {}, new Date(s.created).toLocaleString()),
+          h("small", {}, when.format(new Date(s.created))),
         ),
-        h("button", { class: "primary", onclick: () => nav.openGame(s.game_id) }, t("resumeBtn")),
+        open,
         h(
           "button",
           {
