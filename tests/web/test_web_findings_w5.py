@@ -10,6 +10,8 @@ driven by Playwright) against the real server:
   panel's heading and result are whole, Rematch and Back to the lobby in sight without scrolling, the post-game
   review inside it (no dialog over it), and the EN/SV switch above it takes the click; the lobby's list then says
   "Visa" for it, its date in Swedish, its lines aligned;
+* the Swedish words: the Cribbage rules page says krubba/krubban, never crib/cribben; the keys dialog names the
+  space bar "Mellanslag";
 * a show summary once closed (its button or Escape) stays closed when the language is switched or the page
   reloaded.
 """
@@ -311,5 +313,25 @@ def test_closed_show_stays_closed_after_language_switch(server: str, browser: An
     page.click("header .lang[lang=sv]")
     page.wait_for_timeout(300)
     assert page.locator("#show-panel").count() == 0
+    errors.check()
+    ctx.close()
+
+
+def test_swedish_words_rules_page_and_keys(server: str, browser: Any) -> None:
+    ctx = _context(browser, width=1366, height=768, lang="sv")
+    page = ctx.new_page()
+    errors = PageErrors(page)
+    page.goto(server + "/#/rules/cribbage")
+    page.wait_for_selector("h1")
+    text = page.inner_text("main")
+    assert "krubba" in text, text
+    assert not re.search(r"\bcrib(?:ben)?\b", text), re.findall(r".{30}\bcrib(?:ben)?\b.{30}", text)
+    create_game(page, server, "cribbage")
+    page.wait_for_selector(".cribbage .hand-card")
+    page.keyboard.press("?")
+    page.wait_for_selector("#keys-overlay")
+    keys = page.inner_text("#keys-overlay")
+    assert "Mellanslag" in keys and "Space" not in keys, keys
+    shot(page, "w5-sv-keys", full=False)
     errors.check()
     ctx.close()

@@ -214,7 +214,7 @@ export class Aids {
         h(
           "ul",
           {},
-          items.map((it) => h("li", { "data-ply": String(it.ply) }, aw("ui.reviewRow", { kind: it.kind, odds: it.chance !== undefined, chance: decimal(it.chance ?? 0, 0, lang()), deal: it.deal, played: this.moveWords(it.played), best: this.moveWords(it.best), cost: decimal(it.cost, 1, lang()) }))),
+          items.map((it) => h("li", { "data-ply": String(it.ply) }, aw("ui.reviewRow", { kind: it.kind, odds: it.chance !== undefined, one: Math.round(it.chance ?? 0) === 1, chance: decimal(it.chance ?? 0, 0, lang()), deal: it.deal, played: this.moveWords(it.played), best: this.moveWords(it.best), cost: decimal(it.cost, 1, lang()) }))),
         ),
       );
     return box;
