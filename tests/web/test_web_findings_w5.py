@@ -12,6 +12,7 @@ driven by Playwright) against the real server:
   "Visa" for it, its date in Swedish, its lines aligned;
 * the Swedish words: the Cribbage rules page says krubba/krubban, never crib/cribben; the keys dialog names the
   space bar "Mellanslag";
+* the Cribbage lobby form, like Mulle's, comes back as it was when a game was started from it (after a reload);
 * a show summary once closed (its button or Escape) stays closed when the language is switched or the page
   reloaded.
 """
@@ -333,5 +334,28 @@ def test_swedish_words_rules_page_and_keys(server: str, browser: Any) -> None:
     keys = page.inner_text("#keys-overlay")
     assert "Mellanslag" in keys and "Space" not in keys, keys
     shot(page, "w5-sv-keys", full=False)
+    errors.check()
+    ctx.close()
+
+
+def test_cribbage_form_remembered(server: str, browser: Any) -> None:
+    ctx = _context(browser, width=1366, height=768)
+    page = ctx.new_page()
+    errors = PageErrors(page)
+    create_game(page, server, "cribbage", options={"muggins": True, "target": 61}, seat1="bot:casual")
+    page.wait_for_selector(".cribbage")
+    create_game(page, server, "mulle", options={"kryp": True})
+    page.wait_for_selector(".mulle")
+    page.goto(server + "/")
+    page.reload()
+    for game, checks in (("cribbage", {"muggins": True, "target": "61"}), ("mulle", {"kryp": True})):
+        page.click(f"#tab-{game}")
+        page.wait_for_selector(f"#opt-{game}-{'kryp' if game == 'mulle' else 'muggins'}")
+        for key, want in checks.items():
+            sel = f"#opt-{game}-{key}"
+            got = page.is_checked(sel) if isinstance(want, bool) else page.input_value(sel)
+            assert got == want, (game, key, got)
+        if game == "cribbage":
+            assert page.input_value("#seat-1") == "bot:casual"
     errors.check()
     ctx.close()

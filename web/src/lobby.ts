@@ -25,6 +25,39 @@ const form: FormState = {
   touched: { mulle: new Set(), cribbage: new Set() },
 };
 
+/** Each game's form as it was when a game was last started from it (localStorage "kortbord.form.<game>"): the
+ * rule choices, the number of players, the opponents -- both games' forms come back as they were left, also after
+ * a reload. */
+interface SavedForm {
+  values: Record<string, unknown>;
+  touched: string[];
+  players: number;
+  opponents: string[];
+  together: boolean;
+}
+
+function saveForm(game: GameKind): void {
+  const f: SavedForm = { values: form.values[game], touched: [...form.touched[game]], players: form.players, opponents: form.opponents, together: form.together };
+  localStorage.setItem(`kortbord.form.${game}`, JSON.stringify(f));
+}
+
+/** Put back `game`'s saved form (a broken or missing entry: the form as it is). */
+function loadForm(game: GameKind): void {
+  try {
+    const f = JSON.parse(localStorage.getItem(`kortbord.form.${game}`) ?? "null") as SavedForm | null;
+    if (!f || typeof f !== "object") return;
+    if (f.values && typeof f.values === "object") form.values[game] = { ...f.values };
+    if (Array.isArray(f.touched)) form.touched[game] = new Set(f.touched.filter((k) => typeof k === "string"));
+    if ([2, 3, 4].includes(f.players)) form.players = f.players;
+    if (Array.isArray(f.opponents)) form.opponents = f.opponents.filter((o) => typeof o === "string");
+    form.together = Boolean(f.together);
+  } catch {
+    /* a broken entry: the defaults */
+  }
+}
+
+loadForm(form.game);
+
 const docs: Partial<Record<GameKind, OptionsDoc>> = {};
 
 // Options the lobby shows as its own first controls (the rest go under "All rule options").
@@ -209,7 +242,10 @@ function drawNewGame(el: HTMLElement, nav: { openGame(id: string): void }): void
         "aria-selected": String(form.game === g),
         id: `tab-${g}`,
         onclick: () => {
-          form.game = g;
+          if (form.game !== g) {
+            form.game = g;
+            loadForm(g);
+          }
           localStorage.setItem("kortbord.lastGame", g);
           rerender();
         },
@@ -396,6 +432,7 @@ function drawNewGame(el: HTMLElement, nav: { openGame(id: string): void }): void
   btn.addEventListener("click", async () => {
     btn.disabled = true;
     btn.textContent = t("creating");
+    saveForm(game);
     const rules: Record<string, unknown> = {};
     for (const k of form.touched[game]) rules[k] = form.values[game][k];
     const name = nameInput.value.trim();
