@@ -9,7 +9,8 @@ driven by Playwright) against the real server:
 * at the end of a game one dialog shows at a time (the last round's score, then the game-over panel); the game-over
   panel's heading and result are whole, Rematch and Back to the lobby in sight without scrolling, the post-game
   review inside it (no dialog over it), and the EN/SV switch above it takes the click; the lobby's list then says
-  "Visa" for it, its date in Swedish, its lines aligned;
+  "Visa" for it, its date in Swedish, its lines aligned; the statistics fit the lobby's column and a phone, and
+  the Muggins miscount note shows on the Cribbage tab only;
 * the Swedish words: the Cribbage rules page says krubba/krubban, never crib/cribben; the keys dialog names the
   space bar "Mellanslag";
 * the Cribbage lobby form, like Mulle's, comes back as it was when a game was started from it (after a reload);
@@ -216,6 +217,15 @@ _OVER_PROBLEMS = """
 """
 
 
+_STATS_CUT = """
+() => [...document.querySelectorAll('table.stats')].flatMap((t) => {
+  const p = t.closest('.stats-panel'), tr = t.getBoundingClientRect(), pr = p.getBoundingClientRect();
+  const right = pr.right - parseFloat(getComputedStyle(p).paddingRight);
+  return tr.right > right + 1 || p.scrollWidth > p.clientWidth + 1 ? [`${t.id}: ${Math.round(tr.right)} > ${Math.round(right)}`] : [];
+})
+"""
+
+
 def test_game_over_one_dialog_at_a_time(server: str, browser: Any) -> None:
     ctx = _context(browser, width=1366, height=768)
     ctx.add_init_script("localStorage.setItem('kortbord.settings', JSON.stringify({speed: 'off'}));")
@@ -261,6 +271,17 @@ def test_game_over_one_dialog_at_a_time(server: str, browser: Any) -> None:
         "ul.saved li .what > *", "els => els.map(e => Math.round(e.getBoundingClientRect().left))"
     )
     assert len(set(lefts)) == 1, lefts
+    # the statistics fit the lobby's column and a phone (no column cut); the Muggins note only on the Cribbage tab
+    page.wait_for_selector("#stats-browser tr[data-game='mulle']")
+    for w, h in ((1366, 768), (390, 844)):
+        page.set_viewport_size({"width": w, "height": h})
+        cut = page.evaluate(_STATS_CUT)
+        assert not cut, f"at {w}x{h}: {cut}"
+    page.click("#tab-mulle")
+    assert page.eval_on_selector("#miscounts", "el => el.getClientRects().length") == 0
+    page.click("#tab-cribbage")
+    page.wait_for_selector("#opt-cribbage-muggins")
+    assert page.eval_on_selector("#miscounts", "el => el.hidden") is False
     errors.check()
     ctx.close()
 

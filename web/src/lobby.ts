@@ -222,6 +222,7 @@ export function renderLobby(main: HTMLElement, nav: { openGame(id: string): void
   draw();
   drawResume(resume, nav);
   resume.after(statsPanel(miscountNote())); // statistics and the levels worth calling muggins on (stats.ts)
+  showMiscounts();
 }
 
 async function loadDoc(game: GameKind): Promise<OptionsDoc> {
@@ -229,8 +230,15 @@ async function loadDoc(game: GameKind): Promise<OptionsDoc> {
   return docs[game]!;
 }
 
+/** The Muggins miscount note is Cribbage's: shown on its tab only. */
+function showMiscounts(): void {
+  const note = document.getElementById("miscounts");
+  if (note) note.hidden = form.game !== "cribbage";
+}
+
 function drawNewGame(el: HTMLElement, nav: { openGame(id: string): void }): void {
   const rerender = () => drawNewGame(el, nav);
+  showMiscounts();
   clear(el);
   el.append(h("h2", { id: "ng-h" }, t("newGame")));
   const tab = (g: GameKind) =>
