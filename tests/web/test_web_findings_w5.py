@@ -250,7 +250,8 @@ def test_game_over_one_dialog_at_a_time(server: str, browser: Any) -> None:
     shot(page, "w5-over-1-round-score", full=False)
     page.click("#summary-close")  # ... then the game over
     page.wait_for_selector("#game-over", state="visible")
-    page.wait_for_selector("#game-over #review li, #game-over #review p:not(.muted)")  # the review has come
+    # the review has come (the strong computer replays the game: slow on two shared cores)
+    page.wait_for_selector("#game-over #review li, #game-over #review p:not(.muted)", timeout=180_000)
     for w, h in VIEWPORTS:
         page.set_viewport_size({"width": w, "height": h})
         at_rest(page)
