@@ -706,9 +706,11 @@ def test_mulle_round_in_swedish(server: str, browser: Any) -> None:
     page.click("#summary-close")
     seen.grab()
     log = page.inner_text(".log-list")
-    # Astrid's own moves are in the log, with their cards
-    mine = [line for line in log.splitlines() if re.match(MULLE_PLAY_SV, line) and line.startswith("Astrid ")]
+    # Astrid's own moves are in the log, with their cards, said "Du" on her own page (never her name: the viewer's
+    # seat is "du" everywhere there -- the second fresh-user pass found "Anna lägger A♣" beside "Du: go för 1")
+    mine = [line for line in log.splitlines() if re.match(MULLE_PLAY_SV, line) and line.startswith("Du ")]
     assert mine and all(any(suit in line for suit in "♠♣♥♦") for line in mine), log
+    assert "Astrid" not in log, log
     assert "Spelet är slut" in log  # the game_over event in the catalogue's Swedish words
     shots(page, "45-mulle-sv-game-over")
     seen.check()
@@ -745,7 +747,9 @@ def test_cribbage_game_in_swedish(server: str, browser: Any) -> None:
     close_modals(page)
     seen.grab()
     log = " ".join(seen.texts)
-    assert "Astrid" in log and "lägger" in log and "får" in log  # plays and pegs, by name
+    # plays and pegs, the viewer's as "Du", never by her own name on her page
+    assert re.search(r"\bDu\b", log) and "lägger" in log and "får" in log, log
+    assert "Astrid" not in log, log
     assert "meddelar" in log and "muggins" in log.lower()  # the Muggins announce and call
     result = page.inner_text("#game-over .result")
     # the game-over line from the game_over event's data, in one voice: the viewer's own seat is "du", never her

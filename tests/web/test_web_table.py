@@ -129,8 +129,10 @@ def test_invite_game_with_rematch(server: str, browser: Any) -> None:
     # play the game out (both seats by their tokens), then look at the game over panel in both browsers
     host.evaluate(PLAY_OUT, [gid, [_token(host, gid), _token(guest, gid)]])
     for page in (host, guest):
-        page.wait_for_selector("#game-over")
+        # one dialog at a time: the game-over panel shows once the last show's dialog is closed
+        page.wait_for_selector("#game-over", state="attached")
         close_modals(page)
+        page.wait_for_selector("#game-over", state="visible")
     final = host.eval_on_selector_all("#game-over ul.final b", "bs => bs.map(b => Number(b.textContent))")
     legend = host.eval_on_selector_all(".legend .score b", "bs => bs.map(b => Number(b.textContent))")
     assert final == legend and max(final) >= 61, (final, legend)  # the game ends at the target (spec §2.6)

@@ -32,6 +32,8 @@ export interface AidHost {
 
 export class Aids {
   el = h("div", { class: "aids-wrap", id: "aids" });
+  /** The post-game review's place: the game-over panel shows it (gamepage.ts), so no dialog hides it. */
+  reviewEl = h("div", { class: "review-wrap" });
   private allowed = false;
   private agreed: number[] = [];
   private humans: number[] = [];
@@ -142,7 +144,9 @@ export class Aids {
 
   draw(): void {
     clear(this.el);
+    clear(this.reviewEl);
     const m = this.host.state();
+    this.el.classList.toggle("hint-slot", !!m && m.seat !== null && this.allowed && aidOn("hint") && m.status === "playing");
     if (!m || m.seat === null) return;
     const bar = h("div", { class: "aidbar" });
     if (this.humans.length > 1) {
@@ -179,8 +183,7 @@ export class Aids {
         h(
           "section",
           { class: "panel hint", id: "hint", "aria-live": "polite" },
-          h("b", {}, aw("ui.hintTitle"), ": "),
-          h("span", { class: "hint-text", title: this.hintText() }, this.hintText()),
+          h("span", { class: "hint-text", title: `${aw("ui.hintTitle")}: ${this.hintText()}` }, h("b", {}, aw("ui.hintTitle"), ": "), this.hintText()),
           // no move under Muggins in the show: the count is the player's task, the hint only says so
           this.hint.move ? " " : null,
           this.hint.move ? h("button", { class: "primary small", id: "hint-play", "data-move": this.hint.move, onclick: () => this.host.move(this.hint.move) }, aw("ui.hintPlay", this.hint.reason ?? {})) : null,
@@ -188,7 +191,8 @@ export class Aids {
       );
     }
     if (this.allowed && m.game === "cribbage" && aidOn("advisor") && this.advice?.discards && this.myTurn()) this.el.append(this.advisor());
-    if (m.status === "over" && this.reviewAsked && aidOn("review")) this.el.append(this.reviewPanel());
+    clear(this.reviewEl);
+    if (m.status === "over" && this.reviewAsked && aidOn("review")) this.reviewEl.append(this.reviewPanel());
   }
 
   /** A move in words for the review: Mulle described, Cribbage cards as A♠ ("discard 5H 5S" -> "5♥ 5♠"). */
@@ -214,7 +218,7 @@ export class Aids {
     const m = this.host.state()!;
     const cost = decimal(it.cost, 1, lang());
     if (m.game === "mulle") return aw("ui.reviewRowMulle", { round: it.round, deal: it.deal, played: this.mulleWords(it.played, "did"), best: this.mulleWords(it.best, "would"), cost });
-    return aw("ui.reviewRow", { kind: it.kind, odds: it.chance !== undefined, chance: decimal(it.chance ?? 0, 0, lang()), deal: it.deal, played: this.moveWords(it.played), best: this.moveWords(it.best), cost });
+    return aw("ui.reviewRow", { kind: it.kind, odds: it.chance !== undefined, one: Math.round(it.chance ?? 0) === 1, chance: decimal(it.chance ?? 0, 0, lang()), deal: it.deal, played: this.moveWords(it.played), best: this.moveWords(it.best), cost });
   }
 
   private reviewPanel(): HTMLElement {

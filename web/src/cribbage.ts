@@ -57,7 +57,9 @@ export class CribbageTable implements Table {
 
   /** Where the show panel's "dismissed" mark is kept for this game (so a reload does not reopen it). */
   private showKey(): string {
-    return `kortbord.showSeen.${this.msg?.game ?? ""}.${location.hash}`;
+    // not from this.msg: a table built afresh (a reload, a change of language) replays before its first state, and
+    // a key without the game's name never matched the one written on dismissal -- the show reopened by itself
+    return `kortbord.showSeen.cribbage.${location.hash}`;
   }
 
   private get v(): Json {
@@ -117,7 +119,10 @@ export class CribbageTable implements Table {
     // The show panel stays open after a reload unless it was dismissed.
     const seen = sessionStorage.getItem(this.showKey());
     const deal = [...events].reverse().find((e) => e.kind === "deal")?.deal_number;
-    this.showOpen = this.shows.length > 0 && seen !== String(deal);
+    // a finished game reopens only the show it ended in, never an earlier deal's (the game ended in the play after it)
+    const lastAt = (kinds: string[]) => events.map((e) => kinds.includes(e.kind)).lastIndexOf(true);
+    const stale = lastAt(["game_over"]) >= 0 && lastAt(["deal"]) > lastAt(["show", "reveal"]);
+    this.showOpen = this.shows.length > 0 && !stale && seen !== String(deal);
   }
 
   /** One peg of the board (one peg event per part of an award, as the engine reports them): that side's rear peg jumps to
@@ -327,13 +332,14 @@ export class CribbageTable implements Table {
       box.append(
         h(
           "div",
-          { class: "settled reveal" },
+          // a tap shows the whole sentence where a phone cuts it to two lines (style.css)
+          { class: "settled reveal", onclick: (e: Event) => (e.currentTarget as HTMLElement).classList.toggle("open") },
           h("h3", {}, ts("settledHeading", this.ctx.isMe(s.seat), { name: this.ctx.name(s.seat), what, a: s.announced ?? "?", t: s.points })),
           s.settle ? h("p", { class: "outcome" }, plain(settleText(s.settle, this.ctx.fmt()))) : null,
           h("div", { class: "fan" }, s.cards.map((c, i) => cardImg(c, i === s.cards.length - 1 ? "small starter-in" : "small"))),
           h("p", { class: "callout" }, callout(s.groups, lang()).join(", ")),
           s.groups.length ? h("ul", { class: "groups" }, s.groups.map((g) => h("li", {}, `${groupText(g)} ${cardsText(g.cards)}: ${g.points}`))) : null,
-          h("p", {}, h("b", {}, t("trueCount", { n: s.points }))),
+          h("p", { class: "truecount" }, h("b", {}, t("trueCount", { n: s.points }))),
         ),
       );
     }
@@ -536,11 +542,7 @@ export class CribbageTable implements Table {
     // "More below": words drawn by the style sheet at the foot of the scrolling box (its data-more), a decoration of
     // the box, not text of the dialog
     const wrap = h("div", { class: "scroll-wrap", id: "show-scroll-wrap", "data-more": t("moreBelow") }, scroll);
-    const close = () => {
-      this.showOpen = false;
-      sessionStorage.setItem(this.showKey(), String(this.v.deal_number));
-      this.draw();
-    };
+    const close = () => this.closeShow();
     const modal = h(
       "div",
       { class: "modal-back", onclick: (e: Event) => e.target === e.currentTarget && close() },
@@ -627,13 +629,19 @@ export class CribbageTable implements Table {
     this.ctx.send(`muggins ${n}`);
   }
 
+  /** Close the show summary and remember it (a reload or a change of language does not reopen it). */
+  private closeShow(): void {
+    this.showOpen = false;
+    sessionStorage.setItem(this.showKey(), String(this.v.deal_number));
+    this.draw();
+  }
+
   key(e: KeyboardEvent): boolean {
     if (!this.msg) return false;
     const target = e.target as HTMLElement | null;
     const inInput = target?.tagName === "INPUT";
     if (this.showOpen && this.shows.length && (e.key === "Escape" || (e.key === "Enter" && !inInput))) {
-      this.showOpen = false;
-      this.draw();
+      this.closeShow();
       return true;
     }
     if (inInput) return false;

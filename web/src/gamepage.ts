@@ -229,18 +229,18 @@ export class GamePage {
     };
   }
 
-  /** Seats by the players' names (the viewer without a chosen name in the second person: "You play"), cards as
-   * A♠, Mulle moves in words: how the engine's codes are shown in the catalogue's words. */
+  /** Seats by the players' names, the viewer always in the second person ("You play", "Du lägger" -- on her own
+   * page never her own name, whether she gave one or not), cards as A♠, Mulle moves in words: how the engine's
+   * codes are shown in the catalogue's words. */
   fmt(): Fmt {
     const game = this.msg?.game;
     const me = this.msg?.seat ?? null;
-    const mine = me === null ? undefined : this.msg?.seats?.find((x) => x.seat === me);
     return {
       lang: lang(),
       name: (s) => this.playerName(s),
       card: short,
       move: game === "mulle" ? describeNotation : undefined,
-      me: me !== null && !mine?.name ? me : undefined,
+      me: me !== null ? me : undefined,
       genitive: true,
     };
   }
@@ -268,9 +268,9 @@ export class GamePage {
    * "Player 2" -- never "P0"; the viewer without a name is said in the second person by `fmt`. */
   playerName(seat: number): string {
     const s: SeatSummary | undefined = this.msg?.seats?.find((x) => x.seat === seat);
+    if (seat === (this.msg?.seat ?? null)) return t("you");
     if (s?.name) return s.name;
     if (s?.kind === "bot") return this.botName(seat);
-    if (seat === (this.msg?.seat ?? null)) return t("you");
     return t("playerN", { n: seat + 1 });
   }
 
@@ -543,7 +543,8 @@ export class GamePage {
       h("p", { class: "result" }, this.resultText(m)),
       skunk ? h("p", { class: "badge skunk" }, skunk) : null,
       this.finalScores(m),
-      h("div", { class: "over-details" }, this.table ? this.table.overDetails(this.events) : []),
+      // the details and the review scroll between the result and the actions, which stay in sight
+      h("div", { class: "over-middle" }, h("div", { class: "over-details" }, this.table ? this.table.overDetails(this.events) : []), this.aids.reviewEl),
       this.rematchBox(m),
     );
     this.overEl.append(panel);

@@ -3,6 +3,7 @@
 // ? opens the list of shortcuts; H asks for a hint, S opens the settings.
 import { h } from "./dom";
 import { aw } from "./aidwords";
+import { lang } from "./i18n";
 
 const ROWS: [string, string][] = [
   ["Enter", "ui.key.enter"],
@@ -20,7 +21,8 @@ const ROWS: [string, string][] = [
  * keys choose them: "1–6" for a Cribbage hand of six). */
 export function keysOverlay(close: () => void, hand = 9): HTMLElement {
   const n = Math.max(1, Math.min(9, hand));
-  const label = (k: string) => (k === "1–9" ? (n === 1 ? "1" : `1–${n}`) : k);
+  // the keys' own names in the page's language where a keyboard prints words ("Mellanslag" on a Swedish one)
+  const label = (k: string) => (k === "1–9" ? (n === 1 ? "1" : `1–${n}`) : k === "Space" && lang() === "sv" ? "Mellanslag" : k);
   return h(
     "div",
     { class: "modal-back", onclick: (e: Event) => e.target === e.currentTarget && close() },

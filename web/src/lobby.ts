@@ -25,6 +25,39 @@ const form: FormState = {
   touched: { mulle: new Set(), cribbage: new Set() },
 };
 
+/** Each game's form as it was when a game was last started from it (localStorage "kortbord.form.<game>"): the
+ * rule choices, the number of players, the opponents -- both games' forms come back as they were left, also after
+ * a reload. */
+interface SavedForm {
+  values: Record<string, unknown>;
+  touched: string[];
+  players: number;
+  opponents: string[];
+  together: boolean;
+}
+
+function saveForm(game: GameKind): void {
+  const f: SavedForm = { values: form.values[game], touched: [...form.touched[game]], players: form.players, opponents: form.opponents, together: form.together };
+  localStorage.setItem(`kortbord.form.${game}`, JSON.stringify(f));
+}
+
+/** Put back `game`'s saved form (a broken or missing entry: the form as it is). */
+function loadForm(game: GameKind): void {
+  try {
+    const f = JSON.parse(localStorage.getItem(`kortbord.form.${game}`) ?? "null") as SavedForm | null;
+    if (!f || typeof f !== "object") return;
+    if (f.values && typeof f.values === "object") form.values[game] = { ...f.values };
+    if (Array.isArray(f.touched)) form.touched[game] = new Set(f.touched.filter((k) => typeof k === "string"));
+    if ([2, 3, 4].includes(f.players)) form.players = f.players;
+    if (Array.isArray(f.opponents)) form.opponents = f.opponents.filter((o) => typeof o === "string");
+    form.together = Boolean(f.together);
+  } catch {
+    /* a broken entry: the defaults */
+  }
+}
+
+loadForm(form.game);
+
 const docs: Partial<Record<GameKind, OptionsDoc>> = {};
 
 // Options the lobby shows as its own first controls (the rest go under "All rule options").
@@ -189,6 +222,7 @@ export function renderLobby(main: HTMLElement, nav: { openGame(id: string): void
   draw();
   drawResume(resume, nav);
   resume.after(statsPanel(miscountNote())); // statistics and the levels worth calling muggins on (stats.ts)
+  showMiscounts();
 }
 
 async function loadDoc(game: GameKind): Promise<OptionsDoc> {
@@ -196,8 +230,15 @@ async function loadDoc(game: GameKind): Promise<OptionsDoc> {
   return docs[game]!;
 }
 
+/** The Muggins miscount note is Cribbage's: shown on its tab only. */
+function showMiscounts(): void {
+  const note = document.getElementById("miscounts");
+  if (note) note.hidden = form.game !== "cribbage";
+}
+
 function drawNewGame(el: HTMLElement, nav: { openGame(id: string): void }): void {
   const rerender = () => drawNewGame(el, nav);
+  showMiscounts();
   clear(el);
   el.append(h("h2", { id: "ng-h" }, t("newGame")));
   const tab = (g: GameKind) =>
@@ -209,7 +250,10 @@ function drawNewGame(el: HTMLElement, nav: { openGame(id: string): void }): void
         "aria-selected": String(form.game === g),
         id: `tab-${g}`,
         onclick: () => {
-          form.game = g;
+          if (form.game !== g) {
+            form.game = g;
+            loadForm(g);
+          }
           localStorage.setItem("kortbord.lastGame", g);
           rerender();
         },
@@ -396,6 +440,7 @@ function drawNewGame(el: HTMLElement, nav: { openGame(id: string): void }): void
   btn.addEventListener("click", async () => {
     btn.disabled = true;
     btn.textContent = t("creating");
+    saveForm(game);
     const rules: Record<string, unknown> = {};
     for (const k of form.touched[game]) rules[k] = form.values[game][k];
     const name = nameInput.value.trim();
@@ -440,13 +485,18 @@ function drawResume(el: HTMLElement, nav: { openGame(id: string): void }): void 
     return;
   }
   const list = h("ul", { class: "saved" });
+  // the date in the page's language ("1 dec. 2026 18:37", "Dec 1, 2026, 6:37 PM")
+  const when = new Intl.DateTimeFormat(lang(), { dateStyle: "medium", timeStyle: "short" });
   for (const s of seats) {
     const status = h("span", { class: "status" }, "…");
+    const open = h("button", { class: "primary", onclick: () => nav.openGame(s.game_id) }, t("resumeBtn"));
     api
       .game(s.game_id)
       .then((g) => {
         status.textContent = t(`status_${g.status}` as "status_over");
         status.className = `status ${g.status}`;
+        // a finished game is looked at, not resumed
+        if (g.status === "over") open.textContent = t("viewBtn");
       })
       .catch(() => {
         status.textContent = t("status_unknown");
@@ -462,9 +512,9 @@ function drawResume(el: HTMLElement, nav: { openGame(id: string): void }): void 
           h("strong", {}, s.game === "mulle" ? t("mulle") : t("cribbage")),
           " ",
           status,
-          h("small", {}, new Date(s.created).toLocaleString()),
+          h("small", {}, when.format(new Date(s.created))),
         ),
-        h("button", { class: "primary", onclick: () => nav.openGame(s.game_id) }, t("resumeBtn")),
+        open,
         h(
           "button",
           {

@@ -136,7 +136,7 @@ const CRIBBAGE: Record<"en" | "sv", Section[]> = {
       "Spelet",
       [
         "Cribbage för 2, 3 eller 4 (partner mittemot), till 121 eller 61. Alla kuperar; lägst kort ger först, och given går vänsterut.",
-        "Två spelare får 6 kort och lägger 2 till givarens crib; tre och fyra spelare får 5 och lägger 1 (med tre går ett kort till till cribben).",
+        "Två spelare får 6 kort och lägger 2 i givarens krubba; tre och fyra spelare får 5 och lägger 1 (med tre går ett kort till till krubban).",
         "Spelaren till vänster om givaren kuperar; översta kortet är startkortet. En knekt som startkort ger givaren 2 (his heels).",
       ],
     ],
@@ -150,14 +150,14 @@ const CRIBBAGE: Record<"en" | "sv", Section[]> = {
     [
       "Räkningen",
       [
-        "Varje hand räknas med startkortet, från givarens vänster och givaren sist, sedan cribben: femtonor 2 var, par 2 var, följder sin längd, färg 4 (5 med startkortet; cribben bara med alla fem), knekten i startkortets färg 1 (nobs).",
+        "Varje hand räknas med startkortet, från givarens vänster och givaren sist, sedan krubban: femtonor 2 var, par 2 var, följder sin längd, färg 4 (5 med startkortet; krubban bara med alla fem), knekten i startkortets färg 1 (nobs).",
         "Den som räknar sig i mål vinner direkt (i ett omvänt parti förlorar den som först når målet).",
       ],
     ],
     [
       "Muggins",
       [
-        "Med Muggins räknar du själv din hand och crib: meddela ett tal från 0 till 29; det peggas direkt.",
+        "Med Muggins räknar du själv din hand och krubba: meddela ett tal från 0 till 29; det peggas direkt.",
         "Sedan får varje motståndare i tur, från din vänster, godta, ropa muggins med de poäng hen tror att du missade (hen får de missade poängen, högst talet hen nämnde; missades inget får du talet), eller ropa överräkning (ett riktigt rop flyttar överskottet till den som ropade; ett felaktigt ändrar inget). Det första utropet avgör; godtar alla står räkningen även om den är fel.",
         "När räkningen är avgjord visas den riktiga uppdelningen för alla. Spelet med korten räknas fortfarande automatiskt. Muggins kan inte kombineras med omvänt parti: väljs båda spelas det omvända partiet utan Muggins.",
       ],

@@ -113,7 +113,9 @@ export function variantWords(game: string, variant: string): string {
 
 function table(rows: StatRow[], id: string): HTMLElement {
   if (!rows.length) return h("p", { class: "muted" }, aw("ui.statsNone"));
-  const head = ["ui.stats.game", "ui.stats.level", "ui.stats.variant", "ui.stats.played", "ui.stats.won", "ui.stats.streak", "ui.stats.best"];
+  // the rules stand on a line of their own under each row (a column of their own wrapped to five lines in the
+  // lobby's column and pushed the numbers out of a phone's width)
+  const head = ["ui.stats.game", "ui.stats.level", "ui.stats.played", "ui.stats.won", "ui.stats.streak", "ui.stats.best"];
   return h(
     "table",
     { class: "stats", id },
@@ -121,19 +123,19 @@ function table(rows: StatRow[], id: string): HTMLElement {
     h(
       "tbody",
       {},
-      rows.map((r) =>
+      rows.flatMap((r) => [
         h(
           "tr",
           { "data-game": r.game, "data-level": r.level },
-          h("td", {}, r.game === "mulle" ? t("mulle") : t("cribbage")),
+          h("td", { class: "game" }, r.game === "mulle" ? t("mulle") : t("cribbage")),
           h("td", {}, r.level === "people" ? aw("ui.stats.people") : levelWords(r.game, r.level)),
-          h("td", {}, variantWords(r.game, r.variant)),
           h("td", { class: "played" }, String(r.played)),
           h("td", { class: "won" }, String(r.won)),
           h("td", {}, String(r.streak)),
           h("td", {}, String(r.best)),
         ),
-      ),
+        h("tr", { class: "rules-row" }, h("td", { colspan: String(head.length), title: aw("ui.stats.variant") }, variantWords(r.game, r.variant))),
+      ]),
     ),
   );
 }

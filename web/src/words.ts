@@ -35,7 +35,7 @@ export interface Fmt {
   lang: Lang;
   /** A seat's name (never "P0"). */
   name(seat: number): string;
-  /** The viewer's seat when the viewer chose no name: that seat is said in the second person ("You play 5♥",
+  /** The viewer's seat (on her own page, named or not): that seat is said in the second person ("You play 5♥",
    * "Your crib", "Du lägger", "Din krubba"); otherwise undefined. */
   me?: number | null;
   /** Names in the page's grammar: the Swedish genitive of a name ending in a digit ("Dator 2:s"), in s/x/z
