@@ -38,7 +38,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
-import datetime as dt
 import gc
 import random
 import secrets
@@ -49,7 +48,7 @@ from typing import Any
 
 from kortbord import core
 from kortbord.server.db import GameRow, SeatRow
-from kortbord.server.rng import RNG_NAME, seed_commitment
+from kortbord.server.rng import RNG_NAME
 from kortbord.server.sessions import (
     Session,
     SessionManager,
@@ -97,25 +96,16 @@ def new_row(game: str, options: dict[str, Any], rng: random.Random) -> GameRow:
     """A two-person table's row as ``kortbord.server.app`` builds it (both seats claimed)."""
     spec = core.get(game)
     _, rules_dict, teams, _ = table_rules(spec, options, 2, False)
-    seed = secrets.token_hex(32)
     seats = [SeatRow(i, "human", None, None, hash_secret(f"t{rng.random()}"), None, True) for i in range(2)]
-    return GameRow(
+    return GameRow.new(
         id=secrets.token_urlsafe(9),
         game=spec.name,
-        name=None,
         rules=rules_dict,
         rules_version=spec.rules_version,
         players=2,
         teams=teams,
-        seed=seed,
-        seed_commitment=seed_commitment(seed),
-        rng=RNG_NAME,
-        version=0,
-        snapshot=None,
-        status="playing",
-        created_at=dt.datetime.now(dt.UTC),
+        seed=secrets.token_hex(32),
         seats=seats,
-        moves=[],
     )
 
 

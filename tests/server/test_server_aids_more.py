@@ -5,7 +5,6 @@ survives everyone leaving and a restart."""
 from __future__ import annotations
 
 import asyncio
-import datetime as dt
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +13,6 @@ from server_helpers import make_client, new_game, receive_state
 from kortbord import core
 from kortbord.server import aids
 from kortbord.server.db import GameRow, SeatRow
-from kortbord.server.rng import RNG_NAME, seed_commitment
 from kortbord.server.sessions import build_session
 from kortbord.server.ws import MAX_QUEUE, Connection
 
@@ -26,23 +24,15 @@ class _Socket:
 def _session(game: str) -> Any:
     spec = core.get(game)
     seed = "ab" * 32
-    row = GameRow(
+    row = GameRow.new(
         id="q",
         game=game,
-        name=None,
         rules={},
         rules_version=spec.rules_version,
         players=2,
         teams=False,
         seed=seed,
-        seed_commitment=seed_commitment(seed),
-        rng=RNG_NAME,
-        version=0,
-        snapshot=None,
-        status="playing",
-        created_at=dt.datetime.now(dt.UTC),
         seats=[SeatRow(0, "human", None, None, "x", None, True), SeatRow(1, "bot", "greedy", None, None, None, True)],
-        moves=[],
     )
     return build_session(row)
 

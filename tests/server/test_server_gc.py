@@ -10,7 +10,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import gc
 import random
 import time
@@ -25,7 +24,7 @@ from server_helpers import make_client
 from kortbord import core
 from kortbord.server.collector import MIN_RATE, Collector
 from kortbord.server.db import GameRow, SeatRow
-from kortbord.server.rng import RNG_NAME, DeterministicCSPRNG, seed_commitment
+from kortbord.server.rng import DeterministicCSPRNG
 from kortbord.server.sessions import build_session, table_rules
 
 
@@ -109,23 +108,15 @@ def test_frozen_garbage_stays_bounded(collector: Collector) -> None:
 def _row(game: str, options: dict[str, Any], seed: str) -> GameRow:
     spec = core.get(game)
     _, rules_dict, teams, _ = table_rules(spec, options, 2, False)
-    return GameRow(
+    return GameRow.new(
         id="g",
         game=game,
-        name=None,
         rules=rules_dict,
         rules_version=spec.rules_version,
         players=2,
         teams=teams,
         seed=seed,
-        seed_commitment=seed_commitment(seed),
-        rng=RNG_NAME,
-        version=0,
-        snapshot=None,
-        status="playing",
-        created_at=dt.datetime.now(dt.UTC),
         seats=[SeatRow(i, "human", None, None, None, None, True) for i in range(2)],
-        moves=[],
     )
 
 

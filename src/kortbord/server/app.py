@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import datetime as dt
 import json
 import logging
 import re
@@ -35,7 +34,7 @@ from kortbord.server.collector import Collector
 from kortbord.server.db import GameRow, SeatRow, Store
 from kortbord.server.echo import bounded, echo
 from kortbord.server.options import options_for, table_limit_error
-from kortbord.server.rng import RNG_NAME, new_seed, seed_commitment
+from kortbord.server.rng import new_seed
 from kortbord.server.sessions import (
     Session,
     SessionManager,
@@ -651,7 +650,7 @@ def create_app(
                 code = secrets.token_urlsafe(16)
                 seat_rows.append(SeatRow(i, "human", None, seat_name, None, hash_secret(code), False))
                 invites.append({"seat": i, "invite_code": code, "url": f"/?join={game_id}&invite={code}"})
-        row = GameRow(
+        row = GameRow.new(
             id=game_id,
             game=spec.name,
             name=name,
@@ -660,14 +659,8 @@ def create_app(
             players=players,
             teams=teams,
             seed=seed,
-            seed_commitment=seed_commitment(seed),
-            rng=RNG_NAME,
-            version=0,
-            snapshot=None if dealer is None else {"first_dealer": dealer},
-            status="playing" if all(s.claimed for s in seat_rows) else "waiting",
-            created_at=dt.datetime.now(dt.UTC),
             seats=seat_rows,
-            moves=[],
+            first_dealer=dealer,
         )
         session = build_session(row)  # deals the first hand with the secret seed (validates everything)
         row.snapshot = session.snapshot(session.state, 0)

@@ -78,6 +78,8 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
+from kortbord.server.rng import RNG_NAME, seed_commitment
+
 __all__ = [
     "CHANNEL",
     "DRIVER_EXTRAS",
@@ -247,6 +249,44 @@ class GameRow:
     aids_agreed: list[int] = field(default_factory=list)
     #: the rematch offered after the game, ``{"game_id": the new game, "by": seat}``, or None (``rematches``)
     rematch: dict[str, Any] | None = None
+
+    @classmethod
+    def new(
+        cls,
+        *,
+        id: str,
+        game: str,
+        rules: dict[str, Any],
+        rules_version: str,
+        players: int,
+        teams: bool,
+        seed: str,
+        seats: list[SeatRow],
+        name: str | None = None,
+        first_dealer: int | None = None,
+    ) -> GameRow:
+        """A new table's row, not stored yet: version 0, no moves, the seed's commitment and the server's RNG
+        (:mod:`kortbord.server.rng`), created now (UTC); ``status`` "playing" when every seat is claimed, else
+        "waiting"; ``first_dealer`` (a seat, or None: chance draws him) goes into the snapshot as the server's
+        table builder keeps it.  ``seed`` is 64 hex digits; nothing is checked here (``build_session`` does)."""
+        return cls(
+            id=id,
+            game=game,
+            name=name,
+            rules=rules,
+            rules_version=rules_version,
+            players=players,
+            teams=teams,
+            seed=seed,
+            seed_commitment=seed_commitment(seed),
+            rng=RNG_NAME,
+            version=0,
+            snapshot=None if first_dealer is None else {"first_dealer": first_dealer},
+            status="playing" if all(s.claimed for s in seats) else "waiting",
+            created_at=dt.datetime.now(dt.UTC),
+            seats=seats,
+            moves=[],
+        )
 
 
 @dataclass
