@@ -310,6 +310,8 @@ def start_nginx(folder: Path, port: int, upstreams: list[int]) -> subprocess.Pop
         stripped = line.strip()
         if stripped.startswith("server 127.0.0.1:800") or (stripped.startswith("listen ") and "[::]" in line):
             continue
+        if stripped.startswith("access_log /var/log/nginx/"):  # the bench logs nothing (http: access_log off)
+            continue
         if stripped.startswith("listen "):
             line = f"    listen 127.0.0.1:{port} backlog=4096;"
         lines.append(line)

@@ -224,6 +224,8 @@ def _nginx_conf(folder: Path, port: int, upstreams: list[int]) -> Path:
             if "[::]" in line:
                 continue
             line = f"    listen 127.0.0.1:{port};"
+        if line.strip().startswith("access_log /var/log/nginx/"):  # the site's own format, in the test's folder
+            line = f"    access_log {folder / 'access.log'} kortbord;"
         lines.append(line)
     (folder / "site.conf").write_text("\n".join(lines) + "\n")
     tmp = folder / "tmp"
@@ -306,6 +308,12 @@ def test_a_whole_game_through_nginx_in_front_of_two_instances(pg: str, tmp_path:
             proc.wait(timeout=30)
         errors = (tmp_path / "error.log").read_text() if (tmp_path / "error.log").exists() else ""
         assert "[emerg]" not in errors and "[crit]" not in errors, errors
+        # the site's access log names every request (the WebSockets' and the join's) but no seat's secret
+        logged = (tmp_path / "access.log").read_text()
+        assert f"/ws/games/{gid}" in logged and f"/api/games/{gid}/join" in logged
+        for secret in (g["token"], token1, g["invites"][0]["invite_code"]):
+            assert secret not in logged
+        assert "token=" not in logged
         _assert_clean(*both)
 
 

@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import ctypes
 import logging
 import multiprocessing
 import os
 import random
+import signal
+import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 __all__ = ["BotPool", "choose_index"]
 
@@ -40,6 +43,24 @@ def choose_index(game: str, level: str, rules: Any, view: Any, legal_moves: Sequ
         bot = _BOTS[key] = registry.make_bot(game, level, rules)
     move = bot.choose(view, legal_moves, random.Random(seed))
     return list(legal_moves).index(move)
+
+
+_PR_SET_PDEATHSIG: Final = 1  # <linux/prctl.h>
+
+
+def _die_with_server(server_pid: int) -> None:
+    """A bot worker's initializer: on Linux, ask the kernel for SIGTERM when the server process dies -- kill -9
+    included -- so no worker outlives its instance under a supervisor that does not stop the whole process group
+    (systemd's ``KillMode=control-group`` does; a shell, Docker or supervisord may not).  ``server_pid`` is the
+    server's process id: if it died before the request took effect, the worker exits at once.  Elsewhere a no-op."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0)
+    except (OSError, AttributeError):  # no libc prctl: the supervisor's own stop has to do
+        return
+    if os.getppid() != server_pid:
+        os._exit(0)
 
 
 def _warm() -> int:
@@ -99,7 +120,12 @@ class BotPool:
     def _make(self) -> concurrent.futures.Executor:
         if self.mode == "thread":
             return concurrent.futures.ThreadPoolExecutor(self.workers, thread_name_prefix="kortbord-bot")
-        return concurrent.futures.ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+        return concurrent.futures.ProcessPoolExecutor(
+            self.workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_die_with_server,
+            initargs=(os.getpid(),),
+        )
 
     async def start(self) -> None:
         """Start the workers; each imports the engines and the bots and loads their tables (:func:`_warm`) in the
