@@ -4,6 +4,9 @@ driven by Playwright) against the real server:
 * on a phone, a Mulle table with several builds keeps them side by side (wrapping in rows of three, four when there
   are four or more), so the move list, the hand and the controls stay in the viewport and no build is covered by
   the move list; reached on a fixed deal (the server's seed) where both seats, driven by the test, build;
+* on a phone, a banner sentence longer than the banner's two lines is cut there (an ellipsis and a mark): the hint
+  button and the aids below it stay uncovered and take the tap; a tap on the banner shows the sentence whole, a
+  second folds it;
 """
 
 from __future__ import annotations
@@ -26,12 +29,13 @@ from test_web_playwright import (  # the fixtures and helpers of the end-to-end 
     create_game,
     mulle_click_move,
     root_data,
+    server,
     serving,
     shot,
 )
 from web_layout import at_rest, fits_one_screen
 
-__all__ = ["browser"]  # fixtures used by name
+__all__ = ["browser", "server"]  # fixtures used by name
 
 pytestmark = [
     pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed (apt-get install chromium)"),
@@ -146,3 +150,75 @@ def test_phone_mulle_builds_side_by_side(seeded_server: str, browser: Any) -> No
         e.check()
     host_ctx.close()
     guest_ctx.close()
+
+
+#: A sentence of three lines and more at the phone banner's width (an event line is at most about this long).
+LONG = (
+    "Datorn tar in 8♣ med A♥, A♦, 7♠ och 7♠ och bygget av 14, och får en mulle på 7♠ och en tabbe: "
+    "bordet är tomt och det är din tur igen efter en lång rad drag"
+)
+
+#: The banner's text box, whether its sentence is cut (laid out taller than shown), and what a tap at the hint
+#: button's centre would reach.
+_BANNER = """
+() => {
+  const b = document.querySelector('#last-event'), t = b.querySelector('.text');
+  const tr = t.getBoundingClientRect(), br = b.getBoundingClientRect();
+  const hint = document.querySelector('#hint-btn'), hr = hint.getBoundingClientRect();
+  const hit = document.elementFromPoint(hr.left + hr.width / 2, hr.top + hr.height / 2);
+  return { cut: t.scrollHeight > t.clientHeight + 1, textBottom: tr.bottom, bannerBottom: br.bottom, hintTop: hr.top,
+           hintTaken: hint.contains(hit), marked: b.classList.contains('cut'), open: b.classList.contains('open') };
+}
+"""
+
+
+#: The banner's sentence as laid out: its height, the room of its box, how many lines it would take at the
+#: banner's full type size (its height there over the line height), and whether it is cut.
+_PAINTED = """
+() => {
+  const b = document.querySelector('#last-event'), t = b.querySelector('.text'), cs = getComputedStyle(t);
+  const range = document.createRange(); range.selectNodeContents(t);
+  const height = range.getBoundingClientRect().height;
+  const room = t.clientHeight - parseFloat(cs.paddingTop) - parseFloat(cs.paddingBottom);
+  const probe = t.cloneNode(true); probe.style.cssText = `position:absolute;visibility:hidden;font-size:${getComputedStyle(b).fontSize};width:${t.clientWidth}px;height:auto;display:block`;
+  b.append(probe); const full = probe.getBoundingClientRect().height - parseFloat(cs.paddingTop) - parseFloat(cs.paddingBottom);
+  const lh = parseFloat(getComputedStyle(probe).lineHeight); probe.remove();
+  const hint = document.querySelector('#hint-btn'), hr = hint.getBoundingClientRect();
+  const hit = document.elementFromPoint(hr.left + hr.width / 2, hr.top + hr.height / 2);
+  return { height, room, lines: Math.round(full / lh), cut: b.classList.contains('cut'), hintTaken: hint.contains(hit) };
+}
+"""
+
+
+@pytest.mark.parametrize("lang", ["sv", "en"])
+def test_phone_long_banner_covers_no_button(server: str, browser: Any, lang: str) -> None:
+    ctx = _context(browser, width=390, height=844, lang=lang)
+    page = ctx.new_page()
+    errors = PageErrors(page)
+    create_game(page, server, "mulle")
+    page.wait_for_function("() => document.querySelector('.mulle')?.dataset.mine === '1'")
+    page.wait_for_selector("#hint-btn")
+    # a long sentence in the banner, as the page shows an event's line
+    page.eval_on_selector("#last-event .text", "(t, s) => { t.textContent = s; }", LONG)
+    page.wait_for_function("() => document.querySelector('#last-event').classList.contains('cut')")
+    b = page.evaluate(_BANNER)
+    assert b["cut"] and b["marked"], b  # cut at its lines, and marked so
+    assert b["textBottom"] <= b["bannerBottom"] + 1, b  # not grown out of its line ...
+    assert b["hintTaken"], b  # ... over the hint button, which takes the tap
+    shot(page, f"w6-phone-banner-cut-{lang}", full=False)
+    page.click("#last-event")
+    b = page.evaluate(_BANNER)
+    assert b["open"] and not b["cut"], b  # a tap shows it whole
+    shot(page, f"w6-phone-banner-open-{lang}", full=False)
+    page.click("#last-event")
+    b = page.evaluate(_BANNER)
+    assert not b["open"] and b["cut"] and b["hintTaken"], b  # a second tap folds it
+    # a sentence of three lines in the banner's type fits its two lines in smaller type: painted whole, not cut
+    medium = LONG[: len(LONG) * 3 // 5]
+    page.eval_on_selector("#last-event .text", "(t, s) => { t.textContent = s; }", medium)
+    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")  # measured
+    whole = page.evaluate(_PAINTED)
+    assert whole["lines"] > 2 and not whole["cut"], whole  # more than two lines at full size ...
+    assert whole["height"] <= whole["room"] + 1 and whole["hintTaken"], whole  # ... whole in its two, uncovering
+    errors.check()
+    ctx.close()

@@ -107,9 +107,18 @@ export class GamePage {
     this.logBtn.addEventListener("click", () => this.toggleLog());
     // A banner line cut short on a phone: a tap opens the log, where the whole line stands (the log is a drawer
     // there); on a wide screen the log column is beside it and the title shows the whole line on hover.
-    this.flashEl.addEventListener("click", () => {
-      if (this.logBtn.offsetParent !== null) this.toggleLog(true);
+    // A sentence longer than the phone banner's two lines is cut (an ellipsis and a "▾" mark say so): a tap shows
+    // it whole over what is below, a second tap folds it again -- it never covers the buttons unasked.
+    this.flashEl.addEventListener("click", (e) => {
+      if ((e.target as HTMLElement).closest("a")) return;
+      if (this.flashEl.classList.contains("cut") || this.flashEl.classList.contains("open")) {
+        this.flashEl.classList.toggle("open");
+        this.flashEl.classList.toggle("cut");
+        this.flashEl.classList.toggle("fit2");
+        this.flashEl.setAttribute("aria-expanded", String(this.flashEl.classList.contains("open")));
+      } else if (this.logBtn.offsetParent !== null) this.toggleLog(true);
     });
+    new MutationObserver(() => this.markCut()).observe(this.flashEl, { childList: true, subtree: true, characterData: true });
     this.aids = new Aids({
       send: (msg) => this.socket?.send(msg),
       move: (n) => this.socket?.move(n),
@@ -409,6 +418,31 @@ export class GamePage {
       return;
     }
   }
+
+  /** Fit the banner's sentence to the lines it has (a phone: two): in smaller type if it needs more ("fit1",
+   * "fit2"), and if even the smallest does not hold it, cut it there ("cut": an ellipsis and a mark; a tap shows it
+   * whole) -- it never grows over the buttons below.  Measured once laid out. */
+  private markCut(): void {
+    const el = this.flashEl;
+    el.classList.remove("open", "cut", "fit1", "fit2");
+    el.removeAttribute("aria-expanded");
+    requestAnimationFrame(() => {
+      const text = el.querySelector<HTMLElement>(".text");
+      if (!text || getComputedStyle(text).whiteSpace === "nowrap") return; // one line with an ellipsis (wide screens)
+      const range = document.createRange();
+      range.selectNodeContents(text);
+      const cs = getComputedStyle(text);
+      const room = () => text.clientHeight - parseFloat(cs.paddingTop) - parseFloat(cs.paddingBottom) + 1;
+      for (const fit of ["", "fit1", "fit2"]) {
+        if (fit) el.classList.add(fit);
+        if (range.getBoundingClientRect().height <= room()) return;
+        if (fit) el.classList.remove(fit);
+      }
+      el.classList.add("fit2", "cut");
+      el.setAttribute("aria-expanded", "false");
+    });
+  }
+
 
   /** The computer's thinking sign: shown while a computer is to move. */
   private drawThinking(m: StateMsg, toAct: number | null): void {
