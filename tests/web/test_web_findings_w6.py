@@ -7,6 +7,9 @@ driven by Playwright) against the real server:
 * on a phone, a banner sentence longer than the banner's two lines is cut there (an ellipsis and a mark): the hint
   button and the aids below it stay uncovered and take the tap; a tap on the banner shows the sentence whole, a
   second folds it;
+* the Mulle lobby form offers Kryp-mulle once: its box, not also a profile that sets only what the box sets (the
+  profiles and their rules from ``GET /api/options/mulle``); a game made with the box is played under Kryp-mulle,
+  and a form saved with the old profile comes back as the box checked;
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import json
 import math
 import sys
 import time
+import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
@@ -220,5 +224,44 @@ def test_phone_long_banner_covers_no_button(server: str, browser: Any, lang: str
     whole = page.evaluate(_PAINTED)
     assert whole["lines"] > 2 and not whole["cut"], whole  # more than two lines at full size ...
     assert whole["height"] <= whole["room"] + 1 and whole["hintTaken"], whole  # ... whole in its two, uncovering
+    errors.check()
+    ctx.close()
+
+
+def test_kryp_mulle_one_control(server: str, browser: Any) -> None:
+    with urllib.request.urlopen(server + "/api/options/mulle") as r:
+        doc = json.load(r)
+    profiles = {p["name"]: p["rules"] for p in doc["profiles"]}
+    base = profiles["standard"]
+    # the profiles that set nothing but what the lobby's own Kryp-mulle box sets
+    only_kryp = {n for n, rules in profiles.items() if {k for k in rules if rules[k] != base[k]} <= {"profile", "kryp"}}
+    only_kryp.discard("standard")
+    assert only_kryp, "no profile duplicates the box: nothing to check"
+    ctx = _context(browser, width=1366, height=768)
+    page = ctx.new_page()
+    errors = PageErrors(page)
+    page.goto(server + "/")
+    page.click("#tab-mulle")
+    page.wait_for_selector("#opt-mulle-kryp")
+    offered = set(page.eval_on_selector_all("#opt-mulle-profile option", "os => os.map(o => o.value)"))
+    assert offered == set(profiles) - only_kryp, offered
+    # a game made with the box is Kryp-mulle (the rules the server holds)
+    with page.expect_response(lambda r: r.url.endswith("/api/games") and r.request.method == "POST") as made:
+        create_game(page, server, "mulle", options={"kryp": True})
+    game = made.value.json()
+    with urllib.request.urlopen(f"{server}/api/games/{game['game_id']}") as r:
+        assert json.load(r)["rules"]["kryp"] is True
+    # a form saved when the profile was offered: the box comes back checked, the profile the standard one
+    for name in only_kryp:
+        page.evaluate(
+            "(r) => { const k = 'kortbord.form.mulle';"
+            " localStorage.setItem(k, JSON.stringify({...JSON.parse(localStorage.getItem(k)), values: r, touched: ['profile']})); }",
+            profiles[name],
+        )
+        page.goto(server + "/")
+        page.click("#tab-mulle")
+        page.wait_for_selector("#opt-mulle-kryp")
+        assert page.is_checked("#opt-mulle-kryp")
+        assert page.input_value("#opt-mulle-profile") == "standard"
     errors.check()
     ctx.close()
