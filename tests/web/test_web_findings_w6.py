@@ -10,12 +10,15 @@ driven by Playwright) against the real server:
 * the Mulle lobby form offers Kryp-mulle once: its box, not also a profile that sets only what the box sets (the
   profiles and their rules from ``GET /api/options/mulle``); a game made with the box is played under Kryp-mulle,
   and a form saved with the old profile comes back as the box checked;
+* at the start of a Cribbage deal the banner says the computer's lay-away as done ("Datorn har lagt 2 kort i
+  krubban") beside "Din tur", not as under way ("Datorn lägger ..."), in both languages;
 """
 
 from __future__ import annotations
 
 import json
 import math
+import re
 import sys
 import time
 import urllib.request
@@ -263,5 +266,33 @@ def test_kryp_mulle_one_control(server: str, browser: Any) -> None:
         page.wait_for_selector("#opt-mulle-kryp")
         assert page.is_checked("#opt-mulle-kryp")
         assert page.input_value("#opt-mulle-profile") == "standard"
+    errors.check()
+    ctx.close()
+
+
+#: The computer's lay-away as the banner says it beside the player's turn (catalogue event.discard, perfect tense:
+#: done, so that "your turn" beside it reads right), and the present tense it must not use.
+DISCARD_DONE = {
+    "sv": (r"^Datorn har lagt 2 kort i krubban$", "lägger"),
+    "en": (r"^Computer has laid 2 cards away", " lays "),
+}
+
+
+@pytest.mark.parametrize("lang", ["sv", "en"])
+def test_cribbage_start_banner_and_turn_agree(server: str, browser: Any, lang: str) -> None:
+    ctx = _context(browser, width=390, height=844, lang=lang)
+    page = ctx.new_page()
+    errors = PageErrors(page)
+    create_game(page, server, "cribbage")
+    page.wait_for_function(
+        "() => { const c = document.querySelector('.cribbage'); return c?.dataset.mine === '1'"
+        " && c.dataset.phase === 'discard' && document.querySelector('#last-event')?.dataset.kind === 'discard'; }"
+    )
+    done, present = DISCARD_DONE[lang]
+    banner = page.inner_text("#last-event .text").strip()
+    assert page.inner_text(".turn").strip() in ("Din tur", "Your turn")
+    assert re.search(done, banner), banner
+    assert present not in banner, banner
+    shot(page, f"w6-crib-start-{lang}", full=False)
     errors.check()
     ctx.close()
