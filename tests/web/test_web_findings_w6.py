@@ -12,6 +12,8 @@ driven by Playwright) against the real server:
   and a form saved with the old profile comes back as the box checked;
 * at the start of a Cribbage deal the banner says the computer's lay-away as done ("Datorn har lagt 2 kort i
   krubban") beside "Din tur", not as under way ("Datorn lägger ..."), in both languages;
+* on a phone in the middle of a game (both games, both languages) a small menu in the game bar leads to the lobby,
+  this game's rules, the settings and the keys; its entries lie inside the screen and take the tap;
 """
 
 from __future__ import annotations
@@ -294,5 +296,58 @@ def test_cribbage_start_banner_and_turn_agree(server: str, browser: Any, lang: s
     assert re.search(done, banner), banner
     assert present not in banner, banner
     shot(page, f"w6-crib-start-{lang}", full=False)
+    errors.check()
+    ctx.close()
+
+
+#: The menu's entries: each inside the screen and the element a tap at its centre reaches.
+_MENU = """
+() => [...document.querySelectorAll('#game-menu .menu-list > *')].map((el) => {
+  const r = el.getBoundingClientRect();
+  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return { id: el.id, text: el.textContent, inside: r.left >= 0 && r.top >= 0 && r.right <= innerWidth && r.bottom <= innerHeight && r.height > 20,
+           taken: el.contains(hit), href: el.getAttribute('href') };
+})
+"""
+
+#: What the menu's entries say, by language (the page's words: lobby, rules, settings, keys).
+MENU_WORDS = {
+    "en": {"menu-lobby": "Lobby", "menu-settings": "Settings", "menu-keys": "Keyboard shortcuts"},
+    "sv": {"menu-lobby": "Spelsalen", "menu-settings": "Inställningar", "menu-keys": "Kortkommandon"},
+}
+
+
+@pytest.mark.parametrize("game", ["mulle", "cribbage"])
+@pytest.mark.parametrize("lang", ["sv", "en"])
+def test_phone_game_menu(server: str, browser: Any, game: str, lang: str) -> None:
+    ctx = _context(browser, width=390, height=844, lang=lang)
+    page = ctx.new_page()
+    errors = PageErrors(page)
+    create_game(page, server, game)
+    page.wait_for_function(f"() => document.querySelector('.{game}')?.dataset.mine === '1'")
+    assert not page.is_visible("header nav")  # the header's links are hidden during a game on a phone ...
+    game_url = page.url
+    for entry in ("menu-settings", "menu-keys", "menu-rules", "menu-lobby"):
+        page.click("#menu-btn")  # ... the menu holds them
+        entries = {e["id"]: e for e in page.evaluate(_MENU)}
+        assert set(entries) == {"menu-lobby", "menu-rules", "menu-settings", "menu-keys"}, entries
+        for e in entries.values():
+            assert e["inside"] and e["taken"], e
+        for key, word in MENU_WORDS[lang].items():
+            assert entries[key]["text"].strip().lower().startswith(word.lower()), (key, entries[key]["text"])
+        assert entries["menu-rules"]["href"] == f"#/rules/{game}"
+        if entry == "menu-settings":
+            shot(page, f"w6-phone-menu-{game}-{lang}", full=False)
+        page.click(f"#{entry}")
+        if entry in ("menu-settings", "menu-keys"):
+            page.wait_for_selector(".modal")
+            page.keyboard.press("Escape")
+            page.wait_for_selector(".modal", state="detached")
+        elif entry == "menu-rules":
+            page.wait_for_function(f"() => location.hash === '#/rules/{game}'")
+            page.goto(game_url)
+            page.wait_for_function(f"() => document.querySelector('.{game}')?.dataset.mine === '1'")
+        else:
+            page.wait_for_selector("#create")  # the lobby
     errors.check()
     ctx.close()

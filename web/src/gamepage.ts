@@ -96,6 +96,23 @@ export class GamePage {
   /** The game bar's buttons: the shortcuts and the settings (in the viewer's language). */
   private drawTools(): void {
     clear(this.toolsEl);
+    // A phone has no room for the header's links during a game: a small menu holds them (the lobby, this game's
+    // rules) with the settings and the keys, in both games (style.css shows it at widths of 700 px and less).
+    const game = this.msg?.game ?? "mulle";
+    const menu = h("details", { class: "game-menu", id: "game-menu" });
+    const close = () => menu.removeAttribute("open");
+    menu.append(
+      h("summary", { class: "ghost small", id: "menu-btn", title: t("menu"), "aria-label": t("menu") }, "☰"),
+      h(
+        "div",
+        { class: "menu-list", role: "menu" },
+        h("a", { href: "#/", role: "menuitem", id: "menu-lobby", onclick: close }, t("lobby")),
+        h("a", { href: `#/rules/${game}`, role: "menuitem", id: "menu-rules", onclick: close }, `${t("rules")}: ${t(game)}`),
+        h("button", { class: "linklike", role: "menuitem", id: "menu-settings", onclick: () => { close(); this.openOverlay("settings"); } }, aw("ui.settings")),
+        h("button", { class: "linklike", role: "menuitem", id: "menu-keys", onclick: () => { close(); this.openOverlay("keys"); } }, aw("ui.keys")),
+      ),
+    );
+    this.toolsEl.append(menu);
     this.toolsEl.append(
       h("button", { class: "ghost small", id: "keys-btn", title: aw("ui.keysOpen"), "aria-label": aw("ui.keys"), onclick: () => this.openOverlay("keys") }, "?"),
       h("button", { class: "ghost small", id: "settings-btn", title: aw("ui.settings"), onclick: () => this.openOverlay("settings") }, "⚙", h("span", { class: "btn-word" }, " ", aw("ui.settings"))),
@@ -363,7 +380,9 @@ export class GamePage {
   }
 
   private render(m: StateMsg, fresh: boolean): void {
+    const known = this.msg?.game;
     this.msg = m;
+    if (known !== m.game) this.drawTools(); // the menu's rules link: this game's
     if (!this.table) {
       this.table = m.game === "mulle" ? new MulleTable(this.ctx()) : new CribbageTable(this.ctx());
       clear(this.tableWrap);
