@@ -14,6 +14,8 @@ driven by Playwright) against the real server:
   krubban") beside "Din tur", not as under way ("Datorn lägger ..."), in both languages;
 * on a phone in the middle of a game (both games, both languages) a small menu in the game bar leads to the lobby,
   this game's rules, the settings and the keys; its entries lie inside the screen and take the tap;
+* on a phone, a settled Muggins count whose explanation is cut (two lines, or its outcome one) shows a visible
+  mark ("▾") that there is more, and a tap shows it whole.
 """
 
 from __future__ import annotations
@@ -35,12 +37,14 @@ from test_web_playwright import (  # the fixtures and helpers of the end-to-end 
     _context,
     _free_port,
     browser,
+    close_modals,
     create_game,
     mulle_click_move,
     root_data,
     server,
     serving,
     shot,
+    wait_mine_or_over,
 )
 from web_layout import at_rest, fits_one_screen
 
@@ -349,5 +353,67 @@ def test_phone_game_menu(server: str, browser: Any, game: str, lang: str) -> Non
             page.wait_for_function(f"() => document.querySelector('.{game}')?.dataset.mine === '1'")
         else:
             page.wait_for_selector("#create")  # the lobby
+    errors.check()
+    ctx.close()
+
+
+#: Each settled count's box: whether its explanation or outcome is cut (laid out larger than shown), whether it
+#: carries the mark (its ::after content), and its heading.
+_SETTLED = """
+() => [...document.querySelectorAll('.settled')].filter((s) => s.getBoundingClientRect().height > 0).map((s) => ({
+  h: s.querySelector('h3')?.textContent,
+  cut: [...s.querySelectorAll('.callout, .outcome')].some((p) => p.scrollHeight > p.clientHeight + 1 || p.scrollWidth > p.clientWidth + 1),
+  mark: getComputedStyle(s, '::after').content, open: s.classList.contains('open'),
+}))
+"""
+
+
+def test_phone_cut_show_explanation_marked(server: str, browser: Any) -> None:
+    ctx = _context(browser, width=390, height=844, lang="sv")
+    ctx.add_init_script("localStorage.setItem('kortbord.settings', JSON.stringify({speed: 'off'}));")
+    page = ctx.new_page()
+    errors = PageErrors(page)
+    create_game(page, server, "cribbage", options={"muggins": True})
+    seen = opened = 0
+    for _ in range(400):
+        if not wait_mine_or_over(page, ".cribbage"):
+            break
+        close_modals(page)
+        data = root_data(page, ".cribbage")
+        legal = json.loads(data["legal"])
+        if data["phase"] == "show" and page.locator(".settled").count():
+            at_rest(page)
+            page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+            for box in page.evaluate(_SETTLED):
+                seen += 1
+                # a cut box says so; one shown whole carries no mark
+                assert (box["mark"] == '"▾"') == box["cut"], box
+                if box["cut"] and not opened:
+                    shot(page, "w6-phone-settled-cut", full=False)
+                    page.click(f".settled:has(h3:text-is('{box['h']}'))")
+                    after = next(b for b in page.evaluate(_SETTLED) if b["h"] == box["h"])
+                    assert after["open"] and not after["cut"] and after["mark"] in ("none", "normal"), after
+                    shot(page, "w6-phone-settled-open", full=False)
+                    opened += 1
+            if opened:
+                break
+        if data["phase"] == "discard":
+            hand = page.eval_on_selector_all(".hand-card", "els => els.map(e => e.dataset.code)")
+            page.click(f".hand-card[data-code='{hand[0]}']")
+            page.click(f".hand-card[data-code='{hand[1]}']")
+            page.click("#discard")
+        elif data["phase"] == "play":
+            page.click("#go" if "go" in legal else f".hand-card[data-code='{legal[0]}']")
+        elif any(m.startswith("count") for m in legal):
+            page.fill("#count-input", "4")  # mostly wrong: the computer's Muggins claims get settled too
+            page.press("#count-input", "Enter")
+        else:
+            page.click("#accept")
+        page.wait_for_function(
+            "v => document.querySelector('#game-over') || document.querySelector('.cribbage')?.dataset.version !== v",
+            arg=data["version"],
+        )
+    assert seen, "no settled count shown"
+    assert opened, "no settled count cut on the phone: nothing to check"
     errors.check()
     ctx.close()
