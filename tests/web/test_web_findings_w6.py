@@ -15,7 +15,10 @@ driven by Playwright) against the real server:
 * on a phone in the middle of a game (both games, both languages) a small menu in the game bar leads to the lobby,
   this game's rules, the settings and the keys; its entries lie inside the screen and take the tap;
 * on a phone, a settled Muggins count whose explanation is cut (two lines, or its outcome one) shows a visible
-  mark ("▾") that there is more, and a tap shows it whole.
+  mark ("▾") that there is more, and a tap shows it whole;
+* a one-round Mulle game's chart is the round's points by kind (bars per player: card points, mulle points, tabbe,
+  the total), each bar the value of the breakdown table beside it, not a straight line from 0 to the final score;
+  in both languages.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ from test_web_playwright import (  # the fixtures and helpers of the end-to-end 
     _context,
     _free_port,
     browser,
+    choose_mulle_move,
     close_modals,
     create_game,
     mulle_click_move,
@@ -415,5 +419,60 @@ def test_phone_cut_show_explanation_marked(server: str, browser: Any) -> None:
         )
     assert seen, "no settled count shown"
     assert opened, "no settled count cut on the phone: nothing to check"
+    errors.check()
+    ctx.close()
+
+
+#: The game-over panel's breakdown (row item -> values per side) and its chart: the bars (item label, side, value)
+#: or the lines of a line chart.
+_OVER_CHART = """
+() => {
+  const over = document.querySelector('#game-over');
+  const table = {};
+  for (const tr of over.querySelectorAll('table.summary tbody tr[class^="it-"]'))
+    table[tr.className.slice(3)] = { label: tr.querySelector('th').textContent, values: [...tr.querySelectorAll('td')].map((td) => parseInt(td.textContent, 10)) };
+  const fig = over.querySelector('figure.chartbox');
+  const bars = [...fig.querySelectorAll('rect.bar')].map((r) => [Number(r.dataset.side), Number(r.dataset.value)]);
+  const labels = [...fig.querySelectorAll('text.label')].map((t) => t.textContent);
+  return { table, bars, labels, lines: fig.querySelectorAll('polyline').length, caption: fig.querySelector('figcaption').textContent };
+}
+"""
+
+#: The chart's caption by language (the page's words) and the breakdown rows that are points (the cards taken are
+#: a count).
+BARS_CAPTION = {"en": "The round's points by kind", "sv": "Omgångens poäng per slag"}
+POINT_ROWS = ("card_points", "mulle_points", "tabbe", "surplus_bonus", "total")
+
+
+@pytest.mark.parametrize("lang", ["sv", "en"])
+def test_one_round_mulle_chart_by_kind(server: str, browser: Any, lang: str) -> None:
+    ctx = _context(browser, width=1280, height=800, lang=lang)
+    ctx.add_init_script("localStorage.setItem('kortbord.settings', JSON.stringify({speed: 'off'}));")
+    page = ctx.new_page()
+    errors = PageErrors(page)
+    create_game(page, server, "mulle", options={"game_length": "single_round"})
+    page.wait_for_selector(".mulle .hand-card")
+    turn = 0
+    while wait_mine_or_over(page, ".mulle"):
+        close_modals(page)
+        legal = json.loads(root_data(page, ".mulle")["legal"])
+        before = root_data(page, ".mulle")["version"]
+        mulle_click_move(page, choose_mulle_move(legal, turn))
+        page.wait_for_function(
+            f"() => document.querySelector('#game-over') || document.querySelector('.mulle')?.dataset.version !== '{before}'"
+        )
+        turn += 1
+        assert turn < 80
+    close_modals(page)
+    page.wait_for_selector("#game-over figure.chartbox")
+    c = page.evaluate(_OVER_CHART)
+    assert c["lines"] == 0 and c["caption"] == BARS_CAPTION[lang], c
+    rows = [k for k in POINT_ROWS if k in c["table"]]
+    assert {"card_points", "total"} <= set(rows), c["table"]
+    # one bar per player for each kind of points, in the table's order, each the table's value
+    assert c["labels"] == [c["table"][k]["label"] for k in rows], c
+    want = [[side, v] for k in rows for side, v in enumerate(c["table"][k]["values"])]
+    assert c["bars"] == want, c
+    shot(page, f"w6-one-round-chart-{lang}", full=False)
     errors.check()
     ctx.close()
