@@ -289,11 +289,14 @@ DISCARD_DONE = {
 
 
 @pytest.mark.parametrize("lang", ["sv", "en"])
-def test_cribbage_start_banner_and_turn_agree(server: str, browser: Any, lang: str) -> None:
+def test_cribbage_start_banner_and_turn_agree(seeded_server: str, browser: Any, lang: str) -> None:
+    # the lay-away is in turn from the dealer's left: on the fixed deal the player deals, so the computer lays away
+    # first and the player's first decision has its lay-away in the banner (a deal the player does not deal has the
+    # deal there instead, and nothing to check)
     ctx = _context(browser, width=390, height=844, lang=lang)
     page = ctx.new_page()
     errors = PageErrors(page)
-    create_game(page, server, "cribbage")
+    create_game(page, seeded_server, "cribbage")
     page.wait_for_function(
         "() => { const c = document.querySelector('.cribbage'); return c?.dataset.mine === '1'"
         " && c.dataset.phase === 'discard' && document.querySelector('#last-event')?.dataset.kind === 'discard'; }"
