@@ -169,10 +169,11 @@ def test_phone_mulle_builds_side_by_side(seeded_server: str, browser: Any) -> No
     guest_ctx.close()
 
 
-#: A sentence of three lines and more at the phone banner's width (an event line is at most about this long).
+#: A sentence longer than the phone banner holds even in its smallest type (two ordinary event lines and more).
 LONG = (
     "Datorn tar in 8♣ med A♥, A♦, 7♠ och 7♠ och bygget av 14, och får en mulle på 7♠ och en tabbe: "
-    "bordet är tomt och det är din tur igen efter en lång rad drag"
+    "bordet är tomt och det är din tur igen efter en lång rad drag; Datorns hand A♣ 7♦ 8♥ 8♣ med 9♣ var "
+    "värd 12 (femton två, femton fyra, ett par blir sex, två följder på tre blir tolv)"
 )
 
 #: The banner's text box, whether its sentence is cut (laid out taller than shown), and what a tap at the hint
@@ -231,7 +232,7 @@ def test_phone_long_banner_covers_no_button(server: str, browser: Any, lang: str
     b = page.evaluate(_BANNER)
     assert not b["open"] and b["cut"] and b["hintTaken"], b  # a second tap folds it
     # a sentence of three lines in the banner's type fits its two lines in smaller type: painted whole, not cut
-    medium = LONG[: len(LONG) * 3 // 5]
+    medium = LONG[:110]
     page.eval_on_selector("#last-event .text", "(t, s) => { t.textContent = s; }", medium)
     page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")  # measured
     whole = page.evaluate(_PAINTED)

@@ -131,7 +131,7 @@ export class GamePage {
       if (this.flashEl.classList.contains("cut") || this.flashEl.classList.contains("open")) {
         this.flashEl.classList.toggle("open");
         this.flashEl.classList.toggle("cut");
-        this.flashEl.classList.toggle("fit2");
+        this.flashEl.classList.toggle("fit3");
         this.flashEl.setAttribute("aria-expanded", String(this.flashEl.classList.contains("open")));
       } else if (this.logBtn.offsetParent !== null) this.toggleLog(true);
     });
@@ -439,11 +439,11 @@ export class GamePage {
   }
 
   /** Fit the banner's sentence to the lines it has (a phone: two): in smaller type if it needs more ("fit1",
-   * "fit2"), and if even the smallest does not hold it, cut it there ("cut": an ellipsis and a mark; a tap shows it
+   * "fit2", "fit3"), and if even the smallest does not hold it, cut it there ("cut": an ellipsis and a mark; a tap shows it
    * whole) -- it never grows over the buttons below.  Measured once laid out. */
   private markCut(): void {
     const el = this.flashEl;
-    el.classList.remove("open", "cut", "fit1", "fit2");
+    el.classList.remove("open", "cut", "fit1", "fit2", "fit3");
     el.removeAttribute("aria-expanded");
     requestAnimationFrame(() => {
       const text = el.querySelector<HTMLElement>(".text");
@@ -452,12 +452,12 @@ export class GamePage {
       range.selectNodeContents(text);
       const cs = getComputedStyle(text);
       const room = () => text.clientHeight - parseFloat(cs.paddingTop) - parseFloat(cs.paddingBottom) + 1;
-      for (const fit of ["", "fit1", "fit2"]) {
+      for (const fit of ["", "fit1", "fit2", "fit3"]) {
         if (fit) el.classList.add(fit);
         if (range.getBoundingClientRect().height <= room()) return;
         if (fit) el.classList.remove(fit);
       }
-      el.classList.add("fit2", "cut");
+      el.classList.add("fit3", "cut");
       el.setAttribute("aria-expanded", "false");
     });
   }
