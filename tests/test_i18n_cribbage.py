@@ -98,7 +98,7 @@ def test_his_heels_in_words() -> None:
     assert [peg_text(p) for p in pegs] == ["his heels for 2"]
     assert [p["reason"] for p in pegs] == ["his_heels"]
     assert [event_text(e.to_json()) for e in events] == [
-        "P0 lays 2 cards away to the crib",
+        "P0 has laid 2 cards away to the crib",
         "the starter is JD",
         "P0 pegs 2: his heels for 2 -> 12",
     ]

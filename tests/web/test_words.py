@@ -163,7 +163,7 @@ GRAMMAR = [
         "en",
         ["You", "Bo"],
         0,
-        "You lay 2 cards away to the crib",
+        "You have laid 2 cards away to the crib",
     ),
     ("cribbage", "event", {"kind": "go", "seat": 0}, "sv", ["Du", "Datorn"], 0, "Du säger go"),
     (

@@ -80,3 +80,61 @@ export function scoreChart(series: number[][], names: string[], opts: ChartOpts)
   });
   return root;
 }
+
+/** A group of bars: its label ("Card points") and one value per side. */
+export interface BarGroup {
+  label: string;
+  values: number[];
+}
+
+/** A chart of one round's points by kind (a one-round Mulle game, where a line over the rounds would be a single
+ * straight segment): for each kind a row of bars, one per side in its colour, each with its value at its end.
+ * Returns a `<figure class="chartbox">` with its caption and the legend; the bars scale to the largest value. */
+export function barFigure(groups: BarGroup[], names: string[], title: string): HTMLElement {
+  const sides = names.length;
+  const W = 320;
+  const L = 120; // the labels' column (the longest, "Summa för omgången", whole)
+  const R = 26; // room for the value after the longest bar
+  const bar = 9;
+  const gap = 7;
+  const rowH = sides * bar + gap;
+  const H = groups.length * rowH + 4;
+  const lo = Math.min(0, ...groups.flatMap((g) => g.values));
+  const hi = Math.max(1, ...groups.flatMap((g) => g.values));
+  const x = (v: number) => L + ((W - L - R) * (v - lo)) / (hi - lo);
+  const root = svg("svg", {
+    viewBox: `0 0 ${W} ${H}`,
+    class: "chart bars",
+    role: "img",
+    "aria-label": `${title}: ${groups.map((g) => `${g.label} ${g.values.map((v, s) => `${names[s]} ${v}`).join(", ")}`).join("; ")}`,
+  });
+  root.appendChild(svg("line", { x1: x(0), x2: x(0), y1: 0, y2: H, class: "grid" }));
+  groups.forEach((g, i) => {
+    const top = i * rowH + 2;
+    const label = svg("text", { x: L - 5, y: top + (sides * bar) / 2 + 3, "text-anchor": "end", class: "tick label" });
+    label.textContent = g.label;
+    root.appendChild(label);
+    g.values.forEach((v, s) => {
+      const y = top + s * bar;
+      const x0 = Math.min(x(0), x(v));
+      const rect = svg("rect", { x: x0, y, width: Math.max(Math.abs(x(v) - x(0)), v === 0 ? 0 : 1), height: bar - 1.5, fill: pegColor(s), class: "bar" });
+      rect.setAttribute("data-side", String(s));
+      rect.setAttribute("data-value", String(v));
+      root.appendChild(rect);
+      const val = svg("text", { x: Math.max(x(0), x(v)) + 3, y: y + bar - 2.5, class: "tick value" });
+      val.textContent = String(v);
+      root.appendChild(val);
+    });
+  });
+  return h(
+    "figure",
+    { class: "chartbox" },
+    h("figcaption", {}, title),
+    root,
+    h(
+      "div",
+      { class: "chart-legend" },
+      names.map((n, s) => h("span", {}, h("i", { class: "dot", style: { background: pegColor(s) } }), n)),
+    ),
+  );
+}

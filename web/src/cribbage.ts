@@ -333,7 +333,14 @@ export class CribbageTable implements Table {
         h(
           "div",
           // a tap shows the whole sentence where a phone cuts it to two lines (style.css)
-          { class: "settled reveal", onclick: (e: Event) => (e.currentTarget as HTMLElement).classList.toggle("open") },
+          {
+            class: "settled reveal",
+            onclick: (e: Event) => {
+              const el = e.currentTarget as HTMLElement;
+              el.classList.toggle("open");
+              if (el.classList.contains("cut") || el.classList.contains("open")) el.setAttribute("aria-expanded", String(el.classList.contains("open")));
+            },
+          },
           h("h3", {}, ts("settledHeading", this.ctx.isMe(s.seat), { name: this.ctx.name(s.seat), what, a: s.announced ?? "?", t: s.points })),
           s.settle ? h("p", { class: "outcome" }, plain(settleText(s.settle, this.ctx.fmt()))) : null,
           h("div", { class: "fan" }, s.cards.map((c, i) => cardImg(c, i === s.cards.length - 1 ? "small starter-in" : "small"))),
@@ -343,6 +350,15 @@ export class CribbageTable implements Table {
         ),
       );
     }
+    // a box whose sentence or outcome is cut (a phone) says so with a mark (style.css .settled.cut): a tap opens it
+    requestAnimationFrame(() => {
+      for (const el of Array.from(box.querySelectorAll<HTMLElement>(".settled"))) {
+        if (el.classList.contains("open")) continue;
+        const cut = Array.from(el.querySelectorAll<HTMLElement>(".callout, .outcome")).some((p) => p.scrollHeight > p.clientHeight + 1 || p.scrollWidth > p.clientWidth + 1);
+        el.classList.toggle("cut", cut);
+        if (cut) el.setAttribute("aria-expanded", "false");
+      }
+    });
     return box;
   }
 

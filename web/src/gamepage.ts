@@ -96,6 +96,23 @@ export class GamePage {
   /** The game bar's buttons: the shortcuts and the settings (in the viewer's language). */
   private drawTools(): void {
     clear(this.toolsEl);
+    // A phone has no room for the header's links during a game: a small menu holds them (the lobby, this game's
+    // rules) with the settings and the keys, in both games (style.css shows it at widths of 700 px and less).
+    const game = this.msg?.game ?? "mulle";
+    const menu = h("details", { class: "game-menu", id: "game-menu" });
+    const close = () => menu.removeAttribute("open");
+    menu.append(
+      h("summary", { class: "ghost small", id: "menu-btn", title: t("menu"), "aria-label": t("menu") }, "☰"),
+      h(
+        "div",
+        { class: "menu-list", role: "menu" },
+        h("a", { href: "#/", role: "menuitem", id: "menu-lobby", onclick: close }, t("lobby")),
+        h("a", { href: `#/rules/${game}`, role: "menuitem", id: "menu-rules", onclick: close }, `${t("rules")}: ${t(game)}`),
+        h("button", { class: "linklike", role: "menuitem", id: "menu-settings", onclick: () => { close(); this.openOverlay("settings"); } }, aw("ui.settings")),
+        h("button", { class: "linklike", role: "menuitem", id: "menu-keys", onclick: () => { close(); this.openOverlay("keys"); } }, aw("ui.keys")),
+      ),
+    );
+    this.toolsEl.append(menu);
     this.toolsEl.append(
       h("button", { class: "ghost small", id: "keys-btn", title: aw("ui.keysOpen"), "aria-label": aw("ui.keys"), onclick: () => this.openOverlay("keys") }, "?"),
       h("button", { class: "ghost small", id: "settings-btn", title: aw("ui.settings"), onclick: () => this.openOverlay("settings") }, "⚙", h("span", { class: "btn-word" }, " ", aw("ui.settings"))),
@@ -107,9 +124,18 @@ export class GamePage {
     this.logBtn.addEventListener("click", () => this.toggleLog());
     // A banner line cut short on a phone: a tap opens the log, where the whole line stands (the log is a drawer
     // there); on a wide screen the log column is beside it and the title shows the whole line on hover.
-    this.flashEl.addEventListener("click", () => {
-      if (this.logBtn.offsetParent !== null) this.toggleLog(true);
+    // A sentence longer than the phone banner's two lines is cut (an ellipsis and a "▾" mark say so): a tap shows
+    // it whole over what is below, a second tap folds it again -- it never covers the buttons unasked.
+    this.flashEl.addEventListener("click", (e) => {
+      if ((e.target as HTMLElement).closest("a")) return;
+      if (this.flashEl.classList.contains("cut") || this.flashEl.classList.contains("open")) {
+        this.flashEl.classList.toggle("open");
+        this.flashEl.classList.toggle("cut");
+        this.flashEl.classList.toggle("fit3");
+        this.flashEl.setAttribute("aria-expanded", String(this.flashEl.classList.contains("open")));
+      } else if (this.logBtn.offsetParent !== null) this.toggleLog(true);
     });
+    new MutationObserver(() => this.markCut()).observe(this.flashEl, { childList: true, subtree: true, characterData: true });
     this.aids = new Aids({
       send: (msg) => this.socket?.send(msg),
       move: (n) => this.socket?.move(n),
@@ -354,7 +380,9 @@ export class GamePage {
   }
 
   private render(m: StateMsg, fresh: boolean): void {
+    const known = this.msg?.game;
     this.msg = m;
+    if (known !== m.game) this.drawTools(); // the menu's rules link: this game's
     if (!this.table) {
       this.table = m.game === "mulle" ? new MulleTable(this.ctx()) : new CribbageTable(this.ctx());
       clear(this.tableWrap);
@@ -409,6 +437,31 @@ export class GamePage {
       return;
     }
   }
+
+  /** Fit the banner's sentence to the lines it has (a phone: two): in smaller type if it needs more ("fit1",
+   * "fit2", "fit3"), and if even the smallest does not hold it, cut it there ("cut": an ellipsis and a mark; a tap shows it
+   * whole) -- it never grows over the buttons below.  Measured once laid out. */
+  private markCut(): void {
+    const el = this.flashEl;
+    el.classList.remove("open", "cut", "fit1", "fit2", "fit3");
+    el.removeAttribute("aria-expanded");
+    requestAnimationFrame(() => {
+      const text = el.querySelector<HTMLElement>(".text");
+      if (!text || getComputedStyle(text).whiteSpace === "nowrap") return; // one line with an ellipsis (wide screens)
+      const range = document.createRange();
+      range.selectNodeContents(text);
+      const cs = getComputedStyle(text);
+      const room = () => text.clientHeight - parseFloat(cs.paddingTop) - parseFloat(cs.paddingBottom) + 1;
+      for (const fit of ["", "fit1", "fit2", "fit3"]) {
+        if (fit) el.classList.add(fit);
+        if (range.getBoundingClientRect().height <= room()) return;
+        if (fit) el.classList.remove(fit);
+      }
+      el.classList.add("fit3", "cut");
+      el.setAttribute("aria-expanded", "false");
+    });
+  }
+
 
   /** The computer's thinking sign: shown while a computer is to move. */
   private drawThinking(m: StateMsg, toAct: number | null): void {

@@ -76,6 +76,20 @@ function profileNames(doc: OptionsDoc): string[] {
   return (doc.profiles ?? []).map((p) => (typeof p === "string" ? p : p.name));
 }
 
+/** The profiles the lobby offers: not one that sets only what a control of its own already sets -- the "kryp"
+ * profile is the standard one with `kryp` on (rules spec §4 A20), which the Kryp-mulle box says: one control
+ * for one choice.  The server still takes every profile. */
+function offeredProfiles(doc: OptionsDoc): string[] {
+  const names = profileNames(doc);
+  const base = profileOverrides(doc, names[0]);
+  const own = new Set(["profile", ...MAIN[doc.game]]);
+  return names.filter((n, i) => {
+    const r = profileOverrides(doc, n);
+    if (i === 0 || !base || !r) return true;
+    return Object.keys({ ...base, ...r }).some((k) => !own.has(k) && JSON.stringify(r[k]) !== JSON.stringify(base[k]));
+  });
+}
+
 function profileOverrides(doc: OptionsDoc, name: string): Record<string, unknown> | null {
   for (const p of doc.profiles ?? []) {
     if (typeof p !== "string" && p.name === name) {
@@ -373,9 +387,17 @@ function drawNewGame(el: HTMLElement, nav: { openGame(id: string): void }): void
   // Main rule options
   const byKey = new Map(doc.options.map((o) => [o.key, o]));
   if (game === "mulle") {
-    const profiles = profileNames(doc);
+    const profiles = offeredProfiles(doc);
     if (profiles.length) {
-      const cur = String(form.values.mulle.profile ?? byKey.get("profile")?.default ?? profiles[0]);
+      let cur = String(form.values.mulle.profile ?? byKey.get("profile")?.default ?? profiles[0]);
+      if (!profiles.includes(cur)) {
+        // a form saved with a profile no longer offered: the profile it is made from, its own controls as it set them
+        const r = profileOverrides(doc, cur) ?? {};
+        cur = profiles[0];
+        form.values.mulle = { ...form.values.mulle, profile: cur };
+        for (const k of MAIN.mulle) if (k in r) setValue("mulle", k, r[k]);
+        form.touched.mulle.delete("profile");
+      }
       body.append(
         h(
           "div",

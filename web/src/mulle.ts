@@ -6,7 +6,7 @@ import { clear, h } from "./dom";
 import type { Table, TableCtx } from "./gamepage";
 import { t, ts, type Key } from "./i18n";
 import { eventLine } from "./words";
-import { chartFigure } from "./chart";
+import { barFigure, chartFigure } from "./chart";
 import { parseMove, usesAtLeast, usesExactly, type MulleMove } from "./mullenotation";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -37,6 +37,8 @@ const ITEMS = [
 
 /** The items of each round in the game-over breakdown (the round summary has every item). */
 const OVER_ITEMS = ["cards", "card_points", "mulle_points", "tabbe", "surplus_bonus", "total"] as const;
+/** The round's points by kind in the one-round chart (the cards taken are a count, not points). */
+const BAR_ITEMS = ["card_points", "mulle_points", "tabbe", "surplus_bonus", "total"] as const;
 
 export class MulleTable implements Table {
   root = h("div", { class: "mulle felt" });
@@ -655,7 +657,14 @@ export class MulleTable implements Table {
     return [
       h("div", { class: "scroll-x" }, table),
       h("button", { class: "small", id: "over-rounds", onclick: () => this.openSummary(log.length - 1) }, t("roundHistory")),
-      chartFigure(series, names, { title: t("chartTitle"), target, xLabel: t("chartRound") }),
+      // one round: the line over the rounds would be one straight segment -- its points by kind instead, as bars
+      log.length === 1
+        ? barFigure(
+            BAR_ITEMS.filter((item) => log[0].some((r: Json) => item in r)).map((item) => ({ label: t(`it_${item}` as Key), values: log[0].map((r: Json) => Number(r[item] ?? 0)) })),
+            names,
+            t("chartRoundParts"),
+          )
+        : chartFigure(series, names, { title: t("chartTitle"), target, xLabel: t("chartRound") }),
     ];
   }
 }
