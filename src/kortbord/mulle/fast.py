@@ -82,6 +82,7 @@ _TRAILS: Final[tuple[FastCode, ...]] = tuple((6, c) for c in range(52))
 _HV: Final[tuple[int, ...]] = HV  # hand values, as state.HV (a Final of this module: static in the compiled build)
 _SCORING: Final[tuple[bool, ...]] = SCORING
 _ONE: Final[tuple[tuple[int], ...]] = tuple((c,) for c in range(52))
+_FIRST: Final[tuple[int]] = (0,)
 
 
 def supports(rules: object) -> bool:
@@ -320,11 +321,13 @@ class _Rules:
         "reserve",
         "rules",
         "special",
+        "supported",
         "team_duty",
     )
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
+        self.supported = supports(rules)
         self.pure = rules.pure_mulle
         self.special = rules.special_capture_builds_only
         self.mode = rules.maximal
@@ -757,7 +760,7 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
     opts: _Parts = ()
     captures: list[FastCode] = []
     others: list[FastCode] = []
-    capturing: list[int] = []
+    capturing = 0  # bit x: the card x captures (a machine int: card indices < 52)
     pure = r.pure
     special = r.special
     from_hand = r.from_hand
@@ -771,7 +774,13 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
         # M1 capture
         if cap_hv >> hx & 1:
             # the builds of the value, all taken with the capture (capture_all_builds)
-            hb = tuple([i for i, b in enumerate(builds) if b[1] == hx]) if capture_add >> hx & 1 else ()
+            hb: tuple[int, ...]
+            if not capture_add >> hx & 1:
+                hb = ()
+            elif len(builds) == 1:
+                hb = _FIRST  # the one build is of the value
+            else:
+                hb = tuple([i for i, b in enumerate(builds) if b[1] == hx])
             if pure and (tkey >> (2 * x)) & 3 and not _SCORING[x]:
                 caps: list[FastCode] = [(0, x, (x,), hb)]  # pure mulle (checks.twin_only)
             elif special and hx >= 14:
@@ -792,10 +801,10 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
                     ok = [m for m in caps if not _lack(hvc, hx, builds, owned, None, -1, m[3])]
                     if ok:
                         captures += ok
-                        capturing.append(x)
+                        capturing |= 1 << x
                 else:
                     captures += caps
-                    capturing.append(x)
+                    capturing |= 1 << x
         if not from_hand[x]:
             continue  # D6
         keeps = (held & ~(1 << hx)) | (held2 & (1 << hx))  # D5: a reserve for bit v besides x
@@ -807,12 +816,17 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
             v = low.bit_length() - 1
             if check and _lack(hvc, hx, builds, owned, v, -1, ()):
                 continue
+            w = v - t
+            # the distinct loose cards of value w (most often one: no search)
+            ys: tuple[int, ...] = (
+                _ONE[table[bisect_left(table, 4 * w - 4)]] if cnt[w] == 1 else tuple(_of_value(table, w))
+            )
             if pair_bits >> v & 1:
-                for y in _of_value(table, v - t):
+                for y in ys:
                     for pk in _found_pairs(tvs, cnt, table, tkey, y, v, forced):
                         others.append((1, x, _ONE[y], v, pk))
             else:
-                for y in _of_value(table, v - t):
+                for y in ys:
                     others.append((1, x, _ONE[y], v, ()))
         if not builds:
             continue
@@ -828,18 +842,21 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
             if not keeps >> bv & 1 or (check and _lack(hvc, hx, builds, owned, bv, -1, ())):
                 continue
             need = bv - t
-            if 1 <= need <= 13:
+            if 1 <= need <= 13 and tv_bits >> need & 1:
                 for y in _of_value(table, need):
                     for pk in _found_pairs(tvs, cnt, table, tkey, y, bv, forced) if pair_bits >> bv & 1 else _NO_PAIRS:
                         others.append((4, x, _ONE[y], i, pk))
             if t == bv:
                 others.append((5, x, i))
-    moves = captures + others if others else captures
+    ncap = len(captures)
+    if others:
+        captures += others  # a list of this call's own: extended in place
+    moves = captures
     if not bound:
         duty = r.duty
         # checks.duty_forbids_trail
         if duty == "player":
-            allowed, skip = not captures, False
+            allowed, skip = not ncap, False
         elif duty == "card":
             allowed, skip = True, True
         elif duty == "strict":
@@ -849,10 +866,8 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
         if allowed:
             if not moves:
                 return trails
-            if moves is captures:
-                moves = captures[:]
             if skip and capturing:
-                moves += [_TRAILS[x] for x in distinct if x not in capturing]
+                moves += [_TRAILS[x] for x in distinct if not capturing >> x & 1]
             else:
                 moves += trails
     if not moves:  # safety valve (spec §2.6)
@@ -939,8 +954,8 @@ def _play(f: FastState, r: _Rules, code: FastCode) -> None:
         hf.held2 &= ~(1 << hx)
     elif k == 0:
         hf.held &= ~(1 << hx)
-    if x not in hand:
-        distinct = hf.distinct
+    distinct = hf.distinct
+    if len(hand) < len(distinct) or x not in hand:  # no twin of x left (a hand without twins: no search)
         j = distinct.index(x)
         del distinct[j]  # distinct is the hand's own; trails may be shared with a list _gen returned: replaced
         trails = hf.trails[:]
@@ -1175,8 +1190,6 @@ def new_round(rules: object, players: object, teams: object, dealer: object, dec
 
 def _new_round(rules: Rules, players: int, teams: bool, dealer: int, deck: Sequence[int]) -> FastState:
     """:func:`new_round` with trusted arguments."""
-    from kortbord.mulle.transitions import deal_plan
-
     f = FastState()
     f.rules = rules
     f.players = players
@@ -1194,6 +1207,8 @@ def _new_round(rules: Rules, players: int, teams: bool, dealer: int, deck: Seque
     r = _rules_of(rules)
     deals = r.deals.get(players)
     if deals is None:
+        from kortbord.mulle.transitions import deal_plan
+
         deals = r.deals[players] = len(deal_plan(rules, players))
     f.deals_total = deals
     f.round_no = 1
@@ -1217,8 +1232,6 @@ def random_round(
     Raises:
         InvalidRulesError: as ``new_game`` (rules not a Rules value, bad player count, teams without 4 players,
             a bad dealer, a format too big)."""
-    from kortbord.mulle.transitions import new_game
-
     # the engine's checks of the arguments, on the arguments as given (``object``, cast to ``Any``: no check of
     # mypyc's of its own before them), so that the compiled build raises the same errors
     rules = _rules_arg(rules)
@@ -1229,13 +1242,15 @@ def random_round(
         and (dealer is None or type(dealer) is int)
         and (players, teams, -1 if dealer is None else dealer) in r.checked
     ):
+        from kortbord.mulle.transitions import new_game
+
         new_game(rules, players=cast(Any, players), teams=cast(Any, teams), dealer=cast(Any, dealer))
         # accepted: exactly an int, a bool and None or an int (new_game checks the types), so the key is exact
         r.checked.add((cast(int, players), cast(bool, teams), -1 if dealer is None else cast(int, dealer)))
     players = cast(int, players)
     teams = cast(bool, teams)
     dealer = cast("int | None", dealer)
-    if not supports(rules):
+    if not r.supported:
         return _engine_round(rules, rng, players, teams, dealer)
     # A round makes no reference cycles (the FastState and the caches hold lists and tuples of ints; checked by
     # tests/mulle/test_fast_core.py): reference counting frees all it leaves behind, and the cyclic collector --
