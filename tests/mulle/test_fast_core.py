@@ -294,3 +294,17 @@ def test_rounds_make_no_reference_cycles_and_leave_the_collector_as_it_was() -> 
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+@settings(max_examples=200, deadline=None)
+@given(cards=st.lists(st.integers(0, 51), max_size=14))
+def test_table_facts_locate_each_value(cards: list[int]) -> None:
+    """The table facts' ``start`` cuts the sorted loose table into its values: ``table[start[v]:start[v + 1]]``
+    holds exactly the cards of table value v (rank index // 4 + 1), and the count per value agrees."""
+    table = sorted(cards)
+    facts = fast._table_facts(table)
+    cnt, start = facts[2], facts[6]
+    assert start[0] == start[1] == 0 and start[17] == len(table)
+    for v in range(1, 17):
+        assert table[start[v] : start[v + 1]] == [c for c in table if c // 4 + 1 == v]
+        assert cnt[v] == start[v + 1] - start[v]

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import gc
 import random
-from bisect import bisect_left, insort
+from bisect import insort
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final, cast
@@ -373,15 +373,17 @@ _Pairs = tuple[tuple[tuple[int, int], ...], ...]  # sets of loose pairs packed i
 #: Facts of the table values of one loose table (:func:`_table_facts`; no rule of its own), a tuple of ints and
 #: tuples of ints so that the cache of them is no work for the cyclic GC (CPython untracks such tuples the first
 #: time it sees them; a class instance it would walk in every full collection):
-#: ``(tv_bits, tvs, cnt, sums, prefix, pair_bits)``.
-_TableFacts = tuple[int, tuple[int, ...], tuple[int, ...], int, tuple[int, ...], int]
+#: ``(tv_bits, tvs, cnt, sums, prefix, pair_bits, start)``.
+_TableFacts = tuple[int, tuple[int, ...], tuple[int, ...], int, tuple[int, ...], int, tuple[int, ...]]
 
 
 def _table_facts(table: Sequence[int]) -> _TableFacts:
     """The facts of the table values of the sorted loose ``table`` (they depend on its values only, not on the
     suits): ``tv_bits`` (bit v: a loose card of table value v), ``tvs`` (those values, ascending), ``cnt`` (per
     value the number of loose cards), ``sums`` (bit h: some loose cards add up to h), ``prefix[k]`` (the same for
-    the first ``k`` cards) and ``pair_bits`` (bit v: two loose cards add up to v)."""
+    the first ``k`` cards), ``pair_bits`` (bit v: two loose cards add up to v) and ``start`` (``start[v]`` for
+    v = 0..17: the number of loose cards worth less than v, so the sorted table's cards of value v are
+    ``table[start[v]:start[v + 1]]``)."""
     cnt = [0] * 17
     tvs: list[int] = []
     tv_bits = 0
@@ -397,17 +399,21 @@ def _table_facts(table: Sequence[int]) -> _TableFacts:
         if not tv_bits >> v & 1:
             tv_bits |= 1 << v
             tvs.append(v)
-    return (tv_bits, tuple(tvs), tuple(cnt), sums, tuple(prefix), pair_bits)
+    start = [0] * 18
+    k = 0
+    for v in range(17):
+        k += cnt[v]
+        start[v + 1] = k
+    return (tv_bits, tuple(tvs), tuple(cnt), sums, tuple(prefix), pair_bits, tuple(start))
 
 
-def _of_value(table: list[int], w: int) -> list[int]:
-    """The distinct loose cards of table value ``w`` (1..13) in the sorted ``table``, ascending."""
+def _of_value(table: list[int], start: tuple[int, ...], w: int) -> list[int]:
+    """The distinct loose cards of table value ``w`` (1..13) in the sorted ``table``, ascending (``start`` as
+    :func:`_table_facts`)."""
     out: list[int] = []
     prev = -1
-    for j in range(bisect_left(table, 4 * w - 4), len(table)):
+    for j in range(start[w], start[w + 1]):
         y = table[j]
-        if y >= 4 * w:
-            break
         if y != prev:
             out.append(y)
             prev = y
@@ -705,7 +711,7 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
     t_ = _TABLES.get(f.vkey)
     if t_ is None:
         t_ = _table(table, f.vkey)
-    tv_bits, tvs, cnt, capture_bits, prefix, pair_bits = t_
+    tv_bits, tvs, cnt, capture_bits, prefix, pair_bits, start = t_
     # bit t: a hand card of table value t may found a build on one loose card (t + tv(y) is a held value)
     found = 0
     for w in tvs:
@@ -788,10 +794,10 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
             else:
                 if hx != last_h:  # the parts of the last capture value asked (twins and same ranks are neighbours)
                     last_h = hx
-                    k = bisect_left(table, 4 * hx - 4)  # the loose cards worth less than hx
+                    k = start[hx]  # the loose cards worth less than hx
                     if not prefix[k] >> hx & 1 and mode != "free":
                         # no group of two or more cards: the one maximal part is every card worth hx
-                        opts = (tuple(table[k : bisect_left(table, 4 * hx)]),)
+                        opts = (tuple(table[k : start[hx + 1]]),)
                     else:
                         opts = _loose(table, tkey, hx, mode)
                 # without a build of the value, a capture takes some loose cards
@@ -818,9 +824,7 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
                 continue
             w = v - t
             # the distinct loose cards of value w (most often one: no search)
-            ys: tuple[int, ...] = (
-                _ONE[table[bisect_left(table, 4 * w - 4)]] if cnt[w] == 1 else tuple(_of_value(table, w))
-            )
+            ys: tuple[int, ...] = _ONE[table[start[w]]] if cnt[w] == 1 else tuple(_of_value(table, start, w))
             if pair_bits >> v & 1:
                 for y in ys:
                     for pk in _found_pairs(tvs, cnt, table, tkey, y, v, forced):
@@ -843,7 +847,7 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
                 continue
             need = bv - t
             if 1 <= need <= 13 and tv_bits >> need & 1:
-                for y in _of_value(table, need):
+                for y in _of_value(table, start, need):
                     for pk in _found_pairs(tvs, cnt, table, tkey, y, bv, forced) if pair_bits >> bv & 1 else _NO_PAIRS:
                         others.append((4, x, _ONE[y], i, pk))
             if t == bv:
