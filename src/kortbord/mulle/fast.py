@@ -83,6 +83,7 @@ _HV: Final[tuple[int, ...]] = HV  # hand values, as state.HV (a Final of this mo
 _SCORING: Final[tuple[bool, ...]] = SCORING
 _ONE: Final[tuple[tuple[int], ...]] = tuple((c,) for c in range(52))
 _FIRST: Final[tuple[int]] = (0,)
+_BUILDS_ONLY: Final[tuple[tuple[()]]] = ((),)  # the one loose part of a capture of builds only
 
 
 def supports(rules: object) -> bool:
@@ -787,10 +788,11 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
                 hb = _FIRST  # the one build is of the value
             else:
                 hb = tuple([i for i, b in enumerate(builds) if b[1] == hx])
+            los: _Parts  # the loose parts of the captures
             if pure and (tkey >> (2 * x)) & 3 and not _SCORING[x]:
-                caps: list[FastCode] = [(0, x, (x,), hb)]  # pure mulle (checks.twin_only)
+                los = (_ONE[x],)  # pure mulle (checks.twin_only)
             elif special and hx >= 14:
-                caps = [(0, x, (), hb)] if hb else []  # checks.builds_only
+                los = _BUILDS_ONLY  # checks.builds_only
             else:
                 if hx != last_h:  # the parts of the last capture value asked (twins and same ranks are neighbours)
                     last_h = hx
@@ -800,16 +802,14 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
                         opts = (tuple(table[k : start[hx + 1]]),)
                     else:
                         opts = _loose(table, tkey, hx, mode)
-                # without a build of the value, a capture takes some loose cards
-                caps = [(0, x, loose, hb) for loose in opts] if hb else [(0, x, lo, hb) for lo in opts if lo]
-            if caps:
-                if check:
-                    ok = [m for m in caps if not _lack(hvc, hx, builds, owned, None, -1, m[3])]
-                    if ok:
-                        captures += ok
-                        capturing |= 1 << x
-                else:
-                    captures += caps
+                los = opts
+            # the reserve (D5) is the same for every part: the same card played, the same builds taken
+            if not (check and _lack(hvc, hx, builds, owned, None, -1, hb)):
+                n0 = len(captures)
+                for lo in los:
+                    if lo or hb:  # without a build of the value, a capture takes some loose cards
+                        captures.append((0, x, lo, hb))
+                if len(captures) > n0:
                     capturing |= 1 << x
         if not from_hand[x]:
             continue  # D6
