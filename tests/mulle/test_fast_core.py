@@ -179,6 +179,25 @@ def test_draws_are_the_generators() -> None:
         assert a.getstate() == b.getstate()
 
 
+@pytest.mark.parametrize(("players", "teams"), SEATINGS)
+def test_a_round_leaves_the_generator_where_the_engine_leaves_it(players: int, teams: bool) -> None:
+    """The fast core takes from the generator exactly the outputs the engine loop takes (it fetches them in
+    blocks): after the same round from the same seed both generators are in the same state, also after a round
+    with the dealer drawn and in the short formats."""
+    for k, (hand, table) in enumerate(FORMATS):
+        rules = Rules(game_length="single_round", hand_size=hand, table_size=table)
+        for seed in range(6):
+            dealer = None if seed == 5 else seed % players
+            a, b = random.Random(1000 * k + seed), random.Random(1000 * k + seed)
+            fast.random_round(rules, a, players=players, teams=teams, dealer=dealer)
+            s = new_game(rules, players=players, teams=teams, dealer=dealer)
+            while s.phase != "play":
+                s = apply(s, chance_outcome(s, b))
+            while s.phase == "play":
+                s = apply_code(s, b.choice(legal_codes(s)))
+            assert a.getstate() == b.getstate()
+
+
 def test_a_random_subclass_draws_through_its_own_methods() -> None:
     """A generator that is not exactly ``random.Random`` is asked through ``shuffle``/``choice`` (its own
     overrides), as the engine asks it."""
@@ -275,3 +294,17 @@ def test_rounds_make_no_reference_cycles_and_leave_the_collector_as_it_was() -> 
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+@settings(max_examples=200, deadline=None)
+@given(cards=st.lists(st.integers(0, 51), max_size=14))
+def test_table_facts_locate_each_value(cards: list[int]) -> None:
+    """The table facts' ``start`` cuts the sorted loose table into its values: ``table[start[v]:start[v + 1]]``
+    holds exactly the cards of table value v (rank index // 4 + 1), and the count per value agrees."""
+    table = sorted(cards)
+    facts = fast._table_facts(table)
+    cnt, start = facts[2], facts[6]
+    assert start[0] == start[1] == 0 and start[17] == len(table)
+    for v in range(1, 17):
+        assert table[start[v] : start[v + 1]] == [c for c in table if c // 4 + 1 == v]
+        assert cnt[v] == start[v + 1] - start[v]

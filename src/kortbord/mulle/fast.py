@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import gc
 import random
-from bisect import bisect_left, insort
+from bisect import insort
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final, cast
@@ -82,6 +82,8 @@ _TRAILS: Final[tuple[FastCode, ...]] = tuple((6, c) for c in range(52))
 _HV: Final[tuple[int, ...]] = HV  # hand values, as state.HV (a Final of this module: static in the compiled build)
 _SCORING: Final[tuple[bool, ...]] = SCORING
 _ONE: Final[tuple[tuple[int], ...]] = tuple((c,) for c in range(52))
+_FIRST: Final[tuple[int]] = (0,)
+_BUILDS_ONLY: Final[tuple[tuple[()]]] = ((),)  # the one loose part of a capture of builds only
 
 
 def supports(rules: object) -> bool:
@@ -320,11 +322,13 @@ class _Rules:
         "reserve",
         "rules",
         "special",
+        "supported",
         "team_duty",
     )
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
+        self.supported = supports(rules)
         self.pure = rules.pure_mulle
         self.special = rules.special_capture_builds_only
         self.mode = rules.maximal
@@ -370,15 +374,17 @@ _Pairs = tuple[tuple[tuple[int, int], ...], ...]  # sets of loose pairs packed i
 #: Facts of the table values of one loose table (:func:`_table_facts`; no rule of its own), a tuple of ints and
 #: tuples of ints so that the cache of them is no work for the cyclic GC (CPython untracks such tuples the first
 #: time it sees them; a class instance it would walk in every full collection):
-#: ``(tv_bits, tvs, cnt, sums, prefix, pair_bits)``.
-_TableFacts = tuple[int, tuple[int, ...], tuple[int, ...], int, tuple[int, ...], int]
+#: ``(tv_bits, tvs, cnt, sums, prefix, pair_bits, start)``.
+_TableFacts = tuple[int, tuple[int, ...], tuple[int, ...], int, tuple[int, ...], int, tuple[int, ...]]
 
 
 def _table_facts(table: Sequence[int]) -> _TableFacts:
     """The facts of the table values of the sorted loose ``table`` (they depend on its values only, not on the
     suits): ``tv_bits`` (bit v: a loose card of table value v), ``tvs`` (those values, ascending), ``cnt`` (per
     value the number of loose cards), ``sums`` (bit h: some loose cards add up to h), ``prefix[k]`` (the same for
-    the first ``k`` cards) and ``pair_bits`` (bit v: two loose cards add up to v)."""
+    the first ``k`` cards), ``pair_bits`` (bit v: two loose cards add up to v) and ``start`` (``start[v]`` for
+    v = 0..17: the number of loose cards worth less than v, so the sorted table's cards of value v are
+    ``table[start[v]:start[v + 1]]``)."""
     cnt = [0] * 17
     tvs: list[int] = []
     tv_bits = 0
@@ -394,17 +400,21 @@ def _table_facts(table: Sequence[int]) -> _TableFacts:
         if not tv_bits >> v & 1:
             tv_bits |= 1 << v
             tvs.append(v)
-    return (tv_bits, tuple(tvs), tuple(cnt), sums, tuple(prefix), pair_bits)
+    start = [0] * 18
+    k = 0
+    for v in range(17):
+        k += cnt[v]
+        start[v + 1] = k
+    return (tv_bits, tuple(tvs), tuple(cnt), sums, tuple(prefix), pair_bits, tuple(start))
 
 
-def _of_value(table: list[int], w: int) -> list[int]:
-    """The distinct loose cards of table value ``w`` (1..13) in the sorted ``table``, ascending."""
+def _of_value(table: list[int], start: tuple[int, ...], w: int) -> list[int]:
+    """The distinct loose cards of table value ``w`` (1..13) in the sorted ``table``, ascending (``start`` as
+    :func:`_table_facts`)."""
     out: list[int] = []
     prev = -1
-    for j in range(bisect_left(table, 4 * w - 4), len(table)):
+    for j in range(start[w], start[w + 1]):
         y = table[j]
-        if y >= 4 * w:
-            break
         if y != prev:
             out.append(y)
             prev = y
@@ -702,7 +712,7 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
     t_ = _TABLES.get(f.vkey)
     if t_ is None:
         t_ = _table(table, f.vkey)
-    tv_bits, tvs, cnt, capture_bits, prefix, pair_bits = t_
+    tv_bits, tvs, cnt, capture_bits, prefix, pair_bits, start = t_
     # bit t: a hand card of table value t may found a build on one loose card (t + tv(y) is a held value)
     found = 0
     for w in tvs:
@@ -757,7 +767,7 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
     opts: _Parts = ()
     captures: list[FastCode] = []
     others: list[FastCode] = []
-    capturing: list[int] = []
+    capturing = 0  # bit x: the card x captures (a machine int: card indices < 52)
     pure = r.pure
     special = r.special
     from_hand = r.from_hand
@@ -771,31 +781,36 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
         # M1 capture
         if cap_hv >> hx & 1:
             # the builds of the value, all taken with the capture (capture_all_builds)
-            hb = tuple([i for i, b in enumerate(builds) if b[1] == hx]) if capture_add >> hx & 1 else ()
+            hb: tuple[int, ...]
+            if not capture_add >> hx & 1:
+                hb = ()
+            elif len(builds) == 1:
+                hb = _FIRST  # the one build is of the value
+            else:
+                hb = tuple([i for i, b in enumerate(builds) if b[1] == hx])
+            los: _Parts  # the loose parts of the captures
             if pure and (tkey >> (2 * x)) & 3 and not _SCORING[x]:
-                caps: list[FastCode] = [(0, x, (x,), hb)]  # pure mulle (checks.twin_only)
+                los = (_ONE[x],)  # pure mulle (checks.twin_only)
             elif special and hx >= 14:
-                caps = [(0, x, (), hb)] if hb else []  # checks.builds_only
+                los = _BUILDS_ONLY  # checks.builds_only
             else:
                 if hx != last_h:  # the parts of the last capture value asked (twins and same ranks are neighbours)
                     last_h = hx
-                    k = bisect_left(table, 4 * hx - 4)  # the loose cards worth less than hx
+                    k = start[hx]  # the loose cards worth less than hx
                     if not prefix[k] >> hx & 1 and mode != "free":
                         # no group of two or more cards: the one maximal part is every card worth hx
-                        opts = (tuple(table[k : bisect_left(table, 4 * hx)]),)
+                        opts = (tuple(table[k : start[hx + 1]]),)
                     else:
                         opts = _loose(table, tkey, hx, mode)
-                # without a build of the value, a capture takes some loose cards
-                caps = [(0, x, loose, hb) for loose in opts] if hb else [(0, x, lo, hb) for lo in opts if lo]
-            if caps:
-                if check:
-                    ok = [m for m in caps if not _lack(hvc, hx, builds, owned, None, -1, m[3])]
-                    if ok:
-                        captures += ok
-                        capturing.append(x)
-                else:
-                    captures += caps
-                    capturing.append(x)
+                los = opts
+            # the reserve (D5) is the same for every part: the same card played, the same builds taken
+            if not (check and _lack(hvc, hx, builds, owned, None, -1, hb)):
+                n0 = len(captures)
+                for lo in los:
+                    if lo or hb:  # without a build of the value, a capture takes some loose cards
+                        captures.append((0, x, lo, hb))
+                if len(captures) > n0:
+                    capturing |= 1 << x
         if not from_hand[x]:
             continue  # D6
         keeps = (held & ~(1 << hx)) | (held2 & (1 << hx))  # D5: a reserve for bit v besides x
@@ -807,12 +822,15 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
             v = low.bit_length() - 1
             if check and _lack(hvc, hx, builds, owned, v, -1, ()):
                 continue
+            w = v - t
+            # the distinct loose cards of value w (most often one: no search)
+            ys: tuple[int, ...] = _ONE[table[start[w]]] if cnt[w] == 1 else tuple(_of_value(table, start, w))
             if pair_bits >> v & 1:
-                for y in _of_value(table, v - t):
+                for y in ys:
                     for pk in _found_pairs(tvs, cnt, table, tkey, y, v, forced):
                         others.append((1, x, _ONE[y], v, pk))
             else:
-                for y in _of_value(table, v - t):
+                for y in ys:
                     others.append((1, x, _ONE[y], v, ()))
         if not builds:
             continue
@@ -828,18 +846,21 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
             if not keeps >> bv & 1 or (check and _lack(hvc, hx, builds, owned, bv, -1, ())):
                 continue
             need = bv - t
-            if 1 <= need <= 13:
-                for y in _of_value(table, need):
+            if 1 <= need <= 13 and tv_bits >> need & 1:
+                for y in _of_value(table, start, need):
                     for pk in _found_pairs(tvs, cnt, table, tkey, y, bv, forced) if pair_bits >> bv & 1 else _NO_PAIRS:
                         others.append((4, x, _ONE[y], i, pk))
             if t == bv:
                 others.append((5, x, i))
-    moves = captures + others if others else captures
+    ncap = len(captures)
+    if others:
+        captures += others  # a list of this call's own: extended in place
+    moves = captures
     if not bound:
         duty = r.duty
         # checks.duty_forbids_trail
         if duty == "player":
-            allowed, skip = not captures, False
+            allowed, skip = not ncap, False
         elif duty == "card":
             allowed, skip = True, True
         elif duty == "strict":
@@ -849,10 +870,8 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
         if allowed:
             if not moves:
                 return trails
-            if moves is captures:
-                moves = captures[:]
             if skip and capturing:
-                moves += [_TRAILS[x] for x in distinct if x not in capturing]
+                moves += [_TRAILS[x] for x in distinct if not capturing >> x & 1]
             else:
                 moves += trails
     if not moves:  # safety valve (spec §2.6)
@@ -939,8 +958,8 @@ def _play(f: FastState, r: _Rules, code: FastCode) -> None:
         hf.held2 &= ~(1 << hx)
     elif k == 0:
         hf.held &= ~(1 << hx)
-    if x not in hand:
-        distinct = hf.distinct
+    distinct = hf.distinct
+    if len(hand) < len(distinct) or x not in hand:  # no twin of x left (a hand without twins: no search)
         j = distinct.index(x)
         del distinct[j]  # distinct is the hand's own; trails may be shared with a list _gen returned: replaced
         trails = hf.trails[:]
@@ -1175,8 +1194,6 @@ def new_round(rules: object, players: object, teams: object, dealer: object, dec
 
 def _new_round(rules: Rules, players: int, teams: bool, dealer: int, deck: Sequence[int]) -> FastState:
     """:func:`new_round` with trusted arguments."""
-    from kortbord.mulle.transitions import deal_plan
-
     f = FastState()
     f.rules = rules
     f.players = players
@@ -1194,6 +1211,8 @@ def _new_round(rules: Rules, players: int, teams: bool, dealer: int, deck: Seque
     r = _rules_of(rules)
     deals = r.deals.get(players)
     if deals is None:
+        from kortbord.mulle.transitions import deal_plan
+
         deals = r.deals[players] = len(deal_plan(rules, players))
     f.deals_total = deals
     f.round_no = 1
@@ -1217,8 +1236,6 @@ def random_round(
     Raises:
         InvalidRulesError: as ``new_game`` (rules not a Rules value, bad player count, teams without 4 players,
             a bad dealer, a format too big)."""
-    from kortbord.mulle.transitions import new_game
-
     # the engine's checks of the arguments, on the arguments as given (``object``, cast to ``Any``: no check of
     # mypyc's of its own before them), so that the compiled build raises the same errors
     rules = _rules_arg(rules)
@@ -1229,13 +1246,15 @@ def random_round(
         and (dealer is None or type(dealer) is int)
         and (players, teams, -1 if dealer is None else dealer) in r.checked
     ):
+        from kortbord.mulle.transitions import new_game
+
         new_game(rules, players=cast(Any, players), teams=cast(Any, teams), dealer=cast(Any, dealer))
         # accepted: exactly an int, a bool and None or an int (new_game checks the types), so the key is exact
         r.checked.add((cast(int, players), cast(bool, teams), -1 if dealer is None else cast(int, dealer)))
     players = cast(int, players)
     teams = cast(bool, teams)
     dealer = cast("int | None", dealer)
-    if not supports(rules):
+    if not r.supported:
         return _engine_round(rules, rng, players, teams, dealer)
     # A round makes no reference cycles (the FastState and the caches hold lists and tuples of ints; checked by
     # tests/mulle/test_fast_core.py): reference counting frees all it leaves behind, and the cyclic collector --
