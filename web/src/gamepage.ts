@@ -11,7 +11,7 @@ import { eventText, has, plain, reasonText, template, withoutRefs, type Fmt } fr
 import { Motion } from "./anim";
 import { Aids } from "./aids";
 import { aw } from "./aidwords";
-import { focusForState, keysOverlay, proposed } from "./keys";
+import { defaultButton, focusBox, focusForState, keepFocus, keysOverlay, openBox, proposed } from "./keys";
 import { moveMs, settingsDialog } from "./settings";
 import { recordGame } from "./stats";
 import { parseMove } from "./mullenotation";
@@ -171,6 +171,11 @@ export class GamePage {
     const tgt = e.target as HTMLElement | null;
     const typing = tgt && (tgt.tagName === "INPUT" || tgt.tagName === "SELECT" || tgt.tagName === "TEXTAREA");
     const open = this.overlayEl.firstChild !== null;
+    const box = openBox();
+    if (box && (box.modal || e.key === "Tab")) {
+      this.boxKey(box.box, e, box.modal);
+      return;
+    }
     if (e.key === "Escape" && open) {
       this.openOverlay(null);
       e.preventDefault();
@@ -195,6 +200,34 @@ export class GamePage {
     } else return;
     e.preventDefault();
     e.stopPropagation();
+  }
+
+  /** A key while a dialog is open: it acts on the dialog only (no card behind it is chosen or played) -- Enter
+   * presses the focused control or else the dialog's own button, Escape closes it, Tab goes round its controls;
+   * on the game-over panel (not modal) only Tab is kept inside it. */
+  private boxKey(box: HTMLElement, e: KeyboardEvent, modal: boolean): void {
+    const tgt = e.target instanceof HTMLElement ? e.target : null;
+    const inside = tgt !== null && box.contains(tgt);
+    e.stopPropagation();
+    if (e.key === "Tab") {
+      keepFocus(box, e);
+    } else if (!modal) {
+      return;
+    } else if (e.key === "Escape") {
+      e.preventDefault();
+      if (this.overlayEl.contains(box)) this.openOverlay(null);
+      else defaultButton(box)?.click();
+    } else if (e.key === "?" && this.overlayEl.contains(box)) {
+      e.preventDefault();
+      this.openOverlay(null);
+    } else if (e.key === "Enter") {
+      // the focused button, link or box inside the dialog does its own thing (Next group, a setting)
+      if (inside && tgt.matches("button, a[href], input, select, textarea")) return;
+      e.preventDefault();
+      defaultButton(box)?.click();
+    } else if (!(inside && tgt.matches("input, select, textarea, button"))) {
+      e.preventDefault(); // no scrolling or choosing behind the dialog
+    }
   }
 
   rerender(): void {
@@ -391,6 +424,7 @@ export class GamePage {
     } else if (!fresh) this.drawBanner();
     this.drawInvites(m);
     this.drawOver(m);
+    focusBox();
   }
 
   /** The banner shows the latest event in words (never a stale one); an error shown just now stays its time. */

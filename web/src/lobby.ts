@@ -237,7 +237,13 @@ function showMiscounts(): void {
 }
 
 function drawNewGame(el: HTMLElement, nav: { openGame(id: string): void }): void {
-  const rerender = () => drawNewGame(el, nav);
+  // drawn again after a choice (a tab, the number of players): the control that had the focus keeps it (Enter on
+  // the Cribbage tab leaves the focus on it, not on the page's start)
+  const rerender = () => {
+    const id = document.activeElement && el.contains(document.activeElement) ? document.activeElement.id : "";
+    drawNewGame(el, nav);
+    if (id) document.getElementById(id)?.focus();
+  };
   showMiscounts();
   clear(el);
   el.append(h("h2", { id: "ng-h" }, t("newGame")));
