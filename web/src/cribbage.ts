@@ -681,7 +681,8 @@ export class CribbageTable implements Table {
   /** An event in the catalogue's words (kortbord/i18n/cribbage.json): seats by name, cards as A♠, the spoken
    * count from the show's groups. */
   describe(ev: Json): string | null {
-    return eventLine("cribbage", ev, this.ctx.fmt()) || null;
+    const teams = (this.msg?.view?.rules?.players ?? 2) === 4;
+    return eventLine("cribbage", ev, this.ctx.fmt(), teams ? { sideName: (s) => this.sideName(s) } : {}) || null;
   }
 
   mover(events: Json[]): number | null {
