@@ -4,6 +4,9 @@ driven by Playwright) against the real server:
 * keys act on an open dialog only: under the show summary (open over the next deal's hand) the number keys choose
   no hand card, Tab goes round the dialog's own controls, Enter presses its own button (Continue) and lays nothing
   away, Escape closes it; the lobby's Enter on the Cribbage tab leaves the focus on the tab;
+* the show summary's cards are readable at the three sizes -- each card's corner (rank and suit, the left
+  quarter of the card) in sight under the next, none cut by the dialog's scrolling box -- and no card flies over
+  the open dialog (no taken card's copy in flight, no card of the dialog animated in from behind it);
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from test_web_playwright import (  # the fixtures and helpers of the end-to-end 
     root_data,
     server,
 )
+from web_layout import VIEWPORTS, at_rest
 
 __all__ = ["browser", "server"]  # fixtures used by name
 
@@ -77,5 +81,46 @@ def test_keys_act_on_the_open_show_only(server: str, browser: Any) -> None:
     page.wait_for_selector("#show-panel", state="detached")
     page.keyboard.press("1")
     assert page.locator(".hand-card.chosen").count() == 1
+    errors.check()
+    ctx.close()
+
+
+#: Why the show's cards are not readable: a card cut by the scrolling box, a card's corner hidden by the next one,
+#: a card flying over the dialog.
+_SHOW_CARDS = """
+() => {
+  const out = [];
+  const box = document.querySelector('#show-scroll').getBoundingClientRect();
+  for (const fan of document.querySelectorAll('#show-panel .fan')) {
+    const imgs = [...fan.querySelectorAll('img.card')];
+    imgs.forEach((img, i) => {
+      const r = img.getBoundingClientRect();
+      if (r.left < box.left - 0.5 || r.right > box.right + 0.5) out.push(`${img.dataset.card} cut: ${Math.round(r.left)}-${Math.round(r.right)} in ${Math.round(box.left)}-${Math.round(box.right)}`);
+      const next = imgs[i + 1]?.getBoundingClientRect();
+      if (next && next.left - r.left < 0.25 * r.width) out.push(`${img.dataset.card}: ${Math.round(next.left - r.left)} px of ${Math.round(r.width)} in sight`);
+    });
+  }
+  const flying = document.querySelectorAll('body > img.ghost').length;
+  if (flying) out.push(`${flying} cards flying over the dialog`);
+  const moving = document.getAnimations().filter((a) => a.playState === 'running' && a.effect?.target?.closest?.('.modal img.card'));
+  if (moving.length) out.push(`${moving.length} cards of the dialog in flight`);
+  return out;
+}
+"""
+
+
+def test_show_cards_readable_and_nothing_flies_over_the_dialog(server: str, browser: Any) -> None:
+    ctx = _context(browser, width=1280, height=800)  # the moves animated (the default speed)
+    page = ctx.new_page()
+    errors = PageErrors(page)
+    create_game(page, server, "cribbage")
+    _play_cribbage_until_show_summary(page)
+    problems = page.evaluate(_SHOW_CARDS)  # at once, as the dialog opens
+    assert not problems, problems
+    for w, h in VIEWPORTS:
+        page.set_viewport_size({"width": w, "height": h})
+        at_rest(page)
+        problems = page.evaluate(_SHOW_CARDS)
+        assert not problems, f"at {w}x{h}: {problems}"
     errors.check()
     ctx.close()
