@@ -7,6 +7,8 @@ driven by Playwright) against the real server:
 * the show summary's cards are readable at the three sizes -- each card's corner (rank and suit, the left
   quarter of the card) in sight under the next, none cut by the dialog's scrolling box -- and no card flies over
   the open dialog (no taken card's copy in flight, no card of the dialog animated in from behind it);
+* nothing jumps: the table's regions (hand, table, controls, opponents, scores) keep their boxes when the turn
+  passes to the computer (the controls keep their room while the viewer waits) and when the keys list opens;
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from test_web_playwright import (  # the fixtures and helpers of the end-to-end 
     root_data,
     server,
 )
-from web_layout import VIEWPORTS, at_rest
+from web_layout import _RECTS, VIEWPORTS, at_rest, nothing_moved, regions
 
 __all__ = ["browser", "server"]  # fixtures used by name
 
@@ -122,5 +124,50 @@ def test_show_cards_readable_and_nothing_flies_over_the_dialog(server: str, brow
         at_rest(page)
         problems = page.evaluate(_SHOW_CARDS)
         assert not problems, f"at {w}x{h}: {problems}"
+    errors.check()
+    ctx.close()
+
+
+#: Records the regions' boxes the first time the table is drawn with the computer to move (a state that lasts
+#: only while the computer thinks), into window.__waiting.
+_WATCH_WAITING = (
+    """
+() => {
+  const rects = """
+    + _RECTS.strip()
+    + """;
+  const obs = new MutationObserver(() => {
+    if (document.querySelector('.cribbage')?.dataset.mine === '0' && !window.__waiting) { window.__waiting = rects(); obs.disconnect(); }
+  });
+  obs.observe(document.querySelector('.gamepage'), { subtree: true, childList: true, attributes: true });
+}
+"""
+)
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
+def test_nothing_jumps_when_the_turn_passes_or_the_keys_open(server: str, browser: Any, size: tuple[int, int]) -> None:
+    ctx = _quick(browser, width=size[0], height=size[1])
+    page = ctx.new_page()
+    errors = PageErrors(page)
+    create_game(page, server, "cribbage")
+    page.wait_for_function("() => document.querySelector('.cribbage')?.dataset.mine === '1'")
+    at_rest(page)
+    mine = regions(page)
+    page.keyboard.press("?")
+    page.wait_for_selector("#keys-overlay")
+    nothing_moved(page, mine)  # the keys list opens over the page
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#keys-overlay", state="detached")
+    page.click(".hand-card >> nth=0")
+    page.click(".hand-card >> nth=1")
+    page.evaluate(_WATCH_WAITING)
+    page.click("#discard")
+    page.wait_for_function("() => window.__waiting")
+    waiting = page.evaluate("() => window.__waiting")
+    # the hand holds two cards fewer (laid away): its row is as high and where it was
+    mine[".hand"], waiting[".hand"] = mine[".hand"][1::2], waiting[".hand"][1::2]
+    moved = {k: (mine[k], waiting[k]) for k in mine if mine[k] != waiting[k]}
+    assert not moved, f"the turn passing moved: {moved}"
     errors.check()
     ctx.close()

@@ -399,7 +399,16 @@ export class CribbageTable implements Table {
   private actions(): HTMLElement {
     const v = this.v;
     const box = h("section", { class: "actions controls", "aria-live": "polite" });
-    if (!this.myTurn()) return box;
+    if (!this.myTurn()) {
+      // waiting in the discard or the play: the controls keep their room (an unseen line as high as the player's
+      // own), so the table does not grow when the turn passes and shrink when it comes back
+      if ((v.phase === "discard" || v.phase === "play") && this.msg!.status !== "over") {
+        box.classList.add("inline", "waiting");
+        box.setAttribute("aria-hidden", "true");
+        box.append(h("p", { class: "hint" }, "\u00a0"), h("button", { class: "ghost", tabindex: "-1", disabled: true }, "\u00a0"));
+      }
+      return box;
+    }
     const me = this.ctx.seat!;
     if (v.phase === "discard") {
       const need = this.discardCount();
