@@ -3,7 +3,8 @@ driven by Playwright) against the real server:
 
 * keys act on an open dialog only: under the show summary (open over the next deal's hand) the number keys choose
   no hand card, Tab goes round the dialog's own controls, Enter presses its own button (Continue) and lays nothing
-  away, Escape closes it; the lobby's Enter on the Cribbage tab leaves the focus on the tab;
+  away, Escape closes it; the lobby's Enter on the Cribbage tab leaves the focus on the tab; reopened in the next
+  deal, the summary is called "Last deal's show";
 * the show summary's cards are readable at the three sizes -- each card's corner (rank and suit, the left
   quarter of the card) in sight under the next, none cut by the dialog's scrolling box -- and no card flies over
   the open dialog (no taken card's copy in flight, no card of the dialog animated in from behind it);
@@ -56,6 +57,7 @@ def test_keys_act_on_the_open_show_only(server: str, browser: Any) -> None:
     assert page.evaluate("document.activeElement?.id") == "tab-cribbage"
     create_game(page, server, "cribbage")
     _play_cribbage_until_show_summary(page)
+    page.wait_for_function("() => document.querySelector('.cribbage')?.dataset.mine === '1'")
     data = root_data(page, ".cribbage")
     assert data["phase"] == "discard" and data["mine"] == "1", data  # the summary is open over the next deal's hand
     assert page.evaluate(_FOCUS_IN_SHOW), "the open show does not have the focus"
@@ -75,8 +77,11 @@ def test_keys_act_on_the_open_show_only(server: str, browser: Any) -> None:
     after = root_data(page, ".cribbage")
     assert after["version"] == data["version"] and after["phase"] == "discard", "Enter under the dialog made a move"
     # opened again: Escape closes it; then the number keys choose cards again
+    # the show summary reopened in the next deal is called what it is
+    assert page.inner_text("#reopen-show") == "Last deal's show"
     page.click("#reopen-show")
     page.wait_for_selector("#show-panel")
+    assert page.inner_text("#show-h") == "Last deal's show"
     page.keyboard.press("1")
     assert page.locator(".hand-card.chosen").count() == 0
     page.keyboard.press("Escape")

@@ -306,7 +306,7 @@ export class CribbageTable implements Table {
       center.append(h("p", { class: "muted cut" }, ts("cutForDeal", this.ctx.isMe(v.dealer), { cuts, name: dealerName })));
     }
     if (this.shows.length && !this.showOpen) {
-      center.append(h("button", { class: "small", id: "reopen-show", onclick: () => { this.showOpen = true; this.draw(); } }, t("theShow")));
+      center.append(h("button", { class: "small", id: "reopen-show", onclick: () => { this.showOpen = true; this.draw(); } }, this.showTitle()));
     }
     return center;
   }
@@ -531,6 +531,11 @@ export class CribbageTable implements Table {
     );
   }
 
+  /** The show summary's name: once the next deal is dealt (its discard or play) it is the last deal's show. */
+  private showTitle(): string {
+    return this.v.phase === "discard" || this.v.phase === "play" ? t("lastShow") : t("theShow");
+  }
+
   private showModal(): HTMLElement {
     const list = h("div", { class: "shows" });
     for (const s of this.shows) {
@@ -558,7 +563,7 @@ export class CribbageTable implements Table {
       h(
         "div",
         { class: "modal panel", role: "dialog", "aria-modal": "true", "aria-labelledby": "show-h", id: "show-panel" },
-        h("h2", { id: "show-h" }, t("theShow")),
+        h("h2", { id: "show-h" }, this.showTitle()),
         wrap,
         h("button", { class: "primary", id: "show-close", onclick: close }, t("continue")),
       ),
