@@ -9,7 +9,7 @@ Chromium driven by Playwright) against the real server:
 * the cards of the current count show each earlier card's corner (rank and suit), on a phone too;
 * the pegboard on a phone has holes and pegs a player can see (sizes in CSS pixels);
 * the show dialog fits the screen, or says that there is more below until it is scrolled;
-* the game-over line speaks of the viewer in one voice ("You win at 63", never "You win! Tester wins");
+* the game-over line speaks of the viewer in one voice ("You win with 63", never "You win! Tester wins");
 * the Mulle build tag says what its parts are, and who could take the build, in words;
 * the twin tracker's mark is explained where it is shown;
 * the Mulle game-over breakdown names what each row is.
@@ -137,9 +137,9 @@ def _one_voice(page: Any, name: str) -> None:
     legend = page.eval_on_selector_all(".legend .score b", "bs => bs.map(b => Number(b.textContent))")
     mine = page.eval_on_selector_all(".legend .score", "els => els.map(e => e.textContent.startsWith('You'))")
     if legend[mine.index(True)] >= 61:
-        assert result.startswith(f"You win at {max(legend)}"), result
+        assert result.startswith(f"You win with {max(legend)}"), result
     else:
-        assert result.startswith(f"You lose: Computer wins at {max(legend)}"), result
+        assert result.startswith(f"You lose: Computer wins with {max(legend)}"), result
     assert name not in result, result
 
 

@@ -662,8 +662,8 @@ export class GamePage {
         .join(" ");
     }
     const winners = (over?.winners ?? r.winner_seats ?? r.winners ?? []) as number[];
-    // Two players, the usual game: one voice for the viewer's own seat ("You win at 63 (You 63, Computer 40)",
-    // "You lose: Computer wins at 62 with a skunk (You 40, Computer 62)") from the game_over event's data.
+    // Two players, the usual game: one voice for the viewer's own seat ("You win with 63 (You 63, Computer 40)",
+    // "You lose: Computer wins with 62 and a skunk (You 40, Computer 62)") from the game_over event's data.
     if (me !== null && over && !over.lowball && !over.partnership && winners.length === 1 && (over.scores ?? []).length === 2) {
       const score = (over.scores as number[])[winners[0]];
       const skunkKey = over.double_skunk ? "cribbage.double_skunk" : over.skunk ? "cribbage.skunk" : "";
