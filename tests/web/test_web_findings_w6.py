@@ -10,6 +10,10 @@ driven by Playwright) against the real server:
   the open dialog (no taken card's copy in flight, no card of the dialog animated in from behind it);
 * nothing jumps: the table's regions (hand, table, controls, opponents, scores) keep their boxes when the turn
   passes to the computer (the controls keep their room while the viewer waits) and when the keys list opens;
+* a partnership (four players, partners opposite, spec §2.2) says who is who: the lobby's seats "Seat 3 — your
+  partner", "Seat 2 — opponent" under "The other players" (and in Swedish), the table a "Your partner" chip on the
+  partner's seat only; the lobby's checkboxes are drawn in the light scheme (a light box when unchecked) and the
+  felt's gradient spans the whole long page, not the first screen.
 """
 
 from __future__ import annotations
@@ -174,5 +178,47 @@ def test_nothing_jumps_when_the_turn_passes_or_the_keys_open(server: str, browse
     mine[".hand"], waiting[".hand"] = mine[".hand"][1::2], waiting[".hand"][1::2]
     moved = {k: (mine[k], waiting[k]) for k in mine if mine[k] != waiting[k]}
     assert not moved, f"the turn passing moved: {moved}"
+    errors.check()
+    ctx.close()
+
+
+@pytest.mark.parametrize(
+    ("lang", "legend", "partner", "opponent", "chip"),
+    [
+        ("en", "The other players", "your partner", "opponent", "Your partner"),
+        ("sv", "De andra spelarna", "din partner", "motståndare", "Din partner"),
+    ],
+)
+def test_partnership_says_who_is_the_partner(
+    server: str, browser: Any, lang: str, legend: str, partner: str, opponent: str, chip: str
+) -> None:
+    ctx = _quick(browser, width=1280, height=800)
+    page = ctx.new_page()
+    errors = PageErrors(page)
+    page.goto(server + "/")
+    if lang == "sv":
+        page.click("header .lang[lang=sv]")
+    page.click("#tab-cribbage")
+    page.wait_for_selector("#opt-cribbage-muggins")
+    page.click("#players-4")
+    page.wait_for_selector("#seat-3")
+    assert page.inner_text("fieldset.opponents legend") == legend
+    labels = [page.inner_text(f"label[for=seat-{s}]") for s in (1, 2, 3)]
+    assert labels[1].endswith(f"— {partner}"), labels  # seat 3 sits opposite seat 1 (spec §2.2)
+    assert labels[0].endswith(f"— {opponent}") and labels[2].endswith(f"— {opponent}"), labels
+    # the checkboxes in the light scheme (an unchecked one a light box), the felt over the whole long page
+    schemes = page.eval_on_selector_all("input[type=checkbox]", "els => els.map(e => getComputedStyle(e).colorScheme)")
+    assert schemes and all(sc == "light" for sc in schemes), schemes
+    felt = page.evaluate(
+        "() => [getComputedStyle(document.documentElement).backgroundAttachment,"
+        " document.documentElement.getBoundingClientRect().height, document.documentElement.scrollHeight, innerHeight]"
+    )
+    assert felt[0] != "fixed" and felt[1] >= felt[2] > felt[3], felt
+    for s in (1, 2, 3):
+        page.select_option(f"#seat-{s}", "bot:greedy")
+    page.click("#create")
+    page.wait_for_selector(".cribbage .seatbox[data-seat='2']")
+    chips = {s: page.locator(f".seatbox[data-seat='{s}'] .chip.partner").all_inner_texts() for s in (1, 2, 3)}
+    assert chips == {1: [], 2: [chip], 3: []}, chips
     errors.check()
     ctx.close()

@@ -259,6 +259,8 @@ export class CribbageTable implements Table {
         h("strong", {}, this.ctx.name(s)),
         this.ctx.level(s) ? h("span", { class: "level" }, this.ctx.level(s)) : null,
         v.dealer === s ? h("span", { class: "chip dealer", title: t("dealer") }, "D") : null,
+        // a partnership: the viewer's partner said in words, not only by the colour of the dot
+        this.ctx.seat !== null && s !== this.ctx.seat && n4(v) && this.sideOf(s) === this.sideOf(this.ctx.seat) ? h("span", { class: "chip partner" }, t("partnerChip")) : null,
         (v.passed ?? []).includes(s) ? h("span", { class: "chip go" }, t("saidGo")) : null,
       ),
       backs(v.hand_sizes[s] ?? 0, 6),
@@ -703,6 +705,11 @@ export class CribbageTable implements Table {
     const p = events.find((e) => ["play", "go", "discard", "announce", "response"].includes(e.kind));
     return p ? p.seat : null;
   }
+}
+
+/** Four players: two teams, partners opposite (spec §2.2). */
+function n4(v: Json): boolean {
+  return (v.rules?.players ?? 2) === 4;
 }
 
 function range(from: number, to: number): number[] {

@@ -324,7 +324,10 @@ function drawNewGame(el: HTMLElement, nav: { openGame(id: string): void }): void
           id: "together",
           checked: form.together,
           disabled: forced,
-          onchange: (e: Event) => (form.together = (e.target as HTMLInputElement).checked),
+          onchange: (e: Event) => {
+            form.together = (e.target as HTMLInputElement).checked;
+            rerender(); // the seats say again who is a partner
+          },
         }),
         h("label", { for: "together" }, game === "mulle" ? t("teams") : t("partnership")),
       ),
@@ -336,7 +339,9 @@ function drawNewGame(el: HTMLElement, nav: { openGame(id: string): void }): void
   const levels = doc.bot_levels.length ? doc.bot_levels : ["greedy"];
   const fallback = levels.includes("strong") ? "strong" : levels[0];
   while (form.opponents.length < 3) form.opponents.push(`bot:${fallback}`);
-  const opp = h("fieldset", { class: "opponents" }, h("legend", {}, t("opponents")));
+  // four players as two teams (partners opposite): seat 3 is the viewer's partner, seats 2 and 4 the opponents
+  const teams = form.players === 4 && form.together;
+  const opp = h("fieldset", { class: "opponents" }, h("legend", {}, teams ? t("otherPlayers") : t("opponents")));
   const levelHelp = h("p", { class: "help level-help", id: "level-help" });
   const drawLevelHelp = () => {
     clear(levelHelp);
@@ -354,7 +359,7 @@ function drawNewGame(el: HTMLElement, nav: { openGame(id: string): void }): void
       h(
         "div",
         { class: "opt" },
-        h("label", { for: id }, t("seat", { n: s + 1 })),
+        h("label", { for: id }, t("seat", { n: s + 1 }), teams ? ` — ${s === 2 ? t("yourPartner") : t("opponent")}` : ""),
         h(
           "select",
           {
