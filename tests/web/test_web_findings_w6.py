@@ -13,11 +13,15 @@ driven by Playwright) against the real server:
 * a partnership (four players, partners opposite, spec §2.2) says who is who: the lobby's seats "Seat 3 — your
   partner", "Seat 2 — opponent" under "The other players" (and in Swedish), the table a "Your partner" chip on the
   partner's seat only; the lobby's checkboxes are drawn in the light scheme (a light box when unchecked) and the
-  felt's gradient spans the whole long page, not the first screen.
+  felt's gradient spans the whole long page, not the first screen;
+* a Mulle rematch between two people: the invited player sees the offer at once, over the last round's score
+  (above the dialog, not hidden by it), its button plays again; the game-over line says the viewer once, "du"
+  inside a sentence; a spectator of the finished game is offered "Watch the rematch", a link to the new game.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -30,7 +34,9 @@ from test_web_playwright import (  # the fixtures and helpers of the end-to-end 
     create_game,
     root_data,
     server,
+    shot,
 )
+from test_web_table import HISTORY, PLAY_OUT, _game_id, _token
 from web_layout import _RECTS, VIEWPORTS, at_rest, nothing_moved, regions
 
 __all__ = ["browser", "server"]  # fixtures used by name
@@ -222,3 +228,59 @@ def test_partnership_says_who_is_the_partner(
     assert chips == {1: [], 2: [chip], 3: []}, chips
     errors.check()
     ctx.close()
+
+
+def test_mulle_rematch_offer_in_sight_and_the_spectator_follows(server: str, browser: Any) -> None:
+    host_ctx = _quick(browser, width=1280, height=800)
+    host_ctx.add_init_script("localStorage.setItem('kortbord.name', 'Anna');")
+    guest_ctx = _quick(browser, width=1366, height=768, lang="sv")
+    guest_ctx.add_init_script("localStorage.setItem('kortbord.lang', 'sv');")
+    watch_ctx = _quick(browser, width=1280, height=800)
+    host, guest, watcher = host_ctx.new_page(), guest_ctx.new_page(), watch_ctx.new_page()
+    errors = [PageErrors(p) for p in (host, guest, watcher)]
+    create_game(host, server, "mulle", options={"game_length": "single_round"}, seat1="human")
+    host.wait_for_selector(".invite-url")
+    url = host.input_value(".invite-url")
+    gid = _game_id(host)
+    guest.goto(url)
+    guest.wait_for_function("() => !document.querySelector('#join-btn').disabled")
+    guest.fill("#join-name", "Greta")
+    guest.click("#join-btn")
+    guest.wait_for_selector(".mulle .hand-card")
+    watcher.goto(f"{server}/#/game/{gid}")
+    watcher.wait_for_selector(".mulle")
+    host.evaluate(PLAY_OUT, [gid, [_token(host, gid), _token(guest, gid)]])
+    for page in (host, guest, watcher):
+        page.wait_for_selector("#round-summary")  # the round's score first, the game-over panel behind it
+    host.click("#summary-close")
+    host.click("#rematch")
+    host.wait_for_function("g => location.hash.startsWith('#/game/') && !location.hash.includes(g)", arg=gid)
+    new_gid = _game_id(host)
+    # Greta, her round's score still open: the offer in sight at once, above the dialog, not under it
+    guest.wait_for_selector("#rematch-accept-now", state="visible")
+    offer = guest.eval_on_selector(".offer-wrap .rematch-offer", "el => el.getBoundingClientRect().toJSON()")
+    dialog = guest.eval_on_selector("#round-summary", "el => el.getBoundingClientRect().toJSON()")
+    assert offer["top"] >= 0 and offer["bottom"] <= dialog["top"], (offer, dialog)
+    assert "Anna" in guest.inner_text(".offer-wrap .rematch-offer")
+    shot(guest, "w6-mulle-rematch-offer-over-score", full=False)
+    # the game-over line: the viewer once, "du" inside a sentence
+    guest.click("#summary-close")
+    guest.wait_for_selector("#game-over", state="visible")
+    result = guest.inner_text("#game-over .result")
+    assert "Vinnare: Du" not in result and ", Du " not in result and not re.search(r": Du \d", result), result
+    assert re.search(r"\bdu \d+", result), result
+    assert "Anna" in guest.inner_text("#rematch-asked")
+    # the spectator: a link to watch the rematch
+    watcher.wait_for_selector("#watch-rematch-now", state="visible")
+    watcher.click("#summary-close")
+    watcher.wait_for_selector("#game-over #watch-rematch", state="visible")
+    watcher.click("#watch-rematch")
+    watcher.wait_for_function("g => location.hash.includes(g)", arg=new_gid)
+    watcher.wait_for_selector(".mulle")
+    guest.click("#rematch-accept")
+    guest.wait_for_function("g => location.hash.includes(g)", arg=new_gid)
+    assert len(host.evaluate(HISTORY, new_gid)) >= 1
+    for e in errors:
+        e.check()
+    for c in (host_ctx, guest_ctx, watch_ctx):
+        c.close()

@@ -79,6 +79,9 @@ export class GamePage {
   private logList = h("ol", { class: "log-list" });
   private tableWrap = h("div", { class: "table-wrap" });
   private overEl = h("div", { class: "over-wrap" });
+  /** Another player's rematch offer, in sight at once: over a dialog that hides the game-over panel (the last
+   * round's score), a strip with the offer and its button (style.css shows it only then). */
+  private offerEl = h("div", { class: "offer-wrap" });
   private errorUntil = 0;
   /** Each event's line in words (events never change; cleared when the language or the seats' names do). */
   private lines = new WeakMap<object, string>();
@@ -126,6 +129,7 @@ export class GamePage {
       this.invitesEl,
       h("div", { class: "game-grid" }, this.tableWrap, this.logEl),
       this.overEl,
+      this.offerEl,
     );
     this.drawLogFrame();
     this.tableWrap.append(h("p", { class: "loading" }, t("connecting")));
@@ -558,6 +562,7 @@ export class GamePage {
 
   private drawOver(m: StateMsg): void {
     clear(this.overEl);
+    clear(this.offerEl);
     if (m.status !== "over" && m.view?.phase !== "over") return;
     const over = [...this.events].reverse().find((e) => e.kind === "game_over");
     const skunk = over?.double_skunk ? t("doubleSkunk") : over?.skunk ? t("skunk") : "";
@@ -575,6 +580,10 @@ export class GamePage {
         ),
       ),
       h("p", { class: "result" }, this.resultText(m)),
+      // another player asks for a rematch: said at the top, beside the result (its button with the actions)
+      m.rematch && m.seat !== null && m.rematch.by !== m.seat && this.saved?.token
+        ? h("p", { class: "rematch-note offer", id: "rematch-asked" }, t("rematchAsks", { name: this.playerName(m.rematch.by) }))
+        : null,
       skunk ? h("p", { class: "badge skunk" }, skunk) : null,
       this.finalScores(m),
       // the details and the review scroll between the result and the actions, which stay in sight
@@ -582,6 +591,19 @@ export class GamePage {
       this.rematchBox(m),
     );
     this.overEl.append(panel);
+    const rm = m.rematch;
+    if (rm && m.seat === null) {
+      this.offerEl.append(h("div", { class: "panel rematch-offer", role: "status" }, h("p", {}, t("rematchStarted")), this.watchLink(rm.game_id, "watch-rematch-now")));
+    } else if (rm && rm.by !== m.seat && this.saved?.token) {
+      this.offerEl.append(
+        h(
+          "div",
+          { class: "panel rematch-offer", role: "status" },
+          h("p", { class: "rematch-note" }, t("rematchAsks", { name: this.playerName(rm.by) })),
+          h("button", { class: "primary", id: "rematch-accept-now", onclick: () => this.doRematch() }, t("rematchAccept")),
+        ),
+      );
+    }
   }
 
   private finalScores(m: StateMsg): HTMLElement {
@@ -607,14 +629,19 @@ export class GamePage {
         );
       } else {
         // invited: this seat takes its seat of the rematch by asking with its own token (no invite code)
-        box.append(
-          h("p", { class: "rematch-note", id: "rematch-asked" }, t("rematchAsks", { name: this.playerName(rm.by) })),
-          h("button", { class: "primary", id: "rematch-accept", onclick: () => this.doRematch() }, t("rematchAccept")),
-        );
+        box.append(h("button", { class: "primary", id: "rematch-accept", onclick: () => this.doRematch() }, t("rematchAccept")));
       }
+    }
+    if (me === null && rm) {
+      // a spectator: the rematch has started -- a link to follow it
+      box.append(h("p", { class: "muted rematch-note" }, t("rematchStarted")), this.watchLink(rm.game_id, "watch-rematch"));
     }
     box.append(h("a", { class: "button", href: "#/", id: "back-to-lobby" }, t("backToLobby")));
     return box;
+  }
+
+  private watchLink(gameId: string, id: string): HTMLElement {
+    return h("a", { class: "button primary", href: `#/game/${encodeURIComponent(gameId)}`, id }, t("watchRematch"));
   }
 
   private async doRematch(): Promise<void> {
@@ -652,12 +679,16 @@ export class GamePage {
       const sides: number[] = (over?.winners ?? r.winners ?? v.winners ?? []) as number[];
       if (!sides.length) return t("draw");
       // one voice: the viewer is "you" throughout (never "You win! Astrid wins"), other seats by their names
-      const side = (s: number) => (v.teams ? t("team", { n: s + 1 }) : this.name(s));
+      // inside a sentence the viewer is "you"/"du" (never "Du" mid-line); the winners are not said again after
+      // "You win!" when the viewer's side won alone
+      const you = lang() === "sv" ? "du" : "you";
+      const side = (s: number) => (v.teams ? t("team", { n: s + 1 }) : s === me ? you : this.name(s));
       const mine = me === null ? null : (v.seat_sides?.[me] ?? me);
       const head = mine === null ? "" : sides.includes(mine) ? t("youWin") : t("youLose");
       const scores: number[] = (over?.scores ?? r.scores ?? v.scores ?? []) as number[];
       const tally = scores.map((p, s) => `${side(s)} ${p}`).join(", ");
-      return [head, `${t("winners", { names: sides.map(side).join(", ") })}.`, tally ? `${t("gameScore")}: ${tally}.` : ""]
+      const winners = mine !== null && sides.length === 1 && sides[0] === mine ? "" : `${t("winners", { names: sides.map((s) => (v.teams ? side(s) : this.name(s))).join(", ") })}.`;
+      return [head, winners, tally ? `${t("gameScore")}: ${tally}.` : ""]
         .filter(Boolean)
         .join(" ");
     }
