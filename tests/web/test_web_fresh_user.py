@@ -113,7 +113,9 @@ def _check_show_dialog(page: Any) -> None:
         return
     agree = """() => {
       const el = document.querySelector('#show-scroll'), wrap = document.querySelector('#show-scroll-wrap');
-      const fits = el.scrollHeight <= el.clientHeight + 4;
+      // nothing below what is in sight: the list fits, or it was scrolled to its end (by an earlier look at the
+      // same dialog, still open)
+      const fits = el.scrollTop + el.clientHeight >= el.scrollHeight - 4;
       // the words drawn at the box's foot (its ::after, on while the box has the class "more"), in sight
       const after = getComputedStyle(wrap, '::after');
       const shown = wrap.classList.contains('more') && after.display !== 'none' && after.content !== 'none';
