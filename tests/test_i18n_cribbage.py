@@ -173,8 +173,8 @@ def test_game_over_in_words() -> None:
     _, events = engine.step(state, Play(Card.parse("TH")))
     over = events[-1].to_json()
     assert over["kind"] == "game_over" and over["winners"] == [0] and over["skunk"] and over["double_skunk"]
-    assert event_text(over) == "P0 wins at 121 with a double skunk (P0 121, P1 20)"
-    assert event_text(over, "sv", ["Ann", "Bo"]) == "Ann vinner på 121 med dubbel skunk (Ann 121, Bo 20)"
+    assert event_text(over) == "P0 wins with 121 and a double skunk (P0 121, P1 20)"
+    assert event_text(over, "sv", ["Ann", "Bo"]) == "Ann vinner med 121 och dubbel skunk (Ann 121, Bo 20)"
 
 
 # -- illegal-move reasons ---------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ Chromium driven by Playwright) against the real server:
 * the cards of the current count show each earlier card's corner (rank and suit), on a phone too;
 * the pegboard on a phone has holes and pegs a player can see (sizes in CSS pixels);
 * the show dialog fits the screen, or says that there is more below until it is scrolled;
-* the game-over line speaks of the viewer in one voice ("You win at 63", never "You win! Tester wins");
+* the game-over line speaks of the viewer in one voice ("You win with 63", never "You win! Tester wins");
 * the Mulle build tag says what its parts are, and who could take the build, in words;
 * the twin tracker's mark is explained where it is shown;
 * the Mulle game-over breakdown names what each row is.
@@ -113,7 +113,9 @@ def _check_show_dialog(page: Any) -> None:
         return
     agree = """() => {
       const el = document.querySelector('#show-scroll'), wrap = document.querySelector('#show-scroll-wrap');
-      const fits = el.scrollHeight <= el.clientHeight + 4;
+      // nothing below what is in sight: the list fits, or it was scrolled to its end (by an earlier look at the
+      // same dialog, still open)
+      const fits = el.scrollTop + el.clientHeight >= el.scrollHeight - 4;
       // the words drawn at the box's foot (its ::after, on while the box has the class "more"), in sight
       const after = getComputedStyle(wrap, '::after');
       const shown = wrap.classList.contains('more') && after.display !== 'none' && after.content !== 'none';
@@ -137,9 +139,9 @@ def _one_voice(page: Any, name: str) -> None:
     legend = page.eval_on_selector_all(".legend .score b", "bs => bs.map(b => Number(b.textContent))")
     mine = page.eval_on_selector_all(".legend .score", "els => els.map(e => e.textContent.startsWith('You'))")
     if legend[mine.index(True)] >= 61:
-        assert result.startswith(f"You win at {max(legend)}"), result
+        assert result.startswith(f"You win with {max(legend)}"), result
     else:
-        assert result.startswith(f"You lose: Computer wins at {max(legend)}"), result
+        assert result.startswith(f"You lose: Computer wins with {max(legend)}"), result
     assert name not in result, result
 
 

@@ -481,9 +481,21 @@ def test_full_cribbage_game_with_muggins_to_61(server: str, browser: Any) -> Non
     # the game-over line from the game_over event's data, in one voice: the viewer's own seat is "you"
     mine = page.eval_on_selector_all(".legend .score", "els => els.map(e => e.textContent.startsWith('You'))")
     if legend[mine.index(True)] >= 61:
-        assert result.startswith(f"You win at {max(legend)}"), result
+        assert result.startswith(f"You win with {max(legend)}"), result
     else:
-        assert result.startswith(f"You lose: Computer wins at {max(legend)}"), result
+        assert result.startswith(f"You lose: Computer wins with {max(legend)}"), result
+    # the chart marks the target (61, spec §2.6), not the final total past it, and says what it plots (the total
+    # score after every peg, not only the pegging)
+    ticks = page.eval_on_selector_all("#game-over svg.chart text.tick", "els => els.map(e => e.textContent)")
+    assert ticks[0] == "0" and ticks[-1] == "61", ticks
+    assert page.inner_text("#game-over figcaption") == "Scores over the game"
+    # the keys stay on the panel: Rematch has the focus (or gets it with the first Tab), Tab never goes behind it
+    if page.evaluate("document.activeElement?.id") != "rematch":
+        page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement?.id") == "rematch"
+    for _ in range(8):
+        page.keyboard.press("Tab")
+        assert page.evaluate("!!document.activeElement?.closest('#game-over')"), "Tab went behind the game-over panel"
     errors.check()
     ctx.close()
 
@@ -591,6 +603,7 @@ ENGLISH = (
     "last card",
     " wins",
     "win at",
+    "win with",
     "capture",
     "trail",
     "illegal move",
@@ -605,6 +618,7 @@ ENGLISH = (
     "round ",
     "totals",
     "with a skunk",
+    "and a skunk",
     # a fresh-user pass in Swedish: the variant, the header's link and the go button were English
     "lowball",
     "lobby",
@@ -755,7 +769,7 @@ def test_cribbage_game_in_swedish(server: str, browser: Any) -> None:
     # the game-over line from the game_over event's data, in one voice: the viewer's own seat is "du", never her
     # name beside "Du vinner" ("You win! Tester wins at 63" was the finding)
     legend = page.eval_on_selector_all(".legend .score b", "bs => bs.map(b => Number(b.textContent))")
-    assert re.match(rf"(?:Du vinner med {max(legend)}|Du förlorar: Datorn vinner på {max(legend)})\b", result), result
+    assert re.match(rf"(?:Du vinner med {max(legend)}|Du förlorar: Datorn vinner med {max(legend)})\b", result), result
     assert "Astrid" not in result, result
     shots(page, "47-cribbage-sv-game-over")
     seen.check()

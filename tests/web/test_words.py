@@ -385,7 +385,7 @@ LINES = [
     ),
     (
         "cribbage",
-        {"kind": "peg", "seat": 0, "points": 2, "reason": "fifteen", "score": 45},
+        {"kind": "peg", "seat": 0, "side": 0, "points": 2, "reason": "fifteen", "score": 45, "side_score": 45},
         None,
         "en",
         ["You", "Computer"],
@@ -403,6 +403,42 @@ def test_page_lines_are_sentences() -> None:
     ]
     said = _say(lines)
     assert said == [case[-1] for case in LINES]
+
+
+def test_partnership_peg_lines_say_the_team_total() -> None:
+    """In a partnership the log's running total is the team's, the board's (spec §2.4 item 7: partners score
+    together), said with the team's name -- never the pegging seat's own share; tallied here from the pegs' points."""
+    spec = GAMES["cribbage"]
+    rules = spec.make_rules({}, players=4, teams=True)
+    state = spec.new_game(rules, players=4, teams=True)
+    rng = random.Random(4)
+    own = [0, 0, 0, 0]
+    pegs: list[tuple[dict[str, Any], int]] = []
+    while not spec.is_over(state) and len(pegs) < 60:
+        move = spec.chance_outcome(state, rng) if spec.is_chance(state) else rng.choice(spec.legal_moves(state))
+        state, events = spec.step(state, move)
+        for ev in events:
+            data = ev.to_json()
+            if data["kind"] == "peg":
+                own[data["seat"]] += data["points"]
+                pegs.append((data, own[data["seat"]] + own[data["seat"] ^ 2]))
+    split = [(d, team) for d, team in pegs if own[d["seat"]] != team]
+    assert split, "no peg where the seat's share and the team's total differ"
+    sides = {"en": ["Your team", "Team 2"], "sv": ["Ditt lag", "Lag 2"]}
+    names = ["You", "Computer 2", "Computer 3", "Computer 4"]
+    lines = [
+        json.dumps(
+            {"game": "cribbage", "what": "line", "data": d, "lang": lang, "names": names, "me": 0, "sides": sides[lang]}
+        )
+        for d, _ in pegs
+        for lang in ("en", "sv")
+    ]
+    said = iter(_say(lines))
+    for d, team in pegs:
+        side = d["seat"] % 2
+        for lang, now in (("en", "now on"), ("sv", "nu på")):
+            line = next(said)
+            assert line.endswith(f", {sides[lang][side][0].lower()}{sides[lang][side][1:]} {now} {team}"), (d, line)
 
 
 def test_page_decimals_follow_the_language() -> None:

@@ -1,5 +1,6 @@
 // Renders events and reasons with web/src/words.ts the way the page does (names, the viewer in the second person,
-// Swedish genitives): reads JSON lines {"game", "what": "event"|"line"|"reason", "data", "lang", "names", "me"[, "prev"]} on stdin
+// Swedish genitives): reads JSON lines {"game", "what": "event"|"line"|"reason", "data", "lang", "names", "me"[, "prev",
+// "sides" (the sides' names: Mulle teams, a Cribbage partnership)]} on stdin
 // and prints one JSON string per line.  Used by tests/web/test_words.py.
 import { build } from "esbuild";
 import { fileURLToPath } from "node:url";
@@ -16,7 +17,7 @@ for (const line of readFileSync(0, "utf8").split("\n").filter(Boolean)) {
     c.what === "event"
       ? words.eventText(c.game, c.data, fmt)
       : c.what === "line"
-        ? words.eventLine(c.game, c.data, fmt, { prev: c.prev, teams: c.teams })
+        ? words.eventLine(c.game, c.data, fmt, { prev: c.prev, teams: c.teams, sideName: c.sides ? (s) => c.sides[s] : undefined })
         : words.reasonText(c.game, c.data, fmt);
   console.log(JSON.stringify(said));
 }

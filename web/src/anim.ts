@@ -52,6 +52,8 @@ export class Motion {
   /** The other player whose move that was (their seat box is marked too: a capture leaves no card behind). */
   private markedSeat: number | null = null;
   private observer: MutationObserver;
+  /** Cards in flight on the page's top layer (taken cards flying to their taker). */
+  private ghosts = new Set<Animation>();
 
   constructor(private root: HTMLElement) {
     // The tables redraw themselves on every click: put the marks back after each redraw.
@@ -61,6 +63,13 @@ export class Motion {
 
   destroy(): void {
     this.observer.disconnect();
+    this.landGhosts();
+  }
+
+  /** End every taken card's flight at once (its copy leaves the page). */
+  private landGhosts(): void {
+    for (const a of [...this.ghosts]) a.finish();
+    this.ghosts.clear();
   }
 
   snapshot(): Snapshot {
@@ -115,6 +124,11 @@ export class Motion {
     }
     if (theirs) this.markedSeat = info.mover;
     const after = keyed(this.root);
+    // A dialog open over the table (the show, a round's score): nothing flies over it -- the flights of taken
+    // cards end at once, and the cards in the dialog are drawn where they lie (a card flying in from the table
+    // would pass over the dialog's edge and be cut by its scrolling box)
+    const dialog = document.querySelector(".modal-back") !== null;
+    if (dialog) this.landGhosts();
     if (!before.cards.size) {
       this.applyMarks();
       return; // the first picture of the table (a new page, a reload): nothing moved
@@ -133,10 +147,10 @@ export class Motion {
     for (const [k, img] of after) {
       const old = before.cards.get(k);
       const now = img.getBoundingClientRect();
-      if (now.width === 0) continue;
+      if (now.width === 0 || img.closest(".modal")) continue;
       const from: DOMRect | undefined = old ?? sourceFor(img);
       if (!from) {
-        if (ms > 0 && !img.closest(".modal"))
+        if (ms > 0)
           img.animate([{ transform: "perspective(600px) rotateY(90deg)" }, { transform: "none" }], { duration: ms, easing: "ease-out" });
         continue;
       }
@@ -156,7 +170,7 @@ export class Motion {
       }
     }
     // Cards that left the table fly to whoever took them (or fade where they were).
-    if (ms > 0) {
+    if (ms > 0 && !dialog) {
       // Taken cards go to whoever took them (the last capture's sweep may go to another player than the mover).
       const taker = [...info.events].reverse().find((e) => e.kind === "capture" || e.kind === "last_capture")?.seat;
       const dest = this.seatEl(taker ?? info.mover, info.me)?.getBoundingClientRect();
@@ -187,10 +201,14 @@ export class Motion {
           ],
           { duration: ms, easing: "ease-in" },
         );
-        a.onfinish = a.oncancel = () => ghost.remove();
+        this.ghosts.add(a);
+        a.onfinish = a.oncancel = () => {
+          ghost.remove();
+          this.ghosts.delete(a);
+        };
       }
-      this.walkPegs(before.pegs, ms);
     }
+    if (ms > 0) this.walkPegs(before.pegs, ms);
     this.applyMarks();
   }
 

@@ -1,4 +1,4 @@
-// A small inline SVG line chart of the scores over a game: one line per side (the pegging race in Cribbage, the
+// A small inline SVG line chart of the scores over a game: one line per side (each side's total after every peg in Cribbage, the
 // running total after each round in Mulle), a dashed line at the target.  No library: a few dozen elements.
 import { h, svg } from "./dom";
 import { pegColor } from "./board";
@@ -47,8 +47,10 @@ export function scoreChart(series: number[][], names: string[], opts: ChartOpts)
     "aria-label": `${opts.title}: ${names.map((n, s) => `${n} ${series[s]?.[series[s].length - 1] ?? 0}`).join(", ")}`,
   });
   root.appendChild(svg("rect", { x: L, y: T, width: W - L - R, height: H - T - B, class: "plot" }));
-  // y ticks: 0, the middle, the top
-  for (const v of [0, Math.round(top / 2), top]) {
+  // y ticks: 0, half way and the target (the line the race is to), else the top; a final total past the target
+  // (the rules count the last award whole) shows by its line above the target's
+  const mark = opts.target || top;
+  for (const v of [0, Math.round(mark / 2), mark]) {
     const label = svg("text", { x: L - 4, y: y(v) + 3, "text-anchor": "end", class: "tick" });
     label.textContent = String(v);
     root.appendChild(label);

@@ -259,6 +259,8 @@ export class CribbageTable implements Table {
         h("strong", {}, this.ctx.name(s)),
         this.ctx.level(s) ? h("span", { class: "level" }, this.ctx.level(s)) : null,
         v.dealer === s ? h("span", { class: "chip dealer", title: t("dealer") }, "D") : null,
+        // a partnership: the viewer's partner said in words, not only by the colour of the dot
+        this.ctx.seat !== null && s !== this.ctx.seat && n4(v) && this.sideOf(s) === this.sideOf(this.ctx.seat) ? h("span", { class: "chip partner" }, t("partnerChip")) : null,
         (v.passed ?? []).includes(s) ? h("span", { class: "chip go" }, t("saidGo")) : null,
       ),
       backs(v.hand_sizes[s] ?? 0, 6),
@@ -306,7 +308,7 @@ export class CribbageTable implements Table {
       center.append(h("p", { class: "muted cut" }, ts("cutForDeal", this.ctx.isMe(v.dealer), { cuts, name: dealerName })));
     }
     if (this.shows.length && !this.showOpen) {
-      center.append(h("button", { class: "small", id: "reopen-show", onclick: () => { this.showOpen = true; this.draw(); } }, t("theShow")));
+      center.append(h("button", { class: "small", id: "reopen-show", onclick: () => { this.showOpen = true; this.draw(); } }, this.showTitle()));
     }
     return center;
   }
@@ -415,7 +417,16 @@ export class CribbageTable implements Table {
   private actions(): HTMLElement {
     const v = this.v;
     const box = h("section", { class: "actions controls", "aria-live": "polite" });
-    if (!this.myTurn()) return box;
+    if (!this.myTurn()) {
+      // waiting in the discard or the play: the controls keep their room (an unseen line as high as the player's
+      // own), so the table does not grow when the turn passes and shrink when it comes back
+      if ((v.phase === "discard" || v.phase === "play") && this.msg!.status !== "over") {
+        box.classList.add("inline", "waiting");
+        box.setAttribute("aria-hidden", "true");
+        box.append(h("p", { class: "hint" }, "\u00a0"), h("button", { class: "ghost", tabindex: "-1", disabled: true }, "\u00a0"));
+      }
+      return box;
+    }
     const me = this.ctx.seat!;
     if (v.phase === "discard") {
       const need = this.discardCount();
@@ -538,6 +549,11 @@ export class CribbageTable implements Table {
     );
   }
 
+  /** The show summary's name: once the next deal is dealt (its discard or play) it is the last deal's show. */
+  private showTitle(): string {
+    return this.v.phase === "discard" || this.v.phase === "play" ? t("lastShow") : t("theShow");
+  }
+
   private showModal(): HTMLElement {
     const list = h("div", { class: "shows" });
     for (const s of this.shows) {
@@ -565,7 +581,7 @@ export class CribbageTable implements Table {
       h(
         "div",
         { class: "modal panel", role: "dialog", "aria-modal": "true", "aria-labelledby": "show-h", id: "show-panel" },
-        h("h2", { id: "show-h" }, t("theShow")),
+        h("h2", { id: "show-h" }, this.showTitle()),
         wrap,
         h("button", { class: "primary", id: "show-close", onclick: close }, t("continue")),
       ),
@@ -697,13 +713,19 @@ export class CribbageTable implements Table {
   /** An event in the catalogue's words (kortbord/i18n/cribbage.json): seats by name, cards as A♠, the spoken
    * count from the show's groups. */
   describe(ev: Json): string | null {
-    return eventLine("cribbage", ev, this.ctx.fmt()) || null;
+    const teams = (this.msg?.view?.rules?.players ?? 2) === 4;
+    return eventLine("cribbage", ev, this.ctx.fmt(), teams ? { sideName: (s) => this.sideName(s) } : {}) || null;
   }
 
   mover(events: Json[]): number | null {
     const p = events.find((e) => ["play", "go", "discard", "announce", "response"].includes(e.kind));
     return p ? p.seat : null;
   }
+}
+
+/** Four players: two teams, partners opposite (spec §2.2). */
+function n4(v: Json): boolean {
+  return (v.rules?.players ?? 2) === 4;
 }
 
 function range(from: number, to: number): number[] {

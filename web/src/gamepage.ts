@@ -11,7 +11,7 @@ import { eventText, has, plain, reasonText, template, withoutRefs, type Fmt } fr
 import { Motion } from "./anim";
 import { Aids } from "./aids";
 import { aw } from "./aidwords";
-import { focusForState, keysOverlay, proposed } from "./keys";
+import { defaultButton, focusBox, focusForState, keepFocus, keysOverlay, openBox, proposed } from "./keys";
 import { moveMs, settingsDialog } from "./settings";
 import { recordGame } from "./stats";
 import { parseMove } from "./mullenotation";
@@ -79,6 +79,9 @@ export class GamePage {
   private logList = h("ol", { class: "log-list" });
   private tableWrap = h("div", { class: "table-wrap" });
   private overEl = h("div", { class: "over-wrap" });
+  /** Another player's rematch offer, in sight at once: over a dialog that hides the game-over panel (the last
+   * round's score), a strip with the offer and its button (style.css shows it only then). */
+  private offerEl = h("div", { class: "offer-wrap" });
   private errorUntil = 0;
   /** Each event's line in words (events never change; cleared when the language or the seats' names do). */
   private lines = new WeakMap<object, string>();
@@ -152,6 +155,7 @@ export class GamePage {
       this.invitesEl,
       h("div", { class: "game-grid" }, this.tableWrap, this.logEl),
       this.overEl,
+      this.offerEl,
     );
     this.drawLogFrame();
     this.tableWrap.append(h("p", { class: "loading" }, t("connecting")));
@@ -197,6 +201,11 @@ export class GamePage {
     const tgt = e.target as HTMLElement | null;
     const typing = tgt && (tgt.tagName === "INPUT" || tgt.tagName === "SELECT" || tgt.tagName === "TEXTAREA");
     const open = this.overlayEl.firstChild !== null;
+    const box = openBox();
+    if (box && (box.modal || e.key === "Tab")) {
+      this.boxKey(box.box, e, box.modal);
+      return;
+    }
     if (e.key === "Escape" && open) {
       this.openOverlay(null);
       e.preventDefault();
@@ -221,6 +230,34 @@ export class GamePage {
     } else return;
     e.preventDefault();
     e.stopPropagation();
+  }
+
+  /** A key while a dialog is open: it acts on the dialog only (no card behind it is chosen or played) -- Enter
+   * presses the focused control or else the dialog's own button, Escape closes it, Tab goes round its controls;
+   * on the game-over panel (not modal) only Tab is kept inside it. */
+  private boxKey(box: HTMLElement, e: KeyboardEvent, modal: boolean): void {
+    const tgt = e.target instanceof HTMLElement ? e.target : null;
+    const inside = tgt !== null && box.contains(tgt);
+    e.stopPropagation();
+    if (e.key === "Tab") {
+      keepFocus(box, e);
+    } else if (!modal) {
+      return;
+    } else if (e.key === "Escape") {
+      e.preventDefault();
+      if (this.overlayEl.contains(box)) this.openOverlay(null);
+      else defaultButton(box)?.click();
+    } else if (e.key === "?" && this.overlayEl.contains(box)) {
+      e.preventDefault();
+      this.openOverlay(null);
+    } else if (e.key === "Enter") {
+      // the focused button, link or box inside the dialog does its own thing (Next group, a setting)
+      if (inside && tgt.matches("button, a[href], input, select, textarea")) return;
+      e.preventDefault();
+      defaultButton(box)?.click();
+    } else if (!(inside && tgt.matches("input, select, textarea, button"))) {
+      e.preventDefault(); // no scrolling or choosing behind the dialog
+    }
   }
 
   rerender(): void {
@@ -419,6 +456,7 @@ export class GamePage {
     } else if (!fresh) this.drawBanner();
     this.drawInvites(m);
     this.drawOver(m);
+    focusBox();
   }
 
   /** The banner shows the latest event in words (never a stale one); an error shown just now stays its time. */
@@ -577,6 +615,7 @@ export class GamePage {
 
   private drawOver(m: StateMsg): void {
     clear(this.overEl);
+    clear(this.offerEl);
     if (m.status !== "over" && m.view?.phase !== "over") return;
     const over = [...this.events].reverse().find((e) => e.kind === "game_over");
     const skunk = over?.double_skunk ? t("doubleSkunk") : over?.skunk ? t("skunk") : "";
@@ -594,6 +633,10 @@ export class GamePage {
         ),
       ),
       h("p", { class: "result" }, this.resultText(m)),
+      // another player asks for a rematch: said at the top, beside the result (its button with the actions)
+      m.rematch && m.seat !== null && m.rematch.by !== m.seat && this.saved?.token
+        ? h("p", { class: "rematch-note offer", id: "rematch-asked" }, t("rematchAsks", { name: this.playerName(m.rematch.by) }))
+        : null,
       skunk ? h("p", { class: "badge skunk" }, skunk) : null,
       this.finalScores(m),
       // the details and the review scroll between the result and the actions, which stay in sight
@@ -601,6 +644,19 @@ export class GamePage {
       this.rematchBox(m),
     );
     this.overEl.append(panel);
+    const rm = m.rematch;
+    if (rm && m.seat === null) {
+      this.offerEl.append(h("div", { class: "panel rematch-offer", role: "status" }, h("p", {}, t("rematchStarted")), this.watchLink(rm.game_id, "watch-rematch-now")));
+    } else if (rm && rm.by !== m.seat && this.saved?.token) {
+      this.offerEl.append(
+        h(
+          "div",
+          { class: "panel rematch-offer", role: "status" },
+          h("p", { class: "rematch-note" }, t("rematchAsks", { name: this.playerName(rm.by) })),
+          h("button", { class: "primary", id: "rematch-accept-now", onclick: () => this.doRematch() }, t("rematchAccept")),
+        ),
+      );
+    }
   }
 
   private finalScores(m: StateMsg): HTMLElement {
@@ -626,14 +682,19 @@ export class GamePage {
         );
       } else {
         // invited: this seat takes its seat of the rematch by asking with its own token (no invite code)
-        box.append(
-          h("p", { class: "rematch-note", id: "rematch-asked" }, t("rematchAsks", { name: this.playerName(rm.by) })),
-          h("button", { class: "primary", id: "rematch-accept", onclick: () => this.doRematch() }, t("rematchAccept")),
-        );
+        box.append(h("button", { class: "primary", id: "rematch-accept", onclick: () => this.doRematch() }, t("rematchAccept")));
       }
+    }
+    if (me === null && rm) {
+      // a spectator: the rematch has started -- a link to follow it
+      box.append(h("p", { class: "muted rematch-note" }, t("rematchStarted")), this.watchLink(rm.game_id, "watch-rematch"));
     }
     box.append(h("a", { class: "button", href: "#/", id: "back-to-lobby" }, t("backToLobby")));
     return box;
+  }
+
+  private watchLink(gameId: string, id: string): HTMLElement {
+    return h("a", { class: "button primary", href: `#/game/${encodeURIComponent(gameId)}`, id }, t("watchRematch"));
   }
 
   private async doRematch(): Promise<void> {
@@ -671,18 +732,22 @@ export class GamePage {
       const sides: number[] = (over?.winners ?? r.winners ?? v.winners ?? []) as number[];
       if (!sides.length) return t("draw");
       // one voice: the viewer is "you" throughout (never "You win! Astrid wins"), other seats by their names
-      const side = (s: number) => (v.teams ? t("team", { n: s + 1 }) : this.name(s));
+      // inside a sentence the viewer is "you"/"du" (never "Du" mid-line); the winners are not said again after
+      // "You win!" when the viewer's side won alone
+      const you = lang() === "sv" ? "du" : "you";
+      const side = (s: number) => (v.teams ? t("team", { n: s + 1 }) : s === me ? you : this.name(s));
       const mine = me === null ? null : (v.seat_sides?.[me] ?? me);
       const head = mine === null ? "" : sides.includes(mine) ? t("youWin") : t("youLose");
       const scores: number[] = (over?.scores ?? r.scores ?? v.scores ?? []) as number[];
       const tally = scores.map((p, s) => `${side(s)} ${p}`).join(", ");
-      return [head, `${t("winners", { names: sides.map(side).join(", ") })}.`, tally ? `${t("gameScore")}: ${tally}.` : ""]
+      const winners = mine !== null && sides.length === 1 && sides[0] === mine ? "" : `${t("winners", { names: sides.map((s) => (v.teams ? side(s) : this.name(s))).join(", ") })}.`;
+      return [head, winners, tally ? `${t("gameScore")}: ${tally}.` : ""]
         .filter(Boolean)
         .join(" ");
     }
     const winners = (over?.winners ?? r.winner_seats ?? r.winners ?? []) as number[];
-    // Two players, the usual game: one voice for the viewer's own seat ("You win at 63 (You 63, Computer 40)",
-    // "You lose: Computer wins at 62 with a skunk (You 40, Computer 62)") from the game_over event's data.
+    // Two players, the usual game: one voice for the viewer's own seat ("You win with 63 (You 63, Computer 40)",
+    // "You lose: Computer wins with 62 and a skunk (You 40, Computer 62)") from the game_over event's data.
     if (me !== null && over && !over.lowball && !over.partnership && winners.length === 1 && (over.scores ?? []).length === 2) {
       const score = (over.scores as number[])[winners[0]];
       const skunkKey = over.double_skunk ? "cribbage.double_skunk" : over.skunk ? "cribbage.skunk" : "";

@@ -94,3 +94,42 @@ export function focusForState(root: HTMLElement): void {
   const accept = root.querySelector<HTMLButtonElement>("#accept");
   if (accept && !(active instanceof HTMLInputElement)) accept.focus();
 }
+
+/** The dialog open now (the keys list, the settings, the show, a round's score), the topmost; else the game-over
+ * panel when it is shown (not folded away); else null.  While one is open the keys act on it only. */
+export function openBox(): { box: HTMLElement; modal: boolean } | null {
+  const dialogs = [...document.querySelectorAll<HTMLElement>('.modal-back [role="dialog"]')].filter((el) => el.getClientRects().length > 0);
+  if (dialogs.length) return { box: dialogs[dialogs.length - 1], modal: true };
+  const over = document.querySelector<HTMLElement>("#game-over:not(.hidden)");
+  return over && over.getClientRects().length > 0 ? { box: over, modal: false } : null;
+}
+
+const FOCUSABLE = 'button:not([disabled]), a[href], input:not([disabled]), select:not([disabled]), textarea, [tabindex]:not([tabindex="-1"])';
+
+/** The box's own button: the one that closes a dialog or goes on from it (Continue, Close), the game-over panel's
+ * first action (Rematch). */
+export function defaultButton(box: HTMLElement): HTMLElement | null {
+  return box.querySelector<HTMLElement>("#keys-close, #settings-close, #show-close, #summary-close, .over-actions .primary, .over-actions a");
+}
+
+/** Tab and Shift+Tab go round the box's own controls, never to the page behind it; focus outside the box comes
+ * back to its own button. */
+export function keepFocus(box: HTMLElement, e: KeyboardEvent): void {
+  const els = [...box.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.getClientRects().length > 0);
+  const i = els.indexOf(document.activeElement as HTMLElement);
+  let next: HTMLElement | null | undefined = null;
+  if (i < 0) next = defaultButton(box) ?? els[0];
+  else if (!e.shiftKey && i === els.length - 1) next = els[0];
+  else if (e.shiftKey && i === 0) next = els[els.length - 1];
+  else return; // inside the box: the browser's own order
+  e.preventDefault();
+  next?.focus();
+}
+
+/** After a new state is drawn: an open dialog (or the game-over panel) holds the focus, on its own button. */
+export function focusBox(): boolean {
+  const open = openBox();
+  if (!open) return false;
+  if (!open.box.contains(document.activeElement)) defaultButton(open.box)?.focus();
+  return true;
+}

@@ -251,7 +251,13 @@ function showMiscounts(): void {
 }
 
 function drawNewGame(el: HTMLElement, nav: { openGame(id: string): void }): void {
-  const rerender = () => drawNewGame(el, nav);
+  // drawn again after a choice (a tab, the number of players): the control that had the focus keeps it (Enter on
+  // the Cribbage tab leaves the focus on it, not on the page's start)
+  const rerender = () => {
+    const id = document.activeElement && el.contains(document.activeElement) ? document.activeElement.id : "";
+    drawNewGame(el, nav);
+    if (id) document.getElementById(id)?.focus();
+  };
   showMiscounts();
   clear(el);
   el.append(h("h2", { id: "ng-h" }, t("newGame")));
@@ -332,7 +338,10 @@ function drawNewGame(el: HTMLElement, nav: { openGame(id: string): void }): void
           id: "together",
           checked: form.together,
           disabled: forced,
-          onchange: (e: Event) => (form.together = (e.target as HTMLInputElement).checked),
+          onchange: (e: Event) => {
+            form.together = (e.target as HTMLInputElement).checked;
+            rerender(); // the seats say again who is a partner
+          },
         }),
         h("label", { for: "together" }, game === "mulle" ? t("teams") : t("partnership")),
       ),
@@ -344,7 +353,9 @@ function drawNewGame(el: HTMLElement, nav: { openGame(id: string): void }): void
   const levels = doc.bot_levels.length ? doc.bot_levels : ["greedy"];
   const fallback = levels.includes("strong") ? "strong" : levels[0];
   while (form.opponents.length < 3) form.opponents.push(`bot:${fallback}`);
-  const opp = h("fieldset", { class: "opponents" }, h("legend", {}, t("opponents")));
+  // four players as two teams (partners opposite): seat 3 is the viewer's partner, seats 2 and 4 the opponents
+  const teams = form.players === 4 && form.together;
+  const opp = h("fieldset", { class: "opponents" }, h("legend", {}, teams ? t("otherPlayers") : t("opponents")));
   const levelHelp = h("p", { class: "help level-help", id: "level-help" });
   const drawLevelHelp = () => {
     clear(levelHelp);
@@ -362,7 +373,7 @@ function drawNewGame(el: HTMLElement, nav: { openGame(id: string): void }): void
       h(
         "div",
         { class: "opt" },
-        h("label", { for: id }, t("seat", { n: s + 1 })),
+        h("label", { for: id }, t("seat", { n: s + 1 }), teams ? ` — ${s === 2 ? t("yourPartner") : t("opponent")}` : ""),
         h(
           "select",
           {

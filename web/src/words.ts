@@ -351,7 +351,7 @@ function mullePlayLine(ev: Json, fmt: Fmt): string | null {
 export interface LineOpts {
   /** The event just before this one in the game's history (a capture the play's line says is not said again). */
   prev?: Json;
-  /** A scoring side's name (Mulle teams); by default the seat's. */
+  /** A scoring side's name (Mulle teams, a Cribbage partnership); by default the seat's. */
   sideName?: (side: number) => string;
   /** Mulle with teams: the sides are teams, not seats. */
   teams?: boolean;
@@ -363,7 +363,13 @@ export interface LineOpts {
  * needs no line of its own: a Mulle capture already said by its play's line ("You capture 6♣ with 6♦"). */
 export function eventLine(game: Game, ev: Json, fmt: Fmt, opts: LineOpts = {}): string {
   let said: string | null = null;
-  if (game === "cribbage" && ev.kind === "peg") said = render(game, "line.peg", { ...ev, why: pegText(ev, fmt) }, fmt);
+  if (game === "cribbage" && ev.kind === "peg") {
+    // the running total is the side's, as the board shows it: in a partnership the team's, said by its name
+    // ("Computer 2 pegs crib for 4, team 2 now on 21"), never the seat's own share
+    const side = opts.sideName && typeof ev.side === "number" ? opts.sideName(ev.side) : "";
+    const team = side ? side.charAt(0).toLocaleLowerCase(fmt.lang) + side.slice(1) : "";
+    said = render(game, team ? "line.peg_team" : "line.peg", { ...ev, why: pegText(ev, fmt), team }, fmt);
+  }
   else if (game === "mulle") said = mulleLine(ev, fmt, opts);
   if (said === null) said = eventText(game, ev, fmt, opts.sideName);
   return said.charAt(0).toUpperCase() + said.slice(1);
