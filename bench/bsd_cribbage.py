@@ -37,8 +37,10 @@ the program's sorted deck gives it.
 
 from __future__ import annotations
 
+import atexit
 import dataclasses
 import functools
+import importlib.util
 import os
 import random
 import re
@@ -84,13 +86,19 @@ class BridgeError(RuntimeError):
 
 
 def available() -> bool:
-    """BSD cribbage and gcc are installed (the bridge needs both)."""
-    return os.path.exists(BINARY) and shutil.which("gcc") is not None
+    """BSD cribbage, gcc and the Python packages ``pexpect`` and ``pyte`` are installed (the bridge needs them)."""
+    return (
+        os.path.exists(BINARY)
+        and shutil.which("gcc") is not None
+        and all(importlib.util.find_spec(name) is not None for name in ("pexpect", "pyte"))
+    )
 
 
 @functools.cache
-def _shim(directory: str) -> str:
-    """Compile the shim into ``directory`` (once per process); return the shared object's path."""
+def _shim() -> str:
+    """Compile the shim (once per process, into a directory of its own, removed at exit); return its path."""
+    directory = tempfile.mkdtemp(prefix="kb-bsd-shim-")
+    atexit.register(shutil.rmtree, directory, True)
     out = os.path.join(directory, "kb_bsd_shim.so")
     subprocess.run(["gcc", "-shared", "-fPIC", "-O2", "-o", out, str(SHIM_SOURCE), "-ldl"], check=True)
     return out
@@ -223,7 +231,7 @@ class Program:
             "TERM": "vt100",
             "LINES": "24",
             "COLUMNS": "80",
-            "LD_PRELOAD": _shim(workdir),
+            "LD_PRELOAD": _shim(),
             "KB_DRAWS": os.path.join(self.dir, "draws"),
             "KB_LOG": self.fifo,
         }
@@ -601,7 +609,7 @@ class _Game:
             if prompt.startswith("Do you need instructions"):
                 p.send("n")
             elif prompt.startswith("Long (to 121)"):
-                p.send("l")
+                p.send("l" if self.rules.target == 121 else "s")
             elif prompt.endswith("--More--"):
                 self.cut_messages()
                 self.their_counts()
@@ -667,7 +675,8 @@ def play_game(
     Args:
         bot: a kortbord Cribbage bot (``choose(view, legal, rng)``).
         bot_seat: 0 or 1; the program sits in the other seat.
-        rules: the Cribbage ``Rules`` (two players, automatic counting: BSD cribbage's game).
+        rules: the Cribbage ``Rules``: two players, to 121 (the program's long game) or 61 (its short game),
+            counted in full (the program takes points the person misses; the bridge counts exactly).
         plan: the referee's cut for deal and shuffles (:meth:`Plan.draw`).
         rng: the bot's own generator.
         workdir: where to make the temporary directory (default the system's).
@@ -675,7 +684,12 @@ def play_game(
         The :class:`GameResult`.
     Raises:
         BridgeError: the program and the referee disagree (see the module docstring).
+        ValueError: rules the program does not play, or a seat that is not 0 or 1.
     """
+    if rules.players != 2 or rules.target not in (61, 121) or rules.muggins or rules.lowball:
+        raise ValueError("BSD cribbage plays two players to 121 or 61, counted in full (no Muggins, no Lowball)")
+    if bot_seat not in (0, 1):
+        raise ValueError(f"bot_seat must be 0 or 1, got {bot_seat!r}")
     base = workdir or tempfile.gettempdir()
     program = Program(draws_for(plan, rules, 1 - bot_seat), base)
     try:

@@ -19,7 +19,6 @@
  * Nothing else changes: the shim only reads the windows (restoring their cursors) and writes to its own FIFO.
  */
 #define _GNU_SOURCE
-#include <curses.h>
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -28,6 +27,23 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+/* The few ncurses calls the shim makes, declared here so that only the C library's headers are needed (ncurses 6:
+ * chtype is 32 bits, A_CHARTEXT its low byte); the program's own ncurses provides them at run time. */
+typedef struct _win_st WINDOW;
+typedef unsigned int chtype;
+#define A_CHARTEXT 0xffU
+#define ERR (-1)
+extern WINDOW *stdscr;
+extern int wmove(WINDOW *, int, int);
+extern chtype winch(WINDOW *);
+extern int getcury(const WINDOW *);
+extern int getcurx(const WINDOW *);
+extern int getmaxy(const WINDOW *);
+extern int getmaxx(const WINDOW *);
+extern int vw_printw(WINDOW *, const char *, va_list);
+
+static chtype at(WINDOW *w, int y, int x) { return wmove(w, y, x) == ERR ? 0 : winch(w); }
 
 static FILE *draws;
 static int logfd = -1;
@@ -98,13 +114,14 @@ static int which(const WINDOW *w) {
 static void dump_cards(WINDOW *w, int index) {
     char line[128];
     int cy, cx, n, i;
-    getyx(w, cy, cx);
+    cy = getcury(w);
+    cx = getcurx(w);
     n = snprintf(line, sizeof line, "H %d", index);
     for (i = 0; i < 14 && 2 * i + 1 < getmaxy(w) && i + 2 < getmaxx(w); i++) {
-        if ((mvwinch(w, 2 * i, i) & A_CHARTEXT) != '+')
+        if ((at(w, 2 * i, i) & A_CHARTEXT) != '+')
             break;
-        char r = (char)(mvwinch(w, 2 * i + 1, i + 1) & A_CHARTEXT);
-        char s = (char)(mvwinch(w, 2 * i + 1, i + 2) & A_CHARTEXT);
+        char r = (char)(at(w, 2 * i + 1, i + 1) & A_CHARTEXT);
+        char s = (char)(at(w, 2 * i + 1, i + 2) & A_CHARTEXT);
         if (r == ' ')
             r = s = '?';
         n += snprintf(line + n, sizeof line - (size_t)n, " %c%c", r, s);
