@@ -349,7 +349,7 @@ class GameResult:
         bot_seat: the bot's seat (the program has the other).
         deals: per deal, ``{"dealer": seat, "points": [seat 0, seat 1], "complete": bool}`` (the deal the game
             ends in is cut short by the rules: ``complete`` False), as in the arena's records.
-        scores: the final scores per seat.  winner: the seat that reached 121.
+        scores: the final scores per seat.  winner: the seat that reached the target.
         decisions: the bot's decisions.  checks: the referee's checks passed (see the module docstring).
     """
 
@@ -533,9 +533,9 @@ class _Game:
             self.check(any(_long(self.state.starter) in m for m in cut),
                        f"the program's starter {cut}; the referee's {self.state.starter}")  # fmt: skip
 
-    def catch_up(self, decision: bool) -> None:
-        """Apply the program's plays seen so far and the forced moves, up to the bot's next real decision (when
-        ``decision``: the program asks for the bot's play) or until the program's next play is not yet seen."""
+    def catch_up(self) -> None:
+        """Apply the program's plays seen so far and the forced moves (a go, the person's last card: the program
+        makes them itself), up to the bot's next real decision or the program's next play not yet seen."""
         while self.state.phase == 3:  # PLAY
             seat = self.spec.to_act(self.state)
             legal = self.spec.legal_moves(self.state)
@@ -559,7 +559,7 @@ class _Game:
 
     def play(self) -> None:
         """The program asks for the bot's play."""
-        self.catch_up(decision=True)
+        self.catch_up()
         self.check(self.state.phase == 3 and self.spec.to_act(self.state) == self.me,
                    "the program asks for a play; the referee does not")  # fmt: skip
         self.check(not self.queue, f"the program played {self.queue} the referee has not applied")
@@ -572,15 +572,19 @@ class _Game:
 
     def count(self, crib: bool) -> None:
         """The program asks the person to count the hand or the crib: the referee's count."""
-        self.catch_up(decision=False)
+        self.catch_up()
         self.check(not self.queue and self.state.phase != 3, "the show began before the referee's play ended")
-        points = [e.data["points"] for e in self.shows if e.data["seat"] == self.me and e.data["crib"] == crib]
-        self.check(len(points) == 1, f"the referee has no {'crib' if crib else 'hand'} count for the bot")
-        self.p.send(f"{points[0]}\n")
+        what = "crib" if crib else "hand"
+        ev = [e for e in self.shows if e.data["seat"] == self.me and e.data["crib"] == crib]
+        self.check(len(ev) == 1, f"the referee has no {what} count for the bot")
+        shown = self.hands.get(0, [])
+        self.check(sorted(shown) == sorted(ev[0].data["cards"]),
+                   f"the program shows the bot's {what} {shown}; the referee's {ev[0].data['cards']}")  # fmt: skip
+        self.p.send(f"{ev[0].data['points']}\n")
 
     def their_counts(self) -> None:
         """Check the program's own counts ("My hand scores N", 19 for nothing) and the cards it showed."""
-        self.catch_up(decision=False)
+        self.catch_up()
         for text in self.msgs:
             m = re.match(r"My (hand|crib) scores (\d+)", text.strip())
             if m is None:
@@ -653,7 +657,7 @@ class _Game:
         self.check(self.state.phase == 1, "the referee's cut for deal did not end")
 
     def finish(self) -> GameResult:
-        self.catch_up(decision=False)
+        self.catch_up()
         self.check(self.spec.is_over(self.state), "the program's game is over; the referee's is not")
         self.check_board("the end of the game")
         self.close_deal(complete=False)
