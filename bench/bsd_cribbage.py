@@ -310,8 +310,6 @@ class Program:
         Raises:
             BridgeError: no such array, or more than one.
         """
-        pat = b"".join(struct.pack("<ii", c.rank - 1, c.suit_index) for c in mine)
-        hold = {(c.rank - 1, c.suit_index): c for c in theirs}
         found: set[tuple[Card, Card]] = set()
         pid = self.child.pid
         with open(f"/proc/{pid}/maps") as f:
@@ -327,17 +325,31 @@ class Program:
                     data = mem.read(hi - lo)
                 except OSError:
                     continue
-                for m in re.finditer(re.escape(pat), data):
-                    tail = data[m.end() : m.end() + 16]
-                    if len(tail) < 16:
-                        continue
-                    r1, s1, r2, s2 = struct.unpack("<4i", tail)
-                    a, b = hold.get((r1, s1)), hold.get((r2, s2))
-                    if a is not None and b is not None and a != b:
-                        found.add((a, b))
+                found |= crib_candidates(data, mine, theirs)
         if len(found) != 1:
             raise BridgeError(f"the program's crib array: {len(found)} candidates {sorted(found)}", self.report())
         return next(iter(found))
+
+
+def crib_candidates(data: bytes, mine: Sequence[Card], theirs: Sequence[Card]) -> set[tuple[Card, Card]]:
+    """Every place in ``data`` that holds the program's ``CARD crib[4]`` as it is after the discard: the person's
+    two cards ``mine`` in the order typed, then two different cards of ``theirs``; the set of those two.
+
+    A ``CARD`` is ``{int rank; int suit}`` (little-endian, ``rank`` 0 = ace, suits ``S H D C`` = 0..3).  Matches
+    may overlap (an ace of spades is eight zero bytes), so every position is tried."""
+    pat = b"".join(struct.pack("<ii", c.rank - 1, c.suit_index) for c in mine)
+    hold = {(c.rank - 1, c.suit_index): c for c in theirs}
+    found: set[tuple[Card, Card]] = set()
+    i = data.find(pat)
+    while i >= 0:
+        tail = data[i + len(pat) : i + len(pat) + 16]
+        if len(tail) == 16:
+            r1, s1, r2, s2 = struct.unpack("<4i", tail)
+            a, b = hold.get((r1, s1)), hold.get((r2, s2))
+            if a is not None and b is not None and a != b:
+                found.add((a, b))
+        i = data.find(pat, i + 1)
+    return found
 
 
 # ------------------------------------------------------------------------------------------------ one game

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import importlib.util
 import random
+import struct
 import sys
 from pathlib import Path
 
@@ -25,6 +26,7 @@ from hypothesis import strategies as st
 
 from kortbord import core
 from kortbord.bots import registry
+from kortbord.cards import Card
 
 _PATH = Path(__file__).resolve().parents[2] / "bench" / "bsd_cribbage.py"
 _spec = importlib.util.spec_from_file_location("bsd_cribbage", _PATH)
@@ -55,6 +57,23 @@ def test_exchanges_turn_the_programs_deck_into_the_referees(current: list[int], 
 def test_exchanges_refuse_different_cards() -> None:
     with pytest.raises(ValueError):
         bridge.exchanges(list(range(52)), [*range(51), 0])
+
+
+def _cards(*pairs: tuple[int, int]) -> bytes:
+    return b"".join(struct.pack("<ii", rank, suit) for rank, suit in pairs)
+
+
+def test_the_crib_array_is_found_where_matches_overlap() -> None:
+    """The program's memory in a game of seed 2026 (block 48): the person laid away the ace and the four of
+    spades, and the same two cards stood 12 bytes earlier, so a search that skips overlapping matches found no
+    crib.  Every position is tried: the crib is found, and only it."""
+    mine = [Card.parse("AS"), Card.parse("4S")]
+    theirs = [Card.parse(c) for c in ("2D", "5H", "7C", "9C", "TD", "KH")]
+    data = _cards((5, 1), (5, 0)) + struct.pack("<i", 0) + _cards((0, 0), (3, 0), (0, 0), (3, 0), (1, 2), (6, 3))
+    assert bridge.crib_candidates(data, mine, theirs) == {(Card.parse("2D"), Card.parse("7C"))}
+    # Not the program's cards after the person's: no candidate; the person's cards in the other order: none.
+    assert bridge.crib_candidates(_cards((0, 0), (3, 0), (1, 2), (1, 2)), mine, theirs) == set()
+    assert bridge.crib_candidates(_cards((3, 0), (0, 0), (1, 2), (6, 3)), mine, theirs) == set()
 
 
 def _short_game(seed: str, seat: int) -> object:
