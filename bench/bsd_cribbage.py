@@ -238,6 +238,7 @@ class Program:
         self.child = pexpect.spawn(binary, ["-r"], env=env, cwd=self.dir, dimensions=(24, 80))
         self._buf = b""
         self.history: list[str] = []
+        self.crib_at: int | None = None  # the crib array's address, once a deal has shown it alone
 
     def close(self) -> None:
         """End the program (if it still runs) and remove its directory."""
@@ -311,6 +312,7 @@ class Program:
             BridgeError: no such array, or more than one.
         """
         found: set[tuple[Card, Card]] = set()
+        places: dict[tuple[Card, Card], set[int]] = {}
         pid = self.child.pid
         with open(f"/proc/{pid}/maps") as f:
             maps = f.read().splitlines()
@@ -325,21 +327,30 @@ class Program:
                     data = mem.read(hi - lo)
                 except OSError:
                     continue
-                found |= crib_candidates(data, mine, theirs)
+                for offset, pair in crib_candidates(data, mine, theirs, where=True):
+                    found.add(pair)
+                    places.setdefault(pair, set()).add(lo + offset)
+        if len(found) > 1 and self.crib_at is not None:  # another copy of those cards: the crib is where it was
+            found = {pair for pair in found if self.crib_at in places[pair]}
+        if len(found) == 1 and self.crib_at is None:
+            spots = places[next(iter(found))]
+            self.crib_at = next(iter(spots)) if len(spots) == 1 else None
         if len(found) != 1:
             raise BridgeError(f"the program's crib array: {len(found)} candidates {sorted(found)}", self.report())
         return next(iter(found))
 
 
-def crib_candidates(data: bytes, mine: Sequence[Card], theirs: Sequence[Card]) -> set[tuple[Card, Card]]:
+def crib_candidates(data: bytes, mine: Sequence[Card], theirs: Sequence[Card], where: bool = False) -> Any:
     """Every place in ``data`` that holds the program's ``CARD crib[4]`` as it is after the discard: the person's
-    two cards ``mine`` in the order typed, then two different cards of ``theirs``; the set of those two.
+    two cards ``mine`` in the order typed, then two different cards of ``theirs``; the set of those two (with
+    ``where``: a list of ``(offset, pair)``).
 
     A ``CARD`` is ``{int rank; int suit}`` (little-endian, ``rank`` 0 = ace, suits ``S H D C`` = 0..3).  Matches
-    may overlap (an ace of spades is eight zero bytes), so every position is tried."""
+    may overlap (an ace of spades is eight zero bytes), so every position is tried.  Another array may hold the
+    same four cards; :meth:`Program.crib` then takes the place the crib had in an earlier deal."""
     pat = b"".join(struct.pack("<ii", c.rank - 1, c.suit_index) for c in mine)
     hold = {(c.rank - 1, c.suit_index): c for c in theirs}
-    found: set[tuple[Card, Card]] = set()
+    found: list[tuple[int, tuple[Card, Card]]] = []
     i = data.find(pat)
     while i >= 0:
         tail = data[i + len(pat) : i + len(pat) + 16]
@@ -347,9 +358,9 @@ def crib_candidates(data: bytes, mine: Sequence[Card], theirs: Sequence[Card]) -
             r1, s1, r2, s2 = struct.unpack("<4i", tail)
             a, b = hold.get((r1, s1)), hold.get((r2, s2))
             if a is not None and b is not None and a != b:
-                found.add((a, b))
+                found.append((i, (a, b)))
         i = data.find(pat, i + 1)
-    return found
+    return found if where else {pair for _, pair in found}
 
 
 # ------------------------------------------------------------------------------------------------ one game
