@@ -1,0 +1,233 @@
+"""Cribbage bots against an outside open-source player: BSD ``cribbage(6)`` (issue #14 item 2).
+
+The outside player is the computer side of BSD cribbage (Debian ``bsdgames``, ``/usr/games/cribbage``), bridged
+through kortbord's engine as referee by ``bench/bsd_cribbage.py`` (a pty driver and an ``LD_PRELOAD`` shim that
+makes the program's ``rand()`` deal the referee's cards; see that module).  Duplicate deals: block ``b`` draws
+its cut for deal and its shuffles from ``random.Random(f"kortbord-outside:{seed}:deals:{b}")`` and is played
+twice, the bot in seat 0 and then in seat 1, so each side holds the same cards in the other game.  The bot in
+game ``i`` draws from ``random.Random(f"kortbord-outside:{seed}:game:{i}:bot")``.  The bot (``--bot``) and its
+peer (``--peer``, default ``greedy``) play the same blocks.
+
+Figures, per bot (the arena's definitions, ``kortbord.arena``):
+
+* **points per deal**, the margin: per deal that both games of a block played in full with the same dealer,
+  the mean over the two games of (bot's points - program's points); as dealer: the bot's points as dealer
+  minus the program's as dealer with the same cards (the other game), as pone likewise.  95% cluster-robust
+  intervals, a block per cluster (``kortbord.arena.cluster_mean_ci``).
+* **win rate** of games to 121, with the Wilson 95% interval (``kortbord.arena.wilson``).
+
+The goal beside them: an expert level scores **at least +0.8 points per deal** against an outside player.
+
+Usage (from the repository root, one process or two)::
+
+    nice -n 10 .venv/bin/python bench/cribbage_outside.py --bot strong --games 200 --seed 1 [--peer greedy] [--jobs 2]
+
+``--games`` is the number of games per bot (rounded up to whole blocks of two); ``--json FILE`` writes every
+game's record.  Needs ``/usr/games/cribbage`` (apt ``bsdgames``), ``gcc`` and the ``pexpect``/``pyte`` packages
+(the ``dev`` extra).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import bsd_cribbage as bridge
+from kortbord import core
+from kortbord.arena import BotSpec, cluster_mean_ci, wilson
+
+GOAL = 0.8  # points per deal, issue #14 item 2
+
+
+def _rules() -> Any:
+    return core.get("cribbage").make_rules({}, players=2, teams=False)
+
+
+def play_block(bot_text: str, seed: int, block: int) -> dict[str, Any]:
+    """Both games of ``block`` for the bot ``bot_text``: ``{"bot", "block", "games": [record, record]}``, each
+    record ``{"index", "bot_seat", "deals", "scores", "winner", "decisions", "checks", "seconds"}`` or, when the
+    bridge broke, ``{"index", "bot_seat", "error"}``."""
+    rules = _rules()
+    plan = bridge.Plan.draw(rules, random.Random(f"kortbord-outside:{seed}:deals:{block}"))
+    spec = BotSpec.parse(bot_text)
+    games = []
+    for seat in (0, 1):
+        index = 2 * block + seat
+        bot = spec.make("cribbage", rules)
+        rng = random.Random(f"kortbord-outside:{seed}:game:{index}:bot")
+        t0 = time.perf_counter()
+        try:
+            res = bridge.play_game(bot, seat, rules, plan, rng)
+        except Exception as exc:  # a bridge error (or a broken program) is reported, never counted
+            games.append({"index": index, "bot_seat": seat, "error": f"{type(exc).__name__}: {exc}"})
+            continue
+        games.append(
+            {
+                "index": index,
+                "bot_seat": seat,
+                "deals": res.deals,
+                "scores": list(res.scores),
+                "winner": res.winner,
+                "decisions": res.decisions,
+                "checks": res.checks,
+                "seconds": time.perf_counter() - t0,
+            }
+        )
+    return {"bot": bot_text, "block": block, "games": games}
+
+
+def figures(blocks: list[dict[str, Any]]) -> dict[str, Any]:
+    """The figures of one bot from its blocks (see the module docstring)."""
+    margin: list[list[float]] = []
+    dealer: list[list[float]] = []
+    pone: list[list[float]] = []
+    wins = games = errors = checks = 0
+    seconds = 0.0
+    for blk in sorted(blocks, key=lambda b: b["block"]):
+        recs = {g["bot_seat"]: g for g in blk["games"]}
+        for g in blk["games"]:
+            if "error" in g:
+                errors += 1
+                continue
+            games += 1
+            wins += g["winner"] == g["bot_seat"]
+            checks += g["checks"]
+            seconds += g["seconds"]
+        if any("error" in g for g in blk["games"]) or len(recs) != 2:
+            continue
+        m: list[float] = []
+        d_: list[float] = []
+        p_: list[float] = []
+        for d0, d1 in zip(recs[0]["deals"], recs[1]["deals"], strict=False):
+            if not (d0["complete"] and d1["complete"]) or d0["dealer"] != d1["dealer"]:
+                break
+            # game 0: the bot in seat 0; game 1: the bot in seat 1.
+            ours0, theirs0 = d0["points"][0], d0["points"][1]
+            ours1, theirs1 = d1["points"][1], d1["points"][0]
+            m.append(((ours0 - theirs0) + (ours1 - theirs1)) / 2)
+            k = d0["dealer"]  # the dealer's seat in both games
+            bot_as_dealer = d0["points"][k] if k == 0 else d1["points"][k]
+            prog_as_dealer = d1["points"][k] if k == 0 else d0["points"][k]
+            o = 1 - k
+            bot_as_pone = d0["points"][o] if o == 0 else d1["points"][o]
+            prog_as_pone = d1["points"][o] if o == 0 else d0["points"][o]
+            d_.append(float(bot_as_dealer - prog_as_dealer))
+            p_.append(float(bot_as_pone - prog_as_pone))
+        margin.append(m)
+        dealer.append(d_)
+        pone.append(p_)
+    lo, hi = wilson(wins, games)
+    return {
+        "games": games,
+        "errors": errors,
+        "wins": wins,
+        "win_rate": wins / games if games else None,
+        "win_ci95": [lo, hi],
+        "margin": cluster_mean_ci(margin),
+        "as_dealer": cluster_mean_ci(dealer),
+        "as_pone": cluster_mean_ci(pone),
+        "checks": checks,
+        "seconds_per_game": seconds / games if games else None,
+    }
+
+
+def _ci(d: dict[str, Any]) -> str:
+    if d["mean"] is None:
+        return "n/a"
+    ci = d["ci95"]
+    tail = f" ({ci[0]:+.2f} .. {ci[1]:+.2f})" if ci else ""
+    return f"{d['mean']:+.2f}{tail}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument(
+        "--bot", default="strong", help="the bot to measure (a bot spec, e.g. strong or strong:iterations=400)"
+    )
+    ap.add_argument("--peer", default="greedy", help="the bot measured beside it on the same deals ('none': no peer)")
+    ap.add_argument("--games", type=int, default=20, help="games per bot (whole blocks of two)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--jobs", type=int, default=1, help="processes (default 1)")
+    ap.add_argument("--json", help="write the records and figures to this file (rewritten after every block)")
+    ap.add_argument("--report", metavar="JSON", help="print the figures of a --json file (of a run cut short too)")
+    args = ap.parse_args(argv)
+    if args.report:
+        saved = json.loads(Path(args.report).read_text())
+        done_blocks = saved["blocks"]
+        return _print(saved["args"], done_blocks, {b: figures(done_blocks[b]) for b in done_blocks})
+    if not bridge.available():
+        print(f"needs {bridge.BINARY} (apt install bsdgames) and gcc", file=sys.stderr)
+        return 2
+    if args.games < 1 or args.jobs < 1:
+        ap.error("--games and --jobs must be at least 1")
+    bots = [args.bot] + ([] if args.peer == "none" else [args.peer])
+    for text in bots:
+        BotSpec.parse(text).make("cribbage", _rules())  # a bad spec fails here, before any game
+    nblocks = (args.games + 1) // 2
+    tasks = [(b, args.seed, k) for k in range(nblocks) for b in bots]
+    results: dict[str, list[dict[str, Any]]] = {b: [] for b in bots}
+    t0 = time.perf_counter()
+    done = 0
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        futures = [pool.submit(play_block, *t) for t in tasks]
+        for fut in as_completed(futures):
+            blk = fut.result()
+            results[blk["bot"]].append(blk)
+            done += 1
+            for g in blk["games"]:
+                if "error" in g:
+                    print(f"bridge error ({blk['bot']}, game {g['index']}):\n{g['error']}", file=sys.stderr)
+            print(f"\r{done}/{len(tasks)} blocks, {time.perf_counter() - t0:.0f} s", end="", file=sys.stderr)
+            if args.json:
+                Path(args.json).write_text(json.dumps({"args": vars(args), "blocks": results}, indent=1))
+    print(file=sys.stderr)
+    summary = {b: figures(results[b]) for b in bots}
+    if args.json:
+        Path(args.json).write_text(json.dumps({"args": vars(args), "figures": summary, "blocks": results}, indent=1))
+    return _print(vars(args), results, summary)
+
+
+def _print(args: dict[str, Any], results: dict[str, list[dict[str, Any]]], summary: dict[str, Any]) -> int:
+    bots = list(summary)
+    nblocks = max(len(v) for v in results.values())
+    print(f"Cribbage v BSD cribbage(6) ({bridge.BINARY}), bridged through kortbord's engine as referee")
+    print(f"seed {args['seed']}, {nblocks} blocks of duplicate deals (each block twice, the seats swapped)")
+    print(
+        f"{'bot':<24} {'games':>5} {'points per deal (95%)':>26} {'as dealer':>24} {'as pone':>24} {'win rate (95%)':>22}"
+    )
+    for b in bots:
+        f = summary[b]
+        wr = "n/a" if f["win_rate"] is None else f"{f['win_rate']:.1%} ({f['win_ci95'][0]:.1%}-{f['win_ci95'][1]:.1%})"
+        print(
+            f"{b:<24} {f['games']:>5} {_ci(f['margin']):>26} {_ci(f['as_dealer']):>24} {_ci(f['as_pone']):>24} {wr:>22}"
+        )
+    for b in bots:
+        f = summary[b]
+        pairs = f["margin"]["n"]
+        print(f"{b}: {pairs} deal pairs, {f['checks']} referee checks passed, {f['errors']} bridge errors, "
+              f"{f['seconds_per_game'] or 0:.1f} s a game")  # fmt: skip
+    mean = summary[args["bot"]]["margin"]["mean"]
+    ci = summary[args["bot"]]["margin"]["ci95"]
+    verdict = (
+        "n/a"
+        if mean is None
+        else ("met" if ci and ci[0] >= GOAL else "met by the mean only" if mean >= GOAL else "not met")
+    )
+    print(
+        f"goal (expert): >= +{GOAL} points per deal against the outside player; {args['bot']}: {_ci(summary[args['bot']]['margin'])} -- {verdict}"
+    )
+    return 1 if any(summary[b]["errors"] for b in bots) else 0
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("PYTHONHASHSEED", "0")
+    sys.exit(main())
