@@ -4,6 +4,8 @@ driven by Playwright) against the real server:
 * on a phone, a Mulle table with several builds keeps them side by side (wrapping in rows of three, four when there
   are four or more), so the move list, the hand and the controls stay in the viewport and no build is covered by
   the move list; reached on a fixed deal (the server's seed) where both seats, driven by the test, build;
+* the table holds still while who could take each build is on its way (the aids' advice, a round trip after the
+  state): a card chosen before it comes, and put back, moves nothing on the table, on a phone and a wide screen;
 * on a phone, a banner sentence longer than the banner's two lines is cut there (an ellipsis and a mark): the hint
   button and the aids below it stay uncovered and take the tap; a tap on the banner shows the sentence whole, a
   second folds it;
@@ -50,7 +52,7 @@ from test_web_playwright import (  # the fixtures and helpers of the end-to-end 
     shot,
     wait_mine_or_over,
 )
-from web_layout import at_rest, fits_one_screen
+from web_layout import at_rest, fits_one_screen, nothing_moved, regions
 
 __all__ = ["browser", "server"]  # fixtures used by name
 
@@ -163,6 +165,99 @@ def test_phone_mulle_builds_side_by_side(seeded_server: str, browser: Any) -> No
         if most >= 4:
             break
     assert most >= 3, f"the fixed deal gave at most {most} builds at the phone player's turns"
+    for e in errors:
+        e.check()
+    host_ctx.close()
+    guest_ctx.close()
+
+
+#: The boxes of everything on the table (its cards and builds, each build's tag) besides the regions: a card that
+#: moves inside a table of unchanged size is a jump too (the wide screens' table keeps its height and centres them).
+_TABLE_BOXES = """
+() => [...document.querySelectorAll('.tablearea .cardbtn, .tablearea .buildtag')].map((el) => {
+  const r = el.getBoundingClientRect();
+  return `${el.dataset.code || el.dataset.build || el.closest('.build').dataset.build + ' tag'} ${[r.left, r.top, r.width, r.height].map(Math.round)}`;
+})
+"""
+
+
+@pytest.mark.parametrize(("width", "height", "lang"), [(390, 844, "sv"), (1280, 800, "en"), (1366, 768, "sv")])
+def test_mulle_table_holds_still_while_the_takers_come(
+    seeded_server: str, browser: Any, width: int, height: int, lang: str
+) -> None:
+    """Issue #11 (a CI failure of test_phone_mulle_moves_and_whole_sentences: the phone table 12 px taller after a
+    card was chosen): who could take each build comes with the aids' advice, a round trip after the table is drawn.
+    Here the host's advice is held back (the page's WebSocket routed) until a card is chosen, then let through: the
+    table, its cards and builds and the controls stay where they were, and again when the card is put back."""
+    host_ctx = _context(browser, width=width, height=height, lang=lang)
+    guest_ctx = _context(browser, width=1280, height=800)
+    host, guest = host_ctx.new_page(), guest_ctx.new_page()
+    errors = [PageErrors(host), PageErrors(guest)]
+    hold = {"on": False, "held": [], "ws": None}
+
+    def route(ws: Any) -> None:
+        hold["ws"] = ws
+        to_server = ws.connect_to_server()
+
+        def from_server(msg: str | bytes) -> None:
+            if hold["on"] and isinstance(msg, str) and json.loads(msg).get("type") == "advice":
+                hold["held"].append(msg)
+            else:
+                ws.send(msg)
+
+        to_server.on_message(from_server)
+
+    host.route_web_socket(re.compile(r"/ws/games/"), route)
+    create_game(host, seeded_server, "mulle", options={"game_length": "single_round"}, seat1="human")
+    host.wait_for_selector(".invite-url")
+    guest.goto(host.input_value(".invite-url"))
+    guest.fill("#join-name", "Greta")
+    guest.click("#join-btn")
+    guest.wait_for_selector(".mulle .hand-card")
+    for page in (host, guest):  # the aids on: the builds' tags name their takers
+        page.wait_for_selector("#aids-agree")
+        page.check("#aids-agree")
+    host.wait_for_selector("#hint-btn")
+    checked = 0
+    for _ply in range(40):
+        page = next((p for p in (host, guest) if root_data(p, ".mulle").get("mine") == "1"), None)
+        if page is None:  # the move just made is still on its way to one of the pages
+            time.sleep(0.1)
+            continue
+        legal = json.loads(root_data(page, ".mulle")["legal"])
+        n = host.locator(".mulle .build").count()
+        if page is host and n >= 1 and hold["on"]:
+            at_rest(host)
+            assert host.locator(".buildtag .takers").count() == 0, "the advice came although it was held"
+            frame, boxes = regions(host), host.evaluate(_TABLE_BOXES)
+            counts: dict[str, int] = {}
+            for m in legal:
+                card = m.split()[1].split("+")[0]
+                counts[card] = counts.get(card, 0) + 1
+            card = max(counts, key=lambda c: counts[c])
+            host.click(f".hand-card[data-code='{card}']")
+            hold["on"] = False
+            for msg in hold["held"]:
+                hold["ws"].send(msg)
+            hold["held"].clear()
+            host.wait_for_function(f"() => document.querySelectorAll('.buildtag .takers').length === {n}")
+            at_rest(host)
+            nothing_moved(host, frame)
+            assert host.evaluate(_TABLE_BOXES) == boxes
+            if checked == 0:
+                shot(host, f"w6-takers-held-{width}x{height}", full=False)
+            host.click(f".hand-card[data-code='{card}']")  # put it back
+            nothing_moved(host, frame)
+            assert host.evaluate(_TABLE_BOXES) == boxes
+            checked += 1
+            if checked >= 2:
+                break
+        before = root_data(page, ".mulle")["version"]
+        hold["on"] = page is guest  # the host's next state: its advice held until a card is chosen
+        mulle_click_move(page, builder(legal))
+        for p in (host, guest):
+            p.wait_for_function(f"() => document.querySelector('.mulle')?.dataset.version !== '{before}'")
+    assert checked >= 2, f"the fixed deal gave the host builds at only {checked} turns"
     for e in errors:
         e.check()
     host_ctx.close()

@@ -288,6 +288,19 @@ export class Aids {
     return names.length ? aw("ui.takenBy", { names: names.join(", ") }) : aw("ui.takenByNone");
   }
 
+  /** The place of a build's takers' line before its words come: the longest the line can say ("can be taken by:"
+   * every seat, each "(maybe)"; or "no one can take it"), laid out hidden in the same grid cell the words take
+   * (aids.css), so the tag is as tall with its takers as without them. */
+  private takersRoom(players: number): HTMLElement {
+    const all = Array.from({ length: players }, (_, s) => ({ seat: s, can: "maybe" }));
+    return h(
+      "span",
+      { class: "takers-room" },
+      h("span", { class: "takers-ghost", "aria-hidden": "true" }, this.takersText(all)),
+      h("span", { class: "takers-ghost", "aria-hidden": "true" }, this.takersText([])),
+    );
+  }
+
   /** Put the aids' marks on the table's cards (after each redraw of the table). */
   decorate(root: HTMLElement): void {
     const m = this.host.state();
@@ -298,12 +311,22 @@ export class Aids {
         const on = Boolean(unseen && unseen[img.dataset.card!] > 0);
         if (img.classList.contains("twin-unseen") !== on) img.classList.toggle("twin-unseen", on);
       }
-      const builds: Json[] = this.allowed && aidOn("takers") ? (this.advice?.builds ?? []) : [];
+      // Who could take each build comes with this state's advice, a round trip after the table is drawn: each
+      // tag keeps the room of its takers' line from the start (the longest words the line can have, hidden), so
+      // the table does not grow when the advice lands -- not while the player is choosing cards either.
+      const on = this.allowed && aidOn("takers") && m.seat !== null && m.status !== "over";
+      const builds: Json[] = on ? (this.advice?.builds ?? []) : [];
+      if (!on) for (const el of Array.from(root.querySelectorAll(".buildtag .takers-room"))) el.remove();
       if (!builds.length) for (const el of Array.from(root.querySelectorAll(".buildtag .takers"))) el.remove();
+      if (on) {
+        for (const el of Array.from(root.querySelectorAll(".build[data-build] > .buildtag"))) {
+          if (!el.querySelector(".takers-room")) el.append(this.takersRoom(m.view?.players ?? 2));
+        }
+      }
       for (const b of builds) {
-        const el = root.querySelector(`.build[data-build="${b.id}"] .buildtag`);
-        if (!el || el.querySelector(".takers")) continue;
-        el.append(h("span", { class: "takers", title: aw("ui.takers") }, this.takersText(b.takers)));
+        const room = root.querySelector(`.build[data-build="${b.id}"] .buildtag .takers-room`);
+        if (!room || room.querySelector(".takers")) continue;
+        room.append(h("span", { class: "takers", title: aw("ui.takers") }, this.takersText(b.takers)));
       }
     } else if (m.game === "cribbage" && aidOn("counthelp") && !m.view?.rules?.muggins) {
       for (const show of Array.from(document.querySelectorAll<HTMLElement>("#show-panel .show"))) {
