@@ -29,7 +29,7 @@ function header(): HTMLElement {
     h("a", { class: "brand", href: "#/" }, h("span", { class: "logo", "aria-hidden": "true" }, "♠♥"), t("appName")),
     h(
       "nav",
-      { "aria-label": "main" },
+      { "aria-label": t("menu") },
       h("a", { href: "#/" }, t("lobby")),
       h("a", { href: "#/rules/mulle" }, `${t("rules")}: ${t("mulle")}`),
       h("a", { href: "#/rules/cribbage" }, `${t("rules")}: ${t("cribbage")}`),
