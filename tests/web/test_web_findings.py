@@ -20,28 +20,24 @@ import re
 from typing import Any
 
 import pytest
-from test_web_playwright import (  # the fixtures and helpers of the end-to-end tests
-    CHROMIUM,
+from drivers import (
+    PLAYWRIGHT,
     PageErrors,
-    _context,
-    browser,
-    choose_mulle_move,
+    card_with_most_moves,
     close_modals,
     create_game,
+    lay_away_first_two,
     mulle_click_move,
+    mulle_turns,
+    new_context,
+    play_first_card,
     root_data,
-    server,
     shot,
     wait_mine_or_over,
 )
 from web_layout import at_rest, nothing_moved, regions
 
-__all__ = ["browser", "server"]  # fixtures used by name
-
-pytestmark = [
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed (apt-get install chromium)"),
-    pytest.mark.slow,
-]
+pytestmark = PLAYWRIGHT
 
 #: The smallest scrolling box a move button may sit in (px): a box that scrolls and is smaller than this is the
 #: "tiny box" a player had to scroll to read the moves.
@@ -70,23 +66,16 @@ NOTATION = re.compile(r"\b[CTBRDPL] (?:10|[A2-9TJQK])[SHDC]\b|\[B\d+\]|\b(?:10|[
 
 
 def test_phone_mulle_moves_and_whole_sentences(server: str, browser: Any) -> None:
-    ctx = _context(browser, width=390, height=844, lang="sv")
+    ctx = new_context(browser, width=390, height=844, lang="sv")
     page = ctx.new_page()
     errors = PageErrors(page)
     create_game(page, server, "mulle", options={"game_length": "single_round"})
     page.wait_for_selector(".mulle .hand-card")
-    turn = 0
     most = 0
     opened = False
-    while wait_mine_or_over(page, ".mulle"):
-        close_modals(page)
-        legal = json.loads(root_data(page, ".mulle")["legal"])
+    for legal in mulle_turns(page):
         # choose the hand card with the most moves: its list is the longest a player must read
-        counts: dict[str, int] = {}
-        for m in legal:
-            card = m.split()[1].split("+")[0]
-            counts[card] = counts.get(card, 0) + 1
-        card = max(counts, key=lambda c: counts[c])
+        card = card_with_most_moves(legal)
         frame = regions(page)
         page.click(f".hand-card[data-code='{card}']")
         nothing_moved(page, frame)
@@ -112,14 +101,6 @@ def test_phone_mulle_moves_and_whole_sentences(server: str, browser: Any) -> Non
             page.click("#moves-back")
         assert reach == {m for m in legal if m.split()[1].split("+")[0] == card}
         page.click(f".hand-card[data-code='{card}']")  # put it back, then play by the usual policy
-        move = choose_mulle_move(legal, turn)
-        before = root_data(page, ".mulle")["version"]
-        mulle_click_move(page, move)
-        page.wait_for_function(
-            f"() => document.querySelector('#game-over') || document.querySelector('.mulle')?.dataset.version !== '{before}'"
-        )
-        turn += 1
-        assert turn < 80
     assert most >= 2  # some card offered more than one move
     close_modals(page)
     lines = page.eval_on_selector_all(".log-list li", "els => els.map(e => e.textContent)")
@@ -184,7 +165,7 @@ _JUDGED = """
 
 
 def test_phone_cribbage_shown_hands_and_muggins_words(server: str, browser: Any) -> None:
-    ctx = _context(browser, width=390, height=844)
+    ctx = new_context(browser, width=390, height=844)
     page = ctx.new_page()
     errors = PageErrors(page)
     create_game(page, server, "cribbage", options={"muggins": True})
@@ -209,12 +190,9 @@ def test_phone_cribbage_shown_hands_and_muggins_words(server: str, browser: Any)
             problems = page.evaluate(_FANS)
             assert not problems, problems
         if phase == "discard":
-            hand = page.eval_on_selector_all(".hand-card", "els => els.map(e => e.dataset.code)")
-            page.click(f".hand-card[data-code='{hand[0]}']")
-            page.click(f".hand-card[data-code='{hand[1]}']")
-            page.click("#discard")
+            lay_away_first_two(page)
         elif phase == "play":
-            page.click("#go" if "go" in legal else f".hand-card[data-code='{legal[0]}']")
+            play_first_card(page, legal)
         elif any(m.startswith("count") for m in legal):
             assert "?" not in page.inner_text("#announce")
             assert page.inner_text("#n-grid-label").startswith("Points in the ")
@@ -249,7 +227,7 @@ _MARKED = "els => els.map(e => `${e.dataset.card}@${e.closest('[data-build]')?.d
 
 
 def test_last_move_mark_after_reload(server: str, browser: Any) -> None:
-    ctx = _context(browser, width=1280, height=800)
+    ctx = new_context(browser, width=1280, height=800)
     page = ctx.new_page()
     errors = PageErrors(page)
     create_game(page, server, "mulle", options={"game_length": "single_round"})
@@ -283,7 +261,7 @@ def test_last_move_mark_after_reload(server: str, browser: Any) -> None:
 
 @pytest.mark.parametrize("lang", ["en", "sv"])
 def test_number_keys_help_matches_the_hand(server: str, browser: Any, lang: str) -> None:
-    ctx = _context(browser, lang=lang)
+    ctx = new_context(browser, lang=lang)
     page = ctx.new_page()
     page.goto(server + "/")
     for game, keys in (("mulle", "1–8"), ("cribbage", "1–6")):  # 8+8 Mulle deal (spec §2.3); 6 cards each

@@ -25,28 +25,25 @@ import re
 from typing import Any
 
 import pytest
-from test_web_playwright import (  # the fixtures and helpers of the end-to-end tests
-    CHROMIUM,
+from drivers import (
+    PLAYWRIGHT,
     PageErrors,
-    _context,
-    browser,
     choose_mulle_move,
-    close_modals,
     create_game,
+    cribbage_turns,
     mulle_click_move,
+    new_context,
+    play_cribbage_to_the_show_summary,
     root_data,
-    server,
     shot,
     wait_mine_or_over,
 )
 from web_layout import VIEWPORTS, at_rest, nothing_moved, regions
 
-__all__ = ["browser", "server"]  # fixtures used by name
+pytestmark = PLAYWRIGHT
 
-pytestmark = [
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed (apt-get install chromium)"),
-    pytest.mark.slow,
-]
+#: The name other test files imported the driver by from here (a file still doing so works).
+_play_cribbage_until_show_summary = play_cribbage_to_the_show_summary
 
 #: Why the hint is not wholly in view: its text cut (clamped or hidden), its button outside the viewport.
 _HINT_PROBLEMS = """
@@ -65,7 +62,7 @@ _HINT_PROBLEMS = """
 
 
 def test_mulle_hint_whole_and_nothing_jumps(server: str, browser: Any) -> None:
-    ctx = _context(browser, width=1366, height=768)
+    ctx = new_context(browser, width=1366, height=768)
     page = ctx.new_page()
     errors = PageErrors(page)
     create_game(page, server, "mulle")
@@ -105,8 +102,7 @@ _TAGS_OUT = """
 
 
 def test_build_takers_inside_the_table(server: str, browser: Any) -> None:
-    ctx = _context(browser, width=1366, height=768)
-    ctx.add_init_script("localStorage.setItem('kortbord.settings', JSON.stringify({speed: 'off'}));")
+    ctx = new_context(browser, width=1366, height=768, speed="off")
     page = ctx.new_page()
     errors = PageErrors(page)
     create_game(page, server, "mulle")
@@ -152,18 +148,12 @@ _SETTLED_CUT = """
 
 @pytest.mark.parametrize("lang", ["sv", "en"])
 def test_phone_settled_count_in_sight_over_the_panel(server: str, browser: Any, lang: str) -> None:
-    ctx = _context(browser, width=390, height=844, lang=lang)
-    ctx.add_init_script("localStorage.setItem('kortbord.settings', JSON.stringify({speed: 'off'}));")
+    ctx = new_context(browser, width=390, height=844, lang=lang, speed="off")
     page = ctx.new_page()
     errors = PageErrors(page)
     create_game(page, server, "cribbage", options={"muggins": True})
     seen = 0
-    for _ in range(400):
-        if not wait_mine_or_over(page, ".cribbage"):
-            break
-        close_modals(page)
-        data = root_data(page, ".cribbage")
-        legal = json.loads(data["legal"])
+    for data, _legal in cribbage_turns(page):
         if data["phase"] == "show" and page.locator(".settled").count():
             at_rest(page)
             shot(page, f"w5-settled-{lang}-{seen}", full=False)
@@ -172,22 +162,6 @@ def test_phone_settled_count_in_sight_over_the_panel(server: str, browser: Any, 
             seen += 1
             if seen >= 3:
                 break
-        if data["phase"] == "discard":
-            hand = page.eval_on_selector_all(".hand-card", "els => els.map(e => e.dataset.code)")
-            page.click(f".hand-card[data-code='{hand[0]}']")
-            page.click(f".hand-card[data-code='{hand[1]}']")
-            page.click("#discard")
-        elif data["phase"] == "play":
-            page.click("#go" if "go" in legal else f".hand-card[data-code='{legal[0]}']")
-        elif any(m.startswith("count") for m in legal):
-            page.fill("#count-input", "4")  # mostly wrong: the computer's Muggins claims get settled too
-            page.press("#count-input", "Enter")
-        else:
-            page.click("#accept")
-        page.wait_for_function(
-            "v => document.querySelector('#game-over') || document.querySelector('.cribbage')?.dataset.version !== v",
-            arg=data["version"],
-        )
     assert seen, "no settled count while judging the next"
     errors.check()
     ctx.close()
@@ -227,8 +201,7 @@ _STATS_CUT = """
 
 
 def test_game_over_one_dialog_at_a_time(server: str, browser: Any) -> None:
-    ctx = _context(browser, width=1366, height=768)
-    ctx.add_init_script("localStorage.setItem('kortbord.settings', JSON.stringify({speed: 'off'}));")
+    ctx = new_context(browser, width=1366, height=768, speed="off")
     page = ctx.new_page()
     errors = PageErrors(page)
     create_game(page, server, "mulle")
@@ -287,37 +260,12 @@ def test_game_over_one_dialog_at_a_time(server: str, browser: Any) -> None:
     ctx.close()
 
 
-def _play_cribbage_until_show_summary(page: Any) -> None:
-    """Play our seat (the first two cards away, the first legal card) until the show summary opens."""
-    for _ in range(200):
-        page.wait_for_function(
-            "() => document.querySelector('#show-panel') || document.querySelector('.cribbage')?.dataset.mine === '1'"
-        )
-        if page.locator("#show-panel").count():
-            return
-        data = root_data(page, ".cribbage")
-        legal = json.loads(data["legal"])
-        if data["phase"] == "discard":
-            hand = page.eval_on_selector_all(".hand-card", "els => els.map(e => e.dataset.code)")
-            page.click(f".hand-card[data-code='{hand[0]}']")
-            page.click(f".hand-card[data-code='{hand[1]}']")
-            page.click("#discard")
-        else:
-            page.click("#go" if "go" in legal else f".hand-card[data-code='{legal[0]}']")
-        page.wait_for_function(
-            "v => document.querySelector('#show-panel') || document.querySelector('.cribbage')?.dataset.version !== v",
-            arg=data["version"],
-        )
-    pytest.fail("no show summary")
-
-
 def test_closed_show_stays_closed_after_language_switch(server: str, browser: Any) -> None:
-    ctx = _context(browser, width=1366, height=768)
-    ctx.add_init_script("localStorage.setItem('kortbord.settings', JSON.stringify({speed: 'off'}));")
+    ctx = new_context(browser, width=1366, height=768, speed="off")
     page = ctx.new_page()
     errors = PageErrors(page)
     create_game(page, server, "cribbage")
-    _play_cribbage_until_show_summary(page)
+    play_cribbage_to_the_show_summary(page)
     page.click("#show-close")
     for lang in ("sv", "en"):
         page.click(f"header .lang[lang={lang}]")
@@ -341,7 +289,7 @@ def test_closed_show_stays_closed_after_language_switch(server: str, browser: An
 
 
 def test_swedish_words_rules_page_and_keys(server: str, browser: Any) -> None:
-    ctx = _context(browser, width=1366, height=768, lang="sv")
+    ctx = new_context(browser, width=1366, height=768, lang="sv")
     page = ctx.new_page()
     errors = PageErrors(page)
     page.goto(server + "/#/rules/cribbage")
@@ -361,7 +309,7 @@ def test_swedish_words_rules_page_and_keys(server: str, browser: Any) -> None:
 
 
 def test_cribbage_form_remembered(server: str, browser: Any) -> None:
-    ctx = _context(browser, width=1366, height=768)
+    ctx = new_context(browser, width=1366, height=768)
     page = ctx.new_page()
     errors = PageErrors(page)
     create_game(page, server, "cribbage", options={"muggins": True, "target": 61}, seat1="bot:casual")

@@ -28,72 +28,32 @@ from __future__ import annotations
 import json
 import math
 import re
-import sys
-import time
 import urllib.request
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from test_web_findings import _MOVE_BOXES
-from test_web_playwright import (  # the fixtures and helpers of the end-to-end tests
-    CHROMIUM,
+from drivers import (
+    BUILDS_SEED,
+    PLAYWRIGHT,
+    MulleTable,
     PageErrors,
-    _context,
-    _free_port,
-    browser,
-    choose_mulle_move,
+    builder,
+    card_with_most_moves,
     close_modals,
     create_game,
-    mulle_click_move,
-    root_data,
-    server,
-    serving,
+    cribbage_turns,
+    mulle_turns,
+    new_context,
+    seeded_server,
     shot,
-    wait_mine_or_over,
 )
+from test_web_findings import _MOVE_BOXES
 from web_layout import at_rest, fits_one_screen, nothing_moved, regions
 
-__all__ = ["browser", "server"]  # fixtures used by name
+pytestmark = PLAYWRIGHT
 
-pytestmark = [
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed (apt-get install chromium)"),
-    pytest.mark.slow,
-]
-
-#: A deal (the server's seed for every game) on which both seats, building a new value whenever they can
-#: (:func:`builder`), have two builds on the table at the first seat's second turn and four at its third
-#: (found once by replaying the deal through the engine; the test fails, saying so, if it no longer does).
-BUILDS_SEED = f"{3:064x}"
-
-
-@pytest.fixture(scope="module")
-def seeded_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A server whose every game is dealt from :data:`BUILDS_SEED` (``create_app(seed_factory=...)``)."""
-    tmp = tmp_path_factory.mktemp("web-seeded")
-    port = _free_port()
-    code = (
-        "import uvicorn; from kortbord.server.app import create_app; "
-        f"uvicorn.run(create_app(database_url='sqlite+aiosqlite:///{tmp / 't.db'}', bot_delay=0, "
-        f"seed_factory=lambda: {BUILDS_SEED!r}), host='127.0.0.1', port={port}, log_level='warning')"
-    )
-    with serving([sys.executable, "-c", code], port, tmp) as base:
-        yield base
-
-
-def builder(legal: list[str]) -> str:
-    """Both seats' play on the fixed deal: found a build of a new value (no packaging) when one can, else trail,
-    else any move that is not a capture (a capture would take builds off the table), else the first move."""
-    for pick in (
-        lambda m: m.startswith("B ") and "+pkg" not in m,
-        lambda m: m.startswith("T "),
-        lambda m: not m.startswith("C "),
-        lambda m: True,
-    ):
-        found = [m for m in legal if pick(m)]
-        if found:
-            return found[0]
-    raise AssertionError("no legal move")
+#: What other test files imported from here before :mod:`drivers` held it (a file still doing so works).
+__all__ = ["BUILDS_SEED", "builder", "seeded_server"]
 
 
 #: The builds' rows (distinct tops), the builds or move buttons covered by something else at their centre (the
@@ -115,36 +75,18 @@ _BUILDS_LAYOUT = """
 
 
 def test_phone_mulle_builds_side_by_side(seeded_server: str, browser: Any) -> None:
-    host_ctx = _context(browser, width=390, height=844, lang="sv")
-    guest_ctx = _context(browser, width=1280, height=800)
-    host, guest = host_ctx.new_page(), guest_ctx.new_page()
-    errors = [PageErrors(host), PageErrors(guest)]
-    create_game(host, seeded_server, "mulle", options={"game_length": "single_round"}, seat1="human")
-    host.wait_for_selector(".invite-url")
-    guest.goto(host.input_value(".invite-url"))
-    guest.fill("#join-name", "Greta")
-    guest.click("#join-btn")
-    guest.wait_for_selector(".mulle .hand-card")
-    for page in (host, guest):  # the aids on: the builds' tags then name their takers (the widest tags)
-        page.wait_for_selector("#aids-agree")
-        page.check("#aids-agree")
-    host.wait_for_selector("#hint-btn")
+    table = MulleTable(browser, width=390, height=844, lang="sv")
+    host = table.host
+    table.sit_down(seeded_server)
     most = 0
-    for _ply in range(40):
-        page = next((p for p in (host, guest) if root_data(p, ".mulle").get("mine") == "1"), None)
-        if page is None:  # the move just made is still on its way to one of the pages
-            time.sleep(0.1)
-            continue
-        legal = json.loads(root_data(page, ".mulle")["legal"])
+    for page, legal in table.plies():
+        if most >= 4:
+            break
         n = host.locator(".mulle .build").count()
         if page is host and n >= 2:
             host.wait_for_selector(".buildtag .takers")
             # the hand card with the most moves: the longest list a player must read beside the builds
-            counts: dict[str, int] = {}
-            for m in legal:
-                card = m.split()[1].split("+")[0]
-                counts[card] = counts.get(card, 0) + 1
-            card = max(counts, key=lambda c: counts[c])
+            card = card_with_most_moves(legal)
             host.click(f".hand-card[data-code='{card}']")
             at_rest(host)
             layout = host.evaluate(_BUILDS_LAYOUT)
@@ -158,17 +100,8 @@ def test_phone_mulle_builds_side_by_side(seeded_server: str, browser: Any) -> No
             shot(host, f"w6-phone-{n}-builds", full=False)
             most = max(most, n)
             host.click(f".hand-card[data-code='{card}']")  # put it back
-        before = root_data(page, ".mulle")["version"]
-        mulle_click_move(page, builder(legal))
-        for p in (host, guest):
-            p.wait_for_function(f"() => document.querySelector('.mulle')?.dataset.version !== '{before}'")
-        if most >= 4:
-            break
     assert most >= 3, f"the fixed deal gave at most {most} builds at the phone player's turns"
-    for e in errors:
-        e.check()
-    host_ctx.close()
-    guest_ctx.close()
+    table.close()
 
 
 #: The boxes of everything on the table (its cards and builds, each build's tag) besides the regions: a card that
@@ -189,10 +122,8 @@ def test_mulle_table_holds_still_while_the_takers_come(
     card was chosen): who could take each build comes with the aids' advice, a round trip after the table is drawn.
     Here the host's advice is held back (the page's WebSocket routed) until a card is chosen, then let through: the
     table, its cards and builds and the controls stay where they were, and again when the card is put back."""
-    host_ctx = _context(browser, width=width, height=height, lang=lang)
-    guest_ctx = _context(browser, width=1280, height=800)
-    host, guest = host_ctx.new_page(), guest_ctx.new_page()
-    errors = [PageErrors(host), PageErrors(guest)]
+    table = MulleTable(browser, width=width, height=height, lang=lang)
+    host, guest = table.host, table.guest
     hold = {"on": False, "held": [], "ws": None}
 
     def route(ws: Any) -> None:
@@ -207,34 +138,19 @@ def test_mulle_table_holds_still_while_the_takers_come(
 
         to_server.on_message(from_server)
 
+    def hold_the_hosts_next_advice(page: Any) -> None:
+        hold["on"] = page is guest  # the host's next state: its advice held until a card is chosen
+
     host.route_web_socket(re.compile(r"/ws/games/"), route)
-    create_game(host, seeded_server, "mulle", options={"game_length": "single_round"}, seat1="human")
-    host.wait_for_selector(".invite-url")
-    guest.goto(host.input_value(".invite-url"))
-    guest.fill("#join-name", "Greta")
-    guest.click("#join-btn")
-    guest.wait_for_selector(".mulle .hand-card")
-    for page in (host, guest):  # the aids on: the builds' tags name their takers
-        page.wait_for_selector("#aids-agree")
-        page.check("#aids-agree")
-    host.wait_for_selector("#hint-btn")
+    table.sit_down(seeded_server)
     checked = 0
-    for _ply in range(40):
-        page = next((p for p in (host, guest) if root_data(p, ".mulle").get("mine") == "1"), None)
-        if page is None:  # the move just made is still on its way to one of the pages
-            time.sleep(0.1)
-            continue
-        legal = json.loads(root_data(page, ".mulle")["legal"])
+    for page, legal in table.plies(before_move=hold_the_hosts_next_advice):
         n = host.locator(".mulle .build").count()
         if page is host and n >= 1 and hold["on"]:
             at_rest(host)
             assert host.locator(".buildtag .takers").count() == 0, "the advice came although it was held"
             frame, boxes = regions(host), host.evaluate(_TABLE_BOXES)
-            counts: dict[str, int] = {}
-            for m in legal:
-                card = m.split()[1].split("+")[0]
-                counts[card] = counts.get(card, 0) + 1
-            card = max(counts, key=lambda c: counts[c])
+            card = card_with_most_moves(legal)
             host.click(f".hand-card[data-code='{card}']")
             hold["on"] = False
             for msg in hold["held"]:
@@ -252,16 +168,8 @@ def test_mulle_table_holds_still_while_the_takers_come(
             checked += 1
             if checked >= 2:
                 break
-        before = root_data(page, ".mulle")["version"]
-        hold["on"] = page is guest  # the host's next state: its advice held until a card is chosen
-        mulle_click_move(page, builder(legal))
-        for p in (host, guest):
-            p.wait_for_function(f"() => document.querySelector('.mulle')?.dataset.version !== '{before}'")
     assert checked >= 2, f"the fixed deal gave the host builds at only {checked} turns"
-    for e in errors:
-        e.check()
-    host_ctx.close()
-    guest_ctx.close()
+    table.close()
 
 
 #: A sentence longer than the phone banner holds even in its smallest type (two ordinary event lines and more).
@@ -305,7 +213,7 @@ _PAINTED = """
 
 @pytest.mark.parametrize("lang", ["sv", "en"])
 def test_phone_long_banner_covers_no_button(server: str, browser: Any, lang: str) -> None:
-    ctx = _context(browser, width=390, height=844, lang=lang)
+    ctx = new_context(browser, width=390, height=844, lang=lang)
     page = ctx.new_page()
     errors = PageErrors(page)
     create_game(page, server, "mulle")
@@ -346,7 +254,7 @@ def test_kryp_mulle_one_control(server: str, browser: Any) -> None:
     only_kryp = {n for n, rules in profiles.items() if {k for k in rules if rules[k] != base[k]} <= {"profile", "kryp"}}
     only_kryp.discard("standard")
     assert only_kryp, "no profile duplicates the box: nothing to check"
-    ctx = _context(browser, width=1366, height=768)
+    ctx = new_context(browser, width=1366, height=768)
     page = ctx.new_page()
     errors = PageErrors(page)
     page.goto(server + "/")
@@ -389,7 +297,7 @@ def test_cribbage_start_banner_and_turn_agree(seeded_server: str, browser: Any, 
     # the lay-away is in turn from the dealer's left: on the fixed deal the player deals, so the computer lays away
     # first and the player's first decision has its lay-away in the banner (a deal the player does not deal has the
     # deal there instead, and nothing to check)
-    ctx = _context(browser, width=390, height=844, lang=lang)
+    ctx = new_context(browser, width=390, height=844, lang=lang)
     page = ctx.new_page()
     errors = PageErrors(page)
     create_game(page, seeded_server, "cribbage")
@@ -427,7 +335,7 @@ MENU_WORDS = {
 @pytest.mark.parametrize("game", ["mulle", "cribbage"])
 @pytest.mark.parametrize("lang", ["sv", "en"])
 def test_phone_game_menu(server: str, browser: Any, game: str, lang: str) -> None:
-    ctx = _context(browser, width=390, height=844, lang=lang)
+    ctx = new_context(browser, width=390, height=844, lang=lang)
     page = ctx.new_page()
     errors = PageErrors(page)
     create_game(page, server, game)
@@ -472,18 +380,12 @@ _SETTLED = """
 
 
 def test_phone_cut_show_explanation_marked(server: str, browser: Any) -> None:
-    ctx = _context(browser, width=390, height=844, lang="sv")
-    ctx.add_init_script("localStorage.setItem('kortbord.settings', JSON.stringify({speed: 'off'}));")
+    ctx = new_context(browser, width=390, height=844, lang="sv", speed="off")
     page = ctx.new_page()
     errors = PageErrors(page)
     create_game(page, server, "cribbage", options={"muggins": True})
     seen = opened = 0
-    for _ in range(400):
-        if not wait_mine_or_over(page, ".cribbage"):
-            break
-        close_modals(page)
-        data = root_data(page, ".cribbage")
-        legal = json.loads(data["legal"])
+    for data, _legal in cribbage_turns(page):
         if data["phase"] == "show" and page.locator(".settled").count():
             at_rest(page)
             page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
@@ -500,22 +402,6 @@ def test_phone_cut_show_explanation_marked(server: str, browser: Any) -> None:
                     opened += 1
             if opened:
                 break
-        if data["phase"] == "discard":
-            hand = page.eval_on_selector_all(".hand-card", "els => els.map(e => e.dataset.code)")
-            page.click(f".hand-card[data-code='{hand[0]}']")
-            page.click(f".hand-card[data-code='{hand[1]}']")
-            page.click("#discard")
-        elif data["phase"] == "play":
-            page.click("#go" if "go" in legal else f".hand-card[data-code='{legal[0]}']")
-        elif any(m.startswith("count") for m in legal):
-            page.fill("#count-input", "4")  # mostly wrong: the computer's Muggins claims get settled too
-            page.press("#count-input", "Enter")
-        else:
-            page.click("#accept")
-        page.wait_for_function(
-            "v => document.querySelector('#game-over') || document.querySelector('.cribbage')?.dataset.version !== v",
-            arg=data["version"],
-        )
     assert seen, "no settled count shown"
     assert opened, "no settled count cut on the phone: nothing to check"
     errors.check()
@@ -545,23 +431,13 @@ POINT_ROWS = ("card_points", "mulle_points", "tabbe", "surplus_bonus", "total")
 
 @pytest.mark.parametrize("lang", ["sv", "en"])
 def test_one_round_mulle_chart_by_kind(server: str, browser: Any, lang: str) -> None:
-    ctx = _context(browser, width=1280, height=800, lang=lang)
-    ctx.add_init_script("localStorage.setItem('kortbord.settings', JSON.stringify({speed: 'off'}));")
+    ctx = new_context(browser, width=1280, height=800, lang=lang, speed="off")
     page = ctx.new_page()
     errors = PageErrors(page)
     create_game(page, server, "mulle", options={"game_length": "single_round"})
     page.wait_for_selector(".mulle .hand-card")
-    turn = 0
-    while wait_mine_or_over(page, ".mulle"):
-        close_modals(page)
-        legal = json.loads(root_data(page, ".mulle")["legal"])
-        before = root_data(page, ".mulle")["version"]
-        mulle_click_move(page, choose_mulle_move(legal, turn))
-        page.wait_for_function(
-            f"() => document.querySelector('#game-over') || document.querySelector('.mulle')?.dataset.version !== '{before}'"
-        )
-        turn += 1
-        assert turn < 80
+    for _legal in mulle_turns(page):  # the round played out by the usual policy
+        pass
     close_modals(page)
     page.wait_for_selector("#game-over figure.chartbox")
     c = page.evaluate(_OVER_CHART)

@@ -17,34 +17,24 @@ Chromium driven by Playwright) against the real server:
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
 import pytest
-from test_web_playwright import (  # the fixtures and helpers of the end-to-end tests
-    CHROMIUM,
+from drivers import (
+    PLAYWRIGHT,
     PageErrors,
-    _context,
-    browser,
-    choose_mulle_move,
     close_modals,
     create_game,
-    mulle_click_move,
+    mulle_turns,
+    new_context,
     play_cribbage_to_the_end,
     root_data,
-    server,
     shot,
-    wait_mine_or_over,
 )
 from web_layout import at_rest
 
-__all__ = ["browser", "server"]  # fixtures used by name
-
-pytestmark = [
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed (apt-get install chromium)"),
-    pytest.mark.slow,
-]
+pytestmark = PLAYWRIGHT
 
 #: The banner's sentence painted whole: [its text, problems].  The text's own box does not overflow, and no
 #: clipping ancestor (overflow not visible) nor the viewport cuts it.
@@ -151,8 +141,7 @@ def test_cribbage_game_nothing_jumps_the_banner_is_whole_and_the_count_is_readab
 ) -> None:
     width, height = size
     phone = width < 560
-    ctx = _context(browser, width=width, height=height)
-    ctx.add_init_script("localStorage.setItem('kortbord.name', 'Tester');")
+    ctx = new_context(browser, width=width, height=height, name="Tester")
     page = ctx.new_page()
     errors = PageErrors(page)
     create_game(page, server, "cribbage", options={"muggins": True, "target": 61})
@@ -198,16 +187,13 @@ def test_cribbage_game_nothing_jumps_the_banner_is_whole_and_the_count_is_readab
 
 
 def test_phone_mulle_round_in_swedish_build_words_twins_and_the_breakdown(server: str, browser: Any) -> None:
-    ctx = _context(browser, width=390, height=844, lang="sv")
-    ctx.add_init_script("localStorage.setItem('kortbord.name', 'Astrid');")
+    ctx = new_context(browser, width=390, height=844, lang="sv", name="Astrid")
     page = ctx.new_page()
     errors = PageErrors(page)
     create_game(page, server, "mulle", options={"game_length": "single_round"})
     page.wait_for_selector(".mulle .hand-card")
-    turn = 0
     tags: list[str] = []
-    while wait_mine_or_over(page, ".mulle"):
-        close_modals(page)
+    for _legal in mulle_turns(page):
         at_rest(page)
         text, problems = page.evaluate(_BANNER)
         assert not problems, (text, problems)
@@ -222,14 +208,6 @@ def test_phone_mulle_round_in_swedish_build_words_twins_and_the_breakdown(server
             assert re.search(r"kan tas: (?:Du|Datorn)|ingen kan ta det", tag), tag
             assert not re.search(r"\b(?:ja|nej)\b", tag), tag
             tags.append(tag)
-        data = root_data(page, ".mulle")
-        legal = json.loads(data["legal"])
-        mulle_click_move(page, choose_mulle_move(legal, turn))
-        page.wait_for_function(
-            f"() => document.querySelector('#game-over') || document.querySelector('.mulle')?.dataset.version !== '{data['version']}'"
-        )
-        turn += 1
-        assert turn < 80
     close_modals(page)
     page.wait_for_selector("#per-round")
     rows = page.eval_on_selector_all("#per-round tbody tr th", "ths => ths.map(t => t.textContent)")

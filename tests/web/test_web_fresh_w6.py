@@ -25,38 +25,17 @@ import re
 from typing import Any
 
 import pytest
-from test_web_findings_w5 import _play_cribbage_until_show_summary
-from test_web_playwright import (  # the fixtures and helpers of the end-to-end tests
-    CHROMIUM,
-    PageErrors,
-    _context,
-    browser,
-    create_game,
-    root_data,
-    server,
-    shot,
-)
+from drivers import PLAYWRIGHT, PageErrors, create_game, new_context, play_cribbage_to_the_show_summary, root_data, shot
 from test_web_table import HISTORY, PLAY_OUT, _game_id, _token
 from web_layout import _RECTS, VIEWPORTS, at_rest, nothing_moved, regions
 
-__all__ = ["browser", "server"]  # fixtures used by name
-
-pytestmark = [
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed (apt-get install chromium)"),
-    pytest.mark.slow,
-]
+pytestmark = PLAYWRIGHT
 
 _FOCUS_IN_SHOW = "() => !!document.activeElement?.closest('#show-panel')"
 
 
-def _quick(browser: Any, **kw: Any) -> Any:
-    ctx = _context(browser, **kw)
-    ctx.add_init_script("localStorage.setItem('kortbord.settings', JSON.stringify({speed: 'off'}));")
-    return ctx
-
-
 def test_keys_act_on_the_open_show_only(server: str, browser: Any) -> None:
-    ctx = _quick(browser, width=1280, height=800)
+    ctx = new_context(browser, width=1280, height=800, speed="off")
     page = ctx.new_page()
     errors = PageErrors(page)
     # the lobby: Enter on the Cribbage tab chooses it and the focus stays on the tab
@@ -66,7 +45,7 @@ def test_keys_act_on_the_open_show_only(server: str, browser: Any) -> None:
     page.wait_for_selector("#opt-cribbage-muggins")
     assert page.evaluate("document.activeElement?.id") == "tab-cribbage"
     create_game(page, server, "cribbage")
-    _play_cribbage_until_show_summary(page)
+    play_cribbage_to_the_show_summary(page)
     page.wait_for_function("() => document.querySelector('.cribbage')?.dataset.mine === '1'")
     data = root_data(page, ".cribbage")
     assert data["phase"] == "discard" and data["mine"] == "1", data  # the summary is open over the next deal's hand
@@ -127,11 +106,11 @@ _SHOW_CARDS = """
 
 
 def test_show_cards_readable_and_nothing_flies_over_the_dialog(server: str, browser: Any) -> None:
-    ctx = _context(browser, width=1280, height=800)  # the moves animated (the default speed)
+    ctx = new_context(browser, width=1280, height=800)  # the moves animated (the default speed)
     page = ctx.new_page()
     errors = PageErrors(page)
     create_game(page, server, "cribbage")
-    _play_cribbage_until_show_summary(page)
+    play_cribbage_to_the_show_summary(page)
     problems = page.evaluate(_SHOW_CARDS)  # at once, as the dialog opens
     assert not problems, problems
     for w, h in VIEWPORTS:
@@ -162,7 +141,7 @@ _WATCH_WAITING = (
 
 @pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
 def test_nothing_jumps_when_the_turn_passes_or_the_keys_open(server: str, browser: Any, size: tuple[int, int]) -> None:
-    ctx = _quick(browser, width=size[0], height=size[1])
+    ctx = new_context(browser, width=size[0], height=size[1], speed="off")
     page = ctx.new_page()
     errors = PageErrors(page)
     create_game(page, server, "cribbage")
@@ -198,7 +177,7 @@ def test_nothing_jumps_when_the_turn_passes_or_the_keys_open(server: str, browse
 def test_partnership_says_who_is_the_partner(
     server: str, browser: Any, lang: str, legend: str, partner: str, opponent: str, chip: str
 ) -> None:
-    ctx = _quick(browser, width=1280, height=800)
+    ctx = new_context(browser, width=1280, height=800, speed="off")
     page = ctx.new_page()
     errors = PageErrors(page)
     page.goto(server + "/")
@@ -231,11 +210,10 @@ def test_partnership_says_who_is_the_partner(
 
 
 def test_mulle_rematch_offer_in_sight_and_the_spectator_follows(server: str, browser: Any) -> None:
-    host_ctx = _quick(browser, width=1280, height=800)
-    host_ctx.add_init_script("localStorage.setItem('kortbord.name', 'Anna');")
-    guest_ctx = _quick(browser, width=1366, height=768, lang="sv")
+    host_ctx = new_context(browser, width=1280, height=800, speed="off", name="Anna")
+    guest_ctx = new_context(browser, width=1366, height=768, lang="sv", speed="off")
     guest_ctx.add_init_script("localStorage.setItem('kortbord.lang', 'sv');")
-    watch_ctx = _quick(browser, width=1280, height=800)
+    watch_ctx = new_context(browser, width=1280, height=800, speed="off")
     host, guest, watcher = host_ctx.new_page(), guest_ctx.new_page(), watch_ctx.new_page()
     errors = [PageErrors(p) for p in (host, guest, watcher)]
     create_game(host, server, "mulle", options={"game_length": "single_round"}, seat1="human")

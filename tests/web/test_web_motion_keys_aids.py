@@ -22,15 +22,25 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from drivers import (
+    CARD,
+    PLAYWRIGHT,
+    PageErrors,
+    create_game,
+    free_port,
+    root_data,
+    server_command,
+    serving,
+    shots,
+    wait_mine_or_over,
+    wait_next_state,
+)
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(HERE.parent / "server"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "server"))
 
-import test_web_playwright as base  # noqa: E402
-from brute_cribbage import average_show  # noqa: E402
+from brute_cribbage import average_show
 
-pytestmark = base.pytestmark
+pytestmark = PLAYWRIGHT
 sync_api = pytest.importorskip("playwright.sync_api")
 
 #: Counts every animation started on a card element (``window.__cardAnims``).
@@ -50,22 +60,12 @@ RUNNING_CARD_ANIMATION = """() => document.getAnimations().some(a => a.playState
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The real server; the computer waits 0.3 s before each move so its thinking can be seen."""
     tmp = tmp_path_factory.mktemp("web-aids")
-    port = base._free_port()
-    cmd = base._server_command(port, tmp / "t.db")
+    port = free_port()
+    cmd = server_command(port, tmp / "t.db")
     if "--bot-delay" in cmd:
         cmd[cmd.index("--bot-delay") + 1] = "0.3"
-    with base.serving(cmd, port, tmp) as url:
+    with serving(cmd, port, tmp) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(base.CHROMIUM), args=base.ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 def _page(browser: Any, *, lang: str = "en", speed: str = "slow", reduced: bool = False, name: str = "") -> Any:
@@ -82,31 +82,6 @@ def _page(browser: Any, *, lang: str = "en", speed: str = "slow", reduced: bool 
     return ctx.new_page()
 
 
-def _create(page: Any, server: str, game: str, level: str = "greedy", options: dict[str, Any] | None = None) -> None:
-    page.goto(server + "/")
-    page.click(f"#tab-{game}")
-    page.wait_for_selector(f"#opt-{game}-{'kryp' if game == 'mulle' else 'muggins'}")
-    for key, value in (options or {}).items():
-        sel = f"#opt-{game}-{key}"
-        if isinstance(value, bool):
-            page.set_checked(sel, value)
-        else:
-            page.select_option(sel, str(value))
-    page.select_option("#seat-1", f"bot:{level}")
-    page.click("#create")
-
-
-def _data(page: Any, sel: str) -> dict[str, Any]:
-    out: dict[str, Any] = page.eval_on_selector(sel, "el => ({...el.dataset})")
-    return out
-
-
-def _wait_version_change(page: Any, sel: str, before: str) -> None:
-    page.wait_for_function(
-        f"() => document.querySelector('#game-over') || document.querySelector('{sel}')?.dataset.version !== '{before}'"
-    )
-
-
 def _mulle_keys(page: Any, move: str) -> None:
     """Play a Mulle move with the keyboard only: the hand card's digit, the arrow keys and Space for its table
     cards, then Enter."""
@@ -115,7 +90,7 @@ def _mulle_keys(page: Any, move: str) -> None:
     page.keyboard.press(str(hand.index(card) + 1))
     wanted: list[str] = []
     if move.startswith("C "):
-        wanted = [f"card:{c}" for c in re.findall(base.CARD, move.split(None, 2)[2])]
+        wanted = [f"card:{c}" for c in re.findall(CARD, move.split(None, 2)[2])]
         wanted += [f"build:{b}" for b in re.findall(r"\[(\w+)\]", move)]
     for want in wanted:
         if page.locator("[data-row='table']:focus").count() == 0:
@@ -145,8 +120,8 @@ def _mulle_keys(page: Any, move: str) -> None:
 
 def test_cards_move_the_last_move_is_marked_and_the_computer_thinks(server: str, browser: Any) -> None:
     page = _page(browser)
-    errors = base.PageErrors(page)
-    _create(page, server, "mulle")
+    errors = PageErrors(page)
+    create_game(page, server, "mulle")
     seen_thinking = False
     marked_turns = 0
     cleared = 0
@@ -162,15 +137,15 @@ def test_cards_move_the_last_move_is_marked_and_the_computer_thinks(server: str,
             # the banner (#last-event) says the newest line of the log, as a sentence
             assert page.inner_text("#last-event").strip() == newest[:1].upper() + newest[1:]
         if turn == 1:
-            base.shots(page, "motion-mulle-marked")
-        legal = json.loads(_data(page, ".mulle")["legal"])
+            shots(page, "motion-mulle-marked")
+        legal = json.loads(root_data(page, ".mulle")["legal"])
         trails = [m for m in legal if m.startswith("T ")]
         move = trails[0] if trails else legal[0]
-        before = _data(page, ".mulle")["version"]
+        before = root_data(page, ".mulle")["version"]
         anims = page.evaluate("window.__cardAnims")
         _mulle_keys(page, move)
         page.wait_for_function(RUNNING_CARD_ANIMATION, timeout=5000)  # the played card travels
-        _wait_version_change(page, ".mulle", before)
+        wait_next_state(page, ".mulle", before)
         assert page.evaluate("window.__cardAnims") > anims
         # Our move clears the marks of the computer's move (looked at in one go, while the page still shows our
         # move: the computer waits 0.3 s before its own).
@@ -200,14 +175,14 @@ def test_cards_move_the_last_move_is_marked_and_the_computer_thinks(server: str,
 
 def test_no_card_moves_under_reduced_motion(server: str, browser: Any) -> None:
     page = _page(browser, reduced=True)
-    errors = base.PageErrors(page)
-    _create(page, server, "cribbage")
+    errors = PageErrors(page)
+    create_game(page, server, "cribbage")
     page.wait_for_function("() => document.querySelector('.cribbage')?.dataset.mine === '1'")
-    before = _data(page, ".cribbage")["version"]
+    before = root_data(page, ".cribbage")["version"]
     page.keyboard.press("1")
     page.keyboard.press("2")
     page.keyboard.press("Enter")
-    _wait_version_change(page, ".cribbage", before)
+    wait_next_state(page, ".cribbage", before)
     page.wait_for_function("() => document.querySelector('.cribbage')?.dataset.mine === '1'")
     page.wait_for_timeout(400)
     assert page.evaluate("window.__cardAnims") == 0
@@ -218,7 +193,7 @@ def test_no_card_moves_under_reduced_motion(server: str, browser: Any) -> None:
 
 def _cribbage_turn_by_keys(page: Any, counts: list[bool]) -> None:
     """One turn of Cribbage with the keyboard only."""
-    data = _data(page, ".cribbage")
+    data = root_data(page, ".cribbage")
     legal = json.loads(data["legal"])
     phase = data["phase"]
     if phase == "discard":
@@ -246,29 +221,29 @@ def _cribbage_turn_by_keys(page: Any, counts: list[bool]) -> None:
 
 def test_keyboard_only_cribbage_with_muggins_to_the_end_counts_in_the_statistics(server: str, browser: Any) -> None:
     page = _page(browser, speed="fast", name="Kim")
-    errors = base.PageErrors(page)
-    _create(page, server, "cribbage", options={"muggins": True, "target": 61})
+    errors = PageErrors(page)
+    create_game(page, server, "cribbage", options={"muggins": True, "target": 61})
     page.wait_for_selector(".cribbage")
     page.keyboard.press("?")
     page.wait_for_selector("#keys-overlay")
     assert "Enter" in page.inner_text("#keys-overlay")
-    base.shots(page, "keys-overlay")
+    shots(page, "keys-overlay")
     page.keyboard.press("Escape")
     assert page.locator("#keys-overlay").count() == 0
     counts: list[bool] = []
     steps = 0
-    while base.wait_mine_or_over(page, ".cribbage"):
+    while wait_mine_or_over(page, ".cribbage"):
         steps += 1
         assert steps < 1500, "the game does not end"
         if page.locator("#show-close").count():
             page.keyboard.press("Enter")  # Enter closes the show
             continue
-        before = _data(page, ".cribbage")["version"]
+        before = root_data(page, ".cribbage")["version"]
         _cribbage_turn_by_keys(page, counts)
-        _wait_version_change(page, ".cribbage", before)
+        wait_next_state(page, ".cribbage", before)
     assert counts, "we never counted a hand"
     page.wait_for_selector("#review")
-    base.shots(page, "aids-cribbage-review")
+    shots(page, "aids-cribbage-review")
     page.goto(server + "/")
     page.wait_for_selector("#stats-browser")
     row = page.locator("#stats-browser tr[data-game='cribbage']")
@@ -277,38 +252,38 @@ def test_keyboard_only_cribbage_with_muggins_to_the_end_counts_in_the_statistics
     page.wait_for_selector("#stats-server")  # the server's, for the name we played under
     assert page.locator("#stats-server tr[data-game='cribbage'] .played").inner_text() == "1"
     page.wait_for_selector("#miscounts", state="attached")
-    base.shots(page, "aids-lobby-statistics")
+    shots(page, "aids-lobby-statistics")
     errors.check()
     page.context.close()
 
 
 def test_keyboard_only_mulle_deal(server: str, browser: Any) -> None:
     page = _page(browser, lang="sv", speed="fast")
-    errors = base.PageErrors(page)
-    _create(page, server, "mulle")
+    errors = PageErrors(page)
+    create_game(page, server, "mulle")
     for _ in range(8):  # a whole first deal: eight cards each
-        if not base.wait_mine_or_over(page, ".mulle"):
+        if not wait_mine_or_over(page, ".mulle"):
             break
         if page.locator("#summary-close").count():
             page.keyboard.press("Enter")
             continue
-        legal = json.loads(_data(page, ".mulle")["legal"])
+        legal = json.loads(root_data(page, ".mulle")["legal"])
         caps = [m for m in legal if m.startswith("C ")]
         trails = [m for m in legal if m.startswith("T ")]
         move = caps[0] if caps else trails[0] if trails else legal[0]
         if move[0] not in "CT":
             pytest.skip(f"only builds are legal here ({move}); the keyboard path of builds is the capture's")
-        before = _data(page, ".mulle")["version"]
+        before = root_data(page, ".mulle")["version"]
         _mulle_keys(page, move)
-        _wait_version_change(page, ".mulle", before)
+        wait_next_state(page, ".mulle", before)
     errors.check()
     page.context.close()
 
 
 def test_hint_and_discard_advisor(server: str, browser: Any) -> None:
     page = _page(browser)
-    errors = base.PageErrors(page)
-    _create(page, server, "cribbage", level="strong")
+    errors = PageErrors(page)
+    create_game(page, server, "cribbage", seat1="bot:strong")
     page.wait_for_function("() => document.querySelector('.cribbage')?.dataset.mine === '1'")
     # The discard advisor is an aid the player asks for: off until switched on in the settings (issue #11 item 7)
     page.wait_for_selector("#hint-btn")
@@ -333,14 +308,14 @@ def test_hint_and_discard_advisor(server: str, browser: Any) -> None:
     page.keyboard.press("h")
     page.wait_for_selector("#hint-play")
     move = page.get_attribute("#hint-play", "data-move")
-    assert move in json.loads(_data(page, ".cribbage")["legal"])
+    assert move in json.loads(root_data(page, ".cribbage")["legal"])
     for sym in re.findall(r"(10|[2-9JQKA])([♠♥♦♣])", page.inner_text("#hint .hint-text")):
         code = ("T" if sym[0] == "10" else sym[0]) + {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}[sym[1]]
         assert code in hand, code  # a discard hint names only our own cards
-    base.shots(page, "aids-cribbage-hint-advisor")
-    before = _data(page, ".cribbage")["version"]
+    shots(page, "aids-cribbage-hint-advisor")
+    before = root_data(page, ".cribbage")["version"]
     page.keyboard.press("Enter")  # Enter plays the hint's move
-    _wait_version_change(page, ".cribbage", before)
+    wait_next_state(page, ".cribbage", before)
     thrown = move.split()[1:]
     left = page.eval_on_selector_all(".hand-card", "els => els.map(e => e.dataset.code)")
     assert sorted(left) == sorted(c for c in hand if c not in thrown)
@@ -351,7 +326,7 @@ def test_hint_and_discard_advisor(server: str, browser: Any) -> None:
     page.wait_for_selector("#settings-panel")
     page.uncheck("#set-aid-hint")
     page.select_option("#set-speed", "off")
-    base.shots(page, "aids-settings")
+    shots(page, "aids-settings")
     page.keyboard.press("Escape")
     assert page.locator("#settings-panel").count() == 0
     assert page.locator("#hint-btn").count() == 0
@@ -365,25 +340,25 @@ def test_under_muggins_the_show_hint_gives_no_count(server: str, browser: Any) -
     """The fresh user's finding ("Korten är värda 8: meddela 8" in the Muggins show): with Muggins on, counting is
     the player's task (Cribbage spec §2.10), so the hint there names no count and offers no move to play."""
     page = _page(browser, lang="sv", speed="off")
-    errors = base.PageErrors(page)
-    _create(page, server, "cribbage", options={"muggins": True})
+    errors = PageErrors(page)
+    create_game(page, server, "cribbage", options={"muggins": True})
     page.wait_for_selector(".cribbage")
     counts: list[bool] = []
     for _ in range(200):
-        assert base.wait_mine_or_over(page, ".cribbage"), "the first show never came"
+        assert wait_mine_or_over(page, ".cribbage"), "the first show never came"
         if page.locator("#show-close").count():
             page.keyboard.press("Enter")
             continue
-        data = _data(page, ".cribbage")
+        data = root_data(page, ".cribbage")
         if data["phase"] == "show" and any(m.startswith("count") for m in json.loads(data["legal"])):
             break
         _cribbage_turn_by_keys(page, counts)
-        _wait_version_change(page, ".cribbage", data["version"])
+        wait_next_state(page, ".cribbage", data["version"])
     page.click("#hint-btn")  # (the count box has the focus: a key would be typed into it)
     page.wait_for_selector("#hint")
     text = page.inner_text("#hint")
     assert "muggins" in text.lower() and not re.search(r"\d", text), text
     assert page.locator("#hint-play").count() == 0
-    base.shots(page, "aids-muggins-show-hint")
+    shots(page, "aids-muggins-show-hint")
     errors.check()
     page.context.close()

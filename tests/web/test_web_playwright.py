@@ -15,197 +15,65 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import re
-import socket
-import subprocess
-import sys
 import time
 import urllib.request
-from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
+from drivers import (
+    CARD,
+    CHROMIUM,
+    PLAYWRIGHT,
+    ROOT,
+    SIZES,
+    PageErrors,
+    browser,
+    choose_mulle_move,
+    close_modals,
+    create_game,
+    free_port,
+    mulle_click_move,
+    new_context,
+    play_cribbage_to_the_end,
+    root_data,
+    server,
+    server_command,
+    serving,
+    shot,
+    shots,
+    wait_mine_or_over,
+)
 from web_layout import fits_one_screen, nothing_moved, regions
 
-CHROMIUM = Path("/usr/bin/chromium")
-ROOT = Path(__file__).resolve().parents[2]
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
+#: The names other test files imported from here before :mod:`drivers` held them (a file still doing so works).
+_context, _free_port, _server_command = new_context, free_port, server_command
+__all__ = [
+    "CARD",
+    "CHROMIUM",
+    "ROOT",
+    "SIZES",
+    "PageErrors",
+    "_context",
+    "_free_port",
+    "_server_command",
+    "browser",
+    "choose_mulle_move",
+    "close_modals",
+    "create_game",
+    "mulle_click_move",
+    "play_cribbage_to_the_end",
+    "root_data",
+    "server",
+    "serving",
+    "shot",
+    "shots",
+    "wait_mine_or_over",
 ]
 
-pytestmark = [
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed (apt-get install chromium)"),
-    pytest.mark.slow,
-]
-
-sync_api = pytest.importorskip("playwright.sync_api")
-
-
-def _artifacts() -> Path:
-    base = Path(os.environ.get("KORTBORD_ARTIFACTS", ROOT / "artifacts"))
-    out = base / "screenshots"
-    out.mkdir(parents=True, exist_ok=True)
-    return out
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _server_command(port: int, db: Path) -> list[str]:
-    exe = Path(sys.executable).parent / "kortbord"
-    url = f"sqlite+aiosqlite:///{db}"
-    probe = subprocess.run([str(exe), "serve", "--help"], capture_output=True, text=True, check=False)
-    if probe.returncode == 0:
-        return [
-            str(exe),
-            "serve",
-            "--port",
-            str(port),
-            "--database-url",
-            url,
-            "--bot-delay",
-            "0",
-            "--log-level",
-            "warning",
-        ]
-    # Until the `serve` command lands: the same app through uvicorn.
-    code = (
-        "import uvicorn; from kortbord.server.app import create_app; "
-        f"uvicorn.run(create_app(database_url={url!r}), host='127.0.0.1', port={port}, log_level='warning')"
-    )
-    return [sys.executable, "-c", code]
-
-
-@contextlib.contextmanager
-def serving(cmd: list[str], port: int, tmp: Path) -> Iterator[str]:
-    """Run ``cmd`` (a server on ``port``, its log in ``tmp/server.log``) until ``/api/health`` answers ok; yields
-    the base URL; stops the server afterwards.  Fails the test with the log's end if it does not start."""
-    log = (tmp / "server.log").open("w")
-    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 90  # a loaded machine (two cores, many processes) starts slowly
-        while True:
-            try:
-                with urllib.request.urlopen(base + "/api/health", timeout=1) as r:
-                    if json.load(r).get("ok"):
-                        break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                log.flush()
-                pytest.fail("the server did not start:\n" + (tmp / "server.log").read_text()[-3000:])
-            time.sleep(0.2)
-        yield base
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    tmp = tmp_path_factory.mktemp("web")
-    port = _free_port()
-    with serving(_server_command(port, tmp / "t.db"), port, tmp) as base:
-        yield base
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
-
-
-def _context(browser: Any, *, width: int = 1280, height: int = 900, lang: str = "en") -> Any:
-    ctx = browser.new_context(viewport={"width": width, "height": height}, locale="en-GB")
-    ctx.set_default_timeout(60000)  # two cores shared by the server, the bots and two browsers
-    # Other players' moves are shown without the human-friendly pause; the language is fixed.
-    ctx.add_init_script(f"localStorage.setItem('kortbord.pace', '0'); localStorage.setItem('kortbord.lang', '{lang}');")
-    return ctx
-
-
-class PageErrors:
-    """Collects the page's uncaught errors so a test fails on any of them."""
-
-    def __init__(self, page: Any) -> None:
-        self.errors: list[str] = []
-        page.on("pageerror", lambda e: self.errors.append(str(e)))
-
-    def check(self) -> None:
-        assert not self.errors, self.errors
-
-
-def shot(page: Any, name: str, full: bool = True) -> None:
-    page.screenshot(path=str(_artifacts() / f"{name}.png"), full_page=full, animations="disabled")
-
-
-SIZES = ((1280, 800), (390, 844))
-
-
-def shots(page: Any, name: str) -> None:
-    """Screenshots of the page at the desktop and the phone size (``<name>-1280x800.png``, ``-390x844.png``)."""
-    before = page.viewport_size
-    for w, h in SIZES:
-        page.set_viewport_size({"width": w, "height": h})
-        page.wait_for_timeout(150)
-        shot(page, f"{name}-{w}x{h}", full=False)
-    page.set_viewport_size(before)
-
-
-def root_data(page: Any, sel: str) -> dict[str, Any]:
-    return page.eval_on_selector(sel, "el => ({...el.dataset})")
-
-
-def wait_mine_or_over(page: Any, sel: str, timeout: float = 60000) -> bool:
-    """Wait until the viewer is to move (True) or the game is over (False)."""
-    page.wait_for_function(
-        f"() => document.querySelector('#game-over') || document.querySelector('{sel}')?.dataset.mine === '1'",
-        timeout=timeout,
-    )
-    return page.locator("#game-over").count() == 0
-
-
-def close_modals(page: Any) -> None:
-    for button in ("#summary-close", "#show-close"):
-        if page.locator(button).count():
-            page.click(button)
-
-
-def create_game(page: Any, base: str, game: str, *, options: dict[str, Any] | None = None, **extra: Any) -> None:
-    page.goto(base + "/")
-    page.click(f"#tab-{game}")
-    page.wait_for_selector(f"#opt-{game}-{'kryp' if game == 'mulle' else 'muggins'}")
-    for key, value in (options or {}).items():
-        sel = f"#opt-{game}-{key}"
-        if isinstance(value, bool):
-            page.set_checked(sel, value)
-        else:
-            page.select_option(sel, str(value))
-    # The quick computer player keeps the tests short; a person's seat gets an invite link.
-    page.select_option("#seat-1", extra.get("seat1", "bot:greedy"))
-    page.click("#create")
-
+pytestmark = PLAYWRIGHT
 
 # ------------------------------------------------------------------------------------------------------ Mulle
-CARD = r"(?:[A2-9TJQK][SHDC])"
 #: A Mulle move's log line (the catalogue's line.play.* sentences: trail, capture, build, raise, build down,
 #: package, lay on), by the viewer ("You lay ...") or the computer ("Computer lays ...").
 MULLE_PLAY_EN = r"^(?:You|Computer) (?:lays?|captures?|builds?|raises?|packs?) "
@@ -213,94 +81,8 @@ MULLE_PLAY_EN = r"^(?:You|Computer) (?:lays?|captures?|builds?|raises?|packs?) "
 MULLE_PLAY_SV = r"^\S+ (?:lägger|tar in|bygger|packar) "
 
 
-def mulle_click_move(page: Any, move: str, before_play: Callable[[str], None] | None = None) -> None:
-    """Play ``move`` the way a person does: its hand card, its table cards and builds, then the move button
-    (``before_play`` runs with the button's selector once the cards are chosen)."""
-    card = move.split()[1].split("+")[0]
-    if page.locator(f".hand-card.chosen[data-code='{card}']").count() == 0:
-        page.click(f".hand-card[data-code='{card}']")
-    if move.startswith(("C ", "B ")):
-        loose = re.findall(CARD, move.split(None, 2)[2])
-    elif move.startswith("P "):
-        loose = re.findall(CARD, move.split(None, 1)[1])[1:]
-    else:
-        loose = []
-    for c in loose:
-        page.click(f".table-card[data-code='{c}']:not(.chosen)")
-    for b in re.findall(r"\[(\w+)\]", move):
-        page.click(f".build[data-build='{b}']")
-    if before_play is not None:
-        before_play(f".move.legal[data-move='{move}']")
-    page.click(f".move.legal[data-move='{move}']")
-
-
-def choose_mulle_move(legal: list[str], turn: int) -> str:
-    """A varied but simple policy: captures first (the largest), then builds now and then, else a trail."""
-    caps = sorted((m for m in legal if m.startswith("C ")), key=lambda m: -len(re.findall(CARD, m)))
-    if caps:
-        return caps[0]
-    builds = [m for m in legal if m[0] in "BRDPL"]
-    trails = [m for m in legal if m.startswith("T ")]
-    if builds and (turn % 3 == 0 or not trails):
-        return builds[0]
-    return trails[0] if trails else legal[0]
-
-
-def play_cribbage_to_the_end(
-    page: Any,
-    *,
-    mid_shot: str,
-    count: str,
-    on_accept: Callable[[Any], bool] | None = None,
-    each_turn: Callable[[], None] | None = None,
-) -> None:
-    """Play our seat of a Cribbage game by clicking until the game is over: lay away the first two cards, play the
-    first legal card (or go), announce ``count`` under Muggins, accept the computer's counts (unless ``on_accept``
-    handled it); screenshots ``mid_shot`` once the play is under way; ``each_turn`` runs at every turn and after
-    it."""
-    steps = 0
-    shot_taken = False
-    while wait_mine_or_over(page, ".cribbage"):
-        steps += 1
-        assert steps < 1500, "the game does not end"
-        if each_turn is not None:
-            each_turn()
-        close_modals(page)
-        data = root_data(page, ".cribbage")
-        legal = json.loads(data["legal"])
-        before, phase = data["version"], data["phase"]
-        # every decision fits one screen at the three sizes (hand, controls, table, opponents, scores)
-        fits_one_screen(page)
-        if phase == "discard":
-            hand = page.eval_on_selector_all(".hand-card", "els => els.map(e => e.dataset.code)")
-            frame = regions(page)
-            page.click(f".hand-card[data-code='{hand[0]}']")
-            page.click(f".hand-card[data-code='{hand[1]}']")
-            nothing_moved(page, frame)  # choosing cards moves nothing
-            fits_one_screen(page, ["#discard.legal"])
-            page.click("#discard")
-        elif phase == "play":
-            if steps > 12 and page.locator(".cribbage .sequence img").count() >= 2 and not shot_taken:
-                shot_taken = True
-                shots(page, mid_shot)
-            page.click("#go" if "go" in legal else f".hand-card[data-code='{legal[0]}']")
-        elif phase == "show" and any(m.startswith("count") for m in legal):
-            page.fill("#count-input", count)
-            page.press("#count-input", "Enter")
-        elif phase == "show" and "accept" in legal:
-            if on_accept is None or not on_accept(page):
-                page.click("#accept")
-        else:
-            pytest.fail(f"unexpected turn: {phase} {legal}")
-        page.wait_for_function(
-            f"() => document.querySelector('#game-over') || document.querySelector('.cribbage')?.dataset.version !== '{before}'"
-        )
-        if each_turn is not None:
-            each_turn()
-
-
 def test_mulle_round_against_the_computer(server: str, browser: Any) -> None:
-    ctx = _context(browser)
+    ctx = new_context(browser)
     page = ctx.new_page()
     errors = PageErrors(page)
     page.goto(server + "/")
@@ -392,7 +174,7 @@ def test_mulle_round_against_the_computer(server: str, browser: Any) -> None:
 
 # --------------------------------------------------------------------------------------------------- Cribbage
 def test_cribbage_deal_with_muggins(server: str, browser: Any) -> None:
-    ctx = _context(browser)
+    ctx = new_context(browser)
     page = ctx.new_page()
     errors = PageErrors(page)
     create_game(page, server, "cribbage", options={"muggins": True})
@@ -465,7 +247,7 @@ def test_cribbage_deal_with_muggins(server: str, browser: Any) -> None:
 def test_full_cribbage_game_with_muggins_to_61(server: str, browser: Any) -> None:
     """A whole game with Muggins played by clicking, to the end (spec §2.6: the game ends the moment a side reaches
     the target; §2.10: we announce our own counts and answer the computer's)."""
-    ctx = _context(browser)
+    ctx = new_context(browser)
     page = ctx.new_page()
     errors = PageErrors(page)
     create_game(page, server, "cribbage", options={"muggins": True, "target": 61})
@@ -502,8 +284,8 @@ def test_full_cribbage_game_with_muggins_to_61(server: str, browser: Any) -> Non
 
 # -------------------------------------------------------------------------------------------- invite link
 def test_invite_link_game_between_two_browsers(server: str, browser: Any) -> None:
-    host_ctx = _context(browser)
-    guest_ctx = _context(browser, width=390, height=844, lang="sv")
+    host_ctx = new_context(browser)
+    guest_ctx = new_context(browser, width=390, height=844, lang="sv")
     host = host_ctx.new_page()
     guest = guest_ctx.new_page()
     errors = [PageErrors(host), PageErrors(guest)]
@@ -553,7 +335,7 @@ def test_invite_link_game_between_two_browsers(server: str, browser: Any) -> Non
 
 # ------------------------------------------------------------------------------------------ phone and rules
 def test_phone_size_and_rules_pages(server: str, browser: Any) -> None:
-    ctx = _context(browser, width=375, height=812)
+    ctx = new_context(browser, width=375, height=812)
     page = ctx.new_page()
     errors = PageErrors(page)
     page.goto(server + "/")
@@ -677,9 +459,8 @@ class Seen:
 def test_mulle_round_in_swedish(server: str, browser: Any) -> None:
     """A whole round of Mulle in Swedish: every line the player sees is in Swedish words, cards as 8♣, seats by
     name, no move notation -- including an illegal attempt's message and the game-over line."""
-    ctx = _context(browser, width=1280, height=800, lang="sv")
+    ctx = new_context(browser, width=1280, height=800, lang="sv", name="Astrid")
     ctx.add_init_script(FLASH_SPY)
-    ctx.add_init_script("localStorage.setItem('kortbord.name', 'Astrid');")
     page = ctx.new_page()
     errors = PageErrors(page)
     seen = Seen(page)
@@ -735,9 +516,8 @@ def test_mulle_round_in_swedish(server: str, browser: Any) -> None:
 def test_cribbage_game_in_swedish(server: str, browser: Any) -> None:
     """A whole Cribbage game with Muggins to 61 in Swedish: pegs, the show with its spoken count, Muggins calls and
     their settlement, and the game-over line all in Swedish words from the catalogue."""
-    ctx = _context(browser, width=1280, height=800, lang="sv")
+    ctx = new_context(browser, width=1280, height=800, lang="sv", name="Astrid")
     ctx.add_init_script(FLASH_SPY)
-    ctx.add_init_script("localStorage.setItem('kortbord.name', 'Astrid');")
     page = ctx.new_page()
     errors = PageErrors(page)
     seen = Seen(page)
@@ -786,7 +566,7 @@ LOBBY_HIDDEN = {"players", "partnership", "teams", "hand_size", "table_size", "j
 def test_lobby_shows_every_option_with_its_catalogue_label_and_help(server: str, browser: Any, lang: str) -> None:
     """Every option the server offers is in the lobby with its label and its help in the player's language, the
     words being the catalogue's (``option.<key>.label`` / ``.help`` of ``src/kortbord/i18n/<game>.json``)."""
-    ctx = _context(browser, lang=lang)
+    ctx = new_context(browser, lang=lang)
     page = ctx.new_page()
     errors = PageErrors(page)
     page.goto(server + "/")

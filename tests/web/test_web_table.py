@@ -24,30 +24,25 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_web_playwright import (  # the shared server and browser fixtures and helpers
-    CHROMIUM,
+from drivers import (
+    PLAYWRIGHT,
     ROOT,
     PageErrors,
-    _context,
-    _free_port,
-    _server_command,
-    browser,
     close_modals,
     create_game,
+    free_port,
+    lay_away_first_two,
+    new_context,
+    play_first_card,
     root_data,
-    server,
+    server_command,
     shot,
     shots,
     wait_mine_or_over,
 )
 from web_layout import fits_one_screen
 
-pytestmark = [
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed (apt-get install chromium)"),
-    pytest.mark.slow,
-]
-
-__all__ = ["browser", "server"]  # fixtures used by name
+pytestmark = PLAYWRIGHT
 
 #: Plays both seats of a game by their tokens over WebSockets (the first legal move, a little paced so the rate
 #: limit of 10 messages a second is never reached) until the game is over.
@@ -99,9 +94,8 @@ def _game_id(page: Any) -> str:
 
 
 def test_invite_game_with_rematch(server: str, browser: Any) -> None:
-    host_ctx = _context(browser, width=1280, height=800)
-    host_ctx.add_init_script("localStorage.setItem('kortbord.name', 'Anna');")
-    guest_ctx = _context(browser, width=390, height=844, lang="sv")
+    host_ctx = new_context(browser, width=1280, height=800, name="Anna")
+    guest_ctx = new_context(browser, width=390, height=844, lang="sv")
     host, guest = host_ctx.new_page(), guest_ctx.new_page()
     errors = [PageErrors(host), PageErrors(guest)]
     create_game(host, server, "cribbage", options={"target": 61}, seat1="human")
@@ -189,7 +183,7 @@ def _reload(page: Any) -> None:
 
 
 def test_reload_restores_the_muggins_response_the_show_and_the_log(server: str, browser: Any) -> None:
-    ctx = _context(browser, width=1366, height=768)
+    ctx = new_context(browser, width=1366, height=768)
     page = ctx.new_page()
     errors = PageErrors(page)
     create_game(page, server, "cribbage", options={"muggins": True})
@@ -216,12 +210,9 @@ def test_reload_restores_the_muggins_response_the_show_and_the_log(server: str, 
         legal = json.loads(data["legal"])
         before, phase = data["version"], data["phase"]
         if phase == "discard":
-            hand = page.eval_on_selector_all(".hand-card", "els => els.map(e => e.dataset.code)")
-            page.click(f".hand-card[data-code='{hand[0]}']")
-            page.click(f".hand-card[data-code='{hand[1]}']")
-            page.click("#discard")
+            lay_away_first_two(page)
         elif phase == "play":
-            page.click("#go" if "go" in legal else f".hand-card[data-code='{legal[0]}']")
+            play_first_card(page, legal)
         elif any(m.startswith("count") for m in legal):
             page.fill("#count-input", "2")
             page.press("#count-input", "Enter")
@@ -257,7 +248,7 @@ def test_reload_restores_the_muggins_response_the_show_and_the_log(server: str, 
 
 
 def test_lobby_speaks_swedish_words_not_option_keys(server: str, browser: Any) -> None:
-    ctx = _context(browser, width=390, height=844, lang="sv")
+    ctx = new_context(browser, width=390, height=844, lang="sv")
     page = ctx.new_page()
     errors = PageErrors(page)
     for game in ("mulle", "cribbage"):
@@ -293,7 +284,7 @@ def test_lobby_speaks_swedish_words_not_option_keys(server: str, browser: Any) -
 
 
 def _start(port: int, db: Path, log: Any) -> subprocess.Popen[bytes]:
-    proc = subprocess.Popen(_server_command(port, db), stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
+    proc = subprocess.Popen(server_command(port, db), stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
     deadline = time.monotonic() + 90  # a loaded machine (two cores, many processes) starts slowly
     while True:
         try:
@@ -315,12 +306,12 @@ def _stop(proc: subprocess.Popen[bytes]) -> None:
 
 
 def test_reconnect_banner_and_everything_back(browser: Any, tmp_path: Path) -> None:
-    port = _free_port()
+    port = free_port()
     db = tmp_path / "t.db"
     with (tmp_path / "server.log").open("w") as log:
         proc = _start(port, db, log)
         base = f"http://127.0.0.1:{port}"
-        ctx = _context(browser, width=390, height=844)
+        ctx = new_context(browser, width=390, height=844)
         page = ctx.new_page()
         try:
             create_game(page, base, "cribbage", options={"target": 61})
