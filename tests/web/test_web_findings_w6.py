@@ -80,7 +80,7 @@ def test_phone_mulle_builds_side_by_side(seeded_server: str, browser: Any) -> No
     table.sit_down(seeded_server)
     most = 0
     for page, legal in table.plies():
-        if most >= 4:
+        if most >= 4:  # four builds side by side seen: the widest table this deal gives
             break
         n = host.locator(".mulle .build").count()
         if page is host and n >= 2:
