@@ -307,7 +307,9 @@ export class CribbageTable implements Table {
       const cuts = (v.cuts as string[]).map((c, s) => `${this.ctx.name(s)} ${short(c)}`).join(", ");
       center.append(h("p", { class: "muted cut" }, ts("cutForDeal", this.ctx.isMe(v.dealer), { cuts, name: dealerName })));
     }
-    if (this.shows.length && !this.showOpen) {
+    // while a Muggins count is under way the table shows this show's counts; the last deal's summary waits
+    const underCount = v.phase === "show" && v.counting !== null && v.counting !== undefined;
+    if (this.shows.length && !this.showOpen && !underCount) {
       center.append(h("button", { class: "small", id: "reopen-show", onclick: () => { this.showOpen = true; this.draw(); } }, this.showTitle()));
     }
     return center;
@@ -586,8 +588,17 @@ export class CribbageTable implements Table {
         h("button", { class: "primary", id: "show-close", onclick: close }, t("continue")),
       ),
     );
+    // Over the next deal's hand (the show summary opens when the next deal is dealt) the dialog stands above my
+    // seat, which it leaves in sight, undimmed: the last deal's result never covers the new hand.
+    const place = () => {
+      const me = this.root.querySelector<HTMLElement>(".me");
+      const below = me && me.querySelector(".hand-card") ? Math.max(0, Math.round(window.innerHeight - me.getBoundingClientRect().top)) : 0;
+      modal.classList.toggle("above-hand", below > 0);
+      modal.style.setProperty("--below", `${below}px`);
+    };
     // A list longer than the screen says so ("More below"), until it is scrolled to its end.
     const mark = () => {
+      place();
       wrap.classList.toggle("more", scroll.scrollTop + scroll.clientHeight < scroll.scrollHeight - 4);
     };
     scroll.addEventListener("scroll", mark, { passive: true });
