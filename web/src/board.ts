@@ -1,9 +1,9 @@
-// An SVG cribbage board: one lane per side, holes in fives, rows of 30 snaking back and forth, a front peg at
-// the score and a back peg at the score before the last peg.
+// An SVG cribbage board: one lane per side, holes in fives, rows of 30 snaking back and forth (60 for a game to
+// 121 on a wide screen: two long rows instead of four short ones, so the board is drawn as wide as the table and
+// its holes larger in the same height), a front peg at the score and a back peg at the score before the last peg.
 import { svg } from "./dom";
 
 const COLORS = ["#d23b3b", "#2f6fd6", "#e0b422", "#3aa35b"];
-const PER_ROW = 30;
 const STEP = 10;
 const GAP = 6;
 
@@ -11,14 +11,17 @@ export function pegColor(side: number): string {
   return COLORS[side % COLORS.length];
 }
 
-export function drawBoard(target: number, scores: number[], previous: number[], names: string[]): SVGElement {
+/** The board for a game to `target` with the sides' `scores` (front pegs) and `previous` scores (back pegs);
+ * `long`: rows of 60 holes for a board of more than 60 (a wide screen), else rows of 30. */
+export function drawBoard(target: number, scores: number[], previous: number[], names: string[], long = false): SVGElement {
   const holes = target - 1; // 1..target-1 on the track; target is the game hole
+  const PER_ROW = long && holes > 60 ? 60 : 30;
   const rows = Math.ceil(holes / PER_ROW);
   const lanes = scores.length;
   const laneH = 9;
   const rowH = lanes * laneH + 10;
   const left = 26;
-  const width = left + PER_ROW * STEP + 5 * GAP + 22;
+  const width = left + PER_ROW * STEP + (PER_ROW / 5 - 1) * GAP + 22;
   const height = rows * rowH + 14;
   const root = svg("svg", {
     viewBox: `0 0 ${width} ${height}`,
@@ -50,7 +53,7 @@ export function drawBoard(target: number, scores: number[], previous: number[], 
   }
   const [gx, gy] = pos(target, 0);
   root.appendChild(svg("circle", { cx: gx, cy: gy, r: 4, class: "hole game" }));
-  // Every fifth hole row label (30, 60, 90...) for reading the board.
+  // Each row's last hole labelled (30, 60, 90... or 60, 120) for reading the board.
   for (let r = 0; r < rows; r++) {
     const sc = Math.min(target - 1, (r + 1) * PER_ROW);
     const [x, y] = pos(sc, lanes - 1);

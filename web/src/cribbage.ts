@@ -7,8 +7,12 @@ import { backs, cardImg, cardName, cardsText, cribValue, short } from "./cards";
 import { clear, h } from "./dom";
 import type { Table, TableCtx } from "./gamepage";
 import { lang, t, ts, type Key } from "./i18n";
-import { callout, eventLine, eventText, pegText, plain, settleText, type Group } from "./words";
+import { eventLine, eventText, pegText, plain, settleText, spokenCount, type Group } from "./words";
 import { chartFigure } from "./chart";
+import { focusBox } from "./keys";
+
+/** A wide screen (not a phone): the 121 board in two long rows of 60 holes. */
+const WIDE = window.matchMedia("(min-width: 561px)");
 
 /** Hand and crib counts no hand can make (spec §2.5: 19, 25, 26 and 27 are impossible; 29 is the most). */
 const IMPOSSIBLE = new Set([19, 25, 26, 27]);
@@ -53,7 +57,12 @@ export class CribbageTable implements Table {
   private countInput = "";
   private muggInput = "";
 
-  constructor(private ctx: TableCtx) {}
+  constructor(private ctx: TableCtx) {
+    // the board's rows follow the screen's width (long rows on a wide screen): drawn again when it changes
+    WIDE.addEventListener("change", () => {
+      if (this.msg && this.root.isConnected) this.draw();
+    });
+  }
 
   /** Where the show panel's "dismissed" mark is kept for this game (so a reload does not reopen it). */
   private showKey(): string {
@@ -74,10 +83,14 @@ export class CribbageTable implements Table {
     return this.v.seat_sides?.[seat] ?? seat;
   }
 
+  /** A side's name: the seat's player, or in a partnership the team by its players ("You & Computer 3",
+   * "Computer 2 & Computer 4"), the viewer first. */
   sideName(side: number): string {
     const me = this.ctx.seat;
     if ((this.v.rules?.players ?? 2) === 4) {
-      return me !== null && this.sideOf(me) === side ? t("yourTeam") : t("team", { n: side + 1 });
+      const seats = range(0, 3).filter((s) => this.sideOf(s) === side);
+      if (me !== null && seats.includes(me)) seats.sort((a, b) => Number(b === me) - Number(a === me));
+      return seats.map((s) => this.ctx.name(s)).join(" & ");
     }
     return this.ctx.name(side);
   }
@@ -223,7 +236,7 @@ export class CribbageTable implements Table {
     const boardBox = h(
       "section",
       { class: "boardbox scores", "aria-label": t("board") },
-      drawBoard(v.target ?? 121, scores, scores.map((_, i) => this.prevScores[i] ?? 0), names),
+      drawBoard(v.target ?? 121, scores, scores.map((_, i) => this.prevScores[i] ?? 0), names, WIDE.matches),
       h(
         "div",
         { class: "legend" },
@@ -307,7 +320,9 @@ export class CribbageTable implements Table {
       const cuts = (v.cuts as string[]).map((c, s) => `${this.ctx.name(s)} ${short(c)}`).join(", ");
       center.append(h("p", { class: "muted cut" }, ts("cutForDeal", this.ctx.isMe(v.dealer), { cuts, name: dealerName })));
     }
-    if (this.shows.length && !this.showOpen) {
+    // while a Muggins count is under way the table shows this show's counts; the last deal's summary waits
+    const underCount = v.phase === "show" && v.counting !== null && v.counting !== undefined;
+    if (this.shows.length && !this.showOpen && !underCount) {
       center.append(h("button", { class: "small", id: "reopen-show", onclick: () => { this.showOpen = true; this.draw(); } }, this.showTitle()));
     }
     return center;
@@ -344,9 +359,9 @@ export class CribbageTable implements Table {
             },
           },
           h("h3", {}, ts("settledHeading", this.ctx.isMe(s.seat), { name: this.ctx.name(s.seat), what, a: s.announced ?? "?", t: s.points })),
-          s.settle ? h("p", { class: "outcome" }, plain(settleText(s.settle, this.ctx.fmt()))) : null,
+          s.settle ? h("p", { class: "outcome" }, plain(settleText(this.accepted(s.settle), this.ctx.fmt()))) : null,
           h("div", { class: "fan" }, s.cards.map((c, i) => cardImg(c, i === s.cards.length - 1 ? "small starter-in" : "small"))),
-          h("p", { class: "callout" }, callout(s.groups, lang()).join(", ")),
+          h("p", { class: "callout" }, spokenCount(s.groups, lang())),
           s.groups.length ? h("ul", { class: "groups" }, s.groups.map((g) => h("li", {}, `${groupText(g)} ${cardsText(g.cards)}: ${g.points}`))) : null,
           h("p", { class: "truecount" }, h("b", {}, t("trueCount", { n: s.points }))),
         ),
@@ -563,9 +578,9 @@ export class CribbageTable implements Table {
           "div",
           { class: "show" },
           h("h3", {}, title, ": ", h("b", {}, String(s.points))),
-          s.announced !== undefined ? h("p", { class: "outcome" }, t("announcedWorth", { a: s.announced, t: s.points }), s.settle ? ` — ${plain(settleText(s.settle, this.ctx.fmt()))}` : "") : null,
+          s.announced !== undefined ? h("p", { class: "outcome" }, t("announcedWorth", { a: s.announced, t: s.points }), s.settle ? ` — ${plain(settleText(this.accepted(s.settle), this.ctx.fmt()))}` : "") : null,
           h("div", { class: "fan" }, s.cards.map((c, i) => cardImg(c, i === s.cards.length - 1 ? "small starter-in" : "small"))),
-          h("p", { class: "callout" }, callout(s.groups, lang()).join(", ")),
+          h("p", { class: "callout" }, spokenCount(s.groups, lang())),
           s.groups.length ? h("ul", { class: "groups" }, s.groups.map((g) => h("li", {}, `${groupText(g)} ${cardsText(g.cards)}: ${g.points}`))) : null,
         ),
       );
@@ -586,8 +601,17 @@ export class CribbageTable implements Table {
         h("button", { class: "primary", id: "show-close", onclick: close }, t("continue")),
       ),
     );
+    // Over the next deal's hand (the show summary opens when the next deal is dealt) the dialog stands above my
+    // seat, which it leaves in sight, undimmed: the last deal's result never covers the new hand.
+    const place = () => {
+      const me = this.root.querySelector<HTMLElement>(".me");
+      const below = me && me.querySelector(".hand-card") ? Math.max(0, Math.round(window.innerHeight - me.getBoundingClientRect().top)) : 0;
+      modal.classList.toggle("above-hand", below > 0);
+      modal.style.setProperty("--below", `${below}px`);
+    };
     // A list longer than the screen says so ("More below"), until it is scrolled to its end.
     const mark = () => {
+      place();
       wrap.classList.toggle("more", scroll.scrollTop + scroll.clientHeight < scroll.scrollHeight - 4);
     };
     scroll.addEventListener("scroll", mark, { passive: true });
@@ -666,6 +690,8 @@ export class CribbageTable implements Table {
     this.showOpen = false;
     sessionStorage.setItem(this.showKey(), String(this.v.deal_number));
     this.draw();
+    // the game ended in this show: the game-over panel it hid is in sight now, its Rematch takes the focus
+    focusBox();
   }
 
   key(e: KeyboardEvent): boolean {
@@ -710,11 +736,21 @@ export class CribbageTable implements Table {
     return false;
   }
 
+  /** An accepted Muggins count with who accepted (words.ts settleText): the seats that answer the counter -- the
+   * others, in a partnership the other side (spec §2.10 M3, M13, M14) -- and in a partnership that side's name. */
+  private accepted(ev: Json): Json {
+    if (!this.msg || ev?.kind !== "settle" || ev.outcome !== "accept" || typeof ev.seat !== "number") return ev;
+    const n: number = this.v.rules?.players ?? (this.v.hand_sizes ?? []).length;
+    const teams = n4(this.v);
+    const by = range(0, n - 1).filter((s) => s !== ev.seat && (!teams || this.sideOf(s) !== this.sideOf(ev.seat)));
+    return { ...ev, accepted_by: by, accepted_team: teams && by.length ? this.sideName(this.sideOf(by[0])) : undefined };
+  }
+
   /** An event in the catalogue's words (kortbord/i18n/cribbage.json): seats by name, cards as A♠, the spoken
    * count from the show's groups. */
   describe(ev: Json): string | null {
     const teams = (this.msg?.view?.rules?.players ?? 2) === 4;
-    return eventLine("cribbage", ev, this.ctx.fmt(), teams ? { sideName: (s) => this.sideName(s) } : {}) || null;
+    return eventLine("cribbage", this.accepted(ev), this.ctx.fmt(), teams ? { sideName: (s) => this.sideName(s) } : {}) || null;
   }
 
   mover(events: Json[]): number | null {

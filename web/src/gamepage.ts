@@ -69,6 +69,9 @@ export class GamePage {
   private everOpen = false;
   private overHidden = false;
   private rematchBusy = false;
+  /** The aids' line's height while the game was played: kept when the game ends (its hint button goes), so the
+   * table behind the game-over panel does not move up. */
+  private aidsRoom = 0;
   private statusEl = h("div", { class: "turn", role: "status", "aria-live": "polite" });
   // The banner: the latest event in words, or an error for its time (#last-event: issue #11 item 2).
   private flashEl = h("div", { class: "flash banner", id: "last-event", role: "status", "aria-live": "polite" });
@@ -447,6 +450,10 @@ export class GamePage {
       this.motion.markLast(seat, cards);
     }
     this.aids.onState(m);
+    if (m.status === "playing") this.aidsRoom = this.aids.el.getBoundingClientRect().height;
+    const keep = m.status === "over" && this.aidsRoom > 0;
+    this.aids.el.classList.toggle("keep-room", keep);
+    this.aids.el.style.minHeight = keep ? `${this.aidsRoom}px` : "";
     recordGame(m);
     this.drawStatus(m);
     this.drawLog();
@@ -639,9 +646,10 @@ export class GamePage {
         : null,
       skunk ? h("p", { class: "badge skunk" }, skunk) : null,
       this.finalScores(m),
-      // the details and the review scroll between the result and the actions, which stay in sight
-      h("div", { class: "over-middle" }, h("div", { class: "over-details" }, this.table ? this.table.overDetails(this.events) : []), this.aids.reviewEl),
+      // the actions (Rematch first) under the result, first in the Tab order after the heading, and the details
+      // and the review below them: a review that comes later (or grows) moves neither the actions nor the panel
       this.rematchBox(m),
+      h("div", { class: "over-middle" }, h("div", { class: "over-details" }, this.table ? this.table.overDetails(this.events) : []), this.aids.reviewEl),
     );
     this.overEl.append(panel);
     const rm = m.rematch;

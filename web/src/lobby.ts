@@ -338,12 +338,15 @@ function drawNewGame(el: HTMLElement, nav: { openGame(id: string): void }): void
           id: "together",
           checked: form.together,
           disabled: forced,
+          "aria-describedby": forced ? "together-why" : null,
           onchange: (e: Event) => {
             form.together = (e.target as HTMLInputElement).checked;
             rerender(); // the seats say again who is a partner
           },
         }),
         h("label", { for: "together" }, game === "mulle" ? t("teams") : t("partnership")),
+        // greyed because it is not a choice: said why (spec §2.2, four-hand cribbage is played in partnership)
+        forced ? h("p", { class: "help", id: "together-why" }, t("partnershipAlways")) : null,
       ),
     );
   }

@@ -251,9 +251,37 @@ export function pegText(ev: Json, fmt: Fmt): string {
   return render("cribbage", `peg.${ev.reason}`, ev, fmt);
 }
 
-/** A Muggins settlement's rule in words (settle.<outcome>). */
+/** A Muggins settlement's rule in words (settle.<outcome>).  An accepted count says who accepted when the page
+ * knows it (`ev.accepted_by`, the seats that answered, from the table: the opponents, M3/M13/M14; in a partnership
+ * `ev.accepted_team`, the answering team's name): "you accept", "Computer accepts", "Computer 1 & Computer 3
+ * accept"; without it "everyone accepts", as the terminal says it. */
 export function settleText(ev: Json, fmt: Fmt): string {
-  return render("cribbage", `settle.${ev.outcome}`, ev, fmt);
+  const data: Record<string, unknown> = { ...ev };
+  const by: number[] = Array.isArray(ev.accepted_by) ? ev.accepted_by : [];
+  if (ev.outcome === "accept" && by.length) {
+    const mine = (s: number) => fmt.me !== undefined && fmt.me !== null && s === fmt.me;
+    if (ev.accepted_team) {
+      data.who = "many";
+      // the viewer's team inside the sentence: "du & Dator 3 godtar"
+      const team = String(ev.accepted_team);
+      data.accepters = by.some(mine) ? team.charAt(0).toLocaleLowerCase(fmt.lang) + team.slice(1) : team;
+    } else if (by.length === 1) {
+      data.who = mine(by[0]) ? "you" : "one";
+      data.accepters = fmt.name(by[0]);
+    } else {
+      data.who = "many";
+      const names = by.map((s) => (mine(s) ? (fmt.lang === "sv" ? "du" : "you") : fmt.name(s)));
+      data.accepters = `${names.slice(0, -1).join(", ")}${String(template("cribbage", "cribbage.and", fmt.lang))}${names[names.length - 1]}`;
+    }
+  }
+  return render("cribbage", `settle.${ev.outcome}`, data, fmt);
+}
+
+/** A show's spoken count as one line: "fifteen two, a pair is four"; a hand worth nothing "0 — a “nineteen”, ..."
+ * (callout.zero_said: the page explains the cribbage name; the terminal says "nineteen"). */
+export function spokenCount(groups: Group[], lang: Lang): string {
+  if (!groups.some((g) => g.points)) return String(template("cribbage", "callout.zero_said", lang));
+  return callout(groups, lang).join(", ");
 }
 
 function cribbageData(ev: Json, fmt: Fmt): Record<string, unknown> {
@@ -367,7 +395,9 @@ export function eventLine(game: Game, ev: Json, fmt: Fmt, opts: LineOpts = {}): 
     // the running total is the side's, as the board shows it: in a partnership the team's, said by its name
     // ("Computer 2 pegs crib for 4, team 2 now on 21"), never the seat's own share
     const side = opts.sideName && typeof ev.side === "number" ? opts.sideName(ev.side) : "";
-    const team = side ? side.charAt(0).toLocaleLowerCase(fmt.lang) + side.slice(1) : "";
+    // inside the sentence: "your team", "du & Dator 3" -- a name of another player keeps its capital
+    const named = [0, 1, 2, 3].some((s) => s !== fmt.me && side.startsWith(fmt.name(s)));
+    const team = side && !named ? side.charAt(0).toLocaleLowerCase(fmt.lang) + side.slice(1) : side;
     said = render(game, team ? "line.peg_team" : "line.peg", { ...ev, why: pegText(ev, fmt), team }, fmt);
   }
   else if (game === "mulle") said = mulleLine(ev, fmt, opts);
