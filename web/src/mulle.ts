@@ -175,7 +175,7 @@ export class MulleTable implements Table {
       h("span", { title: t("pile") }, `${t("pile")}: ${pile.cards.length}`),
       h(
         "span",
-        { class: "mulles" },
+        { class: "mulles", title: `${t("mulles")}: ${(pile.mulle ?? []).length}` + ((pile.mulle ?? []).length ? ` (${(pile.mulle as Json[]).map((m) => short(m.card)).join(" ")} = ${mullePts})` : "") },
         `${t("mulles")}: ${(pile.mulle ?? []).length}`,
         (pile.mulle ?? []).length ? ` (${(pile.mulle as Json[]).map((m) => short(m.card)).join(" ")} = ${mullePts})` : "",
       ),
