@@ -128,7 +128,15 @@ export class MulleTable implements Table {
     );
     if (this.summaryOpen !== null) this.root.append(this.summaryModal(this.summaryOpen));
     this.fitActions();
+    // the table grows after this draw when the aids put their words in (the builds' takers, a round trip later):
+    // the moves are fitted again to the room that is left
+    this.tableSize ??= new ResizeObserver(() => this.fitActions());
+    this.tableSize.disconnect();
+    const area = this.root.querySelector(".stage > .tablearea");
+    if (area) this.tableSize.observe(area);
   }
+
+  private tableSize: ResizeObserver | undefined;
 
   /** The moves of a chosen card that do not fit the controls' region open as a sheet over the table, from the
    * bottom of the table's stage up as far as they need -- past the stage's top when even the stage is too short
