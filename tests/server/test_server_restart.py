@@ -81,7 +81,8 @@ def _state(ws: Any) -> dict[str, Any]:
 
 
 def _without_events(msg: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in msg.items() if k != "events"}
+    """The position a state message describes: without its events, and the aids a first state carries."""
+    return {k: v for k, v in msg.items() if k not in ("events", "aids", "advice")}
 
 
 def test_kill_restart_finish(tmp_path: Path) -> None:

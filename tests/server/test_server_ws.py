@@ -22,9 +22,15 @@ def _two_humans(c: Any, game: str = "cribbage", **body: Any) -> tuple[dict[str, 
     return g, joined.json()["token"]
 
 
+#: What a state message may carry besides the position: its events, and on connecting the aids' status and numbers.
+_NOT_POSITION = frozenset({"events", "aids", "advice"})
+
+
 def _same_state(a: dict[str, Any], b: dict[str, Any]) -> None:
-    """Two state messages describe the same position (events aside)."""
-    assert {k: v for k, v in a.items() if k != "events"} == {k: v for k, v in b.items() if k != "events"}
+    """Two state messages describe the same position (events, and the aids a first state carries, aside)."""
+    assert {k: v for k, v in a.items() if k not in _NOT_POSITION} == {
+        k: v for k, v in b.items() if k not in _NOT_POSITION
+    }
 
 
 def test_state_messages_and_versions(tmp_path: Path) -> None:

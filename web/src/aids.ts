@@ -97,13 +97,22 @@ export class Aids {
     return true;
   }
 
-  /** A new state: forget the old hint, ask for the aids' numbers. */
+  /** A new state: forget the old hint, ask for the aids' numbers.  The first state of a connection carries the
+   * aids' status and (Mulle) this state's numbers (server sessions.aids_parts): the aids' line is drawn whole with
+   * the table at once, never a round trip later, pushing the table down. */
   onState(m: StateMsg): void {
     if (this.hint && this.hint.version !== m.version) this.hint = null;
     if (this.advice && this.advice.version !== m.version) {
       this.staleAdvice = this.advice;
       this.advice = null;
     }
+    const first = m as StateMsg & { aids?: Json; advice?: Json };
+    if (first.aids) {
+      this.allowed = Boolean(first.aids.allowed);
+      this.agreed = first.aids.agreed ?? [];
+      this.humans = first.aids.humans ?? [];
+    }
+    if (first.advice && first.advice.version === m.version) this.advice = first.advice;
     this.request();
     this.draw();
   }
@@ -123,7 +132,8 @@ export class Aids {
     }
     if (!m || !this.allowed || m.seat === null || m.status === "over") return;
     const v = m.view ?? {};
-    if (m.game === "mulle" && (aidOn("twins") || aidOn("pile") || aidOn("takers"))) this.host.send({ type: "advice" });
+    // (the numbers of this very state already here -- they came with it -- are not asked for again)
+    if (m.game === "mulle" && (aidOn("twins") || aidOn("pile") || aidOn("takers")) && this.advice?.version !== m.version) this.host.send({ type: "advice" });
     if (m.game === "cribbage" && aidOn("advisor") && v.phase === "discard" && this.myTurn()) this.host.send({ type: "advice" });
   }
 

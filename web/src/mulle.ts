@@ -128,7 +128,15 @@ export class MulleTable implements Table {
     );
     if (this.summaryOpen !== null) this.root.append(this.summaryModal(this.summaryOpen));
     this.fitActions();
+    // the table grows after this draw when the aids put their words in (the builds' takers, a round trip later):
+    // the moves are fitted again to the room that is left
+    this.tableSize ??= new ResizeObserver(() => this.fitActions());
+    this.tableSize.disconnect();
+    const area = this.root.querySelector(".stage > .tablearea");
+    if (area) this.tableSize.observe(area);
   }
+
+  private tableSize: ResizeObserver | undefined;
 
   /** The moves of a chosen card that do not fit the controls' region open as a sheet over the table, from the
    * bottom of the table's stage up as far as they need -- past the stage's top when even the stage is too short
@@ -159,6 +167,8 @@ export class MulleTable implements Table {
         h("strong", {}, this.ctx.name(s)),
         this.ctx.level(s) ? h("span", { class: "level" }, this.ctx.level(s)) : null,
         v.dealer === s ? h("span", { class: "chip dealer", title: t("dealer") }, "D") : null,
+        // four players in two teams (spec §2.2): the viewer's partner said in words, as at the Cribbage table
+        v.teams && this.ctx.seat !== null && this.side(s) === this.side(this.ctx.seat) ? h("span", { class: "chip partner" }, t("partnerChip")) : null,
       ),
       backs(v.hand_sizes[s] ?? 0),
       this.pileLine(pile),
@@ -173,7 +183,7 @@ export class MulleTable implements Table {
       h("span", { title: t("pile") }, `${t("pile")}: ${pile.cards.length}`),
       h(
         "span",
-        { class: "mulles" },
+        { class: "mulles", title: `${t("mulles")}: ${(pile.mulle ?? []).length}` + ((pile.mulle ?? []).length ? ` (${(pile.mulle as Json[]).map((m) => short(m.card)).join(" ")} = ${mullePts})` : "") },
         `${t("mulles")}: ${(pile.mulle ?? []).length}`,
         (pile.mulle ?? []).length ? ` (${(pile.mulle as Json[]).map((m) => short(m.card)).join(" ")} = ${mullePts})` : "",
       ),
@@ -188,8 +198,21 @@ export class MulleTable implements Table {
       { class: "infobar" },
       h("span", {}, t("round", { n: v.round })),
       h("span", {}, t("deal", { n: v.deal_no, m: v.deals_total })),
-      h("span", { class: "stock" }, backs(v.stock_size ? 1 : 0, 1), t("stock", { n: v.stock_size })),
-      v.is_last_deal ? h("span", { class: "badge baat", id: "baat" }, boatIcon(), t("baat")) : null,
+      // the last deal: the båt call in the stock's place (the stock is empty), so the line does not grow a row
+      // when it comes (style.css: on a phone the badge says "Båt!" only, and the line never wraps)
+      v.is_last_deal
+        ? h(
+            "span",
+            { class: "stock" },
+            h(
+              "span",
+              { class: "badge baat", id: "baat", title: t("baat"), "aria-label": t("baat") },
+              boatIcon(),
+              h("span", { class: "word" }, t("baatWord")),
+              h("span", { class: "long" }, t("baatLast")),
+            ),
+          )
+        : h("span", { class: "stock" }, backs(v.stock_size ? 1 : 0, 1), t("stock", { n: v.stock_size })),
       v.last_capturer !== null && v.last_capturer !== undefined
         ? h("span", { class: "lastcap" }, t("lastCapturer", { name: this.ctx.name(v.last_capturer) }))
         : null,
@@ -228,7 +251,8 @@ export class MulleTable implements Table {
     for (const b of v.builds as BuildJ[]) {
       const chosen = this.builds.includes(b.id);
       const usable = this.card !== null && !chosen && cm.some((m) => usesAtLeast(m, selLoose, [...this.builds, b.id]));
-      const fan = h("span", { class: "fan" }, b.cards.map((c) => cardImg(c)));
+      // --n: the fan's step narrows with the build's cards so that every card's corner shows (style.css)
+      const fan = h("span", { class: "fan", style: `--n: ${b.cards.length}` }, b.cards.map((c) => cardImg(c)));
       const label = `${t("build")} ${b.value}: ${b.cards.map(short).join(" ")}, ${b.locked ? t("locked") : t("open")}, ${t("owner")} ${this.ctx.name(b.owner)}`;
       buildRow.append(
         h(
@@ -343,7 +367,10 @@ export class MulleTable implements Table {
     // the list's place -- every move stays one or two clicks away, and the list always fits its region.
     const others = cm.filter((m) => !exact.includes(m));
     if (others.length) {
-      const groups = groupMoves(others);
+      // the groups of all the card's moves, so that a group's count of ways is the same whether or not the chosen
+      // table cards make one of its ways the move above (and its list, opened, shows every way it counts); a group
+      // that is only the move above is not listed again
+      const groups = groupMoves(cm).filter((g) => g.moves.some((m) => !exact.includes(m)));
       const open = groups.find((g) => g.key === this.group && g.moves.length > 1);
       const grouped = others.length > GROUP_OVER;
       const list = h("div", { class: "allmoves" });

@@ -376,9 +376,10 @@ class Session:
 
     def attach(self, conn: Outbox) -> None:
         """Add a connection and queue its first state message (no events; a page asks for the game's
-        :meth:`history` with a ``resync``); a seated connection lets the bots start (see :attr:`present`)."""
+        :meth:`history` with a ``resync``), with the aids' status and numbers (:meth:`aids_parts`); a seated
+        connection lets the bots start (see :attr:`present`)."""
         self.conns.add(conn)
-        self.send_state(conn, [])
+        self.send_state(conn, [], with_aids=True)
         if conn.seat is not None and not self.present:
             self.present = True
             self.kick_bots()
@@ -389,9 +390,29 @@ class Session:
         if not self.conns and self.over and self.manager is not None:
             self.manager.forget(self.id)
 
-    def send_state(self, conn: Outbox, events: list[dict[str, Any]], *, history: bool = False) -> None:
-        """Queue a fresh state message for one connection (with the game's history if asked)."""
-        conn.push(_dumps(self.state_message(conn.seat, events, history=history)), self.version)
+    def send_state(
+        self, conn: Outbox, events: list[dict[str, Any]], *, history: bool = False, with_aids: bool = False
+    ) -> None:
+        """Queue a fresh state message for one connection (with the game's history if asked; ``with_aids``: with
+        the aids' status and numbers, :meth:`aids_parts`, as on connecting)."""
+        msg = self.state_message(conn.seat, events, history=history)
+        if with_aids:
+            msg.update(self.aids_parts(conn.seat))
+        conn.push(_dumps(msg), self.version)
+
+    def aids_parts(self, seat: int | None) -> dict[str, Any]:
+        """What a page needs to draw the aids' line with its first state (issue #11: the line is there at once,
+        not a round trip or two later, moving the table down): ``{"aids": <the aids message>}``
+        (:func:`kortbord.server.aids.status_message`) and, for a seat of a Mulle game being played while aids are
+        allowed, ``"advice": <the advice message>`` (:func:`kortbord.server.aids.mulle_advice`, from the seat's
+        own view only).  The Cribbage discard advice takes a thread's time: it is asked for as before."""
+        from kortbord.server import aids  # the aids import the sessions only for their types
+
+        out: dict[str, Any] = {"aids": aids.status_message(self)}
+        if seat is not None and self.spec.name == "mulle" and self.status == "playing" and aids.aids_allowed(self):
+            view = self.spec.view(self.state, seat)
+            out["advice"] = {"type": "advice", "version": self.version, "game": "mulle", **aids.mulle_advice(view)}
+        return out
 
     def broadcast(self, events: list[dict[str, Any]]) -> None:
         """Queue the new state for every connection, each built from its own seat's view (one encoding per seat)."""

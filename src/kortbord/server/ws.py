@@ -299,7 +299,8 @@ async def _handle(session: Session, conn: Connection, raw: str) -> None:
         since = msg.get("since")
         events = session.events_since(since) if type(since) is int and since >= 0 else []
         # {"type": "resync", "history": true}: with every event so far, as on connecting
-        session.send_state(conn, events or [], history=msg.get("history") is True)
+        history = msg.get("history") is True  # a page's first resync: with the aids too, as on connecting
+        session.send_state(conn, events or [], history=history, with_aids=history)
     elif kind == "move":
         try:
             await session.submit(conn.seat, msg.get("version"), msg.get("move"))
