@@ -42,8 +42,6 @@ from web_layout import VIEWPORTS, at_rest, nothing_moved, regions
 
 pytestmark = PLAYWRIGHT
 
-#: The name other test files imported the driver by from here (a file still doing so works).
-_play_cribbage_until_show_summary = play_cribbage_to_the_show_summary
 
 #: Why the hint is not wholly in view: its text cut (clamped or hidden), its button outside the viewport.
 _HINT_PROBLEMS = """

@@ -33,27 +33,21 @@ from typing import Any
 
 import pytest
 from drivers import (
-    BUILDS_SEED,
     PLAYWRIGHT,
     MulleTable,
     PageErrors,
-    builder,
     card_with_most_moves,
     close_modals,
     create_game,
     cribbage_turns,
     mulle_turns,
     new_context,
-    seeded_server,
     shot,
 )
 from test_web_findings import _MOVE_BOXES
 from web_layout import at_rest, fits_one_screen, nothing_moved, regions
 
 pytestmark = PLAYWRIGHT
-
-#: What other test files imported from here before :mod:`drivers` held it (a file still doing so works).
-__all__ = ["BUILDS_SEED", "builder", "seeded_server"]
 
 
 #: The builds' rows (distinct tops), the builds or move buttons covered by something else at their centre (the

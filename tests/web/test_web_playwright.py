@@ -22,54 +22,21 @@ from typing import Any
 
 import pytest
 from drivers import (
-    CARD,
-    CHROMIUM,
     PLAYWRIGHT,
     ROOT,
-    SIZES,
     PageErrors,
-    browser,
     choose_mulle_move,
     close_modals,
     create_game,
-    free_port,
     mulle_click_move,
     new_context,
     play_cribbage_to_the_end,
     root_data,
-    server,
-    server_command,
-    serving,
     shot,
     shots,
     wait_mine_or_over,
 )
 from web_layout import fits_one_screen, nothing_moved, regions
-
-#: The names other test files imported from here before :mod:`drivers` held them (a file still doing so works).
-_context, _free_port, _server_command = new_context, free_port, server_command
-__all__ = [
-    "CARD",
-    "CHROMIUM",
-    "ROOT",
-    "SIZES",
-    "PageErrors",
-    "_context",
-    "_free_port",
-    "_server_command",
-    "browser",
-    "choose_mulle_move",
-    "close_modals",
-    "create_game",
-    "mulle_click_move",
-    "play_cribbage_to_the_end",
-    "root_data",
-    "server",
-    "serving",
-    "shot",
-    "shots",
-    "wait_mine_or_over",
-]
 
 pytestmark = PLAYWRIGHT
 

@@ -29,12 +29,12 @@ import subprocess
 from typing import Any
 
 import pytest
-from test_web_playwright import (  # the fixtures and helpers of the end-to-end tests
+from drivers import (
     CHROMIUM,
     PageErrors,
-    _context,
     browser,
     create_game,
+    new_context,
     root_data,
     server,
     shot,
@@ -51,7 +51,7 @@ pytestmark = [
 
 
 def _quick(browser: Any, **kw: Any) -> Any:
-    ctx = _context(browser, **kw)
+    ctx = new_context(browser, **kw)
     ctx.add_init_script("localStorage.setItem('kortbord.settings', JSON.stringify({speed: 'off'}));")
     return ctx
 

@@ -22,23 +22,20 @@ from __future__ import annotations
 
 import json
 import re
-import sys
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from test_web_playwright import (  # the fixtures and helpers of the end-to-end tests
+from drivers import (
+    BUILDS_SEED,
     CHROMIUM,
     PageErrors,
-    _context,
-    _free_port,
     browser,
     close_modals,
     create_game,
     mulle_click_move,
+    new_context,
     root_data,
     server,
-    serving,
     shot,
     wait_mine_or_over,
 )
@@ -54,7 +51,7 @@ pytestmark = [
 #: A deal (the server's seed for every game) whose first position gives the first seat 4♥ with six ways of building
 #: 13 on 9♣ (one of them packing A♠+Q♥ and 3♥+10♠: a build of six cards), and a capture of one loose card on its
 #: next turn (found by replaying the deal; the tests fail, saying so, if it no longer does).
-SEED = f"{3:064x}"
+SEED = BUILDS_SEED  # the server of drivers.seeded_server deals every game from it
 #: The six-card build the first seat makes on :data:`SEED`.
 PACKET_BUILD = "B 4H on 9C =13 +pkg{AS+QH,3H+TS}"
 
@@ -62,25 +59,11 @@ PACKET_BUILD = "B 4H on 9C =13 +pkg{AS+QH,3H+TS}"
 SCREENS = [(390, 844, "sv"), (1280, 800, "en"), (1366, 768, "sv")]
 
 
-@pytest.fixture(scope="module")
-def seeded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A server whose every game is dealt from :data:`SEED` (``create_app(seed_factory=...)``)."""
-    tmp = tmp_path_factory.mktemp("web-w7-seeded")
-    port = _free_port()
-    code = (
-        "import uvicorn; from kortbord.server.app import create_app; "
-        f"uvicorn.run(create_app(database_url='sqlite+aiosqlite:///{tmp / 't.db'}', bot_delay=0, "
-        f"seed_factory=lambda: {SEED!r}), host='127.0.0.1', port={port}, log_level='warning')"
-    )
-    with serving([sys.executable, "-c", code], port, tmp) as base:
-        yield base
-
-
 def _screen(browser: Any, width: int, height: int, lang: str) -> Any:
     """A context at ``width`` x ``height``: the phone size a touch phone (no mouse, no keyboard), the others a
-    desktop; the language and the quick pace fixed as in :func:`test_web_playwright._context`."""
+    desktop; the language and the quick pace fixed as in :func:`drivers.new_context`."""
     if width > 560:
-        return _context(browser, width=width, height=height, lang=lang)
+        return new_context(browser, width=width, height=height, lang=lang)
     ctx = browser.new_context(
         viewport={"width": width, "height": height}, locale="en-GB", has_touch=True, is_mobile=True
     )
@@ -124,12 +107,12 @@ _LIFT = """
 
 @pytest.mark.parametrize(("width", "height", "lang"), SCREENS)
 def test_build_cards_readable_and_the_lift_inside(
-    seeded: str, browser: Any, width: int, height: int, lang: str
+    seeded_server: str, browser: Any, width: int, height: int, lang: str
 ) -> None:
     ctx = _screen(browser, width, height, lang)
     page = ctx.new_page()
     errors = PageErrors(page)
-    create_game(page, seeded, "mulle", options={"game_length": "single_round"})
+    create_game(page, seeded_server, "mulle", options={"game_length": "single_round"})
     _wait_turn(page)
     legal = json.loads(root_data(page, ".mulle")["legal"])
     assert PACKET_BUILD in legal, f"the fixed deal no longer offers {PACKET_BUILD}: {legal}"
@@ -290,11 +273,11 @@ _WAYS = re.compile(r"\((\d+) (?:ways|sätt)\)")
 
 
 @pytest.mark.parametrize("lang", ["sv", "en"])
-def test_ways_said_are_the_ways_listed(seeded: str, browser: Any, lang: str) -> None:
+def test_ways_said_are_the_ways_listed(seeded_server: str, browser: Any, lang: str) -> None:
     ctx = _screen(browser, 390, 844, lang)
     page = ctx.new_page()
     errors = PageErrors(page)
-    create_game(page, seeded, "mulle")
+    create_game(page, seeded_server, "mulle")
     _wait_turn(page)
     legal = json.loads(root_data(page, ".mulle")["legal"])
     ways = sorted(m for m in legal if m.startswith("B 4H on 9C =13"))  # the server's ways of this build
@@ -365,7 +348,7 @@ def test_first_turn_aids_come_with_the_table(server: str, browser: Any, width: i
 # ----------------------------------------------------------------------------------------------------- item 7
 @pytest.mark.parametrize(("lang", "chip"), [("en", "Your partner"), ("sv", "Din partner")])
 def test_mulle_team_game_marks_the_partner(server: str, browser: Any, lang: str, chip: str) -> None:
-    ctx = _context(browser, width=1280, height=800, lang=lang)
+    ctx = new_context(browser, width=1280, height=800, lang=lang)
     page = ctx.new_page()
     errors = PageErrors(page)
     page.goto(server + "/")
