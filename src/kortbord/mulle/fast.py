@@ -38,9 +38,9 @@ Partial positions (``State.partial``) are not converted either.
 
 from __future__ import annotations
 
+import bisect
 import gc
 import random
-from bisect import insort
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final, cast
@@ -82,7 +82,63 @@ _TRAILS: Final[tuple[FastCode, ...]] = tuple((6, c) for c in range(52))
 _HV: Final[tuple[int, ...]] = HV  # hand values, as state.HV (a Final of this module: static in the compiled build)
 _SCORING: Final[tuple[bool, ...]] = SCORING
 _ONE: Final[tuple[tuple[int], ...]] = tuple((c,) for c in range(52))
+_ONES: Final[tuple[tuple[tuple[int]], ...]] = tuple((o,) for o in _ONE)  # the one loose part (c,) of a capture
+#: ``_BUILD1[52 * x + y]``: the fast code of the build of x on the loose card y with no packed pairs (the most
+#: common move after the trail; shared, as every fast code is immutable)
+_BUILD1: Final[tuple[FastCode, ...]] = tuple(
+    (1, x, _ONE[y], x // 4 + y // 4 + 2, ()) for x in range(52) for y in range(52)
+)
+#: ``_CAPTURE1[52 * x + y]``: the fast code of the capture of the one loose card y with x, no builds taken
+_CAPTURE1: Final[tuple[FastCode, ...]] = tuple((0, x, _ONE[y], ()) for x in range(52) for y in range(52))
 _FIRST: Final[tuple[int]] = (0,)
+_insort: Final = bisect.insort
+
+
+def _probe() -> None:
+    """A function to ask whether this module is compiled (:data:`_NATIVE`)."""
+
+
+#: Whether this module runs compiled (``make compiled``; :data:`COMPILED` says the same, for users).  The few
+#: sorted-list edits of :func:`_play` then run as loops on machine ints (:func:`_take`, :func:`_put`): a call into
+#: the C API's list methods costs the compiled build more than the whole loop; the source calls them.
+_NATIVE: Final[bool] = not hasattr(_probe, "__code__")
+
+
+def _take(a: list[int], x: int) -> int:
+    """Remove the first ``x`` from the sorted list ``a`` (which holds it); return its index (the compiled
+    build's ``i = a.index(x); del a[i]``)."""
+    i = 0
+    while a[i] != x:
+        i += 1
+    _drop(a, i)
+    return i
+
+
+def _drop(a: list[Any], i: int) -> None:
+    """``del a[i]`` (the compiled build's)."""
+    for k in range(i, len(a) - 1):
+        a[k] = a[k + 1]
+    a.pop()
+
+
+def _has(a: list[int], x: int) -> bool:
+    """``x in a`` for the sorted list ``a`` (the compiled build's)."""
+    for c in a:
+        if c >= x:
+            return c == x
+    return False
+
+
+def _put(a: list[int], x: int) -> None:
+    """Insert ``x`` into the sorted list ``a`` after its equals (the compiled build's ``bisect.insort(a, x)``)."""
+    a.append(x)
+    k = len(a) - 1
+    while k and a[k - 1] > x:
+        a[k] = a[k - 1]
+        k -= 1
+    a[k] = x
+
+
 _BUILDS_ONLY: Final[tuple[tuple[()]]] = ((),)  # the one loose part of a capture of builds only
 
 
@@ -421,19 +477,23 @@ def _of_value(table: list[int], start: tuple[int, ...], w: int) -> list[int]:
     return out
 
 
-#: :func:`_table_facts` per vkey (``FastState.vkey``: tables of the same values share them; in random rounds from
-#: fresh seeds about 1 table in 11 has values not seen before, 1 in 3 cards not seen before)
+#: :func:`_table_facts` per table of values (tables of the same values share them; in random rounds from fresh
+#: seeds about 1 table in 11 has values not seen before, 1 in 3 cards not seen before), keyed by
+#: ``vkey ^ (vkey >> 20) ^ (vkey >> 40)`` of the table's ``FastState.vkey``: one key per vkey (the map is
+#: invertible), with the counts of the high values folded into the low bits, which a dict's hash of an int reads
+#: first (the vkey itself has the few counts of aces, twos and threes there: long probe chains)
 _TABLES: Final[dict[int, _TableFacts]] = {}
 
 
-def _table(table: Sequence[int], vkey: int) -> _TableFacts:
-    """The :func:`_table_facts` of ``table`` (vkey ``vkey``), from the cache when it is there."""
-    t = _TABLES.get(vkey)
+def _table(table: Sequence[int], key: int) -> _TableFacts:
+    """The :func:`_table_facts` of ``table`` (cache key ``key``, as :data:`_TABLES`), from the cache when it is
+    there."""
+    t = _TABLES.get(key)
     if t is None:
         t = _table_facts(table)
         if len(_TABLES) > 100_000:
             _TABLES.clear()
-        _TABLES[vkey] = t
+        _TABLES[key] = t
     return t
 
 
@@ -709,9 +769,11 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
     trails = hf.trails
     if not distinct:
         return []
-    t_ = _TABLES.get(f.vkey)
+    vkey = f.vkey
+    tk = vkey ^ (vkey >> 20) ^ (vkey >> 40)  # the cache's key (see _table)
+    t_ = _TABLES.get(tk)
     if t_ is None:
-        t_ = _table(table, f.vkey)
+        t_ = _table(table, tk)
     tv_bits, tvs, cnt, capture_bits, prefix, pair_bits, start = t_
     # bit t: a hand card of table value t may found a build on one loose card (t + tv(y) is a held value)
     found = 0
@@ -789,7 +851,7 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
             else:
                 hb = tuple([i for i, b in enumerate(builds) if b[1] == hx])
             los: _Parts  # the loose parts of the captures
-            if pure and (tkey >> (2 * x)) & 3 and not _SCORING[x]:
+            if pure and not _SCORING[x] and (_has(table, x) if _NATIVE else x in table):
                 los = (_ONE[x],)  # pure mulle (checks.twin_only)
             elif special and hx >= 14:
                 los = _BUILDS_ONLY  # checks.builds_only
@@ -799,7 +861,7 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
                     k = start[hx]  # the loose cards worth less than hx
                     if not prefix[k] >> hx & 1 and mode != "free":
                         # no group of two or more cards: the one maximal part is every card worth hx
-                        opts = (tuple(table[k : start[hx + 1]]),)
+                        opts = _ONES[table[k]] if cnt[hx] == 1 else (tuple(table[k : start[hx + 1]]),)
                     else:
                         opts = _loose(table, tkey, hx, mode)
                 los = opts
@@ -807,7 +869,11 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
             if not (check and _lack(hvc, hx, builds, owned, None, -1, hb)):
                 n0 = len(captures)
                 for lo in los:
-                    if lo or hb:  # without a build of the value, a capture takes some loose cards
+                    if hb:
+                        captures.append((0, x, lo, hb))
+                    elif len(lo) == 1:
+                        captures.append(_CAPTURE1[52 * x + lo[0]])
+                    elif lo:  # without a build of the value, a capture takes some loose cards
                         captures.append((0, x, lo, hb))
                 if len(captures) > n0:
                     capturing |= 1 << x
@@ -828,10 +894,10 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
             if pair_bits >> v & 1:
                 for y in ys:
                     for pk in _found_pairs(tvs, cnt, table, tkey, y, v, forced):
-                        others.append((1, x, _ONE[y], v, pk))
+                        others.append((1, x, _ONE[y], v, pk) if pk else _BUILD1[52 * x + y])
             else:
                 for y in ys:
-                    others.append((1, x, _ONE[y], v, ()))
+                    others.append(_BUILD1[52 * x + y])
         if not builds:
             continue
         for i, bv, down in changeable:
@@ -948,7 +1014,11 @@ def _play(f: FastState, r: _Rules, code: FastCode) -> None:
     x: int = code[1]
     kind: int = code[0]
     hand = f.hands[seat]
-    hand.remove(x)
+    if _NATIVE:
+        j = _take(hand, x)
+    else:
+        j = hand.index(x)  # the sorted hand's first x
+        del hand[j]
     hf = f.hfs[seat]
     hvc = hf.hvc
     hx = _HV[x]
@@ -958,29 +1028,40 @@ def _play(f: FastState, r: _Rules, code: FastCode) -> None:
         hf.held2 &= ~(1 << hx)
     elif k == 0:
         hf.held &= ~(1 << hx)
-    distinct = hf.distinct
-    if len(hand) < len(distinct) or x not in hand:  # no twin of x left (a hand without twins: no search)
-        j = distinct.index(x)
-        del distinct[j]  # distinct is the hand's own; trails may be shared with a list _gen returned: replaced
-        trails = hf.trails[:]
-        del trails[j]
-        hf.trails = trails
+    if j == len(hand) or hand[j] != x:  # no twin of x left (it would be the next card)
+        # distinct and trails are the hand's own (trails may be the list _gen returned for this position: changed
+        # after the move was taken from it, which _gen's callers allow)
+        distinct = hf.distinct
+        if _NATIVE:
+            j = _take(distinct, x)
+            _drop(hf.trails, j)
+        else:
+            j = distinct.index(x)
+            del distinct[j]
+            del hf.trails[j]
     last_play = f.left == 1 and f.pos == len(f.stock)  # the round's last card: no tabbe (spec §2.9)
     f.left -= 1
     table = f.table
     builds = f.builds
     if kind == 6:
-        insort(table, x)
+        if _NATIVE:
+            _put(table, x)
+        else:
+            _insort(table, x)
         f.tkey += _TWO[x]
         f.vkey += _VONE[x]
     elif kind == 0:
         side = seat % 2 if f.teams else seat
-        got = [x, *code[2]]
-        taken = code[3]
+        lo: tuple[int, ...] = code[2]
+        taken: tuple[int, ...] = code[3]
+        got = [x, *lo]
         tkey = f.tkey
         vkey = f.vkey
-        for c in code[2]:
-            table.remove(c)
+        for c in lo:
+            if _NATIVE:
+                _take(table, c)
+            else:
+                table.remove(c)
             tkey -= _TWO[c]
             vkey -= _VONE[c]
         f.tkey = tkey
@@ -988,12 +1069,22 @@ def _play(f: FastState, r: _Rules, code: FastCode) -> None:
         if taken:
             for i in taken:
                 got += builds[i][4]
-            for i in reversed(taken):
-                del builds[i]
+            for k in range(len(taken) - 1, -1, -1):
+                builds.pop(taken[k])
             f.bver += 1
         pile = f.piles[side]
         pile[0] += got
-        if (got[0] == got[1]) if len(got) == 2 else (len(got) > 2 and len(set(got)) < len(got)):  # twins: mulles
+        if len(got) == 2:
+            twins = got[0] == got[1]
+        else:  # some card twice (a 52-bit mask of the cards seen: a machine int in the compiled build)
+            twins = False
+            seen = 0
+            for c in got:
+                if seen >> c & 1:
+                    twins = True
+                    break
+                seen |= 1 << c
+        if twins:  # mulles
             rules = f.rules
             for c in sorted(set(got)):
                 pairs = got.count(c) // 2
@@ -1003,29 +1094,31 @@ def _play(f: FastState, r: _Rules, code: FastCode) -> None:
             pile[2] += 1
         f.last_capturer = seat
     elif kind == 1:
-        y = code[2][0]
+        y: int = code[2][0]
         cards = [x, y]
-        table.remove(y)
+        pk: tuple[tuple[int, int], ...] = code[4]
+        _take_loose(table, y, pk)
         tkey = f.tkey - _TWO[y]
         vkey = f.vkey - _VONE[y]
-        pk = code[4]
-        for a, b in pk:
-            table.remove(a)
-            table.remove(b)
-            tkey -= _TWO[a] + _TWO[b]
-            vkey -= _VONE[a] + _VONE[b]
-            cards += (a, b)
+        for a, c in pk:
+            tkey -= _TWO[a] + _TWO[c]
+            vkey -= _VONE[a] + _VONE[c]
+            cards += (a, c)
         f.tkey = tkey
         f.vkey = vkey
         cards.sort()
-        builds.append([f.next_build, code[3], seat, bool(pk) and r.locking, cards])
+        v: int = code[3]
+        builds.append([f.next_build, v, seat, bool(pk) and r.locking, cards])
         f.next_build += 1
         f.bver += 1
     elif kind == 2 or kind == 3:
         i = code[2]
         b = builds[i]
         v = code[3]
-        insort(b[4], x)
+        if _NATIVE:
+            _put(b[4], x)
+        else:
+            _insort(b[4], x)
         b[1] = v
         b[2] = seat
         b[3] = False
@@ -1035,19 +1128,19 @@ def _play(f: FastState, r: _Rules, code: FastCode) -> None:
                     o[4] = sorted(o[4] + b[4])
                     o[2] = seat
                     o[3] = r.locking
-                    del builds[i]
+                    builds.pop(i)
                     break
     elif kind == 4:
-        b = builds[code[3]]
+        i = code[3]
+        b = builds[i]
         y = code[2][0]
-        table.remove(y)
+        pk = code[4]
+        _take_loose(table, y, pk)
         tkey = f.tkey - _TWO[y]
         vkey = f.vkey - _VONE[y]
         cards = b[4]
         cards += (x, y)
-        for a, c in code[4]:
-            table.remove(a)
-            table.remove(c)
+        for a, c in pk:
             tkey -= _TWO[a] + _TWO[c]
             vkey -= _VONE[a] + _VONE[c]
             cards += (a, c)
@@ -1058,7 +1151,10 @@ def _play(f: FastState, r: _Rules, code: FastCode) -> None:
         b[3] = r.locking
     else:  # 5: lay on
         b = builds[code[2]]
-        insort(b[4], x)
+        if _NATIVE:
+            _put(b[4], x)
+        else:
+            _insort(b[4], x)
         b[2] = seat
         b[3] = True
     if 0 < kind < 6:  # a build was made or changed
@@ -1071,6 +1167,20 @@ def _play(f: FastState, r: _Rules, code: FastCode) -> None:
             f.to_move = s
             return
     _advance(f, seat, r)
+
+
+def _take_loose(table: list[int], y: int, pk: tuple[tuple[int, int], ...]) -> None:
+    """Take the loose card ``y`` and the packed pairs ``pk`` from the sorted loose ``table``."""
+    if _NATIVE:
+        _take(table, y)
+        for a, c in pk:
+            _take(table, a)
+            _take(table, c)
+    else:
+        table.remove(y)
+        for a, c in pk:
+            table.remove(a)
+            table.remove(c)
 
 
 def _advance(f: FastState, seat: int, r: _Rules) -> None:
@@ -1139,7 +1249,7 @@ def _deal(f: FastState, first: bool) -> None:
         h.sort()
     f.hands = hands
     f.hfs = [_hand_facts(h) for h in hands]
-    f.left = sum(map(len, hands))
+    f.left = pos - f.pos - len(table)
     f.is_last_deal = pos == len(stock)
     f.pos = pos
     if first:
