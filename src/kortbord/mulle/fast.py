@@ -685,10 +685,9 @@ def legal(f: object) -> list[FastCode]:
 class _Hand:
     """Facts of one hand (:func:`_hand_facts`), changed in place as its cards are played."""
 
-    __slots__ = ("distinct", "held", "held2", "hvc", "trails")
+    __slots__ = ("held", "held2", "hvc", "trails")
 
-    def __init__(self, distinct: list[int], held: int, held2: int, hvc: list[int], trails: list[FastCode]) -> None:
-        self.distinct = distinct
+    def __init__(self, held: int, held2: int, hvc: list[int], trails: list[FastCode]) -> None:
         self.held = held
         self.held2 = held2
         self.hvc = hvc
@@ -696,25 +695,26 @@ class _Hand:
 
 
 def _hand_facts(hand: list[int]) -> _Hand:
-    """The :class:`_Hand` of a sorted hand: its ``distinct`` cards (identical twins are one move), bit v of
-    ``held``/``held2`` when it holds at least one/two cards of hand value v, ``hvc[v]`` the number of cards of hand
-    value v (``checks.hand_value_counts``) and the ``trails`` codes of the distinct cards, in the same order
-    (``trails`` may be shared with a list :func:`_gen` returned: never changed, replaced when the hand changes;
-    ``distinct`` is changed in place)."""
+    """The :class:`_Hand` of a sorted hand: bit v of ``held``/``held2`` when it holds at least one/two cards of
+    hand value v, ``hvc[v]`` the number of cards of hand value v (``checks.hand_value_counts``) and the ``trails``
+    codes of its distinct cards (identical twins are one move), ascending -- ``trails[k][1]`` is the k-th distinct
+    card.  ``trails`` may be the list :func:`_gen` returned: :func:`_play` changes it in place once the move has
+    been taken from it (which :func:`_gen`'s callers allow)."""
     held = 0
     held2 = 0
     hvc = [0] * 17
-    distinct: list[int] = []
+    trails: list[FastCode] = []
     prev = -1
     for c in hand:
         b = _HVB[c]
         held2 |= held & b
         held |= b
-        hvc[_HV[c]] += 1
+        h = _HV[c]
+        hvc[h] = hvc[h] + 1
         if c != prev:
-            distinct.append(c)
+            trails.append(_TRAILS[c])
             prev = c
-    return _Hand(distinct, held, held2, hvc, [_TRAILS[c] for c in distinct])
+    return _Hand(held, held2, hvc, trails)
 
 
 def _builds_facts(r: _Rules, builds: list[list[Any]], seat: int, teams: bool) -> _BuildsFacts:
@@ -754,7 +754,8 @@ def _builds_facts(r: _Rules, builds: list[list[Any]], seat: int, teams: bool) ->
 
 def _gen(r: _Rules, f: FastState) -> list[FastCode]:
     """:func:`legal` of ``f`` (the engine's ``movegen._codes`` for supported rules) with the rules' facts ``r``.
-    The returned list may be shared: never change it."""
+    The returned list may be shared (with the hand's facts): never change it, and take the move from it before the
+    next :func:`_play`, which may change it."""
     seat = f.to_move
     assert seat is not None
     hf = f.hfs[seat]
@@ -762,12 +763,11 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
     tkey = f.tkey
     builds = f.builds
     teams = f.teams
-    distinct = hf.distinct
     held = hf.held
     held2 = hf.held2
     hvc = hf.hvc
     trails = hf.trails
-    if not distinct:
+    if not trails:
         return []
     vkey = f.vkey
     tk = vkey ^ (vkey >> 20) ^ (vkey >> 40)  # the cache's key (see _table)
@@ -816,11 +816,12 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
                         found |= 1 << (bv - w)  # package with a loose card worth bv - t
         if owned and r.reserve:
             for i in owned:
-                k = hvc[builds[i][1]]
+                ov: int = builds[i][1]
+                k = hvc[ov]
                 if k == 0:
                     bare = True
                 elif k == 1:
-                    check_bits |= 1 << builds[i][1]
+                    check_bits |= 1 << ov
     if not r.pkg_on:
         pair_bits = 0
     forced = r.forced
@@ -834,7 +835,8 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
     special = r.special
     from_hand = r.from_hand
     cap_hv = held & capture_bits
-    for x in distinct:
+    for tc in trails:  # the distinct cards of the hand, ascending
+        x: int = tc[1]
         hx = _HV[x]
         t = x // 4 + 1
         if not (cap_hv >> hx | found >> t) & 1:
@@ -937,7 +939,7 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
             if not moves:
                 return trails
             if skip and capturing:
-                moves += [_TRAILS[x] for x in distinct if not capturing >> x & 1]
+                moves += [tc for tc in trails if not capturing >> tc[1] & 1]
             else:
                 moves += trails
     if not moves:  # safety valve (spec §2.6)
@@ -1029,16 +1031,17 @@ def _play(f: FastState, r: _Rules, code: FastCode) -> None:
     elif k == 0:
         hf.held &= ~(1 << hx)
     if j == len(hand) or hand[j] != x:  # no twin of x left (it would be the next card)
-        # distinct and trails are the hand's own (trails may be the list _gen returned for this position: changed
-        # after the move was taken from it, which _gen's callers allow)
-        distinct = hf.distinct
+        # (trails may be the list _gen returned for this position: changed after the move was taken from it, which
+        # _gen's callers allow)
+        trails = hf.trails
         if _NATIVE:
-            j = _take(distinct, x)
-            _drop(hf.trails, j)
+            tx = _TRAILS[x]  # the hand's trail code of x (the shared one)
+            j = 0
+            while trails[j] is not tx:
+                j += 1
+            _drop(trails, j)
         else:
-            j = distinct.index(x)
-            del distinct[j]
-            del hf.trails[j]
+            trails.remove(_TRAILS[x])
     last_play = f.left == 1 and f.pos == len(f.stock)  # the round's last card: no tabbe (spec §2.9)
     f.left -= 1
     table = f.table
@@ -1395,16 +1398,31 @@ def _fast_round(
     f = _new_round(rules, players, teams, dealer, deck)
     moves = 0
     if type(rng) is random.Random and _DRAWS_OK:
+        # rng.choice(ms) is rng._randbelow(len(ms)): getrandbits(k) (k = len(ms).bit_length(), one 32-bit output
+        # of the generator, its top k bits) until below len(ms) -- here from the outputs fetched in blocks
+        # (_words), never more than the round still takes: each card left in a hand or the stock is one move
+        # more, with one draw at least (checked by _draws_ok)
+        words = b""
+        w = 0  # the next output of words
         while f.breakdown is None:
             seat = f.to_move
             assert seat is not None
             ms = _gen(r, f)
-            # rng.choice(ms): rng._randbelow(len(ms)) by rejection from getrandbits (checked by _draws_ok)
             n = len(ms)
             k = n.bit_length()
-            i = getrandbits(k)
-            while i >= n:
-                i = getrandbits(k)
+            while True:
+                if 4 * w < len(words):
+                    i = _top(words, w, k)
+                    w += 1
+                else:
+                    left = f.left + len(f.stock) - f.pos
+                    if left >= _BLOCK:
+                        words = _words(getrandbits, left)
+                        w = 0
+                        continue
+                    i = getrandbits(k)
+                if i < n:
+                    break
             _play(f, r, ms[i])
             moves += 1
     else:
@@ -1420,15 +1438,49 @@ def _fast_round(
     )
 
 
+def _words(getrandbits: Any, m: int) -> bytes:
+    """The generator's next ``m`` 32-bit outputs, in order, as 4 little-endian bytes each, in one call:
+    ``getrandbits(32 * m)`` takes ``m`` outputs and puts the first in the lowest 32 bits (CPython's ``_random``;
+    checked by :func:`_draws_ok`)."""
+    words: bytes = getrandbits(32 * m).to_bytes(4 * m, "little")
+    return words
+
+
+#: the fewest outputs fetched as a block (:func:`_words`); fewer are drawn one by one (a block costs two calls)
+_BLOCK: Final = 4
+
+
+def _top(words: bytes, w: int, k: int) -> int:
+    """The top ``k`` bits (1..32) of output ``w`` of ``words`` (:func:`_words`): ``getrandbits(k)`` drawn from it
+    (``genrand_uint32() >> (32 - k)``); for k <= 8 its last byte alone."""
+    t = 4 * w + 3
+    if k <= 8:
+        return words[t] >> (8 - k)
+    return ((words[t] << 24) | (words[t - 1] << 16) | (words[t - 2] << 8) | words[t - 3]) >> (32 - k)
+
+
 def _shuffle(getrandbits: Any, x: list[int]) -> None:
     """``random.Random.shuffle(x)`` with its draws (``_randbelow(i + 1)`` by rejection from ``getrandbits``)
-    written out: the same permutation from the same generator state (checked by :func:`_draws_ok`)."""
+    written out: the same permutation from the same generator state (checked by :func:`_draws_ok`).  A draw
+    ``getrandbits(k)`` (k <= 32) is the top k bits of one 32-bit output: the outputs are fetched in blocks
+    (:func:`_words`), never more than the shuffle still takes (at position i, i draws at least)."""
+    words = b""
+    w = 0  # the next output of words
     for i in range(len(x) - 1, 0, -1):
         n = i + 1
         k = n.bit_length()
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
+        while True:
+            if 4 * w < len(words):
+                j = _top(words, w, k)
+                w += 1
+            elif i >= _BLOCK:
+                words = _words(getrandbits, i)
+                w = 0
+                continue
+            else:
+                j = getrandbits(k)
+            if j < n:
+                break
         x[i], x[j] = x[j], x[i]
 
 
@@ -1442,16 +1494,23 @@ def _draws_ok() -> bool:
     d2 = list(range(104))
     a.shuffle(d1)
     _shuffle(b.getrandbits, d2)
-    if d1 != d2:
+    if d1 != d2 or a.getstate() != b.getstate():
         return False
-    for n in (1, 2, 3, 5, 8, 13, 64, 100, 1000):
-        k = n.bit_length()
-        i = b.getrandbits(k)
+    ns = (1, 2, 3, 5, 8, 13, 64, 100, 1000, 2**31 + 1)
+    words = _words(b.getrandbits, 3 * len(ns))  # enough for these draws (check below): as random_round draws
+    w = 0
+    for n in ns:
+        i = n
         while i >= n:
-            i = b.getrandbits(k)
+            if 4 * w == len(words):
+                return False  # not expected: fewer than 3 draws each
+            i = _top(words, w, n.bit_length())
+            w += 1
         if a.choice(range(n)) != i:
             return False
-    return a.random() == b.random()
+    for _ in range(w, len(words) // 4):  # the outputs fetched and not used above
+        a.getrandbits(32)
+    return a.getstate() == b.getstate() and a.random() == b.random()
 
 
 _DRAWS_OK: Final = _draws_ok()
