@@ -1410,19 +1410,24 @@ def _fast_round(
             ms = _gen(r, f)
             n = len(ms)
             k = n.bit_length()
-            while True:
-                if 4 * w < len(words):
-                    i = _top(words, w, k)
-                    w += 1
-                else:
-                    left = f.left + len(f.stock) - f.pos
-                    if left >= _BLOCK:
-                        words = _words(getrandbits, left)
-                        w = 0
-                        continue
+            if _NATIVE:
+                while True:
+                    if 4 * w < len(words):
+                        i = _top(words, w, k)
+                        w += 1
+                    else:
+                        left = f.left + len(f.stock) - f.pos
+                        if left >= _BLOCK:
+                            words = _words(getrandbits, left)
+                            w = 0
+                            continue
+                        i = getrandbits(k)
+                    if i < n:
+                        break
+            else:
+                i = getrandbits(k)
+                while i >= n:
                     i = getrandbits(k)
-                if i < n:
-                    break
             _play(f, r, ms[i])
             moves += 1
     else:
@@ -1446,7 +1451,9 @@ def _words(getrandbits: Any, m: int) -> bytes:
     return words
 
 
-#: the fewest outputs fetched as a block (:func:`_words`); fewer are drawn one by one (a block costs two calls)
+#: the fewest outputs fetched as a block (:func:`_words`); fewer are drawn one by one (a block costs two calls).
+#: Only the compiled build fetches blocks: in the source, the call of :func:`_top` per draw costs more than the
+#: ``getrandbits`` call it saves.
 _BLOCK: Final = 4
 
 
@@ -1469,18 +1476,23 @@ def _shuffle(getrandbits: Any, x: list[int]) -> None:
     for i in range(len(x) - 1, 0, -1):
         n = i + 1
         k = n.bit_length()
-        while True:
-            if 4 * w < len(words):
-                j = _top(words, w, k)
-                w += 1
-            elif i >= _BLOCK:
-                words = _words(getrandbits, i)
-                w = 0
-                continue
-            else:
+        if not _NATIVE:
+            j = getrandbits(k)
+            while j >= n:
                 j = getrandbits(k)
-            if j < n:
-                break
+        else:
+            while True:
+                if 4 * w < len(words):
+                    j = _top(words, w, k)
+                    w += 1
+                elif i >= _BLOCK:
+                    words = _words(getrandbits, i)
+                    w = 0
+                    continue
+                else:
+                    j = getrandbits(k)
+                if j < n:
+                    break
         x[i], x[j] = x[j], x[i]
 
 
