@@ -48,8 +48,10 @@ bench-bots: $(STAMP)
 
 # the optional compiled build of Mulle's fast core (issue #13 item 5): mypyc compiles src/kortbord/mulle/fast.py
 # into extensions next to it (needs gcc and Python's headers); the package imports them in its place
-# (kortbord.mulle.fast.COMPILED), KORTBORD_PURE=1 forces the source; make clean-compiled removes them
-compiled: $(STAMP)
+# (kortbord.mulle.fast.COMPILED), KORTBORD_PURE=1 forces the source; make clean-compiled removes them.  In a git
+# worktree that shares another checkout's venv: make compiled BIN=/that/.venv/bin STAMP=/dev/null (no setup step:
+# /dev/null is filtered out, else its old time would re-run setup and re-point the venv's editable install here)
+compiled: $(filter-out /dev/null,$(STAMP))
 	cd src && $(abspath $(BIN))/mypyc --no-warn-unused-configs kortbord/mulle/fast.py
 	# mypyc leaves the unchanged loader extension (fast.*.so) with its first build's time: mark the build fresh
 	touch src/kortbord/mulle/fast.*.so src/kortbord/mulle/fast__mypyc.*.so

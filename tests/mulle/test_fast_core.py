@@ -308,3 +308,50 @@ def test_table_facts_locate_each_value(cards: list[int]) -> None:
     for v in range(1, 17):
         assert table[start[v] : start[v + 1]] == [c for c in table if c // 4 + 1 == v]
         assert cnt[v] == start[v + 1] - start[v]
+
+
+@settings(max_examples=300, deadline=None)
+@given(cards=st.lists(st.integers(0, 51), min_size=1, max_size=16), pick=st.integers(0, 15), new=st.integers(0, 51))
+def test_sorted_list_edits_are_the_list_methods(cards: list[int], pick: int, new: int) -> None:
+    """The compiled build's edits of the sorted hands and loose table (``_take``, ``_drop``, ``_put``, ``_has``;
+    run by either build here) do what ``list.index`` with ``del``, ``bisect.insort`` and ``in`` do."""
+    a = sorted(cards)
+    x = a[pick % len(a)]
+    want = list(a)
+    i = want.index(x)
+    del want[i]
+    got = list(a)
+    assert fast._take(got, x) == i
+    assert got == want
+    for y in range(52):
+        assert fast._has(a, y) == (y in a)
+    put = list(a)
+    fast._put(put, new)
+    assert put == sorted([*a, new])
+    dropped = list(a)
+    fast._drop(dropped, pick % len(a))
+    assert dropped == a[: pick % len(a)] + a[pick % len(a) + 1 :]
+
+
+def test_shared_codes_are_the_codes_they_stand_for() -> None:
+    """The precomputed fast codes (a build on one loose card without pairs, the capture of one loose card without
+    builds) are the tuples :func:`fast.legal` would otherwise build: value ``t(x) + t(y)`` (table values, A 1)."""
+    for x in range(52):
+        for y in range(52):
+            assert fast._BUILD1[52 * x + y] == (1, x, (y,), x // 4 + 1 + y // 4 + 1, ())
+            assert fast._CAPTURE1[52 * x + y] == (0, x, (y,), ())
+
+
+def test_table_cache_keys_are_one_per_table_of_values() -> None:
+    """The table facts' cache key (``vkey ^ vkey >> 20 ^ vkey >> 40``) never joins two tables of different values:
+    every multiset of up to 5 loose values (with up to 3 of each) has its own key."""
+    from itertools import combinations_with_replacement
+
+    keys: dict[int, int] = {}
+    for n in range(6):
+        for values in combinations_with_replacement(range(13), n):
+            if any(values.count(v) > 3 for v in values):
+                continue
+            vkey = sum(1 << (4 * v) for v in values)
+            key = vkey ^ (vkey >> 20) ^ (vkey >> 40)
+            assert keys.setdefault(key, vkey) == vkey

@@ -38,9 +38,9 @@ Partial positions (``State.partial``) are not converted either.
 
 from __future__ import annotations
 
+import bisect
 import gc
 import random
-from bisect import insort
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final, cast
@@ -82,7 +82,63 @@ _TRAILS: Final[tuple[FastCode, ...]] = tuple((6, c) for c in range(52))
 _HV: Final[tuple[int, ...]] = HV  # hand values, as state.HV (a Final of this module: static in the compiled build)
 _SCORING: Final[tuple[bool, ...]] = SCORING
 _ONE: Final[tuple[tuple[int], ...]] = tuple((c,) for c in range(52))
+_ONES: Final[tuple[tuple[tuple[int]], ...]] = tuple((o,) for o in _ONE)  # the one loose part (c,) of a capture
+#: ``_BUILD1[52 * x + y]``: the fast code of the build of x on the loose card y with no packed pairs (the most
+#: common move after the trail; shared, as every fast code is immutable)
+_BUILD1: Final[tuple[FastCode, ...]] = tuple(
+    (1, x, _ONE[y], x // 4 + y // 4 + 2, ()) for x in range(52) for y in range(52)
+)
+#: ``_CAPTURE1[52 * x + y]``: the fast code of the capture of the one loose card y with x, no builds taken
+_CAPTURE1: Final[tuple[FastCode, ...]] = tuple((0, x, _ONE[y], ()) for x in range(52) for y in range(52))
 _FIRST: Final[tuple[int]] = (0,)
+_insort: Final = bisect.insort
+
+
+def _probe() -> None:
+    """A function to ask whether this module is compiled (:data:`_NATIVE`)."""
+
+
+#: Whether this module runs compiled (``make compiled``; :data:`COMPILED` says the same, for users).  The few
+#: sorted-list edits of :func:`_play` then run as loops on machine ints (:func:`_take`, :func:`_put`): a call into
+#: the C API's list methods costs the compiled build more than the whole loop; the source calls them.
+_NATIVE: Final[bool] = not hasattr(_probe, "__code__")
+
+
+def _take(a: list[int], x: int) -> int:
+    """Remove the first ``x`` from the sorted list ``a`` (which holds it); return its index (the compiled
+    build's ``i = a.index(x); del a[i]``)."""
+    i = 0
+    while a[i] != x:
+        i += 1
+    _drop(a, i)
+    return i
+
+
+def _drop(a: list[Any], i: int) -> None:
+    """``del a[i]`` (the compiled build's)."""
+    for k in range(i, len(a) - 1):
+        a[k] = a[k + 1]
+    a.pop()
+
+
+def _has(a: list[int], x: int) -> bool:
+    """``x in a`` for the sorted list ``a`` (the compiled build's)."""
+    for c in a:
+        if c >= x:
+            return c == x
+    return False
+
+
+def _put(a: list[int], x: int) -> None:
+    """Insert ``x`` into the sorted list ``a`` after its equals (the compiled build's ``bisect.insort(a, x)``)."""
+    a.append(x)
+    k = len(a) - 1
+    while k and a[k - 1] > x:
+        a[k] = a[k - 1]
+        k -= 1
+    a[k] = x
+
+
 _BUILDS_ONLY: Final[tuple[tuple[()]]] = ((),)  # the one loose part of a capture of builds only
 
 
@@ -421,19 +477,23 @@ def _of_value(table: list[int], start: tuple[int, ...], w: int) -> list[int]:
     return out
 
 
-#: :func:`_table_facts` per vkey (``FastState.vkey``: tables of the same values share them; in random rounds from
-#: fresh seeds about 1 table in 11 has values not seen before, 1 in 3 cards not seen before)
+#: :func:`_table_facts` per table of values (tables of the same values share them; in random rounds from fresh
+#: seeds about 1 table in 11 has values not seen before, 1 in 3 cards not seen before), keyed by
+#: ``vkey ^ (vkey >> 20) ^ (vkey >> 40)`` of the table's ``FastState.vkey``: one key per vkey (the map is
+#: invertible), with the counts of the high values folded into the low bits, which a dict's hash of an int reads
+#: first (the vkey itself has the few counts of aces, twos and threes there: long probe chains)
 _TABLES: Final[dict[int, _TableFacts]] = {}
 
 
-def _table(table: Sequence[int], vkey: int) -> _TableFacts:
-    """The :func:`_table_facts` of ``table`` (vkey ``vkey``), from the cache when it is there."""
-    t = _TABLES.get(vkey)
+def _table(table: Sequence[int], key: int) -> _TableFacts:
+    """The :func:`_table_facts` of ``table`` (cache key ``key``, as :data:`_TABLES`), from the cache when it is
+    there."""
+    t = _TABLES.get(key)
     if t is None:
         t = _table_facts(table)
         if len(_TABLES) > 100_000:
             _TABLES.clear()
-        _TABLES[vkey] = t
+        _TABLES[key] = t
     return t
 
 
@@ -625,10 +685,9 @@ def legal(f: object) -> list[FastCode]:
 class _Hand:
     """Facts of one hand (:func:`_hand_facts`), changed in place as its cards are played."""
 
-    __slots__ = ("distinct", "held", "held2", "hvc", "trails")
+    __slots__ = ("held", "held2", "hvc", "trails")
 
-    def __init__(self, distinct: list[int], held: int, held2: int, hvc: list[int], trails: list[FastCode]) -> None:
-        self.distinct = distinct
+    def __init__(self, held: int, held2: int, hvc: list[int], trails: list[FastCode]) -> None:
         self.held = held
         self.held2 = held2
         self.hvc = hvc
@@ -636,25 +695,26 @@ class _Hand:
 
 
 def _hand_facts(hand: list[int]) -> _Hand:
-    """The :class:`_Hand` of a sorted hand: its ``distinct`` cards (identical twins are one move), bit v of
-    ``held``/``held2`` when it holds at least one/two cards of hand value v, ``hvc[v]`` the number of cards of hand
-    value v (``checks.hand_value_counts``) and the ``trails`` codes of the distinct cards, in the same order
-    (``trails`` may be shared with a list :func:`_gen` returned: never changed, replaced when the hand changes;
-    ``distinct`` is changed in place)."""
+    """The :class:`_Hand` of a sorted hand: bit v of ``held``/``held2`` when it holds at least one/two cards of
+    hand value v, ``hvc[v]`` the number of cards of hand value v (``checks.hand_value_counts``) and the ``trails``
+    codes of its distinct cards (identical twins are one move), ascending -- ``trails[k][1]`` is the k-th distinct
+    card.  ``trails`` may be the list :func:`_gen` returned: :func:`_play` changes it in place once the move has
+    been taken from it (which :func:`_gen`'s callers allow)."""
     held = 0
     held2 = 0
     hvc = [0] * 17
-    distinct: list[int] = []
+    trails: list[FastCode] = []
     prev = -1
     for c in hand:
         b = _HVB[c]
         held2 |= held & b
         held |= b
-        hvc[_HV[c]] += 1
+        h = _HV[c]
+        hvc[h] = hvc[h] + 1
         if c != prev:
-            distinct.append(c)
+            trails.append(_TRAILS[c])
             prev = c
-    return _Hand(distinct, held, held2, hvc, [_TRAILS[c] for c in distinct])
+    return _Hand(held, held2, hvc, trails)
 
 
 def _builds_facts(r: _Rules, builds: list[list[Any]], seat: int, teams: bool) -> _BuildsFacts:
@@ -694,7 +754,8 @@ def _builds_facts(r: _Rules, builds: list[list[Any]], seat: int, teams: bool) ->
 
 def _gen(r: _Rules, f: FastState) -> list[FastCode]:
     """:func:`legal` of ``f`` (the engine's ``movegen._codes`` for supported rules) with the rules' facts ``r``.
-    The returned list may be shared: never change it."""
+    The returned list may be shared (with the hand's facts): never change it, and take the move from it before the
+    next :func:`_play`, which may change it."""
     seat = f.to_move
     assert seat is not None
     hf = f.hfs[seat]
@@ -702,16 +763,17 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
     tkey = f.tkey
     builds = f.builds
     teams = f.teams
-    distinct = hf.distinct
     held = hf.held
     held2 = hf.held2
     hvc = hf.hvc
     trails = hf.trails
-    if not distinct:
+    if not trails:
         return []
-    t_ = _TABLES.get(f.vkey)
+    vkey = f.vkey
+    tk = vkey ^ (vkey >> 20) ^ (vkey >> 40)  # the cache's key (see _table)
+    t_ = _TABLES.get(tk)
     if t_ is None:
-        t_ = _table(table, f.vkey)
+        t_ = _table(table, tk)
     tv_bits, tvs, cnt, capture_bits, prefix, pair_bits, start = t_
     # bit t: a hand card of table value t may found a build on one loose card (t + tv(y) is a held value)
     found = 0
@@ -754,11 +816,12 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
                         found |= 1 << (bv - w)  # package with a loose card worth bv - t
         if owned and r.reserve:
             for i in owned:
-                k = hvc[builds[i][1]]
+                ov: int = builds[i][1]
+                k = hvc[ov]
                 if k == 0:
                     bare = True
                 elif k == 1:
-                    check_bits |= 1 << builds[i][1]
+                    check_bits |= 1 << ov
     if not r.pkg_on:
         pair_bits = 0
     forced = r.forced
@@ -772,7 +835,8 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
     special = r.special
     from_hand = r.from_hand
     cap_hv = held & capture_bits
-    for x in distinct:
+    for tc in trails:  # the distinct cards of the hand, ascending
+        x: int = tc[1]
         hx = _HV[x]
         t = x // 4 + 1
         if not (cap_hv >> hx | found >> t) & 1:
@@ -789,7 +853,7 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
             else:
                 hb = tuple([i for i, b in enumerate(builds) if b[1] == hx])
             los: _Parts  # the loose parts of the captures
-            if pure and (tkey >> (2 * x)) & 3 and not _SCORING[x]:
+            if pure and not _SCORING[x] and (_has(table, x) if _NATIVE else x in table):
                 los = (_ONE[x],)  # pure mulle (checks.twin_only)
             elif special and hx >= 14:
                 los = _BUILDS_ONLY  # checks.builds_only
@@ -799,7 +863,7 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
                     k = start[hx]  # the loose cards worth less than hx
                     if not prefix[k] >> hx & 1 and mode != "free":
                         # no group of two or more cards: the one maximal part is every card worth hx
-                        opts = (tuple(table[k : start[hx + 1]]),)
+                        opts = _ONES[table[k]] if cnt[hx] == 1 else (tuple(table[k : start[hx + 1]]),)
                     else:
                         opts = _loose(table, tkey, hx, mode)
                 los = opts
@@ -807,7 +871,11 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
             if not (check and _lack(hvc, hx, builds, owned, None, -1, hb)):
                 n0 = len(captures)
                 for lo in los:
-                    if lo or hb:  # without a build of the value, a capture takes some loose cards
+                    if hb:
+                        captures.append((0, x, lo, hb))
+                    elif len(lo) == 1:
+                        captures.append(_CAPTURE1[52 * x + lo[0]])
+                    elif lo:  # without a build of the value, a capture takes some loose cards
                         captures.append((0, x, lo, hb))
                 if len(captures) > n0:
                     capturing |= 1 << x
@@ -828,10 +896,10 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
             if pair_bits >> v & 1:
                 for y in ys:
                     for pk in _found_pairs(tvs, cnt, table, tkey, y, v, forced):
-                        others.append((1, x, _ONE[y], v, pk))
+                        others.append((1, x, _ONE[y], v, pk) if pk else _BUILD1[52 * x + y])
             else:
                 for y in ys:
-                    others.append((1, x, _ONE[y], v, ()))
+                    others.append(_BUILD1[52 * x + y])
         if not builds:
             continue
         for i, bv, down in changeable:
@@ -871,7 +939,7 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
             if not moves:
                 return trails
             if skip and capturing:
-                moves += [_TRAILS[x] for x in distinct if not capturing >> x & 1]
+                moves += [tc for tc in trails if not capturing >> tc[1] & 1]
             else:
                 moves += trails
     if not moves:  # safety valve (spec §2.6)
@@ -948,7 +1016,11 @@ def _play(f: FastState, r: _Rules, code: FastCode) -> None:
     x: int = code[1]
     kind: int = code[0]
     hand = f.hands[seat]
-    hand.remove(x)
+    if _NATIVE:
+        j = _take(hand, x)
+    else:
+        j = hand.index(x)  # the sorted hand's first x
+        del hand[j]
     hf = f.hfs[seat]
     hvc = hf.hvc
     hx = _HV[x]
@@ -958,29 +1030,41 @@ def _play(f: FastState, r: _Rules, code: FastCode) -> None:
         hf.held2 &= ~(1 << hx)
     elif k == 0:
         hf.held &= ~(1 << hx)
-    distinct = hf.distinct
-    if len(hand) < len(distinct) or x not in hand:  # no twin of x left (a hand without twins: no search)
-        j = distinct.index(x)
-        del distinct[j]  # distinct is the hand's own; trails may be shared with a list _gen returned: replaced
-        trails = hf.trails[:]
-        del trails[j]
-        hf.trails = trails
+    if j == len(hand) or hand[j] != x:  # no twin of x left (it would be the next card)
+        # (trails may be the list _gen returned for this position: changed after the move was taken from it, which
+        # _gen's callers allow)
+        trails = hf.trails
+        if _NATIVE:
+            tx = _TRAILS[x]  # the hand's trail code of x (the shared one)
+            j = 0
+            while trails[j] is not tx:
+                j += 1
+            _drop(trails, j)
+        else:
+            trails.remove(_TRAILS[x])
     last_play = f.left == 1 and f.pos == len(f.stock)  # the round's last card: no tabbe (spec §2.9)
     f.left -= 1
     table = f.table
     builds = f.builds
     if kind == 6:
-        insort(table, x)
+        if _NATIVE:
+            _put(table, x)
+        else:
+            _insort(table, x)
         f.tkey += _TWO[x]
         f.vkey += _VONE[x]
     elif kind == 0:
         side = seat % 2 if f.teams else seat
-        got = [x, *code[2]]
-        taken = code[3]
+        lo: tuple[int, ...] = code[2]
+        taken: tuple[int, ...] = code[3]
+        got = [x, *lo]
         tkey = f.tkey
         vkey = f.vkey
-        for c in code[2]:
-            table.remove(c)
+        for c in lo:
+            if _NATIVE:
+                _take(table, c)
+            else:
+                table.remove(c)
             tkey -= _TWO[c]
             vkey -= _VONE[c]
         f.tkey = tkey
@@ -988,12 +1072,22 @@ def _play(f: FastState, r: _Rules, code: FastCode) -> None:
         if taken:
             for i in taken:
                 got += builds[i][4]
-            for i in reversed(taken):
-                del builds[i]
+            for k in range(len(taken) - 1, -1, -1):
+                builds.pop(taken[k])
             f.bver += 1
         pile = f.piles[side]
         pile[0] += got
-        if (got[0] == got[1]) if len(got) == 2 else (len(got) > 2 and len(set(got)) < len(got)):  # twins: mulles
+        if len(got) == 2:
+            twins = got[0] == got[1]
+        else:  # some card twice (a 52-bit mask of the cards seen: a machine int in the compiled build)
+            twins = False
+            seen = 0
+            for c in got:
+                if seen >> c & 1:
+                    twins = True
+                    break
+                seen |= 1 << c
+        if twins:  # mulles
             rules = f.rules
             for c in sorted(set(got)):
                 pairs = got.count(c) // 2
@@ -1003,29 +1097,31 @@ def _play(f: FastState, r: _Rules, code: FastCode) -> None:
             pile[2] += 1
         f.last_capturer = seat
     elif kind == 1:
-        y = code[2][0]
+        y: int = code[2][0]
         cards = [x, y]
-        table.remove(y)
+        pk: tuple[tuple[int, int], ...] = code[4]
+        _take_loose(table, y, pk)
         tkey = f.tkey - _TWO[y]
         vkey = f.vkey - _VONE[y]
-        pk = code[4]
-        for a, b in pk:
-            table.remove(a)
-            table.remove(b)
-            tkey -= _TWO[a] + _TWO[b]
-            vkey -= _VONE[a] + _VONE[b]
-            cards += (a, b)
+        for a, c in pk:
+            tkey -= _TWO[a] + _TWO[c]
+            vkey -= _VONE[a] + _VONE[c]
+            cards += (a, c)
         f.tkey = tkey
         f.vkey = vkey
         cards.sort()
-        builds.append([f.next_build, code[3], seat, bool(pk) and r.locking, cards])
+        v: int = code[3]
+        builds.append([f.next_build, v, seat, bool(pk) and r.locking, cards])
         f.next_build += 1
         f.bver += 1
     elif kind == 2 or kind == 3:
         i = code[2]
         b = builds[i]
         v = code[3]
-        insort(b[4], x)
+        if _NATIVE:
+            _put(b[4], x)
+        else:
+            _insort(b[4], x)
         b[1] = v
         b[2] = seat
         b[3] = False
@@ -1035,19 +1131,19 @@ def _play(f: FastState, r: _Rules, code: FastCode) -> None:
                     o[4] = sorted(o[4] + b[4])
                     o[2] = seat
                     o[3] = r.locking
-                    del builds[i]
+                    builds.pop(i)
                     break
     elif kind == 4:
-        b = builds[code[3]]
+        i = code[3]
+        b = builds[i]
         y = code[2][0]
-        table.remove(y)
+        pk = code[4]
+        _take_loose(table, y, pk)
         tkey = f.tkey - _TWO[y]
         vkey = f.vkey - _VONE[y]
         cards = b[4]
         cards += (x, y)
-        for a, c in code[4]:
-            table.remove(a)
-            table.remove(c)
+        for a, c in pk:
             tkey -= _TWO[a] + _TWO[c]
             vkey -= _VONE[a] + _VONE[c]
             cards += (a, c)
@@ -1058,7 +1154,10 @@ def _play(f: FastState, r: _Rules, code: FastCode) -> None:
         b[3] = r.locking
     else:  # 5: lay on
         b = builds[code[2]]
-        insort(b[4], x)
+        if _NATIVE:
+            _put(b[4], x)
+        else:
+            _insort(b[4], x)
         b[2] = seat
         b[3] = True
     if 0 < kind < 6:  # a build was made or changed
@@ -1071,6 +1170,20 @@ def _play(f: FastState, r: _Rules, code: FastCode) -> None:
             f.to_move = s
             return
     _advance(f, seat, r)
+
+
+def _take_loose(table: list[int], y: int, pk: tuple[tuple[int, int], ...]) -> None:
+    """Take the loose card ``y`` and the packed pairs ``pk`` from the sorted loose ``table``."""
+    if _NATIVE:
+        _take(table, y)
+        for a, c in pk:
+            _take(table, a)
+            _take(table, c)
+    else:
+        table.remove(y)
+        for a, c in pk:
+            table.remove(a)
+            table.remove(c)
 
 
 def _advance(f: FastState, seat: int, r: _Rules) -> None:
@@ -1139,7 +1252,7 @@ def _deal(f: FastState, first: bool) -> None:
         h.sort()
     f.hands = hands
     f.hfs = [_hand_facts(h) for h in hands]
-    f.left = sum(map(len, hands))
+    f.left = pos - f.pos - len(table)
     f.is_last_deal = pos == len(stock)
     f.pos = pos
     if first:
@@ -1285,16 +1398,36 @@ def _fast_round(
     f = _new_round(rules, players, teams, dealer, deck)
     moves = 0
     if type(rng) is random.Random and _DRAWS_OK:
+        # rng.choice(ms) is rng._randbelow(len(ms)): getrandbits(k) (k = len(ms).bit_length(), one 32-bit output
+        # of the generator, its top k bits) until below len(ms) -- here from the outputs fetched in blocks
+        # (_words), never more than the round still takes: each card left in a hand or the stock is one move
+        # more, with one draw at least (checked by _draws_ok)
+        words = b""
+        w = 0  # the next output of words
         while f.breakdown is None:
             seat = f.to_move
             assert seat is not None
             ms = _gen(r, f)
-            # rng.choice(ms): rng._randbelow(len(ms)) by rejection from getrandbits (checked by _draws_ok)
             n = len(ms)
             k = n.bit_length()
-            i = getrandbits(k)
-            while i >= n:
+            if _NATIVE:
+                while True:
+                    if 4 * w < len(words):
+                        i = _top(words, w, k)
+                        w += 1
+                    else:
+                        left = f.left + len(f.stock) - f.pos
+                        if left >= _BLOCK:
+                            words = _words(getrandbits, left)
+                            w = 0
+                            continue
+                        i = getrandbits(k)
+                    if i < n:
+                        break
+            else:
                 i = getrandbits(k)
+                while i >= n:
+                    i = getrandbits(k)
             _play(f, r, ms[i])
             moves += 1
     else:
@@ -1310,15 +1443,56 @@ def _fast_round(
     )
 
 
+def _words(getrandbits: Any, m: int) -> bytes:
+    """The generator's next ``m`` 32-bit outputs, in order, as 4 little-endian bytes each, in one call:
+    ``getrandbits(32 * m)`` takes ``m`` outputs and puts the first in the lowest 32 bits (CPython's ``_random``;
+    checked by :func:`_draws_ok`)."""
+    words: bytes = getrandbits(32 * m).to_bytes(4 * m, "little")
+    return words
+
+
+#: the fewest outputs fetched as a block (:func:`_words`); fewer are drawn one by one (a block costs two calls).
+#: Only the compiled build fetches blocks: in the source, the call of :func:`_top` per draw costs more than the
+#: ``getrandbits`` call it saves.
+_BLOCK: Final = 4
+
+
+def _top(words: bytes, w: int, k: int) -> int:
+    """The top ``k`` bits (1..32) of output ``w`` of ``words`` (:func:`_words`): ``getrandbits(k)`` drawn from it
+    (``genrand_uint32() >> (32 - k)``); for k <= 8 its last byte alone."""
+    t = 4 * w + 3
+    if k <= 8:
+        return words[t] >> (8 - k)
+    return ((words[t] << 24) | (words[t - 1] << 16) | (words[t - 2] << 8) | words[t - 3]) >> (32 - k)
+
+
 def _shuffle(getrandbits: Any, x: list[int]) -> None:
     """``random.Random.shuffle(x)`` with its draws (``_randbelow(i + 1)`` by rejection from ``getrandbits``)
-    written out: the same permutation from the same generator state (checked by :func:`_draws_ok`)."""
+    written out: the same permutation from the same generator state (checked by :func:`_draws_ok`).  A draw
+    ``getrandbits(k)`` (k <= 32) is the top k bits of one 32-bit output: the outputs are fetched in blocks
+    (:func:`_words`), never more than the shuffle still takes (at position i, i draws at least)."""
+    words = b""
+    w = 0  # the next output of words
     for i in range(len(x) - 1, 0, -1):
         n = i + 1
         k = n.bit_length()
-        j = getrandbits(k)
-        while j >= n:
+        if not _NATIVE:
             j = getrandbits(k)
+            while j >= n:
+                j = getrandbits(k)
+        else:
+            while True:
+                if 4 * w < len(words):
+                    j = _top(words, w, k)
+                    w += 1
+                elif i >= _BLOCK:
+                    words = _words(getrandbits, i)
+                    w = 0
+                    continue
+                else:
+                    j = getrandbits(k)
+                if j < n:
+                    break
         x[i], x[j] = x[j], x[i]
 
 
@@ -1332,16 +1506,23 @@ def _draws_ok() -> bool:
     d2 = list(range(104))
     a.shuffle(d1)
     _shuffle(b.getrandbits, d2)
-    if d1 != d2:
+    if d1 != d2 or a.getstate() != b.getstate():
         return False
-    for n in (1, 2, 3, 5, 8, 13, 64, 100, 1000):
-        k = n.bit_length()
-        i = b.getrandbits(k)
+    ns = (1, 2, 3, 5, 8, 13, 64, 100, 1000, 2**31 + 1)
+    words = _words(b.getrandbits, 3 * len(ns))  # enough for these draws (check below): as random_round draws
+    w = 0
+    for n in ns:
+        i = n
         while i >= n:
-            i = b.getrandbits(k)
+            if 4 * w == len(words):
+                return False  # not expected: fewer than 3 draws each
+            i = _top(words, w, n.bit_length())
+            w += 1
         if a.choice(range(n)) != i:
             return False
-    return a.random() == b.random()
+    for _ in range(w, len(words) // 4):  # the outputs fetched and not used above
+        a.getrandbits(32)
+    return a.getstate() == b.getstate() and a.random() == b.random()
 
 
 _DRAWS_OK: Final = _draws_ok()
