@@ -498,9 +498,11 @@ def _table(table: Sequence[int], key: int) -> _TableFacts:
 
 
 # ----------------------------------------------------------------------------------------------- capture sets
-#: ``(values, twins, h, mode)`` -> the position masks of :func:`_loose`'s parts: which positions a part takes
-#: depends only on the values and on which neighbours are identical cards (``twins``), not on the suits.
-_VLOOSE: Final[dict[tuple[tuple[int, ...], int, int, str], tuple[int, ...]]] = {}
+#: the values, twins, ``h`` and mode of :func:`_loose`'s table (one int, see there) -> the position masks of its
+#: parts: which positions a part takes depends only on the values and on which neighbours are identical cards
+#: (twins), not on the suits.
+_VLOOSE: Final[dict[int, tuple[int, ...]]] = {}
+_MODE_I: Final[dict[str, int]] = {"free": 0, "maximum": 1, "maximal": 2}  # other modes: 3 (all are one key)
 _IDX: Final[dict[int, tuple[int, ...]]] = {}
 
 
@@ -510,18 +512,18 @@ def _loose(table: list[int], tkey: int, h: int, mode: str) -> _Parts:
     (no group, or ``maximal="free"``); ``tkey`` (the table's) is not read.  (Cached by the values only: in random rounds from fresh seeds 4 in 5 of
     these tables are new by cards, 1 in 2 by values.)"""
     below = [c for c in table if c < 4 * h] if h < 14 else table
-    values: list[int] = []
-    twins = 0
+    # the key, one int (cheaper to build and hash than a tuple of tuples): per card a 5-bit digit, its value
+    # (1..13) and a bit for a twin of the card before it (never 0, so the number of cards is read off too); then
+    # h and the mode
+    vk = 0
     prev = -1
-    for i, c in enumerate(below):
-        values.append(c // 4 + 1)
-        if c == prev:
-            twins |= 1 << i
+    for c in below:
+        vk = (vk << 5) | ((c // 4 + 1) << 1) | (1 if c == prev else 0)
         prev = c
-    vkey = (tuple(values), twins, h, mode)
+    vkey = (((vk << 5) | h) << 2) | _MODE_I.get(mode, 3)
     masks = _VLOOSE.get(vkey)
     if masks is None:
-        masks = tuple(_loose_masks(below, values, h, mode))
+        masks = tuple(_loose_masks(below, [c // 4 + 1 for c in below], h, mode))
         if len(_VLOOSE) > 200_000:
             _VLOOSE.clear()
         _VLOOSE[vkey] = masks
@@ -1473,6 +1475,7 @@ def _shuffle(getrandbits: Any, x: list[int]) -> None:
     (:func:`_words`), never more than the shuffle still takes (at position i, i draws at least)."""
     words = b""
     w = 0  # the next output of words
+    j: int  # (an int, not Any: the compiled build's list items and comparisons on machine ints)
     for i in range(len(x) - 1, 0, -1):
         n = i + 1
         k = n.bit_length()
