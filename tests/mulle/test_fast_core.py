@@ -22,7 +22,7 @@ from test_movegen_differential import _random_rules
 from kortbord.mulle import fast
 from kortbord.mulle.movegen import legal_codes
 from kortbord.mulle.rules import Rules
-from kortbord.mulle.scoring import total_card_points
+from kortbord.mulle.scoring import score_pile, total_card_points
 from kortbord.mulle.state import State
 from kortbord.mulle.transitions import apply, apply_code, chance_outcome, new_game
 
@@ -355,3 +355,23 @@ def test_table_cache_keys_are_one_per_table_of_values() -> None:
             vkey = sum(1 << (4 * v) for v in values)
             key = vkey ^ (vkey >> 20) ^ (vkey >> 40)
             assert keys.setdefault(key, vkey) == vkey
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"scoring": "surplus"}, {"spade_points": "additive"}, {"scoring": "surplus", "spade_points": "additive"}],
+)
+def test_score_is_score_pile(options: dict[str, Any]) -> None:
+    """The compiled build scores a round's piles with fast._score: the same dict as scoring.score_pile, key for
+    key and in the same key order, over thousands of random piles (any cards, twins, mulles and tabbar)."""
+    rules = Rules(**options)
+    r = fast._rules_of(rules)
+    rng = random.Random(4242)
+    for _ in range(3000):
+        cards = [rng.randrange(52) for _ in range(rng.randrange(0, 70))]
+        mulles = [(rng.randrange(52), rng.randrange(1, 17)) for _ in range(rng.randrange(0, 5))]
+        tabbar = rng.randrange(5)
+        want = score_pile(cards, mulles, tabbar, rules)
+        got = fast._score(cards, mulles, tabbar, r)
+        assert got == want
+        assert list(got) == list(want)
