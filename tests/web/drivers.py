@@ -28,6 +28,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections import deque
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -184,7 +185,21 @@ def new_context(
         ctx.add_init_script(f"localStorage.setItem('kortbord.settings', JSON.stringify({{speed: '{speed}'}}));")
     if name is not None:
         ctx.add_init_script(f"localStorage.setItem('kortbord.name', '{name}');")
+    ctx.on("page", _record_frames)
     return ctx
+
+
+def _record_frames(page: Any) -> None:
+    """Keep the page's last WebSocket frames (``page.kb_frames``: ("sent" | "got", first 240 characters)) for a
+    failure's message (:func:`wait_next_state`)."""
+    frames: deque[tuple[str, str]] = deque(maxlen=14)
+    page.kb_frames = frames
+
+    def watch(ws: Any) -> None:
+        ws.on("framesent", lambda p: frames.append(("sent", str(p)[:240])))
+        ws.on("framereceived", lambda p: frames.append(("got", str(p)[:240])))
+
+    page.on("websocket", watch)
 
 
 class PageErrors:
@@ -236,12 +251,33 @@ def wait_mine_or_over(page: Any, sel: str, timeout: float = 60000) -> bool:
     return page.locator("#game-over").count() == 0
 
 
-def wait_next_state(page: Any, sel: str, before: str) -> None:
-    """Wait until the table ``sel`` shows a state after version ``before``, or the game is over."""
-    page.wait_for_function(
-        f"v => document.querySelector('#game-over') || document.querySelector('{sel}')?.dataset.version !== v",
-        arg=before,
-    )
+def wait_next_state(page: Any, sel: str, before: str, timeout: float = 60000) -> None:
+    """Wait until the table ``sel`` shows a state after version ``before``, or the game is over; on a timeout the
+    test fails saying what the page shows (phase, legal moves, open dialogs, the status line) with a screenshot
+    ``stuck-at-<version>``, so that a move the page did not send can be told from a server that did not answer."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.wait_for_function(
+            f"v => document.querySelector('#game-over') || document.querySelector('{sel}')?.dataset.version !== v",
+            arg=before,
+            timeout=timeout,
+        )
+    except PlaywrightTimeout:
+        shot(page, f"stuck-at-{before}")
+        seen = page.evaluate(
+            f"""() => {{
+                const t = document.querySelector('{sel}');
+                const open = [...document.querySelectorAll('dialog[open], [role=dialog], .modal')]
+                    .filter(e => e.getClientRects().length).map(e => e.id || e.className);
+                return {{phase: t?.dataset.phase, legal: t?.dataset.legal, version: t?.dataset.version, open,
+                         focus: document.activeElement?.id || document.activeElement?.tagName,
+                         inputs: [...document.querySelectorAll('input.count-input')].map(e => [e.id, e.value]),
+                         status: document.querySelector('#status, .status')?.textContent}};
+            }}"""
+        )
+        frames = "\n".join(f"  {way}: {text}" for way, text in getattr(page, "kb_frames", ()))
+        pytest.fail(f"no state after version {before}: {seen}\nlast WebSocket frames:\n{frames}")
 
 
 def close_modals(page: Any) -> None:
@@ -409,6 +445,18 @@ def lay_away_first_two(page: Any) -> None:
     page.click("#discard")
 
 
+def announce_count(page: Any, count: str) -> None:
+    """Type ``count`` into the count box and press Enter.  The table may draw its count panel again just after the
+    state comes (a new box, the same typed value kept); a ``fill`` that Playwright aimed at the box being replaced
+    reaches no listener, so the number is typed again until the box on the page holds it."""
+    for _ in range(10):
+        page.fill("#count-input", count)
+        if page.eval_on_selector("#count-input", "e => e.value") == count:
+            break
+        page.wait_for_timeout(100)
+    page.press("#count-input", "Enter")
+
+
 def play_first_card(page: Any, legal: list[str]) -> None:
     """In the play: say go when it is legal, else play the first legal card."""
     page.click("#go" if "go" in legal else f".hand-card[data-code='{legal[0]}']")
@@ -431,8 +479,7 @@ def cribbage_turns(page: Any, *, count: str = "4", limit: int = 400) -> Iterator
         elif data["phase"] == "play":
             play_first_card(page, legal)
         elif any(m.startswith("count") for m in legal):
-            page.fill("#count-input", count)
-            page.press("#count-input", "Enter")
+            announce_count(page, count)
         else:
             page.click("#accept")
         wait_next_state(page, ".cribbage", data["version"])
@@ -498,15 +545,12 @@ def play_cribbage_to_the_end(
                 shots(page, mid_shot)
             play_first_card(page, legal)
         elif phase == "show" and any(m.startswith("count") for m in legal):
-            page.fill("#count-input", count)
-            page.press("#count-input", "Enter")
+            announce_count(page, count)
         elif phase == "show" and "accept" in legal:
             if on_accept is None or not on_accept(page):
                 page.click("#accept")
         else:
             pytest.fail(f"unexpected turn: {phase} {legal}")
-        page.wait_for_function(
-            f"() => document.querySelector('#game-over') || document.querySelector('.cribbage')?.dataset.version !== '{before}'"
-        )
+        wait_next_state(page, ".cribbage", before)
         if each_turn is not None:
             each_turn()
