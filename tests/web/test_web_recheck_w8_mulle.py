@@ -1,6 +1,7 @@
 """The Mulle phone findings of the w7 re-check (issue #11), each checked in the real browser (Debian's Chromium driven
 by Playwright, a 390x844 touch phone) against the real server:
 
+* the dotted frame of a card whose twin is unseen lies outside its face, off the corner's rank and suit (finding 1);
 * the ☰ menu closes on a tap outside it (on the felt, on a hand card -- which the tap still chooses), on choosing
   an item and on Escape (finding 2: it stayed open over the banner);
 * the "Båt!" badge of the last deal says what it means on a tap (a phone has no hover for its tooltip): the banner
@@ -69,6 +70,11 @@ def test_phone_menu_closes_outside_on_escape_and_on_an_item(server: str, browser
     assert wait_mine_or_over(page, ".mulle")
     close_modals(page)
     at_rest(page)
+    # finding 1: the twin-unseen frame lies outside the card's face (the corner's rank and suit inside it)
+    offsets = page.evaluate(
+        "() => [...document.querySelectorAll('img.card.twin-unseen')].map((i) => parseFloat(getComputedStyle(i).outlineOffset))"
+    )
+    assert offsets and min(offsets) >= 0, offsets
     # a tap on the felt closes it
     _open_menu(page)
     shot(page, "w8-menu-open", full=False)

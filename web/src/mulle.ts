@@ -519,7 +519,7 @@ export class MulleTable implements Table {
         "div",
         { class: "modal panel", role: "dialog", "aria-modal": "true", "aria-labelledby": "sum-h", id: "round-summary" },
         h("h2", { id: "sum-h" }, t("roundSummary", { n: i + 1 })),
-        nav,
+        nav.firstChild ? nav : null, // one round: no row of round buttons (nor its gap under the title)
         h("div", { class: "scroll" }, table),
         h("button", { class: "primary", id: "summary-close", onclick: close }, t("continue")),
       ),
