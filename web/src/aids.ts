@@ -9,7 +9,7 @@ import { handValue, short } from "./cards";
 import { aidOn, onSettings } from "./settings";
 import { describeNotation } from "./mulle";
 import { parseMove } from "./mullenotation";
-import { decimal, type Fmt } from "./words";
+import { decimal, joinAnd, type Fmt } from "./words";
 import { lang, t } from "./i18n";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -220,8 +220,8 @@ export class Aids {
     if (!mv) return describeNotation(notation) ?? notation;
     const items = [...mv.loose.map(short), ...mv.builds.map(() => t("buildOf", { v: handValue(mv.card) }))];
     const kind = mv.kind === "B" && mv.pkg.length ? "Bpkg" : mv.kind;
-    const pkg = mv.pkg.map(([a, b]) => `${short(a)}+${short(b)}`).join(", ");
-    return aw(`review.mulle.${form}`, { kind, card: short(mv.card), items: items.join(", "), v: mv.value ?? "", on: mv.on ? short(mv.on) : "", pkg });
+    const pkg = joinAnd("mulle", mv.pkg.map(([a, b]) => `${short(a)}+${short(b)}`), lang());
+    return aw(`review.mulle.${form}`, { kind, card: short(mv.card), items: joinAnd("mulle", items, lang()), v: mv.value ?? "", on: mv.on ? short(mv.on) : "", pkg });
   }
 
   private reviewRow(it: Json): string {

@@ -97,7 +97,17 @@ export class GamePage {
   private thinkingEl = h("div", { class: "thinking", id: "thinking", role: "status", hidden: true });
   private overlayEl = h("div", { class: "overlay-wrap" });
   private captureKeys = (e: KeyboardEvent) => this.onKeyCapture(e);
+  // The ☰ menu closes on a tap or click anywhere outside it (the tap still does what it does: chooses a card ...).
+  private outsideMenu = (e: Event) => {
+    const menu = this.openMenu();
+    if (menu && !menu.contains(e.target as Node | null)) menu.removeAttribute("open");
+  };
   private toolsEl = h("div", { class: "tools" });
+
+  /** The ☰ menu when it is open, else null. */
+  private openMenu(): HTMLElement | null {
+    return this.toolsEl.querySelector<HTMLElement>("#game-menu[open]");
+  }
 
   /** The game bar's buttons: the shortcuts and the settings (in the viewer's language). */
   private drawTools(): void {
@@ -173,6 +183,7 @@ export class GamePage {
     });
     document.addEventListener("keydown", this.keyHandler);
     document.addEventListener("keydown", this.captureKeys, true);
+    document.addEventListener("pointerdown", this.outsideMenu, true);
     document.body.classList.add("in-game");
   }
 
@@ -181,6 +192,7 @@ export class GamePage {
     document.removeEventListener("keydown", this.keyHandler);
     document.body.classList.remove("in-game");
     document.removeEventListener("keydown", this.captureKeys, true);
+    document.removeEventListener("pointerdown", this.outsideMenu, true);
     this.motion?.destroy();
     this.aids.destroy();
   }
@@ -207,6 +219,14 @@ export class GamePage {
     const box = openBox();
     if (box && (box.modal || e.key === "Tab")) {
       this.boxKey(box.box, e, box.modal);
+      return;
+    }
+    const menu = this.openMenu();
+    if (e.key === "Escape" && menu) {
+      menu.removeAttribute("open");
+      (menu.querySelector("summary") as HTMLElement | null)?.focus();
+      e.preventDefault();
+      e.stopPropagation();
       return;
     }
     if (e.key === "Escape" && open) {

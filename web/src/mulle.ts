@@ -4,8 +4,8 @@ import { notations } from "./api";
 import { backs, cardImg, cardName, handValue, short } from "./cards";
 import { clear, h } from "./dom";
 import type { Table, TableCtx } from "./gamepage";
-import { t, ts, type Key } from "./i18n";
-import { eventLine } from "./words";
+import { lang, t, ts, type Key } from "./i18n";
+import { eventLine, joinAnd } from "./words";
 import { barFigure, chartFigure } from "./chart";
 import { parseMove, usesAtLeast, usesExactly, type MulleMove } from "./mullenotation";
 
@@ -199,14 +199,15 @@ export class MulleTable implements Table {
       h("span", {}, t("round", { n: v.round })),
       h("span", {}, t("deal", { n: v.deal_no, m: v.deals_total })),
       // the last deal: the båt call in the stock's place (the stock is empty), so the line does not grow a row
-      // when it comes (style.css: on a phone the badge says "Båt!" only, and the line never wraps)
+      // when it comes (style.css: on a phone the badge says "Båt!" only, and the line never wraps; a tap on it
+      // says what it means in the banner, as a phone has no hover for its title)
       v.is_last_deal
         ? h(
             "span",
             { class: "stock" },
             h(
-              "span",
-              { class: "badge baat", id: "baat", title: t("baat"), "aria-label": t("baat") },
+              "button",
+              { type: "button", class: "badge baat", id: "baat", title: t("baat"), "aria-label": t("baat"), onclick: () => this.ctx.flash(t("baatTap"), "info") },
               boatIcon(),
               h("span", { class: "word" }, t("baatWord")),
               h("span", { class: "long" }, t("baatLast")),
@@ -518,7 +519,7 @@ export class MulleTable implements Table {
         "div",
         { class: "modal panel", role: "dialog", "aria-modal": "true", "aria-labelledby": "sum-h", id: "round-summary" },
         h("h2", { id: "sum-h" }, t("roundSummary", { n: i + 1 })),
-        nav,
+        nav.firstChild ? nav : null, // one round: no row of round buttons (nor its gap under the title)
         h("div", { class: "scroll" }, table),
         h("button", { class: "primary", id: "summary-close", onclick: close }, t("continue")),
       ),
@@ -743,12 +744,13 @@ export function describeMove(m: MulleMove, withCard = true): string {
   switch (m.kind) {
     case "C": {
       const items = [...m.loose.map(short), ...m.builds.map(() => buildWords(handValue(m.card)))];
-      return `${by}${t("mv_C", { items: items.join(" ") })}`;
+      // listed as the log lists them: "A♥, 2♦ och K♦" (words.ts joinAnd)
+      return `${by}${t("mv_C", { items: joinAnd("mulle", items, lang()) })}`;
     }
     case "T":
       return t("mv_T", { card });
     case "B":
-      return `${by}${m.pkg.length ? t("mv_Bpkg", { v: m.value!, on: short(m.on!), pkg: m.pkg.map(([a, b]) => `${short(a)}+${short(b)}`).join(", ") }) : t("mv_B", { v: m.value!, on: short(m.on!) })}`;
+      return `${by}${m.pkg.length ? t("mv_Bpkg", { v: m.value!, on: short(m.on!), pkg: joinAnd("mulle", m.pkg.map(([a, b]) => `${short(a)}+${short(b)}`), lang()) }) : t("mv_B", { v: m.value!, on: short(m.on!) })}`;
     case "R":
       return `${by}${t("mv_R", { v: m.value! })}`;
     case "D":
