@@ -35,7 +35,9 @@ from kortbord.i18n import event_text
 
 __all__ = ["browser", "server"]  # fixtures used by name
 
-_browser = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed (apt-get install chromium)")
+_browser = pytest.mark.skipif(
+    not CHROMIUM.exists(), reason="Debian's chromium is not installed (apt-get install chromium)"
+)
 
 
 def _quick(browser: Any, **kw: Any) -> Any:
@@ -69,3 +71,181 @@ def test_partnership_game_over_names_the_teams_as_the_board_does() -> None:
     assert " och skunk " in said, said  # the Swedish word of the options ("Skunk") and the terminal ("skunkad")
     # the Python catalogue (the terminal) says the same
     assert event_text(_OVER4, "sv", _NAMES4, game="cribbage") == said
+
+
+@_browser
+@pytest.mark.slow
+def test_lobby_miscount_note_by_the_levels_with_muggins_on(server: str, browser: Any) -> None:
+    ctx = _quick(browser, width=1280, height=800)
+    page = ctx.new_page()
+    errors = PageErrors(page)
+    page.goto(server + "/")
+    page.click("#tab-cribbage")
+    page.wait_for_selector("#opt-cribbage-muggins")
+    page.set_checked("#opt-cribbage-muggins", False)
+    page.wait_for_timeout(300)  # the levels' answer has come (the note would be filled by now)
+    assert not page.locator("#miscounts").is_visible(), "the Muggins note shows with Muggins off"
+    page.set_checked("#opt-cribbage-muggins", True)
+    note = page.locator("#miscounts")
+    note.wait_for(state="visible")
+    # by the level choice (in the opponents' box), not among the statistics
+    assert page.locator("fieldset.opponents #miscounts").count() == 1
+    assert page.locator("#stats #miscounts").count() == 0
+    assert "Muggins" in note.inner_text()
+    page.set_checked("#opt-cribbage-muggins", False)
+    assert not page.locator("#miscounts").is_visible()
+    errors.check()
+    ctx.close()
+
+
+def _play_to_game_over(page: Any) -> None:
+    """Our seat by clicking (the first two cards away, go or the first legal card) until the game-over panel."""
+    for _ in range(600):
+        page.wait_for_function(
+            "() => document.querySelector('#game-over') || document.querySelector('#show-panel') "
+            "|| document.querySelector('.cribbage')?.dataset.mine === '1'"
+        )
+        if page.locator("#show-panel").count():
+            page.click("#show-close")
+            continue
+        if page.locator("#game-over").count():
+            break
+        data = root_data(page, ".cribbage")
+        legal = json.loads(data["legal"])
+        if data["phase"] == "discard":
+            hand = page.eval_on_selector_all(".hand-card", "els => els.map(e => e.dataset.code)")
+            page.click(f".hand-card[data-code='{hand[0]}']")
+            page.click(f".hand-card[data-code='{hand[1]}']")
+            page.click("#discard")
+        else:
+            page.click("#go" if "go" in legal else f".hand-card[data-code='{legal[0]}']")
+        page.wait_for_function(
+            "v => document.querySelector('#game-over') || document.querySelector('#show-panel') "
+            "|| document.querySelector('.cribbage')?.dataset.version !== v",
+            arg=data["version"],
+        )
+    if page.locator("#show-panel").count():
+        page.click("#show-close")
+    page.wait_for_selector("#game-over", state="visible")
+    at_rest(page)
+
+
+#: What the folded game-over bar covers: a card of the viewer's hand, the log's box (its bottom).
+_BAR_COVERS = """
+() => {
+  const bar = document.querySelector('#game-over').getBoundingClientRect();
+  const hit = (r) => r.width > 0 && r.left < bar.right && bar.left < r.right && r.top < bar.bottom && bar.top < r.bottom;
+  const out = [...document.querySelectorAll('.me .hand-card img.card')].filter((c) => hit(c.getBoundingClientRect())).map((c) => c.dataset.card);
+  const log = document.querySelector('.log');
+  if (log && log.getClientRects().length && hit(log.getBoundingClientRect())) out.push('the log');
+  const me = document.querySelector('.me');
+  if (me && hit(me.getBoundingClientRect())) out.push('the hand box');
+  if (bar.bottom > innerHeight + 1) out.push(`the bar cut at the bottom: ${bar.bottom} > ${innerHeight}`);
+  return out;
+}
+"""
+
+
+def _focus(page: Any) -> str:
+    return str(
+        page.evaluate(
+            "document.activeElement === document.body ? 'BODY' : (document.activeElement?.id || document.activeElement?.outerHTML)"
+        )
+    )
+
+
+@_browser
+@pytest.mark.slow
+def test_game_over_fold_keeps_the_focus_and_the_bar_covers_nothing(server: str, browser: Any) -> None:
+    ctx = _quick(browser, width=1280, height=800)
+    page = ctx.new_page()
+    errors = PageErrors(page)
+    create_game(page, server, "cribbage", options={"target": 61})
+    _play_to_game_over(page)
+    page.wait_for_timeout(300)
+    assert _focus(page) == "rematch"
+    # fold by the keyboard: the fold button keeps the focus (not the body); Enter again opens it on Rematch
+    page.keyboard.press("Shift+Tab")
+    assert _focus(page) == "over-toggle"
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#game-over.hidden")
+    assert _focus(page) == "over-toggle"
+    assert page.get_attribute("#over-toggle", "aria-expanded") == "false"
+    # folded: the bar covers neither the hand nor the log, at every size
+    for w, h in VIEWPORTS:
+        page.set_viewport_size({"width": w, "height": h})
+        at_rest(page)
+        page.wait_for_timeout(200)
+        covered = page.evaluate(_BAR_COVERS)
+        shot(page, f"w8-cribbage-over-folded-{w}x{h}", full=False)
+        assert not covered, f"at {w}x{h} the folded bar covers {covered}"
+    page.set_viewport_size({"width": 1280, "height": 800})
+    at_rest(page)
+    page.focus("#over-toggle")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#game-over:not(.hidden)")
+    assert _focus(page) == "rematch"
+    # the keys list: opened by its ? button and closed with Esc, the focus goes back to the ? button
+    page.click("#over-toggle")  # fold: the ? button is free to press
+    page.click("#keys-btn")
+    page.wait_for_selector("#keys-overlay")
+    assert _focus(page) == "keys-close"
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#keys-overlay", state="detached")
+    assert _focus(page) == "keys-btn"
+    # and by its key: back to what had the focus (the fold button)
+    page.focus("#over-toggle")
+    page.keyboard.press("?")
+    page.wait_for_selector("#keys-overlay")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#keys-overlay", state="detached")
+    assert _focus(page) == "over-toggle"
+    errors.check()
+    ctx.close()
+
+
+#: The seats drawn with the gold "active" border (the turn's), by data-seat ("me" for the viewer's own box).
+_GOLD = """
+() => [...document.querySelectorAll('.cribbage .seatbox')].filter((el) => {
+  const s = getComputedStyle(el);
+  const gold = (c) => c.replace(/\\s/g, '').startsWith('rgb(245,197,66') || c.replace(/\\s/g, '').startsWith('rgba(245,197,66');
+  return gold(s.borderTopColor) || gold(s.outlineColor) && s.outlineStyle !== 'none' || /245,\\s*197,\\s*66/.test(s.boxShadow);
+}).map((el) => el.classList.contains('me') ? 'me' : el.dataset.seat)
+"""
+
+
+@_browser
+@pytest.mark.slow
+def test_only_the_seat_to_play_is_marked_active(server: str, browser: Any) -> None:
+    ctx = _quick(browser, width=1280, height=800)
+    page = ctx.new_page()
+    errors = PageErrors(page)
+    create_game(page, server, "cribbage", options={"target": 61})
+    seen = 0
+    for _ in range(12):
+        page.wait_for_function("() => document.querySelector('.cribbage')?.dataset.mine === '1'")
+        if page.locator("#show-panel").count():
+            page.click("#show-close")
+        at_rest(page)
+        data = root_data(page, ".cribbage")
+        if data["phase"] not in ("discard", "play"):
+            break
+        # our turn: only our box is gold; the computer (which laid away or played last) is not
+        assert page.evaluate(_GOLD) == ["me"], (data["phase"], page.evaluate(_GOLD))
+        seen += 1
+        legal = json.loads(data["legal"])
+        if data["phase"] == "discard":
+            hand = page.eval_on_selector_all(".hand-card", "els => els.map(e => e.dataset.code)")
+            page.click(f".hand-card[data-code='{hand[0]}']")
+            page.click(f".hand-card[data-code='{hand[1]}']")
+            page.click("#discard")
+        else:
+            page.click("#go" if "go" in legal else f".hand-card[data-code='{legal[0]}']")
+        page.wait_for_function(
+            "v => document.querySelector('#show-panel') || document.querySelector('.cribbage')?.dataset.version !== v",
+            arg=data["version"],
+        )
+    assert seen >= 3, seen
+    shot(page, "w8-cribbage-only-the-turn-gold", full=False)
+    errors.check()
+    ctx.close()
