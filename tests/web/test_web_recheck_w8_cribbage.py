@@ -10,6 +10,9 @@
 * a partnership's game over (finding 13) names the teams by their players as the board does ("Du & Dator 3 82"),
   in the page's words and the Python catalogue alike; "skunk" is the project's Swedish word (the options, the
   terminal's rules) and stays;
+* the show summary's "More below" (finding 9) stands in a strip under the list of counts, never over its last line;
+* the lobby's note on the levels that miscount under Muggins (finding 10) stands by the level choice, with Muggins
+  on only.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from drivers import (
     browser,
     create_game,
     new_context,
+    play_cribbage_to_the_show_summary,
     root_data,
     server,
     shot,
@@ -247,5 +251,55 @@ def test_only_the_seat_to_play_is_marked_active(server: str, browser: Any) -> No
         )
     assert seen >= 3, seen
     shot(page, "w8-cribbage-only-the-turn-gold", full=False)
+    errors.check()
+    ctx.close()
+
+
+#: Where the "More below" words stand in the show summary: the list's box, the strip under it, and what is at the
+#: words' middle (the list's content under them would be covered).
+_MORE_BELOW = """
+() => {
+  const wrap = document.querySelector('#show-scroll-wrap'), list = document.querySelector('#show-scroll');
+  const w = wrap.getBoundingClientRect(), l = list.getBoundingClientRect();
+  const after = getComputedStyle(wrap, '::after');
+  const probe = document.elementFromPoint(w.left + w.width / 2, w.bottom - 8);
+  return { more: wrap.classList.contains('more'), shown: after.content !== 'none' && after.visibility !== 'hidden',
+           strip: Math.round(w.bottom - l.bottom), onList: list.contains(probe) };
+}
+"""
+
+
+@_browser
+@pytest.mark.slow
+def test_more_below_stands_under_the_counts_not_over_them(server: str, browser: Any) -> None:
+    ctx = _quick(browser, width=1366, height=768, lang="sv")
+    page = ctx.new_page()
+    errors = PageErrors(page)
+    page.goto(server + "/")
+    page.click("#tab-cribbage")
+    page.wait_for_selector("#opt-cribbage-muggins")
+    page.click("#players-4")
+    page.wait_for_selector("#seat-3")
+    for s in (1, 2, 3):
+        page.select_option(f"#seat-{s}", "bot:greedy")
+    page.click("#create")
+    play_cribbage_to_the_show_summary(page)  # four hands and a crib: a list longer than the dialog
+    page.wait_for_function("() => document.querySelector('#show-scroll-wrap')?.classList.contains('more')")
+    for w, h in VIEWPORTS:
+        page.set_viewport_size({"width": w, "height": h})
+        page.wait_for_timeout(300)
+        found = page.evaluate(_MORE_BELOW)
+        if not found["more"]:
+            continue  # the list fits at this size: no words
+        # the words in a strip of their own under the list (about a line high), never over its lines
+        assert found["shown"] and found["strip"] >= 14 and not found["onList"], (w, h, found)
+    page.set_viewport_size({"width": 1366, "height": 768})
+    shot(page, "w8-cribbage-more-below-1366x768", full=False)
+    # scrolled to its end the words go, the strip stays (the list's box does not jump)
+    before = page.evaluate(_MORE_BELOW)["strip"]
+    page.eval_on_selector("#show-scroll", "el => { el.scrollTop = el.scrollHeight; }")
+    page.wait_for_function("() => !document.querySelector('#show-scroll-wrap').classList.contains('more')")
+    after = page.evaluate(_MORE_BELOW)
+    assert not after["shown"] and after["strip"] == before, (before, after)
     errors.check()
     ctx.close()
