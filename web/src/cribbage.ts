@@ -612,6 +612,9 @@ export class CribbageTable implements Table {
     // A list longer than the screen says so ("More below"), until it is scrolled to its end.
     const mark = () => {
       place();
+      // a list that scrolls at all keeps a strip under it for the words (shown until its end is in sight), so
+      // they never cover a line of the counts
+      wrap.classList.toggle("overflows", scroll.scrollHeight > scroll.clientHeight + 4);
       wrap.classList.toggle("more", scroll.scrollTop + scroll.clientHeight < scroll.scrollHeight - 4);
     };
     scroll.addEventListener("scroll", mark, { passive: true });

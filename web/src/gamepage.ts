@@ -103,6 +103,9 @@ export class GamePage {
     if (menu && !menu.contains(e.target as Node | null)) menu.removeAttribute("open");
   };
   private toolsEl = h("div", { class: "tools" });
+  /** What had the focus when the keys list or the settings opened (it gets it back when they close). */
+  private opener: HTMLElement | null = null;
+  private openerKind: "keys" | "settings" = "keys";
 
   /** The ☰ menu when it is open, else null. */
   private openMenu(): HTMLElement | null {
@@ -199,14 +202,38 @@ export class GamePage {
 
   /** The shortcuts overlay or the settings dialog (one at a time). */
   openOverlay(which: "keys" | "settings" | null): void {
+    const wasOpen = this.overlayEl.firstChild !== null;
     clear(this.overlayEl);
-    if (which === null) return;
+    if (which === null) {
+      if (wasOpen) this.refocusOpener();
+      return;
+    }
+    // the control that opened it (the ? or ⚙ button, a card when a key opened it) gets the focus back on closing
+    const active = document.activeElement;
+    if (!wasOpen) this.opener = active instanceof HTMLElement && active !== document.body ? active : null;
+    this.openerKind = which;
     const close = () => {
       clear(this.overlayEl);
       this.aids.draw();
+      this.refocusOpener();
     };
     this.overlayEl.append(which === "keys" ? keysOverlay(close, (this.msg?.view?.hand ?? []).length || (this.msg?.game === "mulle" ? 8 : 6)) : settingsDialog(close));
     (this.overlayEl.querySelector("#keys-close, #settings-close") as HTMLElement | null)?.focus();
+  }
+
+  /** After the keys list or the settings close: the focus goes back to what opened them when it is still in
+   * sight, else to the bar's own button for them (the ? or ⚙ button, the phone's menu button) -- never the body. */
+  private refocusOpener(): void {
+    const el = this.opener;
+    this.opener = null;
+    const seen = (x: HTMLElement | null): x is HTMLElement => x !== null && x.isConnected && x.getClientRects().length > 0;
+    if (seen(el) && !this.overlayEl.contains(el)) {
+      el.focus();
+      return;
+    }
+    const own = this.toolsEl.querySelector<HTMLElement>(this.openerKind === "settings" ? "#settings-btn" : "#keys-btn");
+    const menu = this.toolsEl.querySelector<HTMLElement>("#menu-btn");
+    (seen(own) ? own : seen(menu) ? menu : null)?.focus();
   }
 
   /** Keys that mean the same in both games, before the table sees them: Enter performs the proposed action, ?
@@ -640,7 +667,19 @@ export class GamePage {
     this.invitesEl.append(box);
   }
 
+  /** The game-over panel folded to its heading or opened again: folded, the focus stays on its fold button (not
+   * the page's body); opened, it goes to the panel's first action (Rematch), as when the panel first opened. */
+  private toggleOver(m: StateMsg): void {
+    this.overHidden = !this.overHidden;
+    this.drawOver(m);
+    const panel = this.overEl.querySelector<HTMLElement>("#game-over");
+    const target = this.overHidden || !panel ? this.overEl.querySelector<HTMLElement>("#over-toggle") : defaultButton(panel);
+    target?.focus();
+  }
+
   private drawOver(m: StateMsg): void {
+    // a redraw (a new state, the review) keeps the focus on the panel's control that had it
+    const had = this.overEl.contains(document.activeElement) ? document.activeElement?.id : undefined;
     clear(this.overEl);
     clear(this.offerEl);
     if (m.status !== "over" && m.view?.phase !== "over") return;
@@ -655,7 +694,7 @@ export class GamePage {
         h("h2", { id: "over-h" }, t("gameOver")),
         h(
           "button",
-          { class: "ghost small", id: "over-toggle", "aria-expanded": String(!this.overHidden), onclick: () => { this.overHidden = !this.overHidden; this.drawOver(m); } },
+          { class: "ghost small", id: "over-toggle", "aria-expanded": String(!this.overHidden), onclick: () => this.toggleOver(m) },
           this.overHidden ? "▴" : "▾",
         ),
       ),
@@ -672,6 +711,7 @@ export class GamePage {
       h("div", { class: "over-middle" }, h("div", { class: "over-details" }, this.table ? this.table.overDetails(this.events) : []), this.aids.reviewEl),
     );
     this.overEl.append(panel);
+    if (had) this.overEl.querySelector<HTMLElement>(`#${CSS.escape(had)}`)?.focus();
     const rm = m.rematch;
     if (rm && m.seat === null) {
       this.offerEl.append(h("div", { class: "panel rematch-offer", role: "status" }, h("p", {}, t("rematchStarted")), this.watchLink(rm.game_id, "watch-rematch-now")));

@@ -235,19 +235,12 @@ export function renderLobby(main: HTMLElement, nav: { openGame(id: string): void
   const draw = () => drawNewGame(newGame, nav);
   draw();
   drawResume(resume, nav);
-  resume.after(statsPanel(miscountNote())); // statistics and the levels worth calling muggins on (stats.ts)
-  showMiscounts();
+  resume.after(statsPanel()); // statistics (stats.ts)
 }
 
 async function loadDoc(game: GameKind): Promise<OptionsDoc> {
   if (!docs[game]) docs[game] = await api.options(game);
   return docs[game]!;
-}
-
-/** The Muggins miscount note is Cribbage's: shown on its tab only. */
-function showMiscounts(): void {
-  const note = document.getElementById("miscounts");
-  if (note) note.hidden = form.game !== "cribbage";
 }
 
 function drawNewGame(el: HTMLElement, nav: { openGame(id: string): void }): void {
@@ -258,7 +251,6 @@ function drawNewGame(el: HTMLElement, nav: { openGame(id: string): void }): void
     drawNewGame(el, nav);
     if (id) document.getElementById(id)?.focus();
   };
-  showMiscounts();
   clear(el);
   el.append(h("h2", { id: "ng-h" }, t("newGame")));
   const tab = (g: GameKind) =>
@@ -395,6 +387,8 @@ function drawNewGame(el: HTMLElement, nav: { openGame(id: string): void }): void
     );
   }
   opp.append(levelHelp);
+  // the levels worth calling muggins on, by the level choice: Cribbage with Muggins on only (stats.ts)
+  if (game === "cribbage" && value(doc, "muggins")) opp.append(miscountNote());
   drawLevelHelp();
   body.append(opp);
 

@@ -159,13 +159,19 @@ export function statsPanel(...extra: HTMLElement[]): HTMLElement {
   return box;
 }
 
-/** The lobby's note on the levels that miscount under Muggins (GET /api/levels/cribbage). */
+/** The levels that miscount under Muggins (GET /api/levels/cribbage), asked once per page load. */
+let miscounting: Promise<{ level: string; miscounts: boolean; miss_rate: number | null }[]> | null = null;
+
+/** The lobby's note on the levels that miscount under Muggins, for the level choice (lobby.ts shows it there, with
+ * Muggins on only); empty (hidden by style.css) until the server has answered or when no level miscounts. */
 export function miscountNote(): HTMLElement {
-  const p = h("p", { class: "muted miscounts", id: "miscounts" });
-  fetch("/api/levels/cribbage")
+  const p = h("p", { class: "muted miscounts help", id: "miscounts" });
+  miscounting ??= fetch("/api/levels/cribbage")
     .then((r) => (r.ok ? r.json() : null))
-    .then((d) => {
-      const levels = ((d?.levels ?? []) as { level: string; miscounts: boolean; miss_rate: number | null }[]).filter((l) => l.miscounts);
+    .then((d) => ((d?.levels ?? []) as { level: string; miscounts: boolean; miss_rate: number | null }[]).filter((l) => l.miscounts))
+    .catch(() => []);
+  miscounting
+    .then((levels) => {
       const name = (l: string) => (has("cribbage", `level.${l}`) ? String(template("cribbage", `level.${l}`, lang())) : l);
       const said = levels.map((l) => (l.miss_rate === null ? name(l.level) : `${name(l.level)} (${Math.round(l.miss_rate * 100)}%)`));
       if (levels.length) p.textContent = aw("ui.miscounts", { levels: said.join(", ") });

@@ -321,7 +321,7 @@ function cribbageData(ev: Json, fmt: Fmt): Record<string, unknown> {
       data.skunk = ev.double_skunk ? tr("cribbage.double_skunk") : ev.skunk ? tr("cribbage.skunk") : "";
       const sc: number[] = ev.scores ?? [];
       const parts = ev.partnership
-        ? [`${fmt.name(0)}+${fmt.name(2)} ${sc[0] + sc[2]}`, `${fmt.name(1)}+${fmt.name(3)} ${sc[1] + sc[3]}`]
+        ? [`${fmt.name(0)} & ${fmt.name(2)} ${sc[0] + sc[2]}`, `${fmt.name(1)} & ${fmt.name(3)} ${sc[1] + sc[3]}`]
         : sc.map((p, s) => `${fmt.name(s)} ${p}`);
       data.scores = `(${parts.join(", ")})`;
       break;

@@ -140,8 +140,8 @@ def event_text(event: Mapping[str, Any], lang: str = "en", names: Sequence[str] 
         scores = event["scores"]
         if event.get("partnership"):
             parts = [
-                f"{_seat(0, names)}+{_seat(2, names)} {scores[0] + scores[2]}",
-                f"{_seat(1, names)}+{_seat(3, names)} {scores[1] + scores[3]}",
+                f"{_seat(0, names)} & {_seat(2, names)} {scores[0] + scores[2]}",
+                f"{_seat(1, names)} & {_seat(3, names)} {scores[1] + scores[3]}",
             ]
         else:
             parts = [f"{_seat(s, names)} {p}" for s, p in enumerate(scores)]
