@@ -48,7 +48,7 @@ from typing import Any, Final, cast
 from kortbord.cards import Card
 from kortbord.errors import InvalidRulesError
 from kortbord.mulle.rules import Rules
-from kortbord.mulle.scoring import card_points, mulle_points, score_pile
+from kortbord.mulle.scoring import card_points, mulle_points, pile_breakdown, score_pile
 from kortbord.mulle.state import HV, SCORING, PileInfo, State
 from kortbord.mulle.state import Build as TableBuild
 
@@ -1227,17 +1227,17 @@ def _advance(f: FastState, seat: int, r: _Rules) -> None:
         f.breakdown = tuple(score_pile(p[0], p[1], p[2], rules) for p in f.piles)
 
 
-#: per card its notation ("9H"), as ``str(Card(c))``; the cards A♠, 2♠ (lillan) and 10♦ (storan)
+#: the cards A♠, 2♠ (lillan) and 10♦ (storan)
 _AS: Final[int] = int(Card.parse("AS"))
 _2S: Final[int] = int(Card.parse("2S"))
 _TD: Final[int] = int(Card.parse("TD"))
-_NOTE: Final[tuple[str, ...]] = tuple(str(Card(c)) for c in range(52))
 
 
 def _score(cards: list[int], mulles: list[tuple[int, int]], tabbar: int, r: _Rules) -> dict[str, Any]:
     """:func:`kortbord.mulle.scoring.score_pile` of one side's pile (spec §2.11), the same dict in the same key
-    order, written out for the compiled build (which would call the interpreted function): a card loop on machine
-    ints there, where the source's ``score_pile`` counts at C speed (``bytes.translate``)."""
+    order: the card loop written out for the compiled build (machine ints there, where the source's ``score_pile``
+    counts at C speed with ``bytes.translate``), the breakdown and the surplus rule from
+    :func:`kortbord.mulle.scoring.pile_breakdown`."""
     spades = aces = n_as = n_2s = n_td = 0
     for c in cards:
         if c == _AS:
@@ -1251,34 +1251,9 @@ def _score(cards: list[int], mulles: list[tuple[int, int]], tabbar: int, r: _Rul
         elif c % 4 == 0:  # another spade
             spades += 1
     pts = r.points
-    ace_s = n_as * pts[_AS]
-    lillan = n_2s * pts[_2S]
-    storan = n_td * pts[_TD]
-    cp = spades + aces + ace_s + lillan + storan
-    mp = 0
-    ml: list[dict[str, Any]] = []
-    for c, pt in mulles:
-        mp += pt
-        ml.append({"card": _NOTE[c], "points": pt})
-    out: dict[str, Any] = {
-        "cards": len(cards),
-        "spades": spades,
-        "ace_of_spades": ace_s,
-        "lillan": lillan,
-        "storan": storan,
-        "other_aces": aces,
-        "card_points": cp,
-        "mulle": ml,
-        "mulle_points": mp,
-        "tabbe": tabbar,
-    }
-    if r.surplus:
-        bonus = 2 * max(0, cp - 20)
-        out["surplus_bonus"] = bonus
-        out["total"] = mp + tabbar + bonus
-    else:
-        out["total"] = cp + mp + tabbar
-    return out
+    return pile_breakdown(
+        len(cards), spades, aces, n_as * pts[_AS], n_2s * pts[_2S], n_td * pts[_TD], mulles, tabbar, r.surplus
+    )
 
 
 def _deal(f: FastState, first: bool) -> None:

@@ -89,10 +89,28 @@ def score_pile(cards: Sequence[int], mulles: Sequence[tuple[int, int]], tabbar: 
     else:
         spades, aces = items.count(1), items.count(2)
         ace_s, lillan, storan = items.count(3) * table[_AS], items.count(4) * table[_2S], items.count(5) * table[_TD]
+    return pile_breakdown(len(cards), spades, aces, ace_s, lillan, storan, mulles, tabbar, rules.scoring == "surplus")
+
+
+def pile_breakdown(
+    n: int,
+    spades: int,
+    aces: int,
+    ace_s: int,
+    lillan: int,
+    storan: int,
+    mulles: Sequence[tuple[int, int]],
+    tabbar: int,
+    surplus: bool,
+) -> dict[str, Any]:
+    """:func:`score_pile`'s dict from a pile's counted items (spec §2.11): ``n`` cards; the card items in points
+    (spades, other aces, A♠, lillan, storan); ``mulles`` ``(card, points)``; ``tabbar`` tabbes; ``surplus``: the
+    surplus scoring option (card points over 20 count twice, the card points themselves not added).  The one
+    place of the breakdown and the surplus rule, for the engine's count and the fast core's own card loop."""
     cp = spades + aces + ace_s + lillan + storan
     mp = sum(p for _, p in mulles)
     out: dict[str, Any] = {
-        "cards": len(cards),
+        "cards": n,
         "spades": spades,
         "ace_of_spades": ace_s,
         "lillan": lillan,
@@ -103,7 +121,7 @@ def score_pile(cards: Sequence[int], mulles: Sequence[tuple[int, int]], tabbar: 
         "mulle_points": mp,
         "tabbe": tabbar,
     }
-    if rules.scoring == "surplus":
+    if surplus:
         bonus = 2 * max(0, cp - 20)
         out["surplus_bonus"] = bonus
         out["total"] = mp + tabbar + bonus
