@@ -34,7 +34,9 @@ from drivers import (
     PageErrors,
     browser,
     create_game,
+    lay_away_first_two,
     new_context,
+    play_first_card,
     root_data,
     server,
     shot,
@@ -164,12 +166,9 @@ def test_show_on_one_screen_and_readable(server: str, browser: Any) -> None:
         data = root_data(page, ".cribbage")
         legal = json.loads(data["legal"])
         if data["phase"] == "discard":
-            hand = page.eval_on_selector_all(".hand-card", "els => els.map(e => e.dataset.code)")
-            page.click(f".hand-card[data-code='{hand[0]}']")
-            page.click(f".hand-card[data-code='{hand[1]}']")
-            page.click("#discard")
+            lay_away_first_two(page)
         elif data["phase"] == "play":
-            page.click("#go" if "go" in legal else f".hand-card[data-code='{legal[0]}']")
+            play_first_card(page, legal)
         else:
             shows += 1
             problems += _check_show(page, f"show decision {shows} ({legal[0]})")
@@ -359,12 +358,9 @@ def test_game_over_holds_still_and_rematch_is_first(server: str, browser: Any) -
         data = root_data(page, ".cribbage")
         legal = json.loads(data["legal"])
         if data["phase"] == "discard":
-            hand = page.eval_on_selector_all(".hand-card", "els => els.map(e => e.dataset.code)")
-            page.click(f".hand-card[data-code='{hand[0]}']")
-            page.click(f".hand-card[data-code='{hand[1]}']")
-            page.click("#discard")
+            lay_away_first_two(page)
         else:
-            page.click("#go" if "go" in legal else f".hand-card[data-code='{legal[0]}']")
+            play_first_card(page, legal)
         page.wait_for_function(
             "v => document.querySelector('#game-over') || document.querySelector('#show-panel') "
             "|| document.querySelector('.cribbage')?.dataset.version !== v",

@@ -26,8 +26,10 @@ from drivers import (
     PageErrors,
     browser,
     create_game,
+    lay_away_first_two,
     new_context,
     play_cribbage_to_the_show_summary,
+    play_first_card,
     root_data,
     server,
     shot,
@@ -117,12 +119,9 @@ def _play_to_game_over(page: Any) -> None:
         data = root_data(page, ".cribbage")
         legal = json.loads(data["legal"])
         if data["phase"] == "discard":
-            hand = page.eval_on_selector_all(".hand-card", "els => els.map(e => e.dataset.code)")
-            page.click(f".hand-card[data-code='{hand[0]}']")
-            page.click(f".hand-card[data-code='{hand[1]}']")
-            page.click("#discard")
+            lay_away_first_two(page)
         else:
-            page.click("#go" if "go" in legal else f".hand-card[data-code='{legal[0]}']")
+            play_first_card(page, legal)
         page.wait_for_function(
             "v => document.querySelector('#game-over') || document.querySelector('#show-panel') "
             "|| document.querySelector('.cribbage')?.dataset.version !== v",
@@ -239,12 +238,9 @@ def test_only_the_seat_to_play_is_marked_active(server: str, browser: Any) -> No
         seen += 1
         legal = json.loads(data["legal"])
         if data["phase"] == "discard":
-            hand = page.eval_on_selector_all(".hand-card", "els => els.map(e => e.dataset.code)")
-            page.click(f".hand-card[data-code='{hand[0]}']")
-            page.click(f".hand-card[data-code='{hand[1]}']")
-            page.click("#discard")
+            lay_away_first_two(page)
         else:
-            page.click("#go" if "go" in legal else f".hand-card[data-code='{legal[0]}']")
+            play_first_card(page, legal)
         page.wait_for_function(
             "v => document.querySelector('#show-panel') || document.querySelector('.cribbage')?.dataset.version !== v",
             arg=data["version"],
