@@ -217,6 +217,24 @@ def test_page_and_static_caching(tmp_path: Path) -> None:
         assert c.get("/cards/nope.svg").status_code == 404
 
 
+def test_the_page_travels_compressed_to_clients_that_accept_gzip(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    (site / "assets").mkdir(parents=True)
+    (site / "cards").mkdir()
+    (site / "index.html").write_text("<!doctype html><title>kortbord page</title>")
+    script = "".join(f"console.log('line {i}');\n" for i in range(400)).encode()  # 9.6 kB of script
+    (site / "assets" / "index-Ab12Cd34.js").write_bytes(script)
+    with make_client(tmp_path, static_dir=site) as c:
+        r = c.get("/assets/index-Ab12Cd34.js", headers={"Accept-Encoding": "gzip"})
+        assert r.status_code == 200 and r.headers["content-encoding"] == "gzip"
+        assert int(r.headers["content-length"]) < len(script) // 4  # the wire size, before httpx unpacks it
+        assert r.content == script and "immutable" in r.headers["cache-control"]
+        plain = c.get("/assets/index-Ab12Cd34.js", headers={"Accept-Encoding": "identity"})
+        assert "content-encoding" not in plain.headers and plain.content == script
+        small = c.get("/", headers={"Accept-Encoding": "gzip"})  # under 1 KiB: not worth compressing
+        assert "content-encoding" not in small.headers and "kortbord page" in small.text
+
+
 def test_logs_never_show_seat_tokens(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     """uvicorn logs every WebSocket's path with its query string: the token must not reach the log."""
     with make_client(tmp_path) as c, caplog.at_level(logging.INFO):
