@@ -65,13 +65,6 @@ __all__ = [
 ]
 
 FastCode = tuple[Any, ...]
-#: :func:`_builds_facts`: (capture_bits, build_values, owned, bound, changeable, lockable)
-_BuildsFacts = tuple[int, int, list[int], bool, list[tuple[int, int, bool]], list[tuple[int, int]]]
-_NO_FACTS: Final[_BuildsFacts] = (0, 0, [], False, [], [])  # the cache's empty value (never read)
-#: the facts of no builds, shared (never changed)
-_NO_OWNED: Final[list[int]] = []
-_NO_CHANGEABLE: Final[list[tuple[int, int, bool]]] = []
-_NO_LOCKABLE: Final[list[tuple[int, int]]] = []
 _DECK: Final[tuple[int, ...]] = tuple(i for i in range(52) for _ in range(2))  # == full_deck(2) as ints
 _HVB: Final[tuple[int, ...]] = tuple(1 << v for v in HV)  # 1 << hv(card)
 _TWO: Final[tuple[int, ...]] = tuple(1 << (2 * c) for c in range(52))  # one card in a tkey
@@ -139,6 +132,7 @@ def _put(a: list[int], x: int) -> None:
     a[k] = x
 
 
+_NO_CODES: Final[list[int]] = []  # no builds to change or lock (shared, never changed)
 _BUILDS_ONLY: Final[tuple[tuple[()]]] = ((),)  # the one loose part of a capture of builds only
 
 
@@ -191,8 +185,8 @@ class FastState:
             cards, sorted.  tkey: the loose table as an int, 2 bits of count per card (bits ``2c``, ``2c+1``);
             vkey: its table values as an int, 4 bits of count per value (bits ``4(v-1)`` to ``4v-1``).
         builds: per build in id order ``[number, value, owner, locked, cards]`` (``cards`` a sorted list; the id
-            is ``"B<number>"``); bver: a number changed whenever the builds change; bfc: per seat
-            ``(bver, _builds_facts)``, a cache.  next_build: the number of the next build.
+            is ``"B<number>"``); bver: a number changed whenever the builds change.  next_build: the number of
+            the next build.
         stock: the undealt cards in dealing order (a list), ``pos`` the index of the next one.
         to_move: the seat to play, or None once the round is over.  left: cards in all hands.
         piles: per side ``[cards, mulles, tabbar]`` (lists, capture order; mulles ``(card, points)``).
@@ -202,7 +196,6 @@ class FastState:
     """
 
     __slots__ = (
-        "bfc",
         "breakdown",
         "builds",
         "bver",
@@ -241,7 +234,6 @@ class FastState:
     vkey: int
     builds: list[list[Any]]
     bver: int
-    bfc: list[tuple[int, _BuildsFacts]]
     next_build: int
     stock: list[int]
     pos: int
@@ -335,7 +327,6 @@ def from_state(state: object) -> FastState:
     f.vkey = vkey
     f.builds = [[int(b.id[1:]), b.value, b.owner, b.locked, sorted(map(int, b.cards))] for b in state.builds]
     f.bver = 0
-    f.bfc = [(-1, _NO_FACTS)] * state.players
     f.next_build = state.next_build
     f.stock = list(map(int, state._stock))
     f.pos = 0
@@ -724,41 +715,6 @@ def _hand_facts(hand: list[int]) -> _Hand:
     return _Hand(held, held2, hvc, trails)
 
 
-def _builds_facts(r: _Rules, builds: list[list[Any]], seat: int, teams: bool) -> _BuildsFacts:
-    """What the builds mean for the mover ``seat`` (cached per seat until a build changes, ``FastState.bver``):
-    ``(capture_bits, build_values, owned, bound, changeable, lockable)`` -- bit v for a build of value v (to
-    capture, and in ``build_values`` with one build per value, A14), the
-    indexes of the mover's builds, whether the trail ban binds the mover (D3, A25), the builds it may raise and
-    whether also build down (``(index, value, down)``, ``checks.may_change``) and those it may package into or lay
-    on (``(index, value)``, ``checks.may_lock``)."""
-    owned: list[int] = []
-    changeable: list[tuple[int, int, bool]] = []
-    lockable: list[tuple[int, int]] = []
-    bound = False
-    capture_bits = 0
-    for i, b in enumerate(builds):
-        v: int = b[1]
-        owner: int = b[2]
-        capture_bits |= 1 << v
-        if owner == seat:
-            owned.append(i)
-            bound = True
-        elif r.team_duty and teams and owner % 2 == seat % 2:
-            bound = True
-        # checks.may_change (M3/M4, D8)
-        if not b[3]:
-            if owner == seat:
-                if r.raise_own and not r.no_consec:
-                    changeable.append((i, v, r.build_down and not r.down_others))
-            else:
-                changeable.append((i, v, r.build_down))
-        # checks.may_lock (M5/M6, A10)
-        if r.locking and (r.ligger_any or owner == seat or (teams and owner % 2 == seat % 2)):
-            lockable.append((i, v))
-    build_values = capture_bits if r.one_per_value else 0
-    return capture_bits, build_values, owned, bound, changeable, lockable
-
-
 def _gen(r: _Rules, f: FastState) -> list[FastCode]:
     """:func:`legal` of ``f`` (the engine's ``movegen._codes`` for supported rules) with the rules' facts ``r``.
     The returned list may be shared (with the hand's facts): never change it, and take the move from it before the
@@ -789,41 +745,86 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
     if not builds:
         if not (held & capture_bits or found):
             return trails  # nothing to capture or build: every card may be trailed (any capture duty)
-        owned = _NO_OWNED
+        owned = 0
         capture_add = 0
         build_values = 0
-        changeable = _NO_CHANGEABLE
-        lockable = _NO_LOCKABLE
+        changeable = _NO_CODES
+        lockable = _NO_CODES
+        chg_found = 0
+        lock_found = 0
         bound = False
         check_bits = 0
         bare = False
     else:
-        bc = f.bfc[seat]
-        if bc[0] != f.bver:
-            bc = f.bfc[seat] = (f.bver, _builds_facts(r, builds, seat, teams))
-        capture_add, build_values, owned, bound, changeable, lockable = bc[1]
+        # What the builds mean for the mover, as bit masks over the build indexes (no lists, no tuples: this is
+        # worked out afresh for every position with builds, which change nearly every move): ``capture_add`` bit
+        # v for a build of value v (to capture, and in ``build_values`` with one build per value, A14); ``owned``
+        # the mover's builds; ``bound`` whether the trail ban binds the mover (D3, A25); ``changeable`` the
+        # builds it may raise, as ints ``64 i + 32 down + v`` (index i, value v, down: it may also build down;
+        # ``checks.may_change``); ``lockable`` those it may package into or lay on, as ``32 i + v``
+        # (``checks.may_lock``).
+        capture_add = 0
+        owned = 0
+        changeable = []
+        lockable = []
+        bound = False
+        team_bound = r.team_duty and teams
+        change_own = r.raise_own and not r.no_consec
+        down_own = r.build_down and not r.down_others
+        down_other = r.build_down
+        locking = r.locking
+        lock_any = r.ligger_any
+        for i, b in enumerate(builds):
+            v: int = b[1]
+            owner: int = b[2]
+            capture_add |= 1 << v
+            mine = owner == seat
+            if mine:
+                owned |= 1 << i
+                bound = True
+            elif team_bound and owner % 2 == seat % 2:
+                bound = True
+            # checks.may_change (M3/M4, D8)
+            if not b[3]:
+                if mine:
+                    if change_own:
+                        changeable.append((i << 6) | (32 if down_own else 0) | v)
+                else:
+                    changeable.append((i << 6) | (32 if down_other else 0) | v)
+            # checks.may_lock (M5/M6, A10)
+            if locking and (lock_any or mine or (teams and owner % 2 == seat % 2)):
+                lockable.append((i << 5) | v)
+        build_values = capture_add if r.one_per_value else 0
         capture_bits |= capture_add
         check_bits = 0  # bit v: the reserve rule may bite for a played card of hand value v
         bare = False
-        # bit t of found: a hand card of table value t may also change or lock a build (D5: the mover holds the
-        # new value) -- only to skip the cards that cannot
-        for _, bv, down in changeable:
-            found |= held >> bv  # raise to bv + t
-            if down:
+        # bit t of chg_found, lock_found: a hand card of table value t may change, lock a build (D5: the mover
+        # holds the new value) -- only to skip the cards and builds that cannot
+        chg_found = 0
+        for c in changeable:
+            bv = c & 31
+            chg_found |= held >> bv  # raise to bv + t
+            if c & 32:
                 u = held & ((1 << bv) - 1) & ~3  # build down to u = bv - t, 2 <= u < bv
                 while u:
-                    low = u & -u
-                    u ^= low
-                    found |= 1 << (bv + 1 - low.bit_length())
-        for _, bv in lockable:
+                    ulow = u & -u
+                    u ^= ulow
+                    chg_found |= 1 << (bv + 1 - ulow.bit_length())
+        lock_found = 0
+        for c in lockable:
+            bv = c & 31
             if held >> bv & 1:
-                found |= 1 << bv  # lay on
+                lock_found |= 1 << bv  # lay on
                 for w in tvs:
                     if w < bv:
-                        found |= 1 << (bv - w)  # package with a loose card worth bv - t
+                        lock_found |= 1 << (bv - w)  # package with a loose card worth bv - t
+        found |= chg_found | lock_found
         if owned and r.reserve:
-            for i in owned:
-                ov: int = builds[i][1]
+            m = owned
+            while m:
+                low = m & -m
+                m ^= low
+                ov: int = builds[low.bit_length() - 1][1]
                 k = hvc[ov]
                 if k == 0:
                     bare = True
@@ -875,7 +876,7 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
                         opts = _loose(table, tkey, hx, mode)
                 los = opts
             # the reserve (D5) is the same for every part: the same card played, the same builds taken
-            if not (check and _lack(hvc, hx, builds, owned, None, -1, hb)):
+            if not (check and _lack(hvc, hx, builds, owned, -1, -1, hx)):
                 n0 = len(captures)
                 for lo in los:
                     if hb:
@@ -895,7 +896,7 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
             low = cand & -cand
             cand ^= low
             v = low.bit_length() - 1
-            if check and _lack(hvc, hx, builds, owned, v, -1, ()):
+            if check and _lack(hvc, hx, builds, owned, v, -1, -1):
                 continue
             w = v - t
             # the distinct loose cards of value w (most often one: no search)
@@ -907,26 +908,32 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
             else:
                 for y in ys:
                     others.append(_BUILD1[52 * x + y])
-        if not builds:
-            continue
-        for i, bv, down in changeable:
-            v = bv + t
-            if v <= 16 and keeps >> v & 1 and not (check and _lack(hvc, hx, builds, owned, v, i, ())):
-                others.append((2, x, i, v))
-            if down:
-                v = bv - t
-                if v >= 2 and keeps >> v & 1 and not (check and _lack(hvc, hx, builds, owned, v, i, ())):
-                    others.append((3, x, i, v))
-        for i, bv in lockable:
-            if not keeps >> bv & 1 or (check and _lack(hvc, hx, builds, owned, bv, -1, ())):
-                continue
-            need = bv - t
-            if 1 <= need <= 13 and tv_bits >> need & 1:
-                for y in _of_value(table, start, need):
-                    for pk in _found_pairs(tvs, cnt, table, tkey, y, bv, forced) if pair_bits >> bv & 1 else _NO_PAIRS:
-                        others.append((4, x, _ONE[y], i, pk))
-            if t == bv:
-                others.append((5, x, i))
+        if chg_found >> t & 1:
+            for c in changeable:
+                i = c >> 6
+                bv = c & 31
+                v = bv + t
+                if v <= 16 and keeps >> v & 1 and not (check and _lack(hvc, hx, builds, owned, v, i, -1)):
+                    others.append((2, x, i, v))
+                if c & 32:
+                    v = bv - t
+                    if v >= 2 and keeps >> v & 1 and not (check and _lack(hvc, hx, builds, owned, v, i, -1)):
+                        others.append((3, x, i, v))
+        if lock_found >> t & 1:
+            for c in lockable:
+                i = c >> 5
+                bv = c & 31
+                if not keeps >> bv & 1 or (check and _lack(hvc, hx, builds, owned, bv, -1, -1)):
+                    continue
+                need = bv - t
+                if 1 <= need <= 13 and tv_bits >> need & 1:
+                    for y in _of_value(table, start, need):
+                        for pk in (
+                            _found_pairs(tvs, cnt, table, tkey, y, bv, forced) if pair_bits >> bv & 1 else _NO_PAIRS
+                        ):
+                            others.append((4, x, _ONE[y], i, pk))
+                if t == bv:
+                    others.append((5, x, i))
     ncap = len(captures)
     if others:
         captures += others  # a list of this call's own: extended in place
@@ -954,23 +961,20 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
     return moves
 
 
-def _lack(
-    hvc: list[int],
-    hx: int,
-    builds: list[list[Any]],
-    owned: list[int],
-    add: int | None,
-    drop: int,
-    taken: tuple[int, ...],
-) -> bool:
+def _lack(hvc: list[int], hx: int, builds: list[list[Any]], owned: int, add: int, drop: int, taken: int) -> bool:
     """:func:`kortbord.mulle.checks.reserve_lack` is not None: the move (playing a card of hand value ``hx``,
-    creating or changing a build to ``add``, changing build ``drop``, taking the builds ``taken``) leaves the
-    mover without a reserve for ``add`` or for an owned build (D5 and the reserve rule, spec §2.6)."""
-    if add is not None and hvc[add] - (hx == add) <= 0:
+    creating or changing a build to ``add`` (or -1), changing build ``drop`` (an index, or -1), taking the builds
+    of value ``taken`` (or -1)) leaves the mover without a reserve for ``add`` or for an owned build (D5 and the
+    reserve rule, spec §2.6).  ``owned``: the mover's builds, a bit mask over the indexes of ``builds``."""
+    if add >= 0 and hvc[add] - (hx == add) <= 0:
         return True
-    for i in owned:
+    m = owned
+    while m:
+        low = m & -m
+        m ^= low
+        i = low.bit_length() - 1
         v: int = builds[i][1]
-        if v != add and hvc[v] - (hx == v) <= 0 and i != drop and i not in taken:
+        if v != add and hvc[v] - (hx == v) <= 0 and i != drop and v != taken:
             return True
     return False
 
@@ -1355,7 +1359,6 @@ def _new_round(rules: Rules, players: int, teams: bool, dealer: int, deck: Seque
     f.pos = 0
     f.builds = []
     f.bver = 0
-    f.bfc = [(-1, _NO_FACTS)] * players
     f.next_build = 1
     f.piles = [[[], [], 0] for _ in range(2 if teams else players)]
     f.last_capturer = None
