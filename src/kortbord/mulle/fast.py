@@ -502,12 +502,13 @@ _MODE_I: Final[dict[str, int]] = {"free": 0, "maximum": 1, "maximal": 2}  # othe
 _IDX: Final[dict[int, tuple[int, ...]]] = {}
 
 
-def _loose(table: list[int], tkey: int, h: int, mode: str) -> _Parts:
+def _loose(table: list[int], n: int, h: int, mode: str) -> _Parts:
     """The loose parts of the captures worth ``h`` from ``table`` (spec §2.6 M1.2-M1.3 and option ``maximal``),
     deduplicated by card, in the engine's order (``movegen._loose_only``); the empty part included when it is one
-    (no group, or ``maximal="free"``); ``tkey`` (the table's) is not read.  (Cached by the values only: in random rounds from fresh seeds 4 in 5 of
-    these tables are new by cards, 1 in 2 by values.)"""
-    below = [c for c in table if c < 4 * h] if h < 14 else table
+    (no group, or ``maximal="free"``); ``n``: the number of loose cards worth at most ``h`` (the first ``n`` of the
+    sorted ``table``).  (Cached by the values only: in random rounds from fresh seeds 4 in 5 of these tables are
+    new by cards, 1 in 2 by values.)"""
+    below = table[:n]
     # the key, one int (cheaper to build and hash than a tuple of tuples): per card a 5-bit digit, its value
     # (1..13) and a bit for a twin of the card before it (never 0, so the number of cards is read off too); then
     # h and the mode
@@ -581,7 +582,9 @@ def _loose_masks(below: list[int], values: list[int], h: int, mode: str) -> list
     return out
 
 
-_PAIRS: Final[dict[tuple[int, int, int, bool], _Pairs]] = {}
+#: :func:`_found_pairs`'s sets of more than one pair, by one int (cheaper to build and hash than a tuple): the
+#: loose cards worth less than ``v - 1`` less one copy of ``y`` (their tkey bits), then ``y``, ``v`` and ``forced``
+_PAIRS: Final[dict[int, _Pairs]] = {}
 _NO_PAIRS: Final[_Pairs] = ((),)
 
 
@@ -620,7 +623,7 @@ def _found_pairs(
         pair = ((rest[0], rest[1]),)
         return (pair,) if forced else ((), pair)
     sub = (tkey - _TWO[y]) & _LOW[v - 1]
-    key = (sub, y, v, forced)
+    key = (((((sub << 6) | y) << 5) | v) << 1) | forced
     hit = _PAIRS.get(key)
     if hit is not None:
         return hit
@@ -873,7 +876,7 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
                         # no group of two or more cards: the one maximal part is every card worth hx
                         opts = _ONES[table[k]] if cnt[hx] == 1 else (tuple(table[k : start[hx + 1]]),)
                     else:
-                        opts = _loose(table, tkey, hx, mode)
+                        opts = _loose(table, start[hx + 1], hx, mode)
                 los = opts
             # the reserve (D5) is the same for every part: the same card played, the same builds taken
             if not (check and _lack(hvc, hx, builds, owned, -1, -1, hx)):
@@ -1508,11 +1511,12 @@ def _top(words: bytes, w: int, k: int) -> int:
     return ((words[t] << 24) | (words[t - 1] << 16) | (words[t - 2] << 8) | words[t - 3]) >> (32 - k)
 
 
-def _shuffle(getrandbits: Any, x: list[int]) -> None:
+def _shuffle(getrandbits: Any, x: list[Any]) -> None:
     """``random.Random.shuffle(x)`` with its draws (``_randbelow(i + 1)`` by rejection from ``getrandbits``)
     written out: the same permutation from the same generator state (checked by :func:`_draws_ok`).  A draw
     ``getrandbits(k)`` (k <= 32) is the top k bits of one 32-bit output: the outputs are fetched in blocks
-    (:func:`_words`), never more than the shuffle still takes (at position i, i draws at least)."""
+    (:func:`_words`), never more than the shuffle still takes (at position i, i draws at least).  (``x`` is a
+    list of Any: the compiled build swaps its items as they are, with no conversion to machine ints and back.)"""
     words = b""
     w = 0  # the next output of words
     j: int  # (an int, not Any: the compiled build's list items and comparisons on machine ints)
