@@ -567,17 +567,34 @@ def _loose_masks(below: list[int], values: list[int], h: int, mode: str) -> list
     every = {0}
     for g in groups:
         every |= {u | g for u in every if not u & g}
-    # maximal: the unions that leave no group behind (each group meets them)
-    unions = sorted(every) if mode == "free" else sorted(u for u in every if all(g & u for g in groups))
+    # bit i of twins: the card at position i is the same card as the one before it (two packs: at most two); a
+    # union's cards are read off its mask with each twin taken alone moved to the first of the two, so that the
+    # first union of each set of cards is kept without building the cards' tuple
+    twins = 0
+    for i in range(1, n):
+        if below[i] == below[i - 1]:
+            twins |= 1 << i
+    free = mode == "free"
     out: list[int] = []
-    seen: set[tuple[int, ...]] = set()
-    for u in unions:
-        loose = tuple(below[i] for i in range(n) if u >> i & 1)
-        if loose not in seen:
-            seen.add(loose)
+    seen: set[int] = set()
+    for u in sorted(every):
+        if not free:  # maximal: the unions that leave no group behind (each group meets them)
+            meets = True
+            for g in groups:
+                if not g & u:
+                    meets = False
+                    break
+            if not meets:
+                continue
+        moved = u & twins & ~(u << 1)
+        cards = (u ^ moved) | (moved >> 1)
+        if cards not in seen:
+            seen.add(cards)
             out.append(u)
     if mode == "maximum" and out:
-        best = max(u.bit_count() for u in out)
+        best = 0
+        for u in out:
+            best = max(best, u.bit_count())
         out = [u for u in out if u.bit_count() == best]
     return out
 
