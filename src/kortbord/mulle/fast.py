@@ -84,6 +84,8 @@ _BUILD1: Final[tuple[FastCode, ...]] = tuple(
 #: ``_CAPTURE1[52 * x + y]``: the fast code of the capture of the one loose card y with x, no builds taken
 _CAPTURE1: Final[tuple[FastCode, ...]] = tuple((0, x, _ONE[y], ()) for x in range(52) for y in range(52))
 _FIRST: Final[tuple[int]] = (0,)
+#: zeros to copy lists of counts from (a slice of it is cheaper in the compiled build than ``[0] * n``)
+_ZEROS: Final[list[int]] = [0] * 18
 _insort: Final = bisect.insort
 
 
@@ -437,7 +439,7 @@ def _table_facts(table: Sequence[int]) -> _TableFacts:
     the first ``k`` cards), ``pair_bits`` (bit v: two loose cards add up to v) and ``start`` (``start[v]`` for
     v = 0..17: the number of loose cards worth less than v, so the sorted table's cards of value v are
     ``table[start[v]:start[v + 1]]``)."""
-    cnt = [0] * 17
+    cnt = _ZEROS[:17]
     tvs: list[int] = []
     tv_bits = 0
     sums = 1
@@ -452,7 +454,7 @@ def _table_facts(table: Sequence[int]) -> _TableFacts:
         if not tv_bits >> v & 1:
             tv_bits |= 1 << v
             tvs.append(v)
-    start = [0] * 18
+    start = _ZEROS[:18]
     k = 0
     for v in range(17):
         k += cnt[v]
@@ -720,7 +722,7 @@ def _hand_facts(hand: list[int]) -> _Hand:
     been taken from it (which :func:`_gen`'s callers allow)."""
     held = 0
     held2 = 0
-    hvc = [0] * 17
+    hvc = _ZEROS[:17]
     trails: list[FastCode] = []
     prev = -1
     for c in hand:
@@ -1475,7 +1477,7 @@ def _fast_round(
             if _NATIVE:
                 while True:
                     if 4 * w < len(words):
-                        i = _top(words, w, k)
+                        i = words[4 * w + 3] >> (8 - k) if k <= 8 else _top(words, w, k)  # (_top, inlined)
                         w += 1
                     else:
                         left = f.left + len(f.stock) - f.pos
@@ -1547,7 +1549,7 @@ def _shuffle(getrandbits: Any, x: list[Any]) -> None:
         else:
             while True:
                 if 4 * w < len(words):
-                    j = _top(words, w, k)
+                    j = words[4 * w + 3] >> (8 - k) if k <= 8 else _top(words, w, k)  # (_top, inlined)
                     w += 1
                 elif i >= _BLOCK:
                     words = _words(getrandbits, i)
