@@ -185,7 +185,8 @@ class FastState:
         rules, players, teams, dealer.
         hands: per seat a sorted list of card indices; hfs: per seat its :func:`_hand_facts`.  table: the loose
             cards, sorted.  tkey: the loose table as an int, 2 bits of count per card (bits ``2c``, ``2c+1``);
-            vkey: its table values as an int, 4 bits of count per value (bits ``4(v-1)`` to ``4v-1``).
+            vkey: its table values as an int, 4 bits of count per value (bits ``4(v-1)`` to ``4v-1``).  tf: the
+            :func:`_table_facts` of the loose table when its vkey was ``tfk`` (the last :func:`_gen`'s).
         builds: per build in id order ``[number, value, owner, locked, cards]`` (``cards`` a sorted list; the id
             is ``"B<number>"``); bver: a number changed whenever the builds change.  next_build: the number of
             the next build.
@@ -220,6 +221,8 @@ class FastState:
         "stock",
         "table",
         "teams",
+        "tf",
+        "tfk",
         "tkey",
         "to_move",
         "vkey",
@@ -233,6 +236,8 @@ class FastState:
     hfs: list[_Hand]
     table: list[int]
     tkey: int
+    tfk: int
+    tf: _TableFacts
     vkey: int
     builds: list[list[Any]]
     bver: int
@@ -329,6 +334,8 @@ def from_state(state: object) -> FastState:
     f.vkey = vkey
     f.builds = [[int(b.id[1:]), b.value, b.owner, b.locked, sorted(map(int, b.cards))] for b in state.builds]
     f.bver = 0
+    f.tfk = -1  # no table facts kept yet (tf: the facts of the table of vkey tfk, for _gen)
+    f.tf = _NO_TABLE
     f.next_build = state.next_build
     f.stock = list(map(int, state._stock))
     f.pos = 0
@@ -481,6 +488,7 @@ def _of_value(table: list[int], start: tuple[int, ...], w: int) -> list[int]:
 #: invertible), with the counts of the high values folded into the low bits, which a dict's hash of an int reads
 #: first (the vkey itself has the few counts of aces, twos and threes there: long probe chains)
 _TABLES: Final[dict[int, _TableFacts]] = {}
+_NO_TABLE: Final[_TableFacts] = (0, (), (), 0, (), 0, ())  # FastState.tf before any (never read: tfk is -1)
 
 
 def _table(table: Sequence[int], key: int) -> _TableFacts:
@@ -755,10 +763,14 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
     if not trails:
         return []
     vkey = f.vkey
-    tk = vkey ^ (vkey >> 20) ^ (vkey >> 40)  # the cache's key (see _table)
-    t_ = _TABLES.get(tk)
-    if t_ is None:
-        t_ = _table(table, tk)
+    if vkey == f.tfk:  # the table's values as at the last call (a raise, a lay-on, a new turn after a deal)
+        t_ = f.tf
+    else:
+        tk = vkey ^ (vkey >> 20) ^ (vkey >> 40)  # the cache's key (see _table)
+        hit = _TABLES.get(tk)
+        t_ = _table(table, tk) if hit is None else hit
+        f.tfk = vkey
+        f.tf = t_
     tv_bits, tvs, cnt, capture_bits, prefix, pair_bits, start = t_
     # bit t: a hand card of table value t may found a build on one loose card (t + tv(y) is a held value)
     found = 0
@@ -1381,6 +1393,8 @@ def _new_round(rules: Rules, players: int, teams: bool, dealer: int, deck: Seque
     f.pos = 0
     f.builds = []
     f.bver = 0
+    f.tfk = -1  # no table facts kept yet (tf: the facts of the table of vkey tfk, for _gen)
+    f.tf = _NO_TABLE
     f.next_build = 1
     f.piles = [[[], [], 0] for _ in range(2 if teams else players)]
     f.last_capturer = None
