@@ -65,13 +65,6 @@ __all__ = [
 ]
 
 FastCode = tuple[Any, ...]
-#: :func:`_builds_facts`: (capture_bits, build_values, owned, bound, changeable, lockable)
-_BuildsFacts = tuple[int, int, list[int], bool, list[tuple[int, int, bool]], list[tuple[int, int]]]
-_NO_FACTS: Final[_BuildsFacts] = (0, 0, [], False, [], [])  # the cache's empty value (never read)
-#: the facts of no builds, shared (never changed)
-_NO_OWNED: Final[list[int]] = []
-_NO_CHANGEABLE: Final[list[tuple[int, int, bool]]] = []
-_NO_LOCKABLE: Final[list[tuple[int, int]]] = []
 _DECK: Final[tuple[int, ...]] = tuple(i for i in range(52) for _ in range(2))  # == full_deck(2) as ints
 _HVB: Final[tuple[int, ...]] = tuple(1 << v for v in HV)  # 1 << hv(card)
 _TWO: Final[tuple[int, ...]] = tuple(1 << (2 * c) for c in range(52))  # one card in a tkey
@@ -91,6 +84,8 @@ _BUILD1: Final[tuple[FastCode, ...]] = tuple(
 #: ``_CAPTURE1[52 * x + y]``: the fast code of the capture of the one loose card y with x, no builds taken
 _CAPTURE1: Final[tuple[FastCode, ...]] = tuple((0, x, _ONE[y], ()) for x in range(52) for y in range(52))
 _FIRST: Final[tuple[int]] = (0,)
+#: zeros to copy lists of counts from (a slice of it is cheaper in the compiled build than ``[0] * n``)
+_ZEROS: Final[list[int]] = [0] * 18
 _insort: Final = bisect.insort
 
 
@@ -139,6 +134,7 @@ def _put(a: list[int], x: int) -> None:
     a[k] = x
 
 
+_NO_CODES: Final[list[int]] = []  # no builds to change or lock (shared, never changed)
 _BUILDS_ONLY: Final[tuple[tuple[()]]] = ((),)  # the one loose part of a capture of builds only
 
 
@@ -189,10 +185,11 @@ class FastState:
         rules, players, teams, dealer.
         hands: per seat a sorted list of card indices; hfs: per seat its :func:`_hand_facts`.  table: the loose
             cards, sorted.  tkey: the loose table as an int, 2 bits of count per card (bits ``2c``, ``2c+1``);
-            vkey: its table values as an int, 4 bits of count per value (bits ``4(v-1)`` to ``4v-1``).
+            vkey: its table values as an int, 4 bits of count per value (bits ``4(v-1)`` to ``4v-1``).  tf: the
+            :func:`_table_facts` of the loose table when its vkey was ``tfk`` (the last :func:`_gen`'s).
         builds: per build in id order ``[number, value, owner, locked, cards]`` (``cards`` a sorted list; the id
-            is ``"B<number>"``); bver: a number changed whenever the builds change; bfc: per seat
-            ``(bver, _builds_facts)``, a cache.  next_build: the number of the next build.
+            is ``"B<number>"``); bver: a number changed whenever the builds change.  next_build: the number of
+            the next build.
         stock: the undealt cards in dealing order (a list), ``pos`` the index of the next one.
         to_move: the seat to play, or None once the round is over.  left: cards in all hands.
         piles: per side ``[cards, mulles, tabbar]`` (lists, capture order; mulles ``(card, points)``).
@@ -202,7 +199,6 @@ class FastState:
     """
 
     __slots__ = (
-        "bfc",
         "breakdown",
         "builds",
         "bver",
@@ -225,6 +221,8 @@ class FastState:
         "stock",
         "table",
         "teams",
+        "tf",
+        "tfk",
         "tkey",
         "to_move",
         "vkey",
@@ -238,10 +236,11 @@ class FastState:
     hfs: list[_Hand]
     table: list[int]
     tkey: int
+    tfk: int
+    tf: _TableFacts
     vkey: int
     builds: list[list[Any]]
     bver: int
-    bfc: list[tuple[int, _BuildsFacts]]
     next_build: int
     stock: list[int]
     pos: int
@@ -335,7 +334,8 @@ def from_state(state: object) -> FastState:
     f.vkey = vkey
     f.builds = [[int(b.id[1:]), b.value, b.owner, b.locked, sorted(map(int, b.cards))] for b in state.builds]
     f.bver = 0
-    f.bfc = [(-1, _NO_FACTS)] * state.players
+    f.tfk = -1  # no table facts kept yet (tf: the facts of the table of vkey tfk, for _gen)
+    f.tf = _NO_TABLE
     f.next_build = state.next_build
     f.stock = list(map(int, state._stock))
     f.pos = 0
@@ -446,7 +446,7 @@ def _table_facts(table: Sequence[int]) -> _TableFacts:
     the first ``k`` cards), ``pair_bits`` (bit v: two loose cards add up to v) and ``start`` (``start[v]`` for
     v = 0..17: the number of loose cards worth less than v, so the sorted table's cards of value v are
     ``table[start[v]:start[v + 1]]``)."""
-    cnt = [0] * 17
+    cnt = _ZEROS[:17]
     tvs: list[int] = []
     tv_bits = 0
     sums = 1
@@ -461,7 +461,7 @@ def _table_facts(table: Sequence[int]) -> _TableFacts:
         if not tv_bits >> v & 1:
             tv_bits |= 1 << v
             tvs.append(v)
-    start = [0] * 18
+    start = _ZEROS[:18]
     k = 0
     for v in range(17):
         k += cnt[v]
@@ -488,6 +488,7 @@ def _of_value(table: list[int], start: tuple[int, ...], w: int) -> list[int]:
 #: invertible), with the counts of the high values folded into the low bits, which a dict's hash of an int reads
 #: first (the vkey itself has the few counts of aces, twos and threes there: long probe chains)
 _TABLES: Final[dict[int, _TableFacts]] = {}
+_NO_TABLE: Final[_TableFacts] = (0, (), (), 0, (), 0, ())  # FastState.tf before any (never read: tfk is -1)
 
 
 def _table(table: Sequence[int], key: int) -> _TableFacts:
@@ -511,12 +512,13 @@ _MODE_I: Final[dict[str, int]] = {"free": 0, "maximum": 1, "maximal": 2}  # othe
 _IDX: Final[dict[int, tuple[int, ...]]] = {}
 
 
-def _loose(table: list[int], tkey: int, h: int, mode: str) -> _Parts:
+def _loose(table: list[int], n: int, h: int, mode: str) -> _Parts:
     """The loose parts of the captures worth ``h`` from ``table`` (spec §2.6 M1.2-M1.3 and option ``maximal``),
     deduplicated by card, in the engine's order (``movegen._loose_only``); the empty part included when it is one
-    (no group, or ``maximal="free"``); ``tkey`` (the table's) is not read.  (Cached by the values only: in random rounds from fresh seeds 4 in 5 of
-    these tables are new by cards, 1 in 2 by values.)"""
-    below = [c for c in table if c < 4 * h] if h < 14 else table
+    (no group, or ``maximal="free"``); ``n``: the number of loose cards worth at most ``h`` (the first ``n`` of the
+    sorted ``table``).  (Cached by the values only: in random rounds from fresh seeds 4 in 5 of these tables are
+    new by cards, 1 in 2 by values.)"""
+    below = table[:n]
     # the key, one int (cheaper to build and hash than a tuple of tuples): per card a 5-bit digit, its value
     # (1..13) and a bit for a twin of the card before it (never 0, so the number of cards is read off too); then
     # h and the mode
@@ -575,22 +577,41 @@ def _loose_masks(below: list[int], values: list[int], h: int, mode: str) -> list
     every = {0}
     for g in groups:
         every |= {u | g for u in every if not u & g}
-    # maximal: the unions that leave no group behind (each group meets them)
-    unions = sorted(every) if mode == "free" else sorted(u for u in every if all(g & u for g in groups))
+    # bit i of twins: the card at position i is the same card as the one before it (two packs: at most two); a
+    # union's cards are read off its mask with each twin taken alone moved to the first of the two, so that the
+    # first union of each set of cards is kept without building the cards' tuple
+    twins = 0
+    for i in range(1, n):
+        if below[i] == below[i - 1]:
+            twins |= 1 << i
+    free = mode == "free"
     out: list[int] = []
-    seen: set[tuple[int, ...]] = set()
-    for u in unions:
-        loose = tuple(below[i] for i in range(n) if u >> i & 1)
-        if loose not in seen:
-            seen.add(loose)
+    seen: set[int] = set()
+    for u in sorted(every):
+        if not free:  # maximal: the unions that leave no group behind (each group meets them)
+            meets = True
+            for g in groups:
+                if not g & u:
+                    meets = False
+                    break
+            if not meets:
+                continue
+        moved = u & twins & ~(u << 1)
+        cards = (u ^ moved) | (moved >> 1)
+        if cards not in seen:
+            seen.add(cards)
             out.append(u)
     if mode == "maximum" and out:
-        best = max(u.bit_count() for u in out)
+        best = 0
+        for u in out:
+            best = max(best, u.bit_count())
         out = [u for u in out if u.bit_count() == best]
     return out
 
 
-_PAIRS: Final[dict[tuple[int, int, int, bool], _Pairs]] = {}
+#: :func:`_found_pairs`'s sets of more than one pair, by one int (cheaper to build and hash than a tuple): the
+#: loose cards worth less than ``v - 1`` less one copy of ``y`` (their tkey bits), then ``y``, ``v`` and ``forced``
+_PAIRS: Final[dict[int, _Pairs]] = {}
 _NO_PAIRS: Final[_Pairs] = ((),)
 
 
@@ -629,7 +650,7 @@ def _found_pairs(
         pair = ((rest[0], rest[1]),)
         return (pair,) if forced else ((), pair)
     sub = (tkey - _TWO[y]) & _LOW[v - 1]
-    key = (sub, y, v, forced)
+    key = (((((sub << 6) | y) << 5) | v) << 1) | forced
     hit = _PAIRS.get(key)
     if hit is not None:
         return hit
@@ -709,7 +730,7 @@ def _hand_facts(hand: list[int]) -> _Hand:
     been taken from it (which :func:`_gen`'s callers allow)."""
     held = 0
     held2 = 0
-    hvc = [0] * 17
+    hvc = _ZEROS[:17]
     trails: list[FastCode] = []
     prev = -1
     for c in hand:
@@ -722,41 +743,6 @@ def _hand_facts(hand: list[int]) -> _Hand:
             trails.append(_TRAILS[c])
             prev = c
     return _Hand(held, held2, hvc, trails)
-
-
-def _builds_facts(r: _Rules, builds: list[list[Any]], seat: int, teams: bool) -> _BuildsFacts:
-    """What the builds mean for the mover ``seat`` (cached per seat until a build changes, ``FastState.bver``):
-    ``(capture_bits, build_values, owned, bound, changeable, lockable)`` -- bit v for a build of value v (to
-    capture, and in ``build_values`` with one build per value, A14), the
-    indexes of the mover's builds, whether the trail ban binds the mover (D3, A25), the builds it may raise and
-    whether also build down (``(index, value, down)``, ``checks.may_change``) and those it may package into or lay
-    on (``(index, value)``, ``checks.may_lock``)."""
-    owned: list[int] = []
-    changeable: list[tuple[int, int, bool]] = []
-    lockable: list[tuple[int, int]] = []
-    bound = False
-    capture_bits = 0
-    for i, b in enumerate(builds):
-        v: int = b[1]
-        owner: int = b[2]
-        capture_bits |= 1 << v
-        if owner == seat:
-            owned.append(i)
-            bound = True
-        elif r.team_duty and teams and owner % 2 == seat % 2:
-            bound = True
-        # checks.may_change (M3/M4, D8)
-        if not b[3]:
-            if owner == seat:
-                if r.raise_own and not r.no_consec:
-                    changeable.append((i, v, r.build_down and not r.down_others))
-            else:
-                changeable.append((i, v, r.build_down))
-        # checks.may_lock (M5/M6, A10)
-        if r.locking and (r.ligger_any or owner == seat or (teams and owner % 2 == seat % 2)):
-            lockable.append((i, v))
-    build_values = capture_bits if r.one_per_value else 0
-    return capture_bits, build_values, owned, bound, changeable, lockable
 
 
 def _gen(r: _Rules, f: FastState) -> list[FastCode]:
@@ -777,10 +763,14 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
     if not trails:
         return []
     vkey = f.vkey
-    tk = vkey ^ (vkey >> 20) ^ (vkey >> 40)  # the cache's key (see _table)
-    t_ = _TABLES.get(tk)
-    if t_ is None:
-        t_ = _table(table, tk)
+    if vkey == f.tfk:  # the table's values as at the last call (a raise, a lay-on, a new turn after a deal)
+        t_ = f.tf
+    else:
+        tk = vkey ^ (vkey >> 20) ^ (vkey >> 40)  # the cache's key (see _table)
+        hit = _TABLES.get(tk)
+        t_ = _table(table, tk) if hit is None else hit
+        f.tfk = vkey
+        f.tf = t_
     tv_bits, tvs, cnt, capture_bits, prefix, pair_bits, start = t_
     # bit t: a hand card of table value t may found a build on one loose card (t + tv(y) is a held value)
     found = 0
@@ -789,41 +779,86 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
     if not builds:
         if not (held & capture_bits or found):
             return trails  # nothing to capture or build: every card may be trailed (any capture duty)
-        owned = _NO_OWNED
+        owned = 0
         capture_add = 0
         build_values = 0
-        changeable = _NO_CHANGEABLE
-        lockable = _NO_LOCKABLE
+        changeable = _NO_CODES
+        lockable = _NO_CODES
+        chg_found = 0
+        lock_found = 0
         bound = False
         check_bits = 0
         bare = False
     else:
-        bc = f.bfc[seat]
-        if bc[0] != f.bver:
-            bc = f.bfc[seat] = (f.bver, _builds_facts(r, builds, seat, teams))
-        capture_add, build_values, owned, bound, changeable, lockable = bc[1]
+        # What the builds mean for the mover, as bit masks over the build indexes (no lists, no tuples: this is
+        # worked out afresh for every position with builds, which change nearly every move): ``capture_add`` bit
+        # v for a build of value v (to capture, and in ``build_values`` with one build per value, A14); ``owned``
+        # the mover's builds; ``bound`` whether the trail ban binds the mover (D3, A25); ``changeable`` the
+        # builds it may raise, as ints ``64 i + 32 down + v`` (index i, value v, down: it may also build down;
+        # ``checks.may_change``); ``lockable`` those it may package into or lay on, as ``32 i + v``
+        # (``checks.may_lock``).
+        capture_add = 0
+        owned = 0
+        changeable = []
+        lockable = []
+        bound = False
+        team_bound = r.team_duty and teams
+        change_own = r.raise_own and not r.no_consec
+        down_own = r.build_down and not r.down_others
+        down_other = r.build_down
+        locking = r.locking
+        lock_any = r.ligger_any
+        for i, b in enumerate(builds):
+            v: int = b[1]
+            owner: int = b[2]
+            capture_add |= 1 << v
+            mine = owner == seat
+            if mine:
+                owned |= 1 << i
+                bound = True
+            elif team_bound and owner % 2 == seat % 2:
+                bound = True
+            # checks.may_change (M3/M4, D8)
+            if not b[3]:
+                if mine:
+                    if change_own:
+                        changeable.append((i << 6) | (32 if down_own else 0) | v)
+                else:
+                    changeable.append((i << 6) | (32 if down_other else 0) | v)
+            # checks.may_lock (M5/M6, A10)
+            if locking and (lock_any or mine or (teams and owner % 2 == seat % 2)):
+                lockable.append((i << 5) | v)
+        build_values = capture_add if r.one_per_value else 0
         capture_bits |= capture_add
         check_bits = 0  # bit v: the reserve rule may bite for a played card of hand value v
         bare = False
-        # bit t of found: a hand card of table value t may also change or lock a build (D5: the mover holds the
-        # new value) -- only to skip the cards that cannot
-        for _, bv, down in changeable:
-            found |= held >> bv  # raise to bv + t
-            if down:
+        # bit t of chg_found, lock_found: a hand card of table value t may change, lock a build (D5: the mover
+        # holds the new value) -- only to skip the cards and builds that cannot
+        chg_found = 0
+        for c in changeable:
+            bv = c & 31
+            chg_found |= held >> bv  # raise to bv + t
+            if c & 32:
                 u = held & ((1 << bv) - 1) & ~3  # build down to u = bv - t, 2 <= u < bv
                 while u:
-                    low = u & -u
-                    u ^= low
-                    found |= 1 << (bv + 1 - low.bit_length())
-        for _, bv in lockable:
+                    ulow = u & -u
+                    u ^= ulow
+                    chg_found |= 1 << (bv + 1 - ulow.bit_length())
+        lock_found = 0
+        for c in lockable:
+            bv = c & 31
             if held >> bv & 1:
-                found |= 1 << bv  # lay on
+                lock_found |= 1 << bv  # lay on
                 for w in tvs:
                     if w < bv:
-                        found |= 1 << (bv - w)  # package with a loose card worth bv - t
+                        lock_found |= 1 << (bv - w)  # package with a loose card worth bv - t
+        found |= chg_found | lock_found
         if owned and r.reserve:
-            for i in owned:
-                ov: int = builds[i][1]
+            m = owned
+            while m:
+                low = m & -m
+                m ^= low
+                ov: int = builds[low.bit_length() - 1][1]
                 k = hvc[ov]
                 if k == 0:
                     bare = True
@@ -872,10 +907,10 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
                         # no group of two or more cards: the one maximal part is every card worth hx
                         opts = _ONES[table[k]] if cnt[hx] == 1 else (tuple(table[k : start[hx + 1]]),)
                     else:
-                        opts = _loose(table, tkey, hx, mode)
+                        opts = _loose(table, start[hx + 1], hx, mode)
                 los = opts
             # the reserve (D5) is the same for every part: the same card played, the same builds taken
-            if not (check and _lack(hvc, hx, builds, owned, None, -1, hb)):
+            if not (check and _lack(hvc, hx, builds, owned, -1, -1, hx)):
                 n0 = len(captures)
                 for lo in los:
                     if hb:
@@ -895,7 +930,7 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
             low = cand & -cand
             cand ^= low
             v = low.bit_length() - 1
-            if check and _lack(hvc, hx, builds, owned, v, -1, ()):
+            if check and _lack(hvc, hx, builds, owned, v, -1, -1):
                 continue
             w = v - t
             # the distinct loose cards of value w (most often one: no search)
@@ -907,26 +942,32 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
             else:
                 for y in ys:
                     others.append(_BUILD1[52 * x + y])
-        if not builds:
-            continue
-        for i, bv, down in changeable:
-            v = bv + t
-            if v <= 16 and keeps >> v & 1 and not (check and _lack(hvc, hx, builds, owned, v, i, ())):
-                others.append((2, x, i, v))
-            if down:
-                v = bv - t
-                if v >= 2 and keeps >> v & 1 and not (check and _lack(hvc, hx, builds, owned, v, i, ())):
-                    others.append((3, x, i, v))
-        for i, bv in lockable:
-            if not keeps >> bv & 1 or (check and _lack(hvc, hx, builds, owned, bv, -1, ())):
-                continue
-            need = bv - t
-            if 1 <= need <= 13 and tv_bits >> need & 1:
-                for y in _of_value(table, start, need):
-                    for pk in _found_pairs(tvs, cnt, table, tkey, y, bv, forced) if pair_bits >> bv & 1 else _NO_PAIRS:
-                        others.append((4, x, _ONE[y], i, pk))
-            if t == bv:
-                others.append((5, x, i))
+        if chg_found >> t & 1:
+            for c in changeable:
+                i = c >> 6
+                bv = c & 31
+                v = bv + t
+                if v <= 16 and keeps >> v & 1 and not (check and _lack(hvc, hx, builds, owned, v, i, -1)):
+                    others.append((2, x, i, v))
+                if c & 32:
+                    v = bv - t
+                    if v >= 2 and keeps >> v & 1 and not (check and _lack(hvc, hx, builds, owned, v, i, -1)):
+                        others.append((3, x, i, v))
+        if lock_found >> t & 1:
+            for c in lockable:
+                i = c >> 5
+                bv = c & 31
+                if not keeps >> bv & 1 or (check and _lack(hvc, hx, builds, owned, bv, -1, -1)):
+                    continue
+                need = bv - t
+                if 1 <= need <= 13 and tv_bits >> need & 1:
+                    for y in _of_value(table, start, need):
+                        for pk in (
+                            _found_pairs(tvs, cnt, table, tkey, y, bv, forced) if pair_bits >> bv & 1 else _NO_PAIRS
+                        ):
+                            others.append((4, x, _ONE[y], i, pk))
+                if t == bv:
+                    others.append((5, x, i))
     ncap = len(captures)
     if others:
         captures += others  # a list of this call's own: extended in place
@@ -954,23 +995,20 @@ def _gen(r: _Rules, f: FastState) -> list[FastCode]:
     return moves
 
 
-def _lack(
-    hvc: list[int],
-    hx: int,
-    builds: list[list[Any]],
-    owned: list[int],
-    add: int | None,
-    drop: int,
-    taken: tuple[int, ...],
-) -> bool:
+def _lack(hvc: list[int], hx: int, builds: list[list[Any]], owned: int, add: int, drop: int, taken: int) -> bool:
     """:func:`kortbord.mulle.checks.reserve_lack` is not None: the move (playing a card of hand value ``hx``,
-    creating or changing a build to ``add``, changing build ``drop``, taking the builds ``taken``) leaves the
-    mover without a reserve for ``add`` or for an owned build (D5 and the reserve rule, spec §2.6)."""
-    if add is not None and hvc[add] - (hx == add) <= 0:
+    creating or changing a build to ``add`` (or -1), changing build ``drop`` (an index, or -1), taking the builds
+    of value ``taken`` (or -1)) leaves the mover without a reserve for ``add`` or for an owned build (D5 and the
+    reserve rule, spec §2.6).  ``owned``: the mover's builds, a bit mask over the indexes of ``builds``."""
+    if add >= 0 and hvc[add] - (hx == add) <= 0:
         return True
-    for i in owned:
+    m = owned
+    while m:
+        low = m & -m
+        m ^= low
+        i = low.bit_length() - 1
         v: int = builds[i][1]
-        if v != add and hvc[v] - (hx == v) <= 0 and i != drop and i not in taken:
+        if v != add and hvc[v] - (hx == v) <= 0 and i != drop and v != taken:
             return True
     return False
 
@@ -1355,7 +1393,8 @@ def _new_round(rules: Rules, players: int, teams: bool, dealer: int, deck: Seque
     f.pos = 0
     f.builds = []
     f.bver = 0
-    f.bfc = [(-1, _NO_FACTS)] * players
+    f.tfk = -1  # no table facts kept yet (tf: the facts of the table of vkey tfk, for _gen)
+    f.tf = _NO_TABLE
     f.next_build = 1
     f.piles = [[[], [], 0] for _ in range(2 if teams else players)]
     f.last_capturer = None
@@ -1452,7 +1491,7 @@ def _fast_round(
             if _NATIVE:
                 while True:
                     if 4 * w < len(words):
-                        i = _top(words, w, k)
+                        i = words[4 * w + 3] >> (8 - k) if k <= 8 else _top(words, w, k)  # (_top, inlined)
                         w += 1
                     else:
                         left = f.left + len(f.stock) - f.pos
@@ -1505,11 +1544,12 @@ def _top(words: bytes, w: int, k: int) -> int:
     return ((words[t] << 24) | (words[t - 1] << 16) | (words[t - 2] << 8) | words[t - 3]) >> (32 - k)
 
 
-def _shuffle(getrandbits: Any, x: list[int]) -> None:
+def _shuffle(getrandbits: Any, x: list[Any]) -> None:
     """``random.Random.shuffle(x)`` with its draws (``_randbelow(i + 1)`` by rejection from ``getrandbits``)
     written out: the same permutation from the same generator state (checked by :func:`_draws_ok`).  A draw
     ``getrandbits(k)`` (k <= 32) is the top k bits of one 32-bit output: the outputs are fetched in blocks
-    (:func:`_words`), never more than the shuffle still takes (at position i, i draws at least)."""
+    (:func:`_words`), never more than the shuffle still takes (at position i, i draws at least).  (``x`` is a
+    list of Any: the compiled build swaps its items as they are, with no conversion to machine ints and back.)"""
     words = b""
     w = 0  # the next output of words
     j: int  # (an int, not Any: the compiled build's list items and comparisons on machine ints)
@@ -1523,7 +1563,7 @@ def _shuffle(getrandbits: Any, x: list[int]) -> None:
         else:
             while True:
                 if 4 * w < len(words):
-                    j = _top(words, w, k)
+                    j = words[4 * w + 3] >> (8 - k) if k <= 8 else _top(words, w, k)  # (_top, inlined)
                     w += 1
                 elif i >= _BLOCK:
                     words = _words(getrandbits, i)
