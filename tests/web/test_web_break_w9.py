@@ -1,0 +1,76 @@
+"""The breaker pass of w9 (a clumsy or hostile person at the page), each checked in the real browser (Debian's
+Chromium driven by Playwright) against the real server:
+
+* the inviter who opens the invite link meant for a friend, in the browser that holds the inviter's own seat, is
+  not seated a second time: taking the friend's seat would spend the friend's invite and overwrite the seat this
+  browser keeps (its token is the only proof of that seat: the inviter's seat would be lost for good and the game
+  could never go on).  The join page says the browser has a seat in the game already and leads to it; the invite
+  stays good, and the friend, in another browser, takes the seat with it.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from typing import Any
+
+from drivers import PLAYWRIGHT, PageErrors, create_game, new_context, shot
+
+pytestmark = PLAYWRIGHT
+
+
+def _post(base: str, path: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    req = urllib.request.Request(
+        base + path, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}, method="POST"
+    )
+    try:
+        with urllib.request.urlopen(req) as r:
+            return r.status, json.load(r)
+    except urllib.error.HTTPError as e:
+        return e.code, json.load(e)
+
+
+def test_the_inviter_opening_the_own_invite_link_keeps_the_seat_and_the_invite(server: str, browser: Any) -> None:
+    ctx = new_context(browser, lang="en")
+    page = ctx.new_page()
+    errors = PageErrors(page)
+    create_game(page, server, "cribbage", seat1="human")
+    page.wait_for_selector(".invite-url")
+    saved = page.evaluate("window.kortbord.savedSeats()")
+    assert len(saved) == 1 and saved[0]["seat"] == 0
+    game_id, token = saved[0]["game_id"], saved[0]["token"]
+    invite = saved[0]["invites"][0]
+    assert invite["seat"] == 1
+
+    page.goto(server + invite["url"])  # the inviter checks the link sent to the friend
+    page.wait_for_selector("#join-own")
+    shot(page, "w9-inviter-opens-own-invite")
+    assert page.locator("#join-btn").is_disabled()
+    said = page.locator(".join .msg").inner_text()
+    assert "already have seat 1" in said, said
+    page.locator("#join-name").press("Enter")  # Enter does not join either
+    page.wait_for_timeout(500)
+
+    # nothing was spent and the seat kept in this browser is still seat 0's
+    assert _post(server, f"/api/games/{game_id}/invite", {"invite_code": invite["invite_code"]})[1]["seat"] == 1
+    again = page.evaluate("window.kortbord.savedSeats()")
+    assert [(s["game_id"], s["seat"], s["token"]) for s in again] == [(game_id, 0, token)]
+
+    page.click("#join-own")  # back to the own seat's table
+    page.wait_for_selector(".cribbage")
+    page.wait_for_selector(".invite-url")  # still waiting for the friend, seen from seat 0
+    assert "join=" not in page.url
+
+    friend_ctx = new_context(browser, lang="en")
+    friend = friend_ctx.new_page()
+    friend.goto(server + invite["url"])
+    friend.wait_for_selector("#join-btn:not([disabled])")
+    assert friend.locator("#join-own").count() == 0
+    friend.fill("#join-name", "Friend")
+    friend.click("#join-btn")
+    friend.wait_for_selector(".cribbage")
+    assert friend.evaluate("window.kortbord.savedSeats()")[0]["seat"] == 1
+    page.wait_for_function("() => !document.querySelector('.invite-url')")  # the inviter sees the seat taken
+    errors.check()
+    friend_ctx.close()
+    ctx.close()
