@@ -5,7 +5,12 @@ Chromium driven by Playwright) against the real server:
   not seated a second time: taking the friend's seat would spend the friend's invite and overwrite the seat this
   browser keeps (its token is the only proof of that seat: the inviter's seat would be lost for good and the game
   could never go on).  The join page says the browser has a seat in the game already and leads to it; the invite
-  stays good, and the friend, in another browser, takes the seat with it.
+  stays good, and the friend, in another browser, takes the seat with it;
+* a game link that names no game (mistyped, or the game is gone) and a seat this browser kept whose token the game
+  does not know are answered by the server with a close for good (4404, 4403): the page said "Connection lost,
+  reconnecting..." over an empty table for ever and opened a new WebSocket twice a second (the backoff started
+  again at every open, and the server opens before it refuses).  Now it opens one, says what is wrong in place of
+  the table with the way out (the lobby; for the seat, watching the game instead), in both languages.
 """
 
 from __future__ import annotations
@@ -73,4 +78,57 @@ def test_the_inviter_opening_the_own_invite_link_keeps_the_seat_and_the_invite(s
     page.wait_for_function("() => !document.querySelector('.invite-url')")  # the inviter sees the seat taken
     errors.check()
     friend_ctx.close()
+    ctx.close()
+
+
+def _sockets(page: Any) -> list[str]:
+    opened: list[str] = []
+    page.on("websocket", lambda ws: opened.append(ws.url))
+    return opened
+
+
+def test_a_link_to_no_game_says_so_once_and_does_not_hammer_the_server(server: str, browser: Any) -> None:
+    for lang, words in (("en", "There is no such game"), ("sv", "Partiet finns inte")):
+        ctx = new_context(browser, lang=lang)
+        page = ctx.new_page()
+        errors = PageErrors(page)
+        opened = _sockets(page)
+        page.goto(server + "/#/game/NoSuchGame12")
+        page.wait_for_selector("#refused[data-code='4404']")
+        page.wait_for_timeout(4000)  # the old page had opened eight more sockets by now
+        assert len(opened) == 1, opened
+        assert words in page.locator("#refused").inner_text()
+        assert not page.locator(".conn.show").count()  # no "reconnecting" notice
+        shot(page, f"w9-no-such-game-{lang}")
+        page.click("#refused-lobby")
+        page.wait_for_selector("#create")
+        errors.check()
+        ctx.close()
+
+
+def test_a_seat_token_the_game_does_not_know_offers_to_watch_instead(server: str, browser: Any) -> None:
+    status, g = _post(
+        server, "/api/games", {"game": "cribbage", "seats": [{"kind": "human"}, {"kind": "bot", "level": "greedy"}]}
+    )
+    assert status == 201, g
+    ctx = new_context(browser, lang="en")
+    stale = {"game_id": g["game_id"], "game": "cribbage", "seat": 0, "token": "not-a-token", "created": "2026-12-04"}
+    ctx.add_init_script(
+        f"if (!sessionStorage.getItem('seeded')) {{ sessionStorage.setItem('seeded', '1'); "
+        f"localStorage.setItem('kortbord.games', {json.dumps(json.dumps([stale]))}); }}"
+    )
+    page = ctx.new_page()
+    errors = PageErrors(page)
+    opened = _sockets(page)
+    page.goto(f"{server}/#/game/{g['game_id']}")
+    page.wait_for_selector("#refused[data-code='4403']")
+    page.wait_for_timeout(3000)
+    assert len(opened) == 1, opened
+    shot(page, "w9-seat-token-not-valid")
+    page.click("#watch-instead")
+    page.wait_for_selector(".cribbage")  # the table, watched
+    assert page.evaluate("window.kortbord.savedSeats()") == []
+    assert page.locator("#refused").count() == 0
+    assert all("token=" not in url for url in opened[1:]) and len(opened) >= 2
+    errors.check()
     ctx.close()
