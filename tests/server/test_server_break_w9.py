@@ -97,3 +97,50 @@ def test_the_white_space_around_a_name_is_left_out(tmp_path: Path) -> None:
             json={"game": "mulle", "seats": [{"kind": "human", "name": "a" * 41}, {"kind": "bot", "level": "greedy"}]},
         )
         assert r.status_code == 422, r.text
+
+
+#: Numbers Python's ``int`` reads but move notation does not write: an underscore, a plus sign, Arabic-Indic and
+#: full-width digits (the count was taken as 12 and stored as "count 12").
+ODD_NUMBERS = ["1_2", "+12", "\u0661\u0662", "\uff11\uff12", "12.0", "1e1", "0x0c"]
+
+
+def test_a_muggins_count_in_odd_digits_is_refused_and_changes_nothing(tmp_path: Path) -> None:
+    with make_client(tmp_path, label="odd-digits") as c:
+        g = new_game(c, game="cribbage", rules={"muggins": True}, seats=[{"kind": "human"}, {"kind": "human"}])
+        code = g["invites"][0]["invite_code"]
+        other = c.post(f"/api/games/{g['game_id']}/join", json={"invite_code": code}).json()["token"]
+        url = f"/ws/games/{g['game_id']}?token="
+        with c.websocket_connect(url + g["token"]) as a, c.websocket_connect(url + other) as b:
+            socks = [a, b]
+            last = [a.receive_json(), b.receive_json()]
+            for _ in range(200):  # first legal moves (both seats) to the first count of the show
+                mover = next(i for i in (0, 1) if last[i]["legal_moves"])
+                kinds = {m["kind"] for m in last[mover]["legal_moves"]}
+                if "announce" in kinds:
+                    break
+                ws = socks[mover]
+                ws.send_json(
+                    {
+                        "type": "move",
+                        "version": last[mover]["version"],
+                        "move": last[mover]["legal_moves"][0]["notation"],
+                    }
+                )
+                last = [a.receive_json(), b.receive_json()]
+            else:
+                raise AssertionError("the show did not come")
+            ws, state = socks[mover], last[mover]
+            assert state["view"]["phase"] == "show"
+            for word in ODD_NUMBERS:
+                ws.send_json({"type": "move", "version": state["version"], "move": f"count {word}"})
+                err = ws.receive_json()
+                assert err["type"] == "error" and err["code"] == "malformed", (word, err)
+                assert "whole number" in err["message"] and err["version"] == state["version"], err
+            ws.send_json({"type": "resync"})
+            again = ws.receive_json()
+            assert again["version"] == state["version"] and again["view"] == state["view"]  # nothing changed
+            ws.send_json({"type": "move", "version": state["version"], "move": "count 012"})  # ASCII digits: taken
+            after = ws.receive_json()
+            assert after["type"] == "state" and after["version"] == state["version"] + 1, after
+            assert after["view"]["announced"] == 12
+            assert c.get(f"/api/games/{g['game_id']}").json()["version"] == state["version"] + 1
