@@ -132,3 +132,37 @@ def test_a_seat_token_the_game_does_not_know_offers_to_watch_instead(server: str
     assert all("token=" not in url for url in opened[1:]) and len(opened) >= 2
     errors.check()
     ctx.close()
+
+
+#: The longest name the server takes (40 characters), one word with no place to break: the widest letter.
+LONG_NAME = "W" * 40
+
+
+def test_a_forty_letter_name_never_widens_the_page_past_a_phone(server: str, browser: Any) -> None:
+    """A name of one 40-letter word (what the server takes) in the seat box, the scores, the status and the
+    Cribbage crib label and lay-away button: the page was 722-741 px wide on a 390 px phone, the hand's last cards
+    off the screen.  Now every card of the hand is on the screen and the page does not scroll sideways."""
+    for game in ("cribbage", "mulle"):
+        status, g = _post(server, "/api/games", {"game": game, "seats": [{"kind": "human"}, {"kind": "human"}]})
+        assert status == 201, g
+        code = g["invites"][0]["invite_code"]
+        assert _post(server, f"/api/games/{g['game_id']}/join", {"invite_code": code, "name": LONG_NAME})[0] == 200
+        seat = {"game_id": g["game_id"], "game": game, "seat": 0, "token": g["token"], "created": "2026-12-04"}
+        for width, height in ((390, 844), (1280, 800)):
+            ctx = new_context(browser, width=width, height=height, lang="en")
+            ctx.add_init_script(f"localStorage.setItem('kortbord.games', {json.dumps(json.dumps([seat]))});")
+            page = ctx.new_page()
+            errors = PageErrors(page)
+            page.goto(f"{server}/#/game/{g['game_id']}")
+            page.wait_for_selector(".hand-card")
+            page.wait_for_timeout(500)
+            shot(page, f"w9-long-name-{game}-{width}", full=False)
+            wide = page.evaluate("document.documentElement.scrollWidth")
+            assert wide <= width, f"{game} at {width}: the page is {wide} px wide"
+            cards = page.eval_on_selector_all(
+                ".hand-card", "els => els.map(e => { const r = e.getBoundingClientRect(); return [r.left, r.right]; })"
+            )
+            assert len(cards) >= 6 and all(left >= 0 and right <= width for left, right in cards), (game, width, cards)
+            assert page.locator(f".opps .pname[title='{LONG_NAME}']").count() == 1  # the whole name on hover
+            errors.check()
+            ctx.close()

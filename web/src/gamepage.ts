@@ -628,6 +628,7 @@ export class GamePage {
       text = s && s.kind === "human" && !s.claimed ? t("waitingJoin", { name: this.name(toAct) }) : t("theirTurn", { name: this.name(toAct) });
     }
     this.statusEl.textContent = text;
+    this.statusEl.title = text; // cut with an ellipsis when a long name does not fit
     this.statusEl.className = cls;
     this.drawThinking(m, m.status === "over" || v.phase === "over" ? null : toAct);
     document.title = `${text ? text + " · " : ""}kortbord`;
