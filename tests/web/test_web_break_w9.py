@@ -166,3 +166,24 @@ def test_a_forty_letter_name_never_widens_the_page_past_a_phone(server: str, bro
             assert page.locator(f".opps .pname[title='{LONG_NAME}']").count() == 1  # the whole name on hover
             errors.check()
             ctx.close()
+
+
+def test_the_join_page_of_a_host_with_a_forty_letter_name_fits_a_phone(server: str, browser: Any) -> None:
+    """ "WWW... invites you": the invitation made the join form wider than the phone (654 px at 390 px) and cut
+    the name field and the "Take the seat" button at the screen's edge."""
+    body = {"game": "mulle", "seats": [{"kind": "human", "name": LONG_NAME}, {"kind": "human"}]}
+    status, g = _post(server, "/api/games", body)
+    assert status == 201, g
+    ctx = new_context(browser, width=390, height=844, lang="en")
+    page = ctx.new_page()
+    errors = PageErrors(page)
+    page.goto(server + g["invites"][0]["url"])
+    page.wait_for_selector("#join-btn:not([disabled])")
+    assert LONG_NAME in page.locator("#join-info").inner_text()
+    shot(page, "w9-join-long-host-name", full=False)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    for sel in ("#join-btn", "#join-name"):
+        box = page.locator(sel).bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, (sel, box)
+    errors.check()
+    ctx.close()
