@@ -19,7 +19,8 @@ import json
 import urllib.request
 from typing import Any
 
-from drivers import PLAYWRIGHT, PageErrors, create_game, new_context, shot
+from drivers import PLAYWRIGHT, PageErrors, close_modals, create_game, new_context, shot
+from test_web_table import PLAY_OUT
 
 pytestmark = PLAYWRIGHT
 
@@ -187,3 +188,39 @@ def test_the_join_page_of_a_host_with_a_forty_letter_name_fits_a_phone(server: s
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, (sel, box)
     errors.check()
     ctx.close()
+
+
+def test_the_game_over_panel_of_a_forty_letter_name_fits_a_phone(server: str, browser: Any) -> None:
+    """The game-over panel names the winner, the final scores and (Mulle) heads the table of points per round with
+    the names: a 40-letter one-word name ran past the panel's right edge on a phone, cutting the other seat's
+    numbers off.  Now everything in the panel lies inside it."""
+    for game, rules in (("mulle", {"game_length": "single_round"}), ("cribbage", {"target": 61})):
+        body = {"game": game, "rules": rules, "seats": [{"kind": "human"}, {"kind": "human"}]}
+        status, g = _post(server, "/api/games", body)
+        assert status == 201, g
+        code = g["invites"][0]["invite_code"]
+        _, joined = _post(server, f"/api/games/{g['game_id']}/join", {"invite_code": code, "name": LONG_NAME})
+        seat = {"game_id": g["game_id"], "game": game, "seat": 0, "token": g["token"], "created": "2026-12-04"}
+        ctx = new_context(browser, width=390, height=844, lang="en")
+        ctx.add_init_script(f"localStorage.setItem('kortbord.games', {json.dumps(json.dumps([seat]))});")
+        page = ctx.new_page()
+        errors = PageErrors(page)
+        page.goto(f"{server}/#/game/{g['game_id']}")
+        page.wait_for_selector(".hand-card")
+        page.evaluate(PLAY_OUT, [g["game_id"], [g["token"], joined["token"]]])
+        page.wait_for_selector("#game-over", state="attached")
+        page.wait_for_timeout(800)
+        close_modals(page)
+        page.wait_for_selector("#game-over")
+        shot(page, f"w9-game-over-long-name-{game}", full=False)
+        out = page.evaluate(
+            """() => { const p = document.querySelector('#game-over').getBoundingClientRect();
+                return [...document.querySelectorAll('#game-over *')].filter((el) => {
+                  const r = el.getBoundingClientRect();
+                  return r.width && (r.right > p.right + 1 || r.left < p.left - 1);
+                }).map((el) => el.tagName + ' ' + (el.textContent || '').slice(0, 20)); }"""
+        )
+        assert out == [], (game, out)
+        assert LONG_NAME in page.locator("#game-over").inner_text()
+        errors.check()
+        ctx.close()

@@ -124,9 +124,9 @@ function renderJoin(main: HTMLElement, id: string, code: string): void {
       } catch {
         rules.textContent = "";
       }
-      if (mine) refuse(t("alreadySeated", { n: mine.seat + 1 }));
-      else if (bad instanceof ApiError) refuse(bad.code === "game_over" ? t("linkOver") : t("linkUsed"));
+      if (bad instanceof ApiError) refuse(bad.code === "game_over" ? t("linkOver") : t("linkUsed"));
       else if (bad) refuse(t("linkUsed"));
+      else if (mine) refuse(t("alreadySeated", { n: mine.seat + 1 })); // (the link to the own seat is below)
       else btn.disabled = false;
     })
     .catch(() => {
