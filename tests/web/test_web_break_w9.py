@@ -224,3 +224,25 @@ def test_the_game_over_panel_of_a_forty_letter_name_fits_a_phone(server: str, br
         assert LONG_NAME in page.locator("#game-over").inner_text()
         errors.check()
         ctx.close()
+
+
+def test_a_name_pasted_with_a_direction_control_is_taken_without_it(server: str, browser: Any) -> None:
+    """The server refuses a name holding a text-direction or control character (422): the join page sent the
+    pasted name as it was and said only "the request was not understood".  Now the page leaves them out (and the
+    white space around the name), so the seat is taken under the name the player sees."""
+    body = {"game": "cribbage", "seats": [{"kind": "human"}, {"kind": "human"}]}
+    status, g = _post(server, "/api/games", body)
+    assert status == 201, g
+    ctx = new_context(browser, lang="en")
+    page = ctx.new_page()
+    errors = PageErrors(page)
+    page.goto(server + g["invites"][0]["url"])
+    page.wait_for_selector("#join-btn:not([disabled])")
+    page.fill("#join-name", " \u202eAnna\u2069\t")
+    page.click("#join-btn")
+    page.wait_for_selector(".cribbage")
+    with urllib.request.urlopen(f"{server}/api/games/{g['game_id']}") as r:
+        seats = json.load(r)["seats"]
+    assert seats[1]["claimed"] and seats[1]["name"] == "Anna", seats
+    errors.check()
+    ctx.close()

@@ -156,6 +156,13 @@ export function notations(msg: StateMsg): string[] {
   return (msg.legal_moves ?? []).map((m) => (typeof m === "string" ? m : m.notation));
 }
 
+/** A name as the server takes it: without control characters (U+0000-U+001F, U+007F-U+009F) and text-direction
+ * controls (U+202A-U+202E, U+2066-U+2069), which it refuses (422), and without the white space around it -- a name
+ * pasted with one of them is taken without it rather than refused with an error the player cannot see. */
+export function plainName(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, "").trim();
+}
+
 // ------------------------------------------------------------------------------------------ seats kept locally
 export interface SavedSeat {
   game_id: string;

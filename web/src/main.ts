@@ -1,6 +1,6 @@
 // The page: header (language switch), router (#/ lobby, #/rules/<game>, #/game/<id>, ?join=<id>&invite=<code>).
 import "./style.css";
-import { api, ApiError, forgetSeat, saveSeat, savedSeats, seatFor, type GameKind, type GameSummary, type OptionsDoc } from "./api";
+import { api, ApiError, forgetSeat, plainName, saveSeat, savedSeats, seatFor, type GameKind, type GameSummary, type OptionsDoc } from "./api";
 import { clear, h } from "./dom";
 import { lang, onLangChange, setLang, t } from "./i18n";
 import { renderLobby, restError } from "./lobby";
@@ -137,7 +137,7 @@ function renderJoin(main: HTMLElement, id: string, code: string): void {
     if (btn.disabled || seatFor(id)) return;
     localStorage.setItem("kortbord.name", name.value);
     try {
-      const r = await api.join(id, code, name.value || undefined);
+      const r = await api.join(id, code, plainName(name.value) || undefined);
       saveSeat({
         game_id: id,
         game: summary?.game ?? "mulle",
