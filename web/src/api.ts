@@ -156,6 +156,13 @@ export function notations(msg: StateMsg): string[] {
   return (msg.legal_moves ?? []).map((m) => (typeof m === "string" ? m : m.notation));
 }
 
+/** A name as the server takes it: without control characters (U+0000-U+001F, U+007F-U+009F) and text-direction
+ * controls (U+202A-U+202E, U+2066-U+2069), which it refuses (422), and without the white space around it -- a name
+ * pasted with one of them is taken without it rather than refused with an error the player cannot see. */
+export function plainName(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, "").trim();
+}
+
 // ------------------------------------------------------------------------------------------ seats kept locally
 export interface SavedSeat {
   game_id: string;
@@ -197,11 +204,20 @@ export interface SocketHandlers {
   onState(msg: StateMsg): void;
   onError(msg: ErrorMsg): void;
   onStatus(status: "connecting" | "open" | "closed"): void;
+  /** The server refused the connection for good (close code 4401 origin, 4403 seat token, 4404 no such game): the
+   * socket does not try again -- another try would get the same answer. */
+  onRefused?(code: number): void;
   /** Any other message (the aids' answers: aids, hint, advice). */
   onOther?(msg: { type?: string; [k: string]: unknown }): void;
 }
 
-/** One game's WebSocket, reconnecting with backoff; resyncs when a version gap shows. */
+/** The close codes after which trying again gets the same answer (docs/protocol.md): the page's origin refused,
+ * a seat token not valid for the game, no such game. */
+export const FINAL_CLOSE: ReadonlySet<number> = new Set([4401, 4403, 4404]);
+
+/** One game's WebSocket, reconnecting with backoff (the backoff starts again only once a state has come: a server
+ * that accepts and closes at once is not asked twice a second); resyncs when a version gap shows; stops for good
+ * at a {@link FINAL_CLOSE} code. */
 export class GameSocket {
   private ws: WebSocket | null = null;
   private closedByUs = false;
@@ -228,7 +244,6 @@ export class GameSocket {
     const ws = new WebSocket(this.url());
     this.ws = ws;
     ws.onopen = () => {
-      this.retry = 0;
       this.handlers.onStatus("open");
       // The whole story so far: the log, open panels and the pegboard are rebuilt from it after a (re)load.
       this.send({ type: "resync", history: true });
@@ -242,6 +257,7 @@ export class GameSocket {
         return;
       }
       if (msg.type === "state") {
+        this.retry = 0;
         const s = msg as StateMsg;
         if (this.version >= 0 && s.version > this.version + 1) {
           // A gap: ask for a fresh state (protocol: V increases by exactly 1 per move).
@@ -255,10 +271,15 @@ export class GameSocket {
         this.handlers.onOther?.(msg);
       }
     };
-    ws.onclose = () => {
+    ws.onclose = (e) => {
       window.clearInterval(this.pingTimer);
-      this.handlers.onStatus("closed");
       if (this.closedByUs) return;
+      if (FINAL_CLOSE.has(e.code)) {
+        this.closedByUs = true;
+        this.handlers.onRefused?.(e.code);
+        return;
+      }
+      this.handlers.onStatus("closed");
       const delay = Math.min(4000, 500 * 2 ** this.retry++);
       window.setTimeout(() => this.open(), delay);
     };

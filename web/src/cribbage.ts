@@ -269,7 +269,7 @@ export class CribbageTable implements Table {
         "div",
         { class: "who" },
         h("i", { class: "dot", style: { background: pegColor(this.sideOf(s)) } }),
-        h("strong", {}, this.ctx.name(s)),
+        h("strong", { class: "pname", title: this.ctx.name(s) }, this.ctx.name(s)),
         this.ctx.level(s) ? h("span", { class: "level" }, this.ctx.level(s)) : null,
         v.dealer === s ? h("span", { class: "chip dealer", title: t("dealer") }, "D") : null,
         // a partnership: the viewer's partner said in words, not only by the colour of the dot

@@ -1,7 +1,7 @@
 // One game's page: the connection, whose turn, the banner (the latest event), seats, invites, the log, the game
 // over panel with the rematch, and the game's own table.  The page fits one screen: the regions are .opponents,
 // .scores, .table, .controls and .hand (in the table), .banner and .log here.
-import { api, ApiError, GameSocket, saveSeat, seatFor, type ErrorMsg, type SavedSeat, type SeatSummary, type StateMsg } from "./api";
+import { api, ApiError, forgetSeat, GameSocket, saveSeat, seatFor, type ErrorMsg, type SavedSeat, type SeatSummary, type StateMsg } from "./api";
 import { clear, h } from "./dom";
 import { lang, t, type Key } from "./i18n";
 import { MulleTable, describeNotation } from "./mulle";
@@ -60,6 +60,8 @@ const GOOD = new Set(["mulle", "tabbe", "baat", "last_capture", "game_over", "ro
 export class GamePage {
   root = h("main", { id: "main", class: "gamepage" });
   private saved: SavedSeat | undefined;
+  /** The close code with which the server refused the connection for good (FINAL_CLOSE), else null. */
+  private refused: number | null = null;
   private socket: GameSocket | null = null;
   private table: Table | null = null;
   private msg: StateMsg | null = null;
@@ -182,6 +184,10 @@ export class GamePage {
       onStatus: (s) => {
         if (s === "open") this.aids.onOpen();
         this.onStatus(s);
+      },
+      onRefused: (code) => {
+        this.refused = code;
+        this.drawRefused();
       },
     });
     document.addEventListener("keydown", this.keyHandler);
@@ -314,6 +320,7 @@ export class GamePage {
     // Language changed: rebuild the table from the last state and the history.
     document.body.classList.add("in-game");
     this.drawLogFrame();
+    this.drawRefused();
     if (this.msg) {
       this.table = null;
       const m = this.msg;
@@ -321,6 +328,41 @@ export class GamePage {
       this.drawTools();
       this.aids.draw();
     }
+  }
+
+  /** The server refused this page's connection for good (no such game, a seat token not valid for it, the page's
+   * origin): say so in place of the table, with the way out -- the lobby, and for a seat token that is not valid
+   * (the saved seat is of no use) watching the game instead.  The socket has stopped trying. */
+  private drawRefused(): void {
+    const code = this.refused;
+    if (code === null) return;
+    this.connEl.textContent = "";
+    this.connEl.className = "conn";
+    clear(this.tableWrap);
+    const text = code === 4404 ? t("gameGone") : code === 4403 ? t("seatGone") : t("originRefused");
+    const watch =
+      code === 4403
+        ? h(
+            "button",
+            {
+              class: "primary",
+              id: "watch-instead",
+              onclick: () => {
+                forgetSeat(this.gameId);
+                location.reload();
+              },
+            },
+            t("watchInstead"),
+          )
+        : null;
+    this.tableWrap.append(
+      h(
+        "section",
+        { class: "panel refused", id: "refused", role: "alert", "data-code": String(code) },
+        h("p", {}, text),
+        h("div", { class: "row" }, watch, h("a", { class: "button", href: "#/", id: "refused-lobby" }, t("backToLobby"))),
+      ),
+    );
   }
 
   private onStatus(s: "connecting" | "open" | "closed"): void {
@@ -586,6 +628,7 @@ export class GamePage {
       text = s && s.kind === "human" && !s.claimed ? t("waitingJoin", { name: this.name(toAct) }) : t("theirTurn", { name: this.name(toAct) });
     }
     this.statusEl.textContent = text;
+    this.statusEl.title = text; // cut with an ellipsis when a long name does not fit
     this.statusEl.className = cls;
     this.drawThinking(m, m.status === "over" || v.phase === "over" ? null : toAct);
     document.title = `${text ? text + " · " : ""}kortbord`;

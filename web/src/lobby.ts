@@ -1,6 +1,6 @@
 // The lobby: a new game (every rule option the server offers), the games saved in this browser, rules links.
 import { miscountNote, statsPanel } from "./stats";
-import { api, ApiError, forgetSeat, saveSeat, savedSeats, type GameKind, type OptionSpec, type OptionsDoc } from "./api";
+import { api, ApiError, forgetSeat, plainName, saveSeat, savedSeats, type GameKind, type OptionSpec, type OptionsDoc } from "./api";
 import { clear, h } from "./dom";
 import { lang, pick, t } from "./i18n";
 import { has, optionWords, reasonText, template, withoutRefs } from "./words";
@@ -473,7 +473,7 @@ function drawNewGame(el: HTMLElement, nav: { openGame(id: string): void }): void
     saveForm(game);
     const rules: Record<string, unknown> = {};
     for (const k of form.touched[game]) rules[k] = form.values[game][k];
-    const name = nameInput.value.trim();
+    const name = plainName(nameInput.value);
     const seats: Record<string, unknown>[] = [name ? { kind: "human", name } : { kind: "human" }];
     for (let s = 1; s < form.players; s++) {
       const o = form.opponents[s - 1];

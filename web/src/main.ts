@@ -1,6 +1,6 @@
 // The page: header (language switch), router (#/ lobby, #/rules/<game>, #/game/<id>, ?join=<id>&invite=<code>).
 import "./style.css";
-import { api, ApiError, forgetSeat, saveSeat, savedSeats, type GameKind, type GameSummary, type OptionsDoc } from "./api";
+import { api, ApiError, forgetSeat, plainName, saveSeat, savedSeats, seatFor, type GameKind, type GameSummary, type OptionsDoc } from "./api";
 import { clear, h } from "./dom";
 import { lang, onLangChange, setLang, t } from "./i18n";
 import { renderLobby, restError } from "./lobby";
@@ -102,6 +102,10 @@ function renderJoin(main: HTMLElement, id: string, code: string): void {
   const rules = h("p", { class: "muted", id: "join-rules" });
   const btn = h("button", { class: "primary", id: "join-btn", disabled: true }, t("joinBtn"));
   let summary: GameSummary | null = null;
+  // This browser holds a seat of the game already: the inviter opening the link sent to a friend (or the friend
+  // opening it again).  Joining would spend the friend's invite and overwrite the seat kept here -- its token is
+  // the only proof of that seat, so the seat would be lost and the game stuck.  Offer the own seat instead.
+  const mine = seatFor(id);
   const refuse = (text: string) => {
     msg.textContent = text;
     msg.className = "msg error";
@@ -122,6 +126,7 @@ function renderJoin(main: HTMLElement, id: string, code: string): void {
       }
       if (bad instanceof ApiError) refuse(bad.code === "game_over" ? t("linkOver") : t("linkUsed"));
       else if (bad) refuse(t("linkUsed"));
+      else if (mine) refuse(t("alreadySeated", { n: mine.seat + 1 })); // (the link to the own seat is below)
       else btn.disabled = false;
     })
     .catch(() => {
@@ -129,10 +134,10 @@ function renderJoin(main: HTMLElement, id: string, code: string): void {
       refuse(t("linkUsed"));
     });
   const go = async () => {
-    if (btn.disabled) return;
+    if (btn.disabled || seatFor(id)) return;
     localStorage.setItem("kortbord.name", name.value);
     try {
-      const r = await api.join(id, code, name.value || undefined);
+      const r = await api.join(id, code, plainName(name.value) || undefined);
       saveSeat({
         game_id: id,
         game: summary?.game ?? "mulle",
@@ -159,6 +164,7 @@ function renderJoin(main: HTMLElement, id: string, code: string): void {
       name,
       btn,
       msg,
+      mine ? h("a", { class: "button primary", id: "join-own", href: `/#/game/${encodeURIComponent(id)}` }, t("openOwnSeat")) : null,
     ),
   );
   name.addEventListener("keydown", (e) => {

@@ -164,7 +164,7 @@ export class MulleTable implements Table {
       h(
         "div",
         { class: "who" },
-        h("strong", {}, this.ctx.name(s)),
+        h("strong", { class: "pname", title: this.ctx.name(s) }, this.ctx.name(s)),
         this.ctx.level(s) ? h("span", { class: "level" }, this.ctx.level(s)) : null,
         v.dealer === s ? h("span", { class: "chip dealer", title: t("dealer") }, "D") : null,
         // four players in two teams (spec §2.2): the viewer's partner said in words, as at the Cribbage table

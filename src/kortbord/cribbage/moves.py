@@ -26,6 +26,7 @@ card raises :class:`~kortbord.errors.InvalidCardError` wrapped as ``InvalidMoveE
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Final
 
@@ -245,11 +246,15 @@ _WORDS: Final = {
 }
 
 
+#: A number in move notation: ASCII digits, a minus sign allowed (then refused by the move's own range check with
+#: its rule) -- not what Python's ``int`` takes besides (``1_2``, ``+12``, ``١٢``, full-width digits).
+_NUMBER: Final = re.compile(r"-?[0-9]+")
+
+
 def _number(word: str, text: str) -> int:
-    try:
-        return int(word)
-    except ValueError:
-        raise InvalidMoveError(f"expected a whole number in {text!r}, got {word!r}") from None
+    if _NUMBER.fullmatch(word) is None:
+        raise InvalidMoveError(f"expected a whole number in {text!r}, got {word!r}")
+    return int(word)
 
 
 def _cards(words: list[str], text: str) -> list[Card]:

@@ -45,7 +45,7 @@ from kortbord.server.sessions import (
     table_rules,
     warm_up,
 )
-from kortbord.server.stats import PlainName
+from kortbord.server.stats import OptionalName
 from kortbord.server.stats import router as stats_router
 from kortbord.server.ws import game_socket
 
@@ -304,7 +304,7 @@ class SeatSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
     kind: Literal["human", "bot"]
     level: str | None = Field(default=None, max_length=32)
-    name: PlainName | None = Field(default=None, max_length=40)
+    name: OptionalName = Field(default=None, max_length=40)
 
 
 class CreateGame(BaseModel):
@@ -320,7 +320,7 @@ class CreateGame(BaseModel):
     teams: StrictBool | None = Field(default=None, description="Mulle, 4 players: partners (absent: not asked)")
     partnership: StrictBool | None = Field(default=None, description="Cribbage, 4 players: partners")
     seats: list[SeatSpec] | None = Field(default=None, max_length=4, description="one entry per player, or absent")
-    name: PlainName | None = Field(default=None, max_length=80)
+    name: OptionalName = Field(default=None, max_length=80)
 
     @field_validator("rules", "players", "teams", "partnership", "seats", mode="before")
     @classmethod
@@ -349,7 +349,7 @@ class JoinGame(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     invite_code: str = Field(min_length=1, max_length=128)
-    name: PlainName | None = Field(default=None, max_length=40)
+    name: OptionalName = Field(default=None, max_length=40)
 
 
 # -- static files -----------------------------------------------------------------------------------------------

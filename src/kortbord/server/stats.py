@@ -28,6 +28,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = [
     "MISCOUNTING",
+    "OptionalName",
     "PlainName",
     "levels",
     "plain_name",
@@ -63,22 +64,39 @@ router = APIRouter()
 
 #: A control character (C0, DEL, C1): never part of a name a person types, and PostgreSQL refuses NUL in text.
 _CONTROL: Final = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+#: A text-direction embedding, override or isolate (U+202A-U+202E, U+2066-U+2069): left open in a name it turns
+#: the text shown after the name around ("\u202etxt.exe" shows as "exe.txt" and reverses the score beside it).
+_DIRECTION: Final = re.compile("[\u202a-\u202e\u2066-\u2069]")
+#: What is left out around a name: white space and the invisible zero-width characters.
+_AROUND: Final = re.compile(r"^[\s\u200b-\u200d\u2060\ufeff]+|[\s\u200b-\u200d\u2060\ufeff]+$")
 
 
 def plain_name(value: str) -> str:
-    """A player's or a table's name as given, if it holds no control character (U+0000-U+001F, U+007F-U+009F:
-    NUL, a line break, a terminal escape ...).
+    """A player's or a table's name without the white space (and zero-width characters) around it, if it holds no
+    control character (U+0000-U+001F, U+007F-U+009F: NUL, a line break, a terminal escape ...) and no
+    text-direction control (U+202A-U+202E, U+2066-U+2069).  A name of white space only comes back empty: the
+    request fields read it as no name (:data:`OptionalName`).
 
     Raises:
-        ValueError: the name holds one (the request is answered 422 ``bad_request`` and nothing is stored).
+        ValueError: the name holds one of them (the request is answered 422 ``bad_request`` and nothing is stored).
     """
     if _CONTROL.search(value):
         raise ValueError("a name may not contain control characters (U+0000-U+001F, U+007F-U+009F)")
-    return value
+    if _DIRECTION.search(value):
+        raise ValueError("a name may not contain text-direction control characters (U+202A-U+202E, U+2066-U+2069)")
+    return _AROUND.sub("", value)
 
 
-#: A name field of a request: a string without control characters (:func:`plain_name`).
+def _blank_is_none(value: str | None) -> str | None:
+    return value or None
+
+
+#: A name field of a request: a string without control characters, the white space around it left out
+#: (:func:`plain_name`).
 PlainName = Annotated[str, AfterValidator(plain_name)]
+#: An optional name field: a :data:`PlainName`, and one of white space only is no name (None), as if left out --
+#: the page then says "Player 2", never an empty name.
+OptionalName = Annotated[PlainName | None, AfterValidator(_blank_is_none)]
 
 
 def variant(game: str, rules: dict[str, Any]) -> str:
@@ -192,7 +210,12 @@ def levels(game: str) -> list[dict[str, Any]]:
 async def stats(
     request: Request, name: Annotated[str, Query(min_length=1, max_length=40), AfterValidator(plain_name)]
 ) -> dict[str, Any]:
-    """``{"name", "rows": [{"game", "level", "variant", "played", "won", "streak", "best"}]}`` for a player name."""
+    """``{"name", "rows": [{"game", "level", "variant", "played", "won", "streak", "best"}]}`` for a player name
+    (the white space around it left out, as when the name was taken: :func:`plain_name`)."""
+    if not name:
+        from kortbord.server.app import ApiError
+
+        raise ApiError(422, "bad_request", "query.name: a name needs a character that is not white space")
     store = request.app.state.store
     async with store.engine.connect() as conn:
         found = await conn.execute(
