@@ -127,16 +127,70 @@ export class MulleTable implements Table {
       me !== null ? this.myArea(me) : h("div", { class: "me-empty" }),
     );
     if (this.summaryOpen !== null) this.root.append(this.summaryModal(this.summaryOpen));
+    this.fitBuilds();
     this.fitActions();
     // the table grows after this draw when the aids put their words in (the builds' takers, a round trip later):
-    // the moves are fitted again to the room that is left
-    this.tableSize ??= new ResizeObserver(() => this.fitActions());
+    // the moves are fitted again to the room that is left; a new width (the window's) fans the builds again
+    this.tableSize ??= new ResizeObserver(() => {
+      const w = this.root.querySelector(".builds")?.clientWidth ?? 0;
+      if (w !== this.buildsWidth) this.fitBuilds();
+      this.fitActions();
+    });
     this.tableSize.disconnect();
     const area = this.root.querySelector(".stage > .tablearea");
     if (area) this.tableSize.observe(area);
   }
 
   private tableSize: ResizeObserver | undefined;
+  private buildsWidth = -1;
+
+  /** Fan each build's cards so that every card's corner index (rank and suit) stays in sight: the step from one
+   * card to the next is as wide as the build's share of the row allows (at most the usual step), never under the
+   * corner index's width.  On a wide screen the tags stand beside the cards; when a build's share is too narrow
+   * for its cards and its tag side by side (four builds, one of six cards), every tag of the row goes under its
+   * cards instead (class tags-below), so the cards have the build's whole width.  A build whose cards do not fit
+   * even then takes the room it needs, and the row wraps. */
+  private fitBuilds(): void {
+    const row = this.root.querySelector<HTMLElement>(".stage .builds");
+    this.buildsWidth = row?.clientWidth ?? -1;
+    if (!row) return;
+    const builds = Array.from(row.querySelectorAll<HTMLElement>(":scope > .build"));
+    const first = row.querySelector<HTMLElement>(".fan img.card");
+    if (!builds.length || !first || !row.clientWidth) return;
+    const wide = WIDE_TABLE.matches;
+    const cardW = first.getBoundingClientRect().width;
+    const floor = Math.ceil(cardW * CORNER) + 2;
+    const most = wide ? cardW * 0.42 : 18;
+    // the builds' shares of the row, as style.css gives them (a half, a third, a quarter of the row)
+    const per = builds.length >= 4 ? 4 : builds.length === 3 ? 3 : 2;
+    const gap = parseFloat(getComputedStyle(row).columnGap) || 0;
+    const share = (row.clientWidth - (per - 1) * gap) / per;
+    for (const b of builds) {
+      b.style.setProperty("--fan-step", `${floor}px`); // the narrowest fan: the tags measured at their own width
+      b.style.minWidth = "";
+    }
+    row.classList.remove("tags-below");
+    const cards = (b: HTMLElement) => b.querySelectorAll(".fan img.card").length;
+    const room = (b: HTMLElement, below: boolean): number => {
+      if (below) return share;
+      const tag = b.querySelector<HTMLElement>(".buildtag");
+      const colGap = parseFloat(getComputedStyle(b).columnGap) || 0;
+      return share - (tag ? tag.getBoundingClientRect().width + colGap : 0);
+    };
+    const step = (b: HTMLElement, below: boolean) => (cards(b) < 2 ? most : Math.min(most, (room(b, below) - cardW) / (cards(b) - 1)));
+    let below = !wide;
+    let steps = builds.map((b) => step(b, below));
+    if (!below && steps.some((x) => x < floor)) {
+      below = true;
+      row.classList.add("tags-below");
+      steps = builds.map((b) => step(b, below));
+    }
+    builds.forEach((b, i) => {
+      const st = Math.max(floor, Math.floor(steps[i] * 10) / 10);
+      b.style.setProperty("--fan-step", `${st}px`);
+      if (steps[i] < floor) b.style.minWidth = `${Math.ceil(cardW + (cards(b) - 1) * floor)}px`;
+    });
+  }
 
   /** The moves of a chosen card that do not fit the controls' region open as a sheet over the table, from the
    * bottom of the table's stage up as far as they need -- past the stage's top when even the stage is too short
@@ -696,6 +750,13 @@ export class MulleTable implements Table {
     ];
   }
 }
+
+/** A wide screen (style.css's width for the tags beside the builds). */
+const WIDE_TABLE = window.matchMedia("(min-width: 561px)");
+
+/** The share of a card's width its corner index takes, from the left edge to the right of the rank and the suit
+ * (the card art, public/cards: the rank's box ends at x = -82.4 of the face's -120..120). */
+const CORNER = 37.6 / 240;
 
 /** A small sail boat (the båt call) as inline SVG: no font has to carry an emoji. */
 function boatIcon(): HTMLElement {
