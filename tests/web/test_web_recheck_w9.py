@@ -1,6 +1,9 @@
 """The findings of the w9 re-check of the web table (issue #11), each checked in the real browser (Debian's Chromium
 driven by Playwright) against the real server, boxes measured in CSS px:
 
+* at every decision of a four-player Mulle deal on a 390x844 phone no table card is covered by the moves of a chosen
+  card or any other control, nor cut by the table's edge; every decision fits one screen at the three sizes, and
+  choosing a card moves nothing (finding 1);
 * every card of every build -- a packet of six cards too -- shows its corner index (rank and suit) with four builds
   on the table, at 390x844, 1280x800 and 1366x768 (finding 2);
 * at 1280x800 a build's tag is as wide as its text and stands beside its build's cards (finding 5);
@@ -19,6 +22,8 @@ from drivers import (
     MulleTable,
     PageErrors,
     browser,
+    card_with_most_moves,
+    choose_mulle_move,
     close_modals,
     create_game,
     lay_away_first_two,
@@ -29,8 +34,9 @@ from drivers import (
     server,
     shot,
     wait_mine_or_over,
+    wait_next_state,
 )
-from web_layout import VIEWPORTS, at_rest
+from web_layout import VIEWPORTS, at_rest, fits_one_screen, nothing_moved, regions
 
 __all__ = ["browser", "seeded_server", "server"]  # fixtures used by name
 
@@ -47,6 +53,91 @@ def _keep(page: Any, name: str) -> None:
         from drivers import _artifacts
 
         shutil.copy(_artifacts() / f"{name}.png", NOTES / f"{name}.png")
+
+
+# ---------------------------------------------------------------------------------------------------- finding 1
+#: The table's cards (loose and in builds) that another box lies over -- the moves of a chosen card, the controls'
+#: words and buttons, the hint, the aids' line, the game bar, the hand, the opponents, the scores -- or that the
+#: table's own edge cuts (a table too short for its cards scrolls them out of sight).
+_COVERED = """
+() => {
+  const area = document.querySelector('.stage > .tablearea').getBoundingClientRect();
+  const cards = [...document.querySelectorAll('.tablearea .table-card img.card, .tablearea .build .fan img.card')];
+  const others = [...document.querySelectorAll(
+    '.stage > .actions .sheet-body, .stage > .actions .moves, .stage > .actions button, .stage > .actions .hint, '
+    + '#hint, .aidbar, .gamebar, .me, .opponents, .status-row')].filter((el) => el.getClientRects().length);
+  const out = [];
+  for (const c of cards) {
+    const a = c.getBoundingClientRect();
+    if (a.top < area.top - 0.5 || a.bottom > area.bottom + 0.5) out.push(`${c.dataset.card} cut by the table's edge`);
+    for (const el of others) {
+      const b = el.getBoundingClientRect();
+      const x = Math.min(a.right, b.right) - Math.max(a.left, b.left), y = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+      if (x > 0.5 && y > 0.5) out.push(`${c.dataset.card} under ${el.id || el.className} (${Math.round(x)}x${Math.round(y)})`);
+    }
+  }
+  return out;
+}
+"""
+
+
+def _touch_phone(browser: Any, lang: str = "en") -> Any:
+    """A 390x844 touch phone with the page's language, the quick pace and no card animation."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-GB", has_touch=True, is_mobile=True)
+    ctx.set_default_timeout(60000)
+    ctx.add_init_script(
+        "localStorage.setItem('kortbord.pace', '0');"
+        f" localStorage.setItem('kortbord.lang', '{lang}');"
+        " localStorage.setItem('kortbord.settings', JSON.stringify({speed: 'off'}));"
+    )
+    return ctx
+
+
+def test_four_player_phone_moves_cover_no_table_card(server: str, browser: Any) -> None:
+    ctx = _touch_phone(browser)
+    page = ctx.new_page()
+    errors = PageErrors(page)
+    page.goto(server + "/")
+    page.click("#tab-mulle")
+    page.wait_for_selector("#opt-mulle-kryp")
+    page.select_option("#opt-mulle-game_length", "single_round")
+    page.click("#players-4")
+    page.wait_for_selector("#seat-3")
+    for s in (1, 2, 3):
+        page.select_option(f"#seat-{s}", "bot:greedy")
+    page.click("#create")
+    # a deal of four players: eight cards a hand (spec §2.2), so eight decisions of ours
+    for turn in range(8):
+        assert wait_mine_or_over(page, ".mulle"), "the game ended within the first deal"
+        close_modals(page)
+        data = root_data(page, ".mulle")
+        legal = json.loads(data["legal"])
+        at_rest(page)
+        fits_one_screen(page)
+        covered = page.evaluate(_COVERED)
+        assert not covered, f"turn {turn}: {covered}"
+        # the card with the most moves: the longest list of moves the table must leave its cards in sight beside
+        frame = regions(page)
+        card = card_with_most_moves(legal)
+        page.tap(f".hand-card[data-code='{card}']")
+        at_rest(page)
+        nothing_moved(page, frame)
+        covered = page.evaluate(_COVERED)
+        if turn < 2:
+            _keep(page, f"w9-four-players-turn{turn}-390x844")
+        assert not covered, f"turn {turn}, {card} chosen: {covered}"
+        fits_one_screen(page, [".controls"])
+        page.tap(f".hand-card[data-code='{card}']")  # put it back
+
+        def check(button: str, frame: dict[str, Any] = frame) -> None:
+            at_rest(page)
+            nothing_moved(page, frame)
+            assert not page.evaluate(_COVERED), page.evaluate(_COVERED)
+
+        mulle_click_move(page, choose_mulle_move(legal, turn), before_play=check)
+        wait_next_state(page, ".mulle", data["version"])
+    errors.check()
+    ctx.close()
 
 
 # ------------------------------------------------------------------------------------------- findings 2 and 5

@@ -112,6 +112,7 @@ export class MulleTable implements Table {
     this.root.dataset.version = String(this.msg!.version);
     this.root.dataset.mine = this.myTurn() ? "1" : "0";
     this.root.dataset.legal = JSON.stringify(this.myTurn() ? this.moves.map((m) => m.text) : []);
+    this.root.dataset.players = String(v.players); // a phone lays three or four players' boxes out otherwise
     const me: number | null = this.ctx.seat;
     const others: number[] = [];
     for (let i = 1; i <= v.players; i++) {
@@ -192,9 +193,9 @@ export class MulleTable implements Table {
     });
   }
 
-  /** The moves of a chosen card that do not fit the controls' region open as a sheet over the table, from the
-   * bottom of the table's stage up as far as they need -- past the stage's top when even the stage is too short
-   * (the regions themselves stay where they are). */
+  /** The moves of a chosen card that do not fit the controls' region open as a sheet over the table's free room,
+   * from the bottom of the table's stage up to just under the table's lowest card -- never over a card or a build
+   * (w9 finding 1); a list longer than that scrolls inside the sheet.  The regions themselves stay where they are. */
   private fitActions(): void {
     const box = this.root.querySelector<HTMLElement>(".stage > .actions");
     const body = box?.querySelector<HTMLElement>(".sheet-body");
@@ -203,9 +204,16 @@ export class MulleTable implements Table {
     body.style.maxHeight = "";
     if (box.scrollHeight <= box.clientHeight + 1) return;
     box.classList.add("sheet");
-    // still too long for the whole stage (a short screen, a group of many ways): the sheet rises over the
-    // scores and the opponents too, up to the top of the window
-    if (body.scrollHeight > body.clientHeight + 1) body.style.maxHeight = `${Math.floor(box.parentElement!.getBoundingClientRect().bottom) - 4}px`;
+    const stage = box.parentElement!.getBoundingClientRect();
+    // the lowest card of the table, with a chosen card's ring and the tag of a build (the button holds both)
+    let cards = stage.top;
+    for (const el of Array.from(this.root.querySelectorAll<HTMLElement>(".stage > .tablearea .cardbtn"))) {
+      const r = el.getBoundingClientRect();
+      if (r.height > 0) cards = Math.max(cards, r.bottom + 5);
+    }
+    const area = this.root.querySelector<HTMLElement>(".stage > .tablearea");
+    if (area) cards = Math.min(cards, area.getBoundingClientRect().bottom); // cards scrolled out of the table's box
+    body.style.maxHeight = `${Math.max(box.getBoundingClientRect().height, Math.floor(stage.bottom - cards))}px`;
   }
 
   private seatBox(s: number): HTMLElement {
