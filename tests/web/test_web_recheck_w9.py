@@ -6,6 +6,8 @@ driven by Playwright) against the real server, boxes measured in CSS px:
   choosing a card moves nothing (finding 1);
 * every card of every build -- a packet of six cards too -- shows its corner index (rank and suit) with four builds
   on the table, at 390x844, 1280x800 and 1366x768 (finding 2);
+* on a phone the open hint lies over neither the aids' line (the pile with its running points, the twins' key) nor
+  the opponents' box, and asking for it moves nothing (finding 3);
 * at 1280x800 a build's tag is as wide as its text and stands beside its build's cards (finding 5);
 * one Cribbage show state draws the count panel once (finding 7).
 """
@@ -135,6 +137,54 @@ def test_four_player_phone_moves_cover_no_table_card(server: str, browser: Any) 
             assert not page.evaluate(_COVERED), page.evaluate(_COVERED)
 
         mulle_click_move(page, choose_mulle_move(legal, turn), before_play=check)
+        wait_next_state(page, ".mulle", data["version"])
+    errors.check()
+    ctx.close()
+
+
+# ---------------------------------------------------------------------------------------------------- finding 3
+#: What the open hint lies over (more than half a pixel each way): the aids' line's parts and the opponents' box;
+#: and whether its words are cut.
+_HINT = """
+() => {
+  const h = document.querySelector('#hint').getBoundingClientRect();
+  const out = [];
+  for (const sel of ['#aid-pile', '#aid-twins', '.aidbar .agree', '.opponents']) {
+    const el = document.querySelector(sel);
+    if (!el) continue;
+    const r = el.getBoundingClientRect();
+    const x = Math.min(h.right, r.right) - Math.max(h.left, r.left), y = Math.min(h.bottom, r.bottom) - Math.max(h.top, r.top);
+    if (x > 0.5 && y > 0.5) out.push(`over ${sel} (${Math.round(x)}x${Math.round(y)})`);
+  }
+  const text = document.querySelector('#hint .hint-text');
+  if (text.scrollHeight > text.clientHeight + 1) out.push('its words cut');
+  if (h.bottom > innerHeight) out.push('below the screen');
+  return out;
+}
+"""
+
+
+def test_phone_hint_covers_no_aid(server: str, browser: Any) -> None:
+    ctx = _touch_phone(browser)
+    page = ctx.new_page()
+    errors = PageErrors(page)
+    create_game(page, server, "mulle", options={"game_length": "single_round"})
+    for turn in range(3):
+        assert wait_mine_or_over(page, ".mulle")
+        close_modals(page)
+        data = root_data(page, ".mulle")
+        page.wait_for_selector("#aid-pile:not(.stale)")
+        at_rest(page)
+        frame = regions(page)
+        page.tap("#hint-btn")
+        page.wait_for_selector("#hint-play")
+        at_rest(page)
+        problems = page.evaluate(_HINT)
+        if turn == 0:
+            _keep(page, "w9-phone-hint-390x844")
+        assert not problems, f"turn {turn}: the hint {problems}"
+        nothing_moved(page, frame)
+        mulle_click_move(page, choose_mulle_move(json.loads(data["legal"]), turn))
         wait_next_state(page, ".mulle", data["version"])
     errors.check()
     ctx.close()
