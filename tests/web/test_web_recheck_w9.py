@@ -9,6 +9,11 @@ driven by Playwright) against the real server, boxes measured in CSS px:
 * on a phone the open hint lies over neither the aids' line (the pile with its running points, the twins' key) nor
   the opponents' box, and asking for it moves nothing (finding 3);
 * at 1280x800 a build's tag is as wide as its text and stands beside its build's cards (finding 5);
+* under Muggins the banner says that the computer's announced count is pegged at once (spec §2.10 M2) and open to
+  the player's answer (M3) -- accept, muggins or overcount -- until they answer; then the log says what was settled,
+  in English and Swedish (finding 6);
+* the Cribbage count just settled on the table shows its cards as large as the hand being counted, each card's
+  corner index in sight, at 1280x800 and 1366x768 (finding 4; a phone shows its words only, see the report);
 * one Cribbage show state draws the count panel once (finding 7).
 """
 
@@ -19,6 +24,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+import pytest
 from drivers import (
     PLAYWRIGHT,
     MulleTable,
@@ -30,6 +36,7 @@ from drivers import (
     create_game,
     lay_away_first_two,
     mulle_click_move,
+    new_context,
     play_first_card,
     root_data,
     seeded_server,
@@ -366,5 +373,130 @@ def test_one_show_state_draws_the_count_panel_once(server: str, browser: Any) ->
             arg=data["version"],
         )
     assert checked >= 2, f"only {checked} show decisions came"
+    errors.check()
+    ctx.close()
+
+
+# ---------------------------------------------------------------------------------------------------- finding 6
+@pytest.mark.parametrize(
+    ("lang", "width", "height", "open_words", "settled"),
+    [
+        (
+            "en",
+            1280,
+            800,
+            ("pegged at once", "open to your answer", "accept, muggins or overcount"),
+            "the count of {n} stands",
+        ),
+        (
+            "sv",
+            390,
+            844,
+            ("peggat direkt", "öppet för ditt svar", "godta, muggins eller överräkning"),
+            "räkningen {n} står",
+        ),
+    ],
+)
+def test_muggins_count_pegged_and_open_to_the_answer(
+    server: str, browser: Any, lang: str, width: int, height: int, open_words: tuple[str, ...], settled: str
+) -> None:
+    ctx = new_context(browser, width=width, height=height, lang=lang, speed="off")
+    page = ctx.new_page()
+    errors = PageErrors(page)
+    create_game(page, server, "cribbage", options={"muggins": True})
+    answered = 0
+    for _ in range(200):
+        if not wait_mine_or_over(page, ".cribbage") or answered >= 2:
+            break
+        close_modals(page)
+        data = root_data(page, ".cribbage")
+        legal = json.loads(data["legal"])
+        if "accept" in legal:
+            # the computer's count: its number in the respond panel's heading ("Computer announces 7")
+            n = page.inner_text(".panel.respond h3").split()[-1]
+            banner = page.inner_text("#last-event .text")
+            assert n in banner and all(w in banner for w in open_words), banner
+            if answered == 0:
+                _keep(page, f"w9-muggins-open-{lang}-{width}x{height}")
+            page.click("#accept")
+            wait_next_state(page, ".cribbage", data["version"])
+            # answered: the banner says an open count only when another one awaits our answer (the crib's)
+            banner, legal_now = page.evaluate(
+                "() => [document.querySelector('#last-event .text').textContent,"
+                " JSON.parse(document.querySelector('.cribbage').dataset.legal)]"
+            )
+            assert any(w in banner for w in open_words[1:]) == ("accept" in legal_now), banner
+            log = page.eval_on_selector_all(".log-list li", "els => els.slice(0, 8).map((e) => e.textContent)")
+            assert any(settled.format(n=n) in line for line in log), log
+            answered += 1
+            continue
+        if any(m.startswith("count") for m in legal):
+            page.fill("#count-input", "4")
+            page.press("#count-input", "Enter")
+        elif data["phase"] == "discard":
+            lay_away_first_two(page)
+        else:
+            play_first_card(page, legal)
+        wait_next_state(page, ".cribbage", data["version"])
+    assert answered >= 1, "the computer announced no count in the game"
+    errors.check()
+    ctx.close()
+
+
+# ---------------------------------------------------------------------------------------------------- finding 4
+#: The settled counts' cards on the table: each one's width against the hand being counted, and the points of its
+#: corner index (as :data:`_CORNERS`) that show something else.
+_SETTLED = """
+() => {
+  const counting = document.querySelector('.cribbage .counting .fan img.card');
+  return [...document.querySelectorAll('.cribbage .settled .fan img.card')].map((img) => {
+    const r = img.getBoundingClientRect();
+    const pts = [[7, 14], [36, 14], [21, 28], [9, 50], [34, 74], [21, 62]];
+    const hidden = pts.filter(([x, y]) => document.elementFromPoint(r.left + x * r.width / 240, r.top + y * r.height / 336) !== img);
+    return { card: img.dataset.card, width: r.width, counting: counting ? counting.getBoundingClientRect().width : null, hidden: hidden.length };
+  });
+}
+"""
+
+
+def test_settled_count_cards_readable_on_the_table(server: str, browser: Any) -> None:
+    ctx = new_context(browser, width=1280, height=800, lang="en", speed="off")
+    page = ctx.new_page()
+    errors = PageErrors(page)
+    create_game(page, server, "cribbage", options={"muggins": True})
+    seen = 0
+    for _ in range(200):
+        if not wait_mine_or_over(page, ".cribbage") or seen >= 2:
+            break
+        close_modals(page)
+        data = root_data(page, ".cribbage")
+        legal = json.loads(data["legal"])
+        if data["phase"] == "show":
+            if page.locator(".cribbage .settled .fan img.card").count() and page.locator(".cribbage .counting").count():
+                for w, h in ((1280, 800), (1366, 768)):
+                    page.set_viewport_size({"width": w, "height": h})
+                    page.wait_for_timeout(200)
+                    at_rest(page)
+                    # the count just settled (an earlier one of this show is in the log and the summary, unseen)
+                    cards = [c for c in page.evaluate(_SETTLED) if c["width"] > 0]
+                    assert len(cards) == 5, cards  # the four cards and the starter
+                    for c in cards:
+                        assert c["hidden"] == 0, f"at {w}x{h} a settled card's corner is covered: {c}"
+                        assert c["width"] >= c["counting"] - 0.5, f"at {w}x{h} the settled cards are small: {c}"
+                    if seen == 0:
+                        _keep(page, f"w9-settled-count-{w}x{h}")
+                page.set_viewport_size({"width": 1280, "height": 800})
+                seen += 1
+            if any(m.startswith("count") for m in legal):
+                page.fill("#count-input", "4")
+                page.press("#count-input", "Enter")
+            else:
+                page.click("#accept")
+        elif data["phase"] == "discard":
+            lay_away_first_two(page)
+        else:
+            play_first_card(page, legal)
+        wait_next_state(page, ".cribbage", data["version"])
+    assert seen, "no settled count came beside a hand being counted"
     errors.check()
     ctx.close()

@@ -773,6 +773,18 @@ export class CribbageTable implements Table {
     return eventLine("cribbage", this.accepted(ev), this.ctx.fmt(), teams ? { sideName: (s) => this.sideName(s) } : {}) || null;
   }
 
+  /** Under Muggins an announced count is pegged at once (spec §2.10 M2) and stays open until the other side
+   * answers it (M3): said in the banner until then -- to the viewer who must answer, with the answers it has. */
+  pending(): string | null {
+    const v = this.msg?.view;
+    if (!v || this.msg!.status !== "playing" || v.phase !== "show") return null;
+    const counter = v.counting, who = v.to_act;
+    if (v.announced === null || v.announced === undefined || typeof counter !== "number" || typeof who !== "number" || who === counter) return null;
+    const n = v.announced;
+    if (this.ctx.isMe(who)) return t("pendingYou", { name: this.ctx.name(counter), n });
+    return ts("pendingOther", this.ctx.isMe(counter), { name: this.ctx.name(counter), n, who: this.ctx.name(who) });
+  }
+
   mover(events: Json[]): number | null {
     const p = events.find((e) => ["play", "go", "discard", "announce", "response"].includes(e.kind));
     return p ? p.seat : null;

@@ -47,6 +47,9 @@ export interface Table {
   mover(events: Json[]): number | null;
   /** The game's part of the game-over panel: the per-round breakdown (Mulle), the chart of the scores. */
   overDetails(events: Json[]): HTMLElement[];
+  /** What the table waits for, said in the banner in place of the latest event while it lasts (Cribbage: an
+   * announced count pegged and open to an answer), or null. */
+  pending?(): string | null;
 }
 
 function pace(): number {
@@ -521,11 +524,13 @@ export class GamePage {
       const text = this.line(ev, this.events[i - 1]);
       if (!text) continue;
       clear(this.flashEl);
-      const line = text.charAt(0).toUpperCase() + text.slice(1);
+      // the latest events leave something open (a count pegged and awaiting its answer): the banner says so
+      const note = this.table.pending?.() ?? null;
+      const line = note ?? text.charAt(0).toUpperCase() + text.slice(1);
       this.flashEl.append(h("span", { class: "text" }, line));
       this.flashEl.title = line;
-      this.flashEl.className = `flash banner show ${GOOD.has(ev.kind) ? "good" : "info"}`;
-      this.flashEl.dataset.kind = ev.kind;
+      this.flashEl.className = `flash banner show ${note ? "info" : GOOD.has(ev.kind) ? "good" : "info"}`;
+      this.flashEl.dataset.kind = note ? "pending" : ev.kind;
       return;
     }
   }

@@ -169,33 +169,43 @@ export class MulleTable implements Table {
     for (const b of builds) {
       b.style.setProperty("--fan-step", `${floor}px`); // the narrowest fan: the tags measured at their own width
       b.style.minWidth = "";
+      const tag = b.querySelector<HTMLElement>(".buildtag");
+      if (tag) {
+        tag.style.maxWidth = "";
+        tag.style.minWidth = "";
+      }
     }
     row.classList.remove("tags-below");
     const cards = (b: HTMLElement) => b.querySelectorAll(".fan img.card").length;
-    const room = (b: HTMLElement, below: boolean): number => {
-      if (below) return share;
+    const fanAt = (b: HTMLElement, step: number) => cardW + Math.max(0, cards(b) - 1) * step;
+    // beside the cards a tag takes its own width, or narrower (its words wrap) down to MIN_TAG_REM, as the share
+    // leaves it beside the narrowest fan; a row where some tag has less room than that has its tags below
+    const tags = builds.map((b) => {
       const tag = b.querySelector<HTMLElement>(".buildtag");
       const colGap = parseFloat(getComputedStyle(b).columnGap) || 0;
-      return share - (tag ? tag.getBoundingClientRect().width + colGap : 0);
-    };
-    const step = (b: HTMLElement, below: boolean) => (cards(b) < 2 ? most : Math.min(most, (room(b, below) - cardW) / (cards(b) - 1)));
-    let below = !wide;
-    let steps = builds.map((b) => step(b, below));
-    if (!below && steps.some((x) => x < floor)) {
-      below = true;
-      row.classList.add("tags-below");
-      steps = builds.map((b) => step(b, below));
-    }
+      const own = tag ? tag.getBoundingClientRect().width : 0;
+      return { tag, colGap, width: Math.min(own, share - fanAt(b, floor) - colGap) };
+    });
+    const minTag = MIN_TAG_REM * (parseFloat(getComputedStyle(document.documentElement).fontSize) || 16);
+    const below = !wide || tags.some((x) => x.tag !== null && x.width < minTag);
+    if (below && wide) row.classList.add("tags-below");
     builds.forEach((b, i) => {
-      const st = Math.max(floor, Math.floor(steps[i] * 10) / 10);
-      b.style.setProperty("--fan-step", `${st}px`);
-      if (steps[i] < floor) b.style.minWidth = `${Math.ceil(cardW + (cards(b) - 1) * floor)}px`;
+      const n = cards(b);
+      const room = below ? share : share - tags[i].width - tags[i].colGap;
+      const step = n < 2 ? most : Math.min(most, (room - cardW) / (n - 1));
+      b.style.setProperty("--fan-step", `${Math.max(floor, Math.floor(step * 10) / 10)}px`);
+      const tag = tags[i].tag;
+      if (!below && tag) {
+        tag.style.maxWidth = `${Math.floor(tags[i].width)}px`;
+        tag.style.minWidth = "0"; // narrower than its usual least (style.css), its words wrapping
+      }
+      if (step < floor) b.style.minWidth = `${Math.ceil(fanAt(b, floor))}px`; // the row wraps rather than hide corners
     });
   }
 
   /** The moves of a chosen card that do not fit the controls' region open as a sheet over the table's free room,
-   * from the bottom of the table's stage up to just under the table's lowest card -- never over a card or a build
-   * (w9 finding 1); a list longer than that scrolls inside the sheet.  The regions themselves stay where they are. */
+   * from the bottom of the table's stage up to just under the table's lowest card -- never over a card (w9 finding 1;
+   * over the builds' tags if it must); a list longer than that scrolls inside the sheet.  The regions themselves stay where they are. */
   private fitActions(): void {
     const box = this.root.querySelector<HTMLElement>(".stage > .actions");
     const body = box?.querySelector<HTMLElement>(".sheet-body");
@@ -205,9 +215,10 @@ export class MulleTable implements Table {
     if (box.scrollHeight <= box.clientHeight + 1) return;
     box.classList.add("sheet");
     const stage = box.parentElement!.getBoundingClientRect();
-    // the lowest card of the table, with a chosen card's ring and the tag of a build (the button holds both)
+    // the lowest card of the table (a loose card, a build's cards), with a chosen card's ring; a long list may lie
+    // over the builds' tags below their cards (their value and owner are said by the moves' words too)
     let cards = stage.top;
-    for (const el of Array.from(this.root.querySelectorAll<HTMLElement>(".stage > .tablearea .cardbtn"))) {
+    for (const el of Array.from(this.root.querySelectorAll<HTMLElement>(".stage > .tablearea .cardbtn img.card"))) {
       const r = el.getBoundingClientRect();
       if (r.height > 0) cards = Math.max(cards, r.bottom + 5);
     }
@@ -765,6 +776,9 @@ const WIDE_TABLE = window.matchMedia("(min-width: 561px)");
 /** The share of a card's width its corner index takes, from the left edge to the right of the rank and the suit
  * (the card art, public/cards: the rank's box ends at x = -82.4 of the face's -120..120). */
 const CORNER = 37.6 / 240;
+
+/** The narrowest a build's tag beside its cards may be (rem): narrower, the tags go under the cards. */
+const MIN_TAG_REM = 6.5;
 
 /** A small sail boat (the båt call) as inline SVG: no font has to carry an emoji. */
 function boatIcon(): HTMLElement {
