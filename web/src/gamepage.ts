@@ -642,6 +642,10 @@ export class GamePage {
       const said = this.line(this.events[i], this.events[i - 1]);
       if (said) lines.push(said);
     }
+    // what the latest events leave open (a count pegged and awaiting its answer) heads the log while it lasts, as
+    // the banner says it; the answer's settlement takes its place
+    const note = this.table.pending?.() ?? null;
+    if (note) this.logList.append(h("li", { class: "pending" }, note));
     for (const line of lines) this.logList.append(h("li", {}, line));
   }
 

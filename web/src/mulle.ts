@@ -147,10 +147,11 @@ export class MulleTable implements Table {
 
   /** Fan each build's cards so that every card's corner index (rank and suit) stays in sight: the step from one
    * card to the next is as wide as the build's share of the row allows (at most the usual step), never under the
-   * corner index's width.  On a wide screen the tags stand beside the cards; when a build's share is too narrow
-   * for its cards and its tag side by side (four builds, one of six cards), every tag of the row goes under its
-   * cards instead (class tags-below), so the cards have the build's whole width.  A build whose cards do not fit
-   * even then takes the room it needs, and the row wraps. */
+   * corner index's width.  On a wide screen the tags stand beside the cards, as wide as their words or narrower
+   * (down to MIN_TAG_REM, the words wrapping); when a build's share is too narrow for its cards and such a tag side
+   * by side (four builds, one of six cards), every tag of the row goes under its cards instead (class tags-below),
+   * so the cards have the build's whole width.  A build whose cards do not fit even then takes the room it needs,
+   * and the row wraps. */
   private fitBuilds(): void {
     const row = this.root.querySelector<HTMLElement>(".stage .builds");
     this.buildsWidth = row?.clientWidth ?? -1;
@@ -205,7 +206,8 @@ export class MulleTable implements Table {
 
   /** The moves of a chosen card that do not fit the controls' region open as a sheet over the table's free room,
    * from the bottom of the table's stage up to just under the table's lowest card -- never over a card (w9 finding 1;
-   * over the builds' tags if it must); a list longer than that scrolls inside the sheet.  The regions themselves stay where they are. */
+   * over the builds' tags if it must); a list longer than that scrolls inside the sheet.  The regions themselves
+   * stay where they are. */
   private fitActions(): void {
     const box = this.root.querySelector<HTMLElement>(".stage > .actions");
     const body = box?.querySelector<HTMLElement>(".sheet-body");
