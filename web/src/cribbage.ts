@@ -58,9 +58,10 @@ export class CribbageTable implements Table {
   private muggInput = "";
 
   constructor(private ctx: TableCtx) {
-    // the board's rows follow the screen's width (long rows on a wide screen): drawn again when it changes
+    // the board's rows follow the screen's width (long rows on a wide screen): the board alone is drawn again when
+    // it changes -- not the table, whose count panel (its box, what is typed in it) stays as it is (w9 finding 7)
     WIDE.addEventListener("change", () => {
-      if (this.msg && this.root.isConnected) this.draw();
+      if (this.msg && this.root.isConnected) this.root.querySelector(".boardbox > svg.board")?.replaceWith(this.board());
     });
   }
 
@@ -95,8 +96,15 @@ export class CribbageTable implements Table {
     return this.ctx.name(side);
   }
 
+  /** The last state drawn (its JSON): the same state sent again (a resync, a reconnect) is not drawn again, so a
+   * show state draws its count panel once. */
+  private drawn = "";
+
   update(msg: StateMsg): void {
     const fresh = msg.version !== this.version;
+    const same = JSON.stringify([msg.version, msg.status, msg.view, msg.seats, msg.legal_moves ?? null]);
+    if (!fresh && same === this.drawn && this.root.childElementCount) return;
+    this.drawn = same;
     this.msg = msg;
     this.moves = notations(msg);
     const scores: number[] = msg.view.side_scores ?? msg.view.scores ?? [];
@@ -119,6 +127,7 @@ export class CribbageTable implements Table {
   }
 
   replay(events: Json[]): void {
+    this.drawn = ""; // what the history restores is drawn with the next state
     this.callouts = [];
     this.shows = [];
     this.showOpen = false;
@@ -236,7 +245,7 @@ export class CribbageTable implements Table {
     const boardBox = h(
       "section",
       { class: "boardbox scores", "aria-label": t("board") },
-      drawBoard(v.target ?? 121, scores, scores.map((_, i) => this.prevScores[i] ?? 0), names, WIDE.matches),
+      this.board(),
       h(
         "div",
         { class: "legend" },
@@ -257,6 +266,14 @@ export class CribbageTable implements Table {
       me !== null ? this.myArea(me) : "",
     );
     if (this.showOpen && this.shows.length) this.root.append(this.showModal());
+  }
+
+  /** The pegboard at the scores, the rear pegs where they stood, its rows as the screen's width has them. */
+  private board(): Element {
+    const v = this.v;
+    const scores: number[] = v.side_scores ?? v.scores;
+    const names = Array.from({ length: this.sides() }, (_, s) => this.sideName(s));
+    return drawBoard(v.target ?? 121, scores, scores.map((_, i) => this.prevScores[i] ?? 0), names, WIDE.matches);
   }
 
   private seatBox(s: number): HTMLElement {
@@ -754,6 +771,18 @@ export class CribbageTable implements Table {
   describe(ev: Json): string | null {
     const teams = (this.msg?.view?.rules?.players ?? 2) === 4;
     return eventLine("cribbage", this.accepted(ev), this.ctx.fmt(), teams ? { sideName: (s) => this.sideName(s) } : {}) || null;
+  }
+
+  /** Under Muggins an announced count is pegged at once (spec §2.10 M2) and stays open until the other side
+   * answers it (M3): said in the banner until then -- to the viewer who must answer, with the answers it has. */
+  pending(): string | null {
+    const v = this.msg?.view;
+    if (!v || this.msg!.status !== "playing" || v.phase !== "show") return null;
+    const counter = v.counting, who = v.to_act;
+    if (v.announced === null || v.announced === undefined || typeof counter !== "number" || typeof who !== "number" || who === counter) return null;
+    const n = v.announced;
+    if (this.ctx.isMe(who)) return t("pendingYou", { name: this.ctx.name(counter), n });
+    return ts("pendingOther", this.ctx.isMe(counter), { name: this.ctx.name(counter), n, who: this.ctx.name(who) });
   }
 
   mover(events: Json[]): number | null {

@@ -47,6 +47,9 @@ export interface Table {
   mover(events: Json[]): number | null;
   /** The game's part of the game-over panel: the per-round breakdown (Mulle), the chart of the scores. */
   overDetails(events: Json[]): HTMLElement[];
+  /** What the table waits for, said in the banner in place of the latest event while it lasts (Cribbage: an
+   * announced count pegged and open to an answer), or null. */
+  pending?(): string | null;
 }
 
 function pace(): number {
@@ -563,11 +566,13 @@ export class GamePage {
       const text = this.line(ev, this.events[i - 1]);
       if (!text) continue;
       clear(this.flashEl);
-      const line = text.charAt(0).toUpperCase() + text.slice(1);
+      // the latest events leave something open (a count pegged and awaiting its answer): the banner says so
+      const note = this.table.pending?.() ?? null;
+      const line = note ?? text.charAt(0).toUpperCase() + text.slice(1);
       this.flashEl.append(h("span", { class: "text" }, line));
       this.flashEl.title = line;
-      this.flashEl.className = `flash banner show ${GOOD.has(ev.kind) ? "good" : "info"}`;
-      this.flashEl.dataset.kind = ev.kind;
+      this.flashEl.className = `flash banner show ${note ? "info" : GOOD.has(ev.kind) ? "good" : "info"}`;
+      this.flashEl.dataset.kind = note ? "pending" : ev.kind;
       return;
     }
   }
@@ -680,6 +685,10 @@ export class GamePage {
       const said = this.line(this.events[i], this.events[i - 1]);
       if (said) lines.push(said);
     }
+    // what the latest events leave open (a count pegged and awaiting its answer) heads the log while it lasts, as
+    // the banner says it; the answer's settlement takes its place
+    const note = this.table.pending?.() ?? null;
+    if (note) this.logList.append(h("li", { class: "pending" }, note));
     for (const line of lines) this.logList.append(h("li", {}, line));
   }
 

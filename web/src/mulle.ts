@@ -112,6 +112,7 @@ export class MulleTable implements Table {
     this.root.dataset.version = String(this.msg!.version);
     this.root.dataset.mine = this.myTurn() ? "1" : "0";
     this.root.dataset.legal = JSON.stringify(this.myTurn() ? this.moves.map((m) => m.text) : []);
+    this.root.dataset.players = String(v.players); // a phone lays three or four players' boxes out otherwise
     const me: number | null = this.ctx.seat;
     const others: number[] = [];
     for (let i = 1; i <= v.players; i++) {
@@ -127,20 +128,86 @@ export class MulleTable implements Table {
       me !== null ? this.myArea(me) : h("div", { class: "me-empty" }),
     );
     if (this.summaryOpen !== null) this.root.append(this.summaryModal(this.summaryOpen));
+    this.fitBuilds();
     this.fitActions();
     // the table grows after this draw when the aids put their words in (the builds' takers, a round trip later):
-    // the moves are fitted again to the room that is left
-    this.tableSize ??= new ResizeObserver(() => this.fitActions());
+    // the moves are fitted again to the room that is left; a new width (the window's) fans the builds again
+    this.tableSize ??= new ResizeObserver(() => {
+      const w = this.root.querySelector(".builds")?.clientWidth ?? 0;
+      if (w !== this.buildsWidth) this.fitBuilds();
+      this.fitActions();
+    });
     this.tableSize.disconnect();
     const area = this.root.querySelector(".stage > .tablearea");
     if (area) this.tableSize.observe(area);
   }
 
   private tableSize: ResizeObserver | undefined;
+  private buildsWidth = -1;
 
-  /** The moves of a chosen card that do not fit the controls' region open as a sheet over the table, from the
-   * bottom of the table's stage up as far as they need -- past the stage's top when even the stage is too short
-   * (the regions themselves stay where they are). */
+  /** Fan each build's cards so that every card's corner index (rank and suit) stays in sight: the step from one
+   * card to the next is as wide as the build's share of the row allows (at most the usual step), never under the
+   * corner index's width.  On a wide screen the tags stand beside the cards, as wide as their words or narrower
+   * (down to MIN_TAG_REM, the words wrapping); when a build's share is too narrow for its cards and such a tag side
+   * by side (four builds, one of six cards), every tag of the row goes under its cards instead (class tags-below),
+   * so the cards have the build's whole width.  A build whose cards do not fit even then takes the room it needs,
+   * and the row wraps. */
+  private fitBuilds(): void {
+    const row = this.root.querySelector<HTMLElement>(".stage .builds");
+    this.buildsWidth = row?.clientWidth ?? -1;
+    if (!row) return;
+    const builds = Array.from(row.querySelectorAll<HTMLElement>(":scope > .build"));
+    const first = row.querySelector<HTMLElement>(".fan img.card");
+    if (!builds.length || !first || !row.clientWidth) return;
+    const wide = WIDE_TABLE.matches;
+    const cardW = first.getBoundingClientRect().width;
+    const floor = Math.ceil(cardW * CORNER) + 2;
+    const most = wide ? cardW * 0.42 : 18;
+    // the builds' shares of the row, as style.css gives them (a half, a third, a quarter of the row)
+    const per = builds.length >= 4 ? 4 : builds.length === 3 ? 3 : 2;
+    const gap = parseFloat(getComputedStyle(row).columnGap) || 0;
+    const share = (row.clientWidth - (per - 1) * gap) / per;
+    for (const b of builds) {
+      b.style.setProperty("--fan-step", `${floor}px`); // the narrowest fan: the tags measured at their own width
+      b.style.minWidth = "";
+      const tag = b.querySelector<HTMLElement>(".buildtag");
+      if (tag) {
+        tag.style.maxWidth = "";
+        tag.style.minWidth = "";
+      }
+    }
+    row.classList.remove("tags-below");
+    const cards = (b: HTMLElement) => b.querySelectorAll(".fan img.card").length;
+    const fanAt = (b: HTMLElement, step: number) => cardW + Math.max(0, cards(b) - 1) * step;
+    // beside the cards a tag takes its own width, or narrower (its words wrap) down to MIN_TAG_REM, as the share
+    // leaves it beside the narrowest fan; a row where some tag has less room than that has its tags below
+    const tags = builds.map((b) => {
+      const tag = b.querySelector<HTMLElement>(".buildtag");
+      const colGap = parseFloat(getComputedStyle(b).columnGap) || 0;
+      const own = tag ? tag.getBoundingClientRect().width : 0;
+      return { tag, colGap, width: Math.min(own, share - fanAt(b, floor) - colGap) };
+    });
+    const minTag = MIN_TAG_REM * (parseFloat(getComputedStyle(document.documentElement).fontSize) || 16);
+    const below = !wide || tags.some((x) => x.tag !== null && x.width < minTag);
+    if (below && wide) row.classList.add("tags-below");
+    builds.forEach((b, i) => {
+      const n = cards(b);
+      const room = below ? share : share - tags[i].width - tags[i].colGap;
+      const step = n < 2 ? most : Math.min(most, (room - cardW) / (n - 1));
+      b.style.setProperty("--fan-step", `${Math.max(floor, Math.floor(step * 10) / 10)}px`);
+      const tag = tags[i].tag;
+      if (!below && tag) {
+        tag.style.maxWidth = `${Math.floor(tags[i].width)}px`;
+        tag.style.minWidth = "0"; // narrower than its usual least (style.css), its words wrapping
+      }
+      if (step < floor) b.style.minWidth = `${Math.ceil(fanAt(b, floor))}px`; // the row wraps rather than hide corners
+    });
+  }
+
+  /** The moves of a chosen card that do not fit the controls' region open as a sheet over the table's free room,
+   * from the bottom of the table's stage up to just under the table's lowest card -- never over a card (w9 finding 1;
+   * over the builds' tags if it must); a list longer than that scrolls inside the sheet.  The regions themselves
+   * stay where they are. */
   private fitActions(): void {
     const box = this.root.querySelector<HTMLElement>(".stage > .actions");
     const body = box?.querySelector<HTMLElement>(".sheet-body");
@@ -149,9 +216,17 @@ export class MulleTable implements Table {
     body.style.maxHeight = "";
     if (box.scrollHeight <= box.clientHeight + 1) return;
     box.classList.add("sheet");
-    // still too long for the whole stage (a short screen, a group of many ways): the sheet rises over the
-    // scores and the opponents too, up to the top of the window
-    if (body.scrollHeight > body.clientHeight + 1) body.style.maxHeight = `${Math.floor(box.parentElement!.getBoundingClientRect().bottom) - 4}px`;
+    const stage = box.parentElement!.getBoundingClientRect();
+    // the lowest card of the table (a loose card, a build's cards), with a chosen card's ring; a long list may lie
+    // over the builds' tags below their cards (their value and owner are said by the moves' words too)
+    let cards = stage.top;
+    for (const el of Array.from(this.root.querySelectorAll<HTMLElement>(".stage > .tablearea .cardbtn img.card"))) {
+      const r = el.getBoundingClientRect();
+      if (r.height > 0) cards = Math.max(cards, r.bottom + 5);
+    }
+    const area = this.root.querySelector<HTMLElement>(".stage > .tablearea");
+    if (area) cards = Math.min(cards, area.getBoundingClientRect().bottom); // cards scrolled out of the table's box
+    body.style.maxHeight = `${Math.max(box.getBoundingClientRect().height, Math.floor(stage.bottom - cards))}px`;
   }
 
   private seatBox(s: number): HTMLElement {
@@ -696,6 +771,16 @@ export class MulleTable implements Table {
     ];
   }
 }
+
+/** A wide screen (style.css's width for the tags beside the builds). */
+const WIDE_TABLE = window.matchMedia("(min-width: 561px)");
+
+/** The share of a card's width its corner index takes, from the left edge to the right of the rank and the suit
+ * (the card art, public/cards: the rank's box ends at x = -82.4 of the face's -120..120). */
+const CORNER = 37.6 / 240;
+
+/** The narrowest a build's tag beside its cards may be (rem): narrower, the tags go under the cards. */
+const MIN_TAG_REM = 6.5;
 
 /** A small sail boat (the båt call) as inline SVG: no font has to carry an emoji. */
 function boatIcon(): HTMLElement {
