@@ -137,6 +137,15 @@ def test_a_seat_token_the_game_does_not_know_offers_to_watch_instead(server: str
 
 #: The longest name the server takes (40 characters), one word with no place to break: the widest letter.
 LONG_NAME = "W" * 40
+#: The number of text lines an element's words take: the distinct bottoms (within 4 px) of its text's line boxes.
+_LINES = """els => els.map(e => {
+  const w = document.createTreeWalker(e, NodeFilter.SHOW_TEXT), bottoms = [];
+  for (let n = w.nextNode(); n; n = w.nextNode()) {
+    if (!n.textContent.trim()) continue;
+    const r = document.createRange(); r.selectNodeContents(n);
+    for (const x of r.getClientRects()) if (!bottoms.some(b => Math.abs(b - x.bottom) < 4)) bottoms.push(x.bottom);
+  }
+  return bottoms.length; })"""
 
 
 def test_a_forty_letter_name_never_widens_the_page_past_a_phone(server: str, browser: Any) -> None:
@@ -165,6 +174,15 @@ def test_a_forty_letter_name_never_widens_the_page_past_a_phone(server: str, bro
             )
             assert len(cards) >= 6 and all(left >= 0 and right <= width for left, right in cards), (game, width, cards)
             assert page.locator(f".opps .pname[title='{LONG_NAME}']").count() == 1  # the whole name on hover
+            if game == "cribbage" and width == 390:
+                # The score line and the lay-away button cut the name (whole on hover): the button took four
+                # lines ("Lay away for WWW…WW's crib") and the score two, squeezing the table.
+                assert page.locator(f".legend .score[title='{LONG_NAME}']").count() == 1
+                lines = page.eval_on_selector_all(".legend .score", _LINES)
+                assert len(lines) == 2 and max(lines) == 1, lines
+                if page.locator("#discard").count():  # (the deal may open with the cut for the first crib)
+                    lines = page.eval_on_selector_all("#discard", _LINES)
+                    assert lines and max(lines) <= 2, lines
             errors.check()
             ctx.close()
 

@@ -6,6 +6,7 @@ import { drawBoard, pegColor } from "./board";
 import { backs, cardImg, cardName, cardsText, cribValue, short } from "./cards";
 import { clear, h } from "./dom";
 import type { Table, TableCtx } from "./gamepage";
+import { clip } from "./grammar";
 import { lang, t, ts, type Key } from "./i18n";
 import { eventLine, eventText, pegText, plain, settleText, spokenCount, type Group } from "./words";
 import { chartFigure } from "./chart";
@@ -250,7 +251,7 @@ export class CribbageTable implements Table {
         "div",
         { class: "legend" },
         names.map((nm, s) =>
-          h("span", { class: "score", "data-side": String(s) }, h("i", { class: "dot", style: { background: pegColor(s) } }), `${nm}: `, h("b", {}, String(scores[s] ?? 0))),
+          h("span", { class: "score", "data-side": String(s), title: nm }, h("i", { class: "dot", style: { background: pegColor(s) } }), `${clip(nm)}: `, h("b", {}, String(scores[s] ?? 0))),
         ),
         h("span", { class: "muted" }, `${t("target")} ${v.target}`),
         v.rules?.lowball ? h("span", { class: "badge" }, t("lowballNote")) : null,
@@ -462,7 +463,7 @@ export class CribbageTable implements Table {
     const me = this.ctx.seat!;
     if (v.phase === "discard") {
       const need = this.discardCount();
-      const whose = v.dealer === me ? t("yourCrib") : t("theirCrib", { name: this.ctx.name(v.dealer) });
+      const whose = v.dealer === me ? t("yourCrib") : t("theirCrib", { name: clip(this.ctx.name(v.dealer)) });
       const ok = this.chosen.length === need;
       box.append(
         h("p", { class: "hint" }, need === 1 ? t("chooseDiscard1") : t("chooseDiscard", { n: need })),

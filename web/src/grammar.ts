@@ -6,3 +6,10 @@ export function genitiveSv(name: string): string {
   if (/[0-9)]$/.test(name) || /^[A-ZÅÄÖ0-9]+$/.test(name)) return `${name}:s`;
   return `${name}s`;
 }
+
+/** A name cut to at most ``max`` characters (code points) with an ellipsis, for the places where a whole name of up
+ * to the server's 40 characters would take several lines on a phone: the lay-away button, the score line. */
+export function clip(name: string, max = 14): string {
+  const chars = Array.from(name);
+  return chars.length <= max ? name : `${chars.slice(0, max - 1).join("").trimEnd()}…`;
+}
