@@ -25,7 +25,7 @@ from kortbord import arena
 from kortbord.bots.mulle_expert import ExpertBot
 from kortbord.bots.mulle_strong import StrongBot
 
-_KEYS = {"iterations": int, "infer": bool, "horizon": str, "epsilon": float}
+_KEYS = {"iterations": int, "infer": bool, "horizon": str, "epsilon": float, "batch": int}
 
 
 def _parse(text: str) -> arena.BotSpec:
@@ -62,12 +62,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--option", action="append", default=[], help="a rules option key=value (repeatable)")
     ap.add_argument("--json", default=None)
+    ap.add_argument("--every", type=int, default=20, help="print the figures so far every this many games")
     args = ap.parse_args(argv)
     rules = tuple(sorted((k, arena.parse_option_value(v)) for k, _, v in (o.partition("=") for o in args.option)))
     config = arena.ArenaConfig("mulle", (_parse(args.a), _parse(args.b)), games=args.games, seed=args.seed, rules=rules)
     t0 = time.perf_counter()
-    records = []
-    inferred = {"trails_read": 0, "excluded": 0}
+    records: list[Any] = []
     bots: list[Any] = []
 
     def factory(spec: arena.BotSpec, game: str, r: Any) -> Any:
@@ -77,13 +77,30 @@ def main(argv: list[str] | None = None) -> int:
 
     for i in range(args.games):
         records.append(arena.play_game(config, i, factory=factory))
-        if (i + 1) % 20 == 0:
-            print(f"  {i + 1} games, {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
+        if (i + 1) % args.every == 0 and i + 1 < args.games:
+            # a checkpoint: the figures so far (whole blocks only), so a run stopped early still says something
+            done = records[: len(records) - len(records) % 2]
+            _report(config, done, args, rules, bots, time.perf_counter() - t0, partial=True)
+    _report(config, records, args, rules, bots, time.perf_counter() - t0, partial=False)
+    return 0
+
+
+def _report(
+    config: arena.ArenaConfig,
+    records: list[Any],
+    args: argparse.Namespace,
+    rules: tuple[tuple[str, Any], ...],
+    bots: list[Any],
+    elapsed: float,
+    *,
+    partial: bool,
+) -> None:
+    inferred = {"trails_read": 0, "excluded": 0}
     for bot in bots:
         if isinstance(bot, ExpertBot):
             for k, v in bot.stats.items():
                 inferred[k] += v
-    summary = arena.summarize(config, records, elapsed_s=time.perf_counter() - t0)
+    summary = arena.summarize(config, records, elapsed_s=elapsed)
     dup = summary["duplicate"]
     res = summary["results"][config.labels[0]]
 
@@ -92,8 +109,9 @@ def main(argv: list[str] | None = None) -> int:
         return f"{ci['mean']:+.2f} [{lo:+.2f}, {hi:+.2f}]"
 
     print(
-        f"{config.labels[0]} v {config.labels[1]}: {args.games} games, seed {args.seed}, rules {dict(rules)}, "
-        f"{summary['elapsed_s']:.0f} s"
+        f"{'[so far] ' if partial else ''}{config.labels[0]} v {config.labels[1]}: {len(records)} of {args.games} "
+        f"games, seed {args.seed}, rules {dict(rules)}, {summary['elapsed_s']:.0f} s",
+        flush=True,
     )
     print(
         f"  duplicate margin per round: {fmt(dup['margin'])} ({dup['pairs']} pairs, {dup['blocks']} blocks); "
@@ -104,11 +122,10 @@ def main(argv: list[str] | None = None) -> int:
         f"  A win rate {100 * res['win_rate']:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] "
         f"(W {res['wins']} L {res['losses']} D {res['draws']}); errors {len(summary['errors'])}"
     )
-    print(f"  expert trail inference: {inferred}")
+    print(f"  expert trail inference: {inferred}", flush=True)
     if args.json:
         with open(args.json, "w") as fh:
-            json.dump({"summary": summary, "inferred": inferred, "argv": sys.argv}, fh, default=str)
-    return 0
+            json.dump({"summary": summary, "inferred": inferred, "argv": sys.argv, "partial": partial}, fh, default=str)
 
 
 if __name__ == "__main__":

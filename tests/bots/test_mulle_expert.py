@@ -164,3 +164,23 @@ def test_bad_input_is_refused() -> None:
     for bad in ({"iterations": 0}, {"horizon": "game"}, {"epsilon": 1.5}, {"time_budget_ms": 0}):
         with pytest.raises(ValueError):
             ExpertBot(Rules(), **bad)  # type: ignore[arg-type]
+
+
+def test_without_inference_and_with_the_defaults_it_is_the_strong_search() -> None:
+    """The experiments compare against strong: with ``infer=False`` and the default horizon, epsilon and batch the
+    expert's choices must be strong's, decision by decision, from the same generator."""
+    from kortbord.bots.mulle_strong import StrongBot
+
+    rules = _rules()
+    game = Game(rules, players=2, seed=4)
+    expert, strong = ExpertBot(rules, iterations=6, infer=False), StrongBot(rules, iterations=6)
+    n = 0
+    while not game.is_over():
+        seat = game.to_act()
+        assert seat is not None
+        v, legal = game.view(seat), game.legal_moves()
+        a = expert.choose(v, legal, random.Random(n))
+        assert a == strong.choose(v, legal, random.Random(n)), n
+        game.play(a)
+        n += 1
+    assert n == 104 - rules.table_size

@@ -18,7 +18,8 @@ for the experiments of issue #14 item 3 (``bench/mulle_expert.py`` measures each
   players the moves between two of the bot's decisions cannot be told apart, and nothing is inferred.
 * ``horizon``: ``"deal"`` (strong's: the playout stops at the end of the deal, or the next one near its end) or
   ``"round"`` (every playout runs to the round's end: the later deals, the last capture's sweep).
-* ``epsilon``: the playout policy's random-move probability (strong: 0.1).
+* ``epsilon``: the playout policy's random-move probability (strong: 0.1); ``batch``: worlds between two
+  successive-halving cuts (strong: 4; more keeps more candidates alive longer, at more playouts a decision).
 
 Work, not time: ``iterations`` worlds a decision (default :data:`ITERATIONS`).  A decision depends only on the
 bot's views so far, its own moves, the legal moves and ``rng`` (the probes draw nothing), so a game replayed from
@@ -58,7 +59,8 @@ class ExpertBot(StrongBot):
         time_budget_ms: an optional wall-clock cap per decision, milliseconds (None: none; see StrongBot).
         infer: exclude from the opponent's sampled hand the cards its trails prove it lacks (two players).
         horizon: ``"deal"`` or ``"round"`` (:data:`HORIZONS`): how far a playout runs.
-        epsilon: the playout policy's random-move probability, 0..1.
+        epsilon: the playout policy's random-move probability, 0..1 (None: strong's 0.1).
+        batch: worlds between two successive-halving cuts (None: strong's 4).
     Attributes:
         facts: per opponent seat, the cards it may still hold in this deal (None: no fact yet), from its trails.
         trails_read: opponent trails read so far; excluded: cards excluded by them (summed over trails).
@@ -77,6 +79,7 @@ class ExpertBot(StrongBot):
         infer: bool = True,
         horizon: str = "deal",
         epsilon: float | None = None,
+        batch: int | None = None,
     ) -> None:
         super().__init__(
             rules, iterations=ITERATIONS if iterations is None else iterations, time_budget_ms=time_budget_ms
@@ -87,8 +90,12 @@ class ExpertBot(StrongBot):
             raise ValueError(f"epsilon must be between 0 and 1, got {epsilon!r}")
         self.infer = bool(infer)
         self.horizon = horizon
+        if batch is not None and int(batch) < 1:
+            raise ValueError(f"batch must be at least 1, got {batch!r}")
         if epsilon is not None:
             self.EPSILON = float(epsilon)  # type: ignore[misc]
+        if batch is not None:
+            self.BATCH = int(batch)  # type: ignore[misc]
         self.facts: dict[int, frozenset[Card]] = {}
         self.trails_read = 0
         self.excluded = 0
