@@ -341,7 +341,7 @@ class StrongBot:
         worlds = 0
         playouts = 0
         while worlds < self.iterations:
-            world = SPEC.sample(view, local)
+            world = self._sample(view, local)
             my_side = world.side(me)
             base = _side_points(world, t)
             seed = local.getrandbits(64)
@@ -388,7 +388,7 @@ class StrongBot:
         (:func:`_rollout_code` reads the table, the builds -- by index -- and the båt flag of the position), the
         same draws from ``rng``, so the same playout."""
         f = _fast.from_state(state)
-        horizon = f.deal_no + 1 if f.left < self.EXTEND * f.players else f.deal_no
+        horizon = self._horizon(f.deal_no, f.left, f.players)
         eps = self.EPSILON
         t = _tables(self.rules)
         r = _fast._rules_of(f.rules)
@@ -405,6 +405,17 @@ class StrongBot:
             _fast._play(f, r, _rollout_code(pos, _fast._gen(r, f), rng, eps, t, f.hands[seat]))
         return f
 
+    def _sample(self, view: View, rng: random.Random) -> State:
+        """One sampled world consistent with ``view`` (``SPEC.sample``: card counting and the reserve rule); a
+        subclass may add what else the play has shown (:mod:`kortbord.bots.mulle_expert`)."""
+        return SPEC.sample(view, rng)
+
+    def _horizon(self, deal_no: int, left: int, players: int) -> int:
+        """The last deal a playout plays (it stops when that deal ends, or earlier at the round's end): the
+        current deal ``deal_no``, or the next one when fewer than :attr:`EXTEND` cards per player (``left`` cards
+        in all hands, ``players`` seats) remain."""
+        return deal_no + 1 if left < self.EXTEND * players else deal_no
+
     @staticmethod
     def _halve(alive: list[int], total: list[float], count: list[int], prior: list[float]) -> list[int]:
         """Keep the better half (at least two) of ``alive`` by mean outcome, greedy value breaking ties."""
@@ -419,9 +430,8 @@ class StrongBot:
             return state
         if self.fast_playouts and not state.partial and _fast.supports(state.rules):
             return self._fast_playout(state, rng)
-        deal = state.deal_no
         remaining = sum(state.hand_size(s) for s in range(state.players))
-        horizon = deal + 1 if remaining < self.EXTEND * state.players else deal
+        horizon = self._horizon(state.deal_no, remaining, state.players)
         eps = self.EPSILON
         t = _tables(self.rules)
         # the fast path (move codes, no move values, no events): the same moves in the same order as

@@ -1,0 +1,200 @@
+"""The expert Mulle computer player: the strong search plus what the opponent's trails prove about its hand.
+
+:class:`ExpertBot` is :class:`kortbord.bots.mulle_strong.StrongBot` (determinised search over sampled worlds,
+successive halving, fast playouts on :mod:`kortbord.mulle.fast`) with one more piece of card reading and options
+for the experiments of issue #14 item 3 (``bench/mulle_expert.py`` measures each on duplicate rounds):
+
+* **Trail inference** (``infer``, default on; two players).  The capture duty (rules spec §2.6, rule A6) forbids
+  a trail while the mover holds a card that captures (under ``strict`` also builds).  So when the opponent trails
+  a card, every card it still holds in that deal is a card that could *not* have captured on the table it faced.
+  The bot remembers the public position after each of its own moves (it sees only its views and its moves: the
+  position after its move is public, the hidden cards of the remembered state are a sample and are never read);
+  at its next decision, if the opponent's move was a trail (the piles and builds unchanged, one more loose card),
+  each unseen card is probed with the engine on that position -- the opponent holding the trailed card and the
+  probed card: is the trail still legal? -- and the cards that would have made it illegal are excluded from the
+  opponent's hand in every sampled world for the rest of the deal (``sample_state``'s ``known``; the sampler
+  drops the facts when no deal meets them).  Any rule variant is handled by the engine's own legality, so
+  ``capture_duty="none"`` proves nothing and ``"card"`` nothing about the other cards.  With three or four
+  players the moves between two of the bot's decisions cannot be told apart, and nothing is inferred.
+* ``horizon``: ``"deal"`` (strong's: the playout stops at the end of the deal, or the next one near its end) or
+  ``"round"`` (every playout runs to the round's end: the later deals, the last capture's sweep).
+* ``epsilon``: the playout policy's random-move probability (strong: 0.1); ``batch``: worlds between two
+  successive-halving cuts (strong: 4; more keeps more candidates alive longer, at more playouts a decision).
+
+Work, not time: ``iterations`` worlds a decision (default :data:`ITERATIONS`).  A decision depends only on the
+bot's views so far, its own moves, the legal moves and ``rng`` (the probes draw nothing), so a game replayed from
+its seeds gives the same decisions on any machine.  A bot made afresh for a decision (no memory of the deal)
+plays as the same search without the trail facts.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Sequence
+from typing import Any, Final
+
+from kortbord.bots.mulle_strong import StrongBot
+from kortbord.cards import Card
+from kortbord.mulle import engine
+from kortbord.mulle.moves import PlayerMove, Trail
+from kortbord.mulle.rules import Rules
+from kortbord.mulle.state import State
+from kortbord.mulle.view import View, sample_state, unseen_cards
+
+__all__ = ["HORIZONS", "ITERATIONS", "ExpertBot"]
+
+#: Worlds sampled per decision at the ``expert`` level.
+ITERATIONS: Final = 150
+#: The playout horizons (``horizon`` option).
+HORIZONS: Final = ("deal", "round")
+
+
+class ExpertBot(StrongBot):
+    """Determinised search with trail inference (level ``"expert"``); see the module docstring.
+
+    Args:
+        rules: the game's rules (None: the ``standard`` profile).
+        iterations: worlds sampled per decision (>= 1; None: :data:`ITERATIONS`).
+        time_budget_ms: an optional wall-clock cap per decision, milliseconds (None: none; see StrongBot).
+        infer: exclude from the opponent's sampled hand the cards its trails prove it lacks (two players).
+        horizon: ``"deal"`` or ``"round"`` (:data:`HORIZONS`): how far a playout runs.
+        epsilon: the playout policy's random-move probability, 0..1 (None: strong's 0.1).
+        batch: worlds between two successive-halving cuts (None: strong's 4).
+    Attributes:
+        facts: per opponent seat, the cards it may still hold in this deal (None: no fact yet), from its trails.
+        trails_read: opponent trails read so far; excluded: cards excluded by them (summed over trails).
+    Raises:
+        ValueError: a non-positive cap or iteration count, an unknown horizon, an epsilon outside 0..1.
+    """
+
+    name = "expert"
+
+    def __init__(
+        self,
+        rules: Rules | None,
+        *,
+        iterations: int | None = None,
+        time_budget_ms: float | None = None,
+        infer: bool = True,
+        horizon: str = "deal",
+        epsilon: float | None = None,
+        batch: int | None = None,
+    ) -> None:
+        super().__init__(
+            rules, iterations=ITERATIONS if iterations is None else iterations, time_budget_ms=time_budget_ms
+        )
+        if horizon not in HORIZONS:
+            raise ValueError(f"horizon must be one of {', '.join(HORIZONS)}, got {horizon!r}")
+        if epsilon is not None and not 0.0 <= float(epsilon) <= 1.0:
+            raise ValueError(f"epsilon must be between 0 and 1, got {epsilon!r}")
+        self.infer = bool(infer)
+        self.horizon = horizon
+        if batch is not None and int(batch) < 1:
+            raise ValueError(f"batch must be at least 1, got {batch!r}")
+        if epsilon is not None:
+            self.EPSILON = float(epsilon)  # type: ignore[misc]
+        if batch is not None:
+            self.BATCH = int(batch)  # type: ignore[misc]
+        self.facts: dict[int, frozenset[Card]] = {}
+        self.trails_read = 0
+        self.excluded = 0
+        self._after: State | None = None  # the public position after the bot's last move (hidden cards: a sample)
+        self._deal: tuple[int, int] | None = None  # (round_no, deal_no) the facts belong to
+
+    # ------------------------------------------------------------------------------------------ the decision
+    def choose(self, view: View, legal_moves: Sequence[PlayerMove], rng: random.Random) -> PlayerMove:
+        """The strong search's choice (StrongBot.choose), its worlds sampled with the trail facts.
+
+        Raises:
+            TypeError: ``view`` is not a :class:`View`.  ValueError: ``legal_moves`` is empty.
+        """
+        if not isinstance(view, View):
+            raise TypeError(f"a Mulle bot needs the seat's View, got {type(view).__name__}")
+        if self.infer:
+            self._observe(view)
+        move = super().choose(view, legal_moves, rng)
+        if self.infer:
+            self._remember(view, move)
+        return move
+
+    def _sample(self, view: View, rng: random.Random) -> State:
+        """A world consistent with ``view``, the opponent's hand drawn only from the cards its trails allow."""
+        if not self.facts:
+            return super()._sample(view, rng)
+        known = {s: (allowed, ()) for s, allowed in self.facts.items()}
+        return sample_state(view, rng, known)
+
+    def _horizon(self, deal_no: int, left: int, players: int) -> int:
+        """Strong's horizon, or every deal of the round (``horizon="round"``)."""
+        if self.horizon == "round":
+            return 1 << 30
+        return super()._horizon(deal_no, left, players)
+
+    # --------------------------------------------------------------------------------------- trail inference
+    def _remember(self, view: View, move: PlayerMove) -> None:
+        """Keep the public position after ``move`` when the opponent plays next in the same deal (two players)."""
+        self._after = None
+        if view.players != 2 or view.partial or view.phase != "play":
+            return
+        # any sample gives the same public position after the move; its hidden cards are never read
+        world = sample_state(view, random.Random(0))
+        after = engine.apply(world, move)
+        if after.phase == "play" and after.deal_no == view.deal_no and after.round_no == view.round_no:
+            self._after = after
+
+    def _observe(self, view: View) -> None:
+        """Read the opponent's move since the bot's last one: a trail adds a fact (module docstring)."""
+        deal = (view.round_no, view.deal_no)
+        after, self._after = self._after, None
+        # the facts hold only along an unbroken chain of this bot's moves and views in one deal of one game (a
+        # bot shared by several games, or one that missed a move, starts again with none)
+        if (
+            after is None
+            or view.players != 2
+            or view.phase != "play"
+            or view.partial
+            or (after.round_no, after.deal_no) != deal
+            or after.to_move is None
+            or after.to_move == view.seat
+            or after._hands[view.seat] != view.hand
+            or after.scores != view.scores
+        ):
+            self.facts = {}
+            self._deal = deal
+            return
+        if deal != self._deal:
+            self.facts = {}
+            self._deal = deal
+        if view.piles != after.piles or view.builds != after.builds or len(view.table) != len(after.table) + 1:
+            return  # a capture or a building move: nothing proved here
+        rest = list(view.table)
+        for c in after.table:
+            if c not in rest:  # not this game's position: trust nothing
+                self.facts = {}
+                return
+            rest.remove(c)
+        x = rest[0]
+        opp = after.to_move
+        unseen = set(unseen_cards(view))
+        allowed = frozenset(c for c in unseen if self._trail_legal(after, opp, x, c))
+        old = self.facts.get(opp)
+        self.facts[opp] = allowed if old is None else old & allowed
+        self.trails_read += 1
+        self.excluded += len(unseen) - len(allowed)
+
+    @staticmethod
+    def _trail_legal(after: State, seat: int, x: Card, c: Card) -> bool:
+        """Is trailing ``x`` legal in ``after`` for ``seat`` holding ``x`` and ``c`` (the capture duty, spec §2.6)?"""
+        hands = list(after._hands)
+        hands[seat] = tuple(sorted((x, c)))
+        probe = dataclasses.replace(after, _hands=tuple(hands), _cache={})
+        try:
+            return any(isinstance(m, Trail) and m.card == x for m in engine.legal_moves(probe))
+        except Exception:  # pragma: no cover - a probe the engine cannot judge proves nothing
+            return True
+
+    @property
+    def stats(self) -> dict[str, Any]:
+        """``{"trails_read", "excluded"}`` so far (diagnostics for the experiments)."""
+        return {"trails_read": self.trails_read, "excluded": self.excluded}
