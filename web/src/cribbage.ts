@@ -86,15 +86,16 @@ export class CribbageTable implements Table {
   }
 
   /** A side's name: the seat's player, or in a partnership the team by its players ("You & Computer 3",
-   * "Computer 2 & Computer 4"), the viewer first. */
-  sideName(side: number): string {
+   * "Computer 2 & Computer 4"), the viewer first; ``short``: each name cut to a phone's room (the score line). */
+  sideName(side: number, short = false): string {
     const me = this.ctx.seat;
+    const name = (s: number) => (short ? clip(this.ctx.name(s)) : this.ctx.name(s));
     if ((this.v.rules?.players ?? 2) === 4) {
       const seats = range(0, 3).filter((s) => this.sideOf(s) === side);
       if (me !== null && seats.includes(me)) seats.sort((a, b) => Number(b === me) - Number(a === me));
-      return seats.map((s) => this.ctx.name(s)).join(" & ");
+      return seats.map(name).join(" & ");
     }
-    return this.ctx.name(side);
+    return name(side);
   }
 
   /** The last state drawn (its JSON): the same state sent again (a resync, a reconnect) is not drawn again, so a
@@ -251,7 +252,7 @@ export class CribbageTable implements Table {
         "div",
         { class: "legend" },
         names.map((nm, s) =>
-          h("span", { class: "score", "data-side": String(s), title: nm }, h("i", { class: "dot", style: { background: pegColor(s) } }), `${clip(nm)}: `, h("b", {}, String(scores[s] ?? 0))),
+          h("span", { class: "score", "data-side": String(s), title: nm }, h("i", { class: "dot", style: { background: pegColor(s) } }), `${this.sideName(s, true)}: `, h("b", {}, String(scores[s] ?? 0))),
         ),
         h("span", { class: "muted" }, `${t("target")} ${v.target}`),
         v.rules?.lowball ? h("span", { class: "badge" }, t("lowballNote")) : null,
