@@ -19,7 +19,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from drivers import PLAYWRIGHT, PageErrors, new_context, shot
+from drivers import (
+    PLAYWRIGHT,
+    PageErrors,
+    announce_count,
+    create_game,
+    lay_away_first_two,
+    new_context,
+    play_first_card,
+    root_data,
+    shot,
+)
 
 pytestmark = PLAYWRIGHT
 
@@ -81,5 +91,62 @@ def test_the_rules_page_says_the_options_in_words_and_hides_the_spec_references(
     inside = details.inner_text()
     assert REF.search(inside), inside
     assert ("rule details" if lang == "en" else "regeldetaljer") in inside
+    errors.check()
+    ctx.close()
+
+
+def _play_muggins_to_the_show_summary(page: Any, count: str) -> None:
+    """Play our seat of a Muggins game (the first two cards away, go or the first legal card, announce ``count``,
+    accept the computer's counts) until the show summary opens."""
+    for _ in range(300):
+        page.wait_for_function(
+            "() => document.querySelector('#show-panel') || document.querySelector('.cribbage')?.dataset.mine === '1'"
+        )
+        if page.locator("#show-panel").count():
+            return
+        data = root_data(page, ".cribbage")
+        legal = json.loads(data["legal"])
+        if data["phase"] == "discard":
+            lay_away_first_two(page)
+        elif data["phase"] == "play":
+            play_first_card(page, legal)
+        elif any(m.startswith("count") for m in legal):
+            announce_count(page, count)
+        else:
+            page.click("#accept")
+        page.wait_for_function(
+            "v => document.querySelector('#show-panel') || document.querySelector('.cribbage')?.dataset.version !== v",
+            arg=data["version"],
+        )
+    pytest.fail("no show summary")
+
+
+@pytest.mark.parametrize("lang", ["en", "sv"])
+def test_the_muggins_show_summary_heads_each_hand_by_what_was_announced_and_its_worth(
+    server: str, browser: Any, lang: str
+) -> None:
+    ctx = new_context(browser, width=390, height=844, lang=lang)
+    page = ctx.new_page()
+    errors = PageErrors(page)
+    create_game(page, server, "cribbage", options={"muggins": True})
+    page.wait_for_selector(".cribbage .hand-card")
+    _play_muggins_to_the_show_summary(page, "4")
+    shot(page, f"w9-words-show-summary-{lang}", full=False)
+    shows = page.eval_on_selector_all(
+        "#show-panel .show",
+        """ss => ss.map(s => ({head: s.querySelector('h3').innerText,
+                               groups: [...s.querySelectorAll('.groups li')].map(li => li.innerText)}))""",
+    )
+    assert len(shows) >= 3, shows  # two hands and the crib
+    said = r"announced (\d+), worth (\d+)" if lang == "en" else r"meddelad (\d+), värd (\d+)"
+    ours = 0
+    for s in shows:
+        m = re.search(said + r"\s*$", s["head"])
+        assert m, s["head"]
+        # the worth is the sum of the scoring groups listed under it ("fifteen 5♠ T♦: 2")
+        worth = sum(int(g.rsplit(":", 1)[1]) for g in s["groups"])
+        assert int(m.group(2)) == worth, s
+        ours += m.group(1) == "4"
+    assert ours >= 1, shows  # we announced 4 for our hand (and crib)
     errors.check()
     ctx.close()
