@@ -25,6 +25,7 @@ from drivers import (
     announce_count,
     create_game,
     lay_away_first_two,
+    mulle_turns,
     new_context,
     play_first_card,
     root_data,
@@ -148,5 +149,30 @@ def test_the_muggins_show_summary_heads_each_hand_by_what_was_announced_and_its_
         assert int(m.group(2)) == worth, s
         ours += m.group(1) == "4"
     assert ours >= 1, shows  # we announced 4 for our hand (and crib)
+    errors.check()
+    ctx.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "sv"])
+def test_the_mulle_game_over_page_has_no_round_scores_heading_over_a_bare_dash(
+    server: str, browser: Any, lang: str
+) -> None:
+    ctx = new_context(browser, width=1366, height=768, lang=lang)
+    page = ctx.new_page()
+    errors = PageErrors(page)
+    create_game(page, server, "mulle", options={"game_length": "single_round"})
+    page.wait_for_selector(".mulle .hand-card")
+    for _legal in mulle_turns(page):
+        pass
+    page.wait_for_selector("#game-over", state="attached")
+    shot(page, f"w9-words-mulle-over-{lang}", full=False)
+    lines = [x.strip() for x in page.inner_text("main").splitlines() if x.strip()]
+    assert "—" not in lines, lines
+    # the table, empty after the last deal, says so in words
+    assert page.inner_text(".mulle .empty") == ("The table is empty." if lang == "en" else "Bordet är tomt.")
+    # the rounds' scores are on the game-over panel: the round's total per side is the game score (one round)
+    totals = page.eval_on_selector_all("#per-round tbody tr.it-total td", "tds => tds.map(t => Number(t.innerText))")
+    game = page.eval_on_selector_all("#per-round tfoot td", "tds => tds.map(t => Number(t.innerText))")
+    assert totals and totals == game, (totals, game)
     errors.check()
     ctx.close()
