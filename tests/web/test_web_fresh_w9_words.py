@@ -30,6 +30,7 @@ from drivers import (
     play_first_card,
     root_data,
     shot,
+    wait_mine_or_over,
 )
 
 pytestmark = PLAYWRIGHT
@@ -174,5 +175,51 @@ def test_the_mulle_game_over_page_has_no_round_scores_heading_over_a_bare_dash(
     totals = page.eval_on_selector_all("#per-round tbody tr.it-total td", "tds => tds.map(t => Number(t.innerText))")
     game = page.eval_on_selector_all("#per-round tfoot td", "tds => tds.map(t => Number(t.innerText))")
     assert totals and totals == game, (totals, game)
+    errors.check()
+    ctx.close()
+
+
+#: The hint's box and the boxes it must leave in sight: the pegboard with its score line, and the opponent's seat.
+_HINT_BOXES = """() => {
+  const r = (sel) => { const e = document.querySelector(sel); if (!e) return null;
+                       const b = e.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; };
+  return {hint: r('#hint'), board: r('.boardbox'), legend: r('.boardbox .legend'), opp: r('.cribbage .opp, .cribbage .seatbox:not(.me)')};
+}"""
+
+
+def _overlap(a: list[float], b: list[float]) -> bool:
+    return a[0] < b[2] - 1 and b[0] < a[2] - 1 and a[1] < b[3] - 1 and b[1] < a[3] - 1
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1280, 800)])
+def test_the_cribbage_hint_leaves_the_board_and_scores_in_sight_and_closes(
+    server: str, browser: Any, size: tuple[int, int]
+) -> None:
+    width, height = size
+    ctx = new_context(browser, width=width, height=height)
+    page = ctx.new_page()
+    errors = PageErrors(page)
+    create_game(page, server, "cribbage")
+    page.wait_for_selector(".cribbage .hand-card")
+    assert wait_mine_or_over(page, ".cribbage")
+    page.click("#hint-btn")
+    page.wait_for_selector("#hint")
+    shot(page, f"w9-words-hint-{width}x{height}", full=False)
+    boxes = page.evaluate(_HINT_BOXES)
+    assert boxes["board"] and boxes["legend"], boxes
+    for part in ("board", "legend", "opp"):
+        if boxes[part]:
+            assert not _overlap(boxes["hint"], boxes[part]), (part, boxes)
+    # a close button in the player's words closes it; Escape does too
+    close = page.locator("#hint-close")
+    assert close.get_attribute("aria-label") == "Close the hint"
+    close.click()
+    page.wait_for_selector("#hint", state="detached")
+    page.click("#hint-btn")
+    page.wait_for_selector("#hint")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#hint", state="detached")
+    # closed, the hand is as it was: nothing chosen, the same cards
+    assert page.locator(".hand-card").count() == 6
     errors.check()
     ctx.close()
