@@ -24,6 +24,7 @@ from drivers import (
     PageErrors,
     announce_count,
     create_game,
+    cribbage_turns,
     lay_away_first_two,
     mulle_turns,
     new_context,
@@ -221,5 +222,31 @@ def test_the_cribbage_hint_leaves_the_board_and_scores_in_sight_and_closes(
     page.wait_for_selector("#hint", state="detached")
     # closed, the hand is as it was: nothing chosen, the same cards
     assert page.locator(".hand-card").count() == 6
+    errors.check()
+    ctx.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "sv"])
+def test_on_the_phone_my_own_count_has_no_bubble_of_the_hand_before(server: str, browser: Any, lang: str) -> None:
+    ctx = new_context(browser, width=390, height=844, lang=lang)
+    page = ctx.new_page()
+    errors = PageErrors(page)
+    create_game(page, server, "cribbage", options={"muggins": True})
+    page.wait_for_selector(".cribbage .hand-card")
+    checked = 0
+    for data, legal in cribbage_turns(page, count="4", limit=60):
+        if data["phase"] != "show" or not any(m.startswith("count") for m in legal):
+            continue
+        # I must count: the hand on the table is mine, and no bubble beside it speaks of another hand
+        shown = page.eval_on_selector_all(
+            ".cribbage .muggins .settled", "ss => ss.filter(s => s.getClientRects().length).map(s => s.innerText)"
+        )
+        if page.locator(".cribbage .muggins .settled").count():
+            shot(page, f"w9-words-my-count-{lang}", full=False)
+        assert shown == [], shown
+        checked += page.locator(".cribbage .muggins .settled").count() > 0
+        if checked >= 2:
+            break
+    assert checked >= 1, "no count of mine came after a settled count"
     errors.check()
     ctx.close()

@@ -361,6 +361,9 @@ export class CribbageTable implements Table {
         ),
       );
       void what;
+      // my own count to announce: the last settled count (another hand) is not shown beside it on a phone -- it
+      // read as the words of the hand I was counting (fresh w9 finding 5; style.css .must-count)
+      if (v.counting === this.ctx.seat && (v.announced === null || v.announced === undefined)) box.classList.add("must-count");
     }
     for (const s of [...this.settledList].reverse()) {
       const what = s.crib ? t("yourCribW") : t("yourHand");
