@@ -30,6 +30,9 @@ export interface AidHost {
   name(seat: number): string;
 }
 
+/** A phone's width (aids.css's): the hint is placed over the table there. */
+const PHONE = window.matchMedia("(max-width: 560px)");
+
 export class Aids {
   el = h("div", { class: "aids-wrap", id: "aids" });
   /** The post-game review's place: the game-over panel shows it (gamepage.ts), so no dialog hides it. */
@@ -137,6 +140,15 @@ export class Aids {
     if (m.game === "cribbage" && aidOn("advisor") && v.phase === "discard" && this.myTurn()) this.host.send({ type: "advice" });
   }
 
+  /** Close the open hint (its × button, Escape): true when one was open.  Asking again shows it again. */
+  closeHint(): boolean {
+    if (!this.hint || !this.myTurn()) return false;
+    this.hint = null;
+    this.draw();
+    (document.getElementById("hint-btn") as HTMLElement | null)?.focus();
+    return true;
+  }
+
   askHint(): void {
     if (!this.allowed || !aidOn("hint") || !this.myTurn() || this.asking) return;
     this.asking = true;
@@ -197,12 +209,28 @@ export class Aids {
           // no move under Muggins in the show: the count is the player's task, the hint only says so
           this.hint.move ? " " : null,
           this.hint.move ? h("button", { class: "primary small", id: "hint-play", "data-move": this.hint.move, onclick: () => this.host.move(this.hint.move) }, aw("ui.hintPlay", this.hint.reason ?? {})) : null,
+          // fresh w9 finding 6: the hint stayed until the move was made, with no way to put it away
+          h("button", { class: "ghost small hint-close", id: "hint-close", "aria-label": aw("ui.hintClose"), title: aw("ui.hintClose"), onclick: () => this.closeHint() }, "×"),
         ),
       );
+      if (m.game === "cribbage" && PHONE.matches) requestAnimationFrame(() => this.placeHint());
     }
     if (this.allowed && m.game === "cribbage" && aidOn("advisor") && this.advice?.discards && this.myTurn()) this.el.append(this.advisor());
     clear(this.reviewEl);
     if (m.status === "over" && this.reviewAsked && aidOn("review")) this.reviewEl.append(this.reviewPanel());
+  }
+
+  /** A phone at the Cribbage table: the hint lies over the foot of the table's felt (its free room under the
+   * starter and the cards of the play), not over the pegboard, the score line and the opponent's seat right under
+   * the aids' line (fresh w9 finding 6); asking for it still moves nothing. */
+  private placeHint(): void {
+    const hint = this.el.querySelector<HTMLElement>("#hint");
+    const felt = document.querySelector<HTMLElement>(".cribbage .center.table");
+    if (!hint || !felt || !PHONE.matches) return;
+    const base = this.el.getBoundingClientRect().top;
+    const f = felt.getBoundingClientRect();
+    hint.style.top = `${Math.round(Math.max(f.top, f.bottom - hint.offsetHeight - 6) - base)}px`;
+    hint.classList.add("on-felt");
   }
 
   /** A move in words for the review: Mulle described, Cribbage cards as A♠ ("discard 5H 5S" -> "5♥ 5♠"). */

@@ -362,6 +362,9 @@ export class CribbageTable implements Table {
         ),
       );
       void what;
+      // my own count to announce: the last settled count (another hand) is not shown beside it on a phone -- it
+      // read as the words of the hand I was counting (fresh w9 finding 5; style.css .must-count)
+      if (v.counting === this.ctx.seat && (v.announced === null || v.announced === undefined)) box.classList.add("must-count");
     }
     for (const s of [...this.settledList].reverse()) {
       const what = s.crib ? t("yourCribW") : t("yourHand");
@@ -596,8 +599,18 @@ export class CribbageTable implements Table {
         h(
           "div",
           { class: "show" },
-          h("h3", {}, title, ": ", h("b", {}, String(s.points))),
-          s.announced !== undefined ? h("p", { class: "outcome" }, t("announcedWorth", { a: s.announced, t: s.points }), s.settle ? ` — ${plain(settleText(this.accepted(s.settle), this.ctx.fmt()))}` : "") : null,
+          // under Muggins the heading says what was announced (and pegged) beside the worth: "Your hand: 5" read as
+          // the score of a player who announced 4 (fresh w9 finding 11)
+          h(
+            "h3",
+            {},
+            title,
+            ": ",
+            h("b", {}, s.announced !== undefined ? t("announcedWorth", { a: s.announced, t: s.points }) : String(s.points)),
+          ),
+          s.announced !== undefined && s.settle
+            ? h("p", { class: "outcome" }, plain(settleText(this.accepted(s.settle), this.ctx.fmt())))
+            : null,
           h("div", { class: "fan" }, s.cards.map((c, i) => cardImg(c, i === s.cards.length - 1 ? "small starter-in" : "small"))),
           h("p", { class: "callout" }, spokenCount(s.groups, lang())),
           s.groups.length ? h("ul", { class: "groups" }, s.groups.map((g) => h("li", {}, `${groupText(g)} ${cardsText(g.cards)}: ${g.points}`))) : null,

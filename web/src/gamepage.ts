@@ -271,6 +271,11 @@ export class GamePage {
       e.stopPropagation();
       return;
     }
+    if (e.key === "Escape" && this.aids.closeHint()) {
+      e.preventDefault();
+      e.stopPropagation();
+      return;
+    }
     if (typing) return; // the count boxes handle their own Enter
     if (open && !["Enter", "Tab", " ", "?"].includes(e.key)) {
       e.stopPropagation(); // no card is chosen or played behind an open dialog

@@ -3,7 +3,7 @@ import { miscountNote, statsPanel } from "./stats";
 import { api, ApiError, forgetSeat, plainName, saveSeat, savedSeats, type GameKind, type OptionSpec, type OptionsDoc } from "./api";
 import { clear, h } from "./dom";
 import { lang, pick, t } from "./i18n";
-import { has, optionWords, reasonText, template, withoutRefs } from "./words";
+import { choiceWords, has, optionWords, reasonText, template, withoutRefs } from "./words";
 import { codeWords } from "./gamepage";
 import { short } from "./cards";
 
@@ -117,8 +117,7 @@ function optLabel(game: GameKind, o: OptionSpec): string {
 
 /** A choice of an option in words, from the game's catalogue ("option.<key>.<value>"); a number as it is. */
 function choiceLabel(game: GameKind, key: string, c: string | number): string {
-  const k = `option.${key}.${c}`;
-  return has(game, k) ? String(template(game, k, lang())) : String(c);
+  return choiceWords(game, key, c, lang());
 }
 
 /** A rule profile's name in words ("profile.<name>"). */

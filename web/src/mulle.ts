@@ -354,7 +354,9 @@ export class MulleTable implements Table {
       );
     }
     if ((v.builds as BuildJ[]).length) area.append(buildRow);
-    if (!(v.table as string[]).length && !(v.builds as BuildJ[]).length) area.append(h("p", { class: "empty" }, "—"));
+    // an empty table in words: a bare "—" under the score bar read as the empty list of its "Round scores" button
+    // (fresh w9 finding 15)
+    if (!(v.table as string[]).length && !(v.builds as BuildJ[]).length) area.append(h("p", { class: "empty" }, t("tableEmpty")));
     return area;
   }
 

@@ -3,7 +3,7 @@
 import { api, type GameKind } from "./api";
 import { h } from "./dom";
 import { lang, pick, t } from "./i18n";
-import { optionWords } from "./words";
+import { choiceWords, optionWords, refsIn, withoutRefs } from "./words";
 
 type Section = [string, string[]];
 
@@ -180,16 +180,34 @@ export function renderRules(main: HTMLElement, game: GameKind): void {
     .options(game)
     .then((doc) => {
       const dl = h("dl", {});
+      // the spec references of the options' help, shown only behind the "rule details" disclosure (issue #11)
+      const refs: HTMLElement[] = [];
       for (const o of doc.options) {
         const label = optionWords(game, o.key, "label", lang(), pick(o.label_en, o.label_sv));
         const help = optionWords(game, o.key, "help", lang(), pick(o.help_en, o.help_sv));
-        const choices = o.choices ? ` (${o.choices.join(" / ")})` : "";
+        const said = (v: unknown): string =>
+          typeof v === "boolean" ? t(v ? "optOn" : "optOff") : choiceWords(game, o.key, v as string | number, lang());
+        let range = "";
+        if (o.choices) range = ` ${t("optChoices")}: ${o.choices.map((c) => said(c)).join(" / ")}.`;
+        else if (o.type === "int" && o.min != null && o.max != null)
+          range = ` ${t("optRange", { min: o.min, max: o.max })}.`;
         dl.append(
-          h("dt", {}, label, h("code", {}, ` ${o.key}`)),
-          h("dd", {}, help, choices, h("span", { class: "muted" }, ` — ${t("default")}: ${JSON.stringify(o.default)}`)),
+          h("dt", { "data-key": o.key }, label),
+          h(
+            "dd",
+            {},
+            withoutRefs(help)[0],
+            range,
+            h("span", { class: "muted" }, ` — ${t("default")}: ${said(o.default)}`),
+          ),
         );
+        const cited = refsIn(help);
+        if (cited.length) refs.push(h("li", {}, `${label}: ${cited.join(", ")}`));
       }
-      opts.replaceChildren(h("h2", {}, t("rulesOptions")), dl);
+      const details = refs.length
+        ? h("details", { class: "rule-details" }, h("summary", {}, t("ruleDetails")), h("ul", {}, refs))
+        : null;
+      opts.replaceChildren(h("h2", {}, t("rulesOptions")), dl, details ?? "");
     })
     .catch((e: Error) => opts.append(h("p", { class: "msg error" }, e.message)));
 }

@@ -55,6 +55,13 @@ export function withoutRefs(text: string): [string, boolean] {
   return [out, out !== text];
 }
 
+/** The spec references in a text ("Games a skunk counts (§2a)." -> ["§2a"]), for the "rule details" disclosure
+ * of the rules page: each reference without its brackets, in the order they stand. */
+export function refsIn(text: string): string[] {
+  const re = /\((spec [^)]*|§[^)]*|[AM]\d+[^)]*|[^)]*§[^)]*)\)/g;
+  return [...text.matchAll(re)].map((m) => m[1]);
+}
+
 /** A text for players without its spec references. */
 export function plain(text: string): string {
   return withoutRefs(text)[0];
@@ -79,6 +86,14 @@ export function optionWords(game: Game, key: string, part: "label" | "help", lan
   const k = `option.${key}.${part}`;
   if (has(game, k)) return String(template(game, k, lang));
   return fallback || (part === "label" ? key : "");
+}
+
+/** A choice of an option in words, from the game's catalogue ("option.<key>.<value>": "target:100" -> "to 100
+ * points"); a number (or a choice the catalogue lacks) as it is.  The one place the lobby and the rules page
+ * word a choice. */
+export function choiceWords(game: Game, key: string, c: string | number, lang: Lang): string {
+  const k = `option.${key}.${c}`;
+  return has(game, k) ? String(template(game, k, lang)) : String(c);
 }
 
 /** A data value as Python's str() writes it (the keys of a dict template). */
