@@ -283,6 +283,9 @@ export class GamePage {
     } else if ((e.key === "s" || e.key === "S") && !open) {
       this.openOverlay("settings");
     } else if (e.key === "Enter") {
+      // A focused control other than a card (Overcount, Hint, the menu, a link) is pressed itself, by the
+      // browser: the proposed action is Enter's meaning only when focus is on no other control (issue #11 item 6).
+      if (tgt && tgt.matches("button:not(.cardbtn), a[href], summary")) return;
       const b = proposed(this.root);
       if (!b) return;
       b.click();
