@@ -317,7 +317,13 @@ export class CribbageTable implements Table {
         "div",
         { class: "stack crib" },
         v.crib ? h("span", { class: "fan" }, (v.crib as string[]).map((c) => cardImg(c))) : v.crib_size ? backs(v.crib_size, 4) : h("div", { class: "card slot" }),
-        h("small", {}, dealerName ? ts("cribOf", this.ctx.isMe(v.dealer), { name: dealerName }) : t("crib")),
+        // a name of up to 14 letters is never broken inside, nor from its "'s" ("Computer / 's crib" at 390 wide:
+        // w9 fresh report, 14); a longer one may break anywhere, to stay under its slot
+        h(
+          "small",
+          { class: dealerName.length <= 14 ? "whole" : "" },
+          dealerName ? ts("cribOf", this.ctx.isMe(v.dealer), { name: dealerName }) : t("crib"),
+        ),
       ),
     );
     const count = h(
