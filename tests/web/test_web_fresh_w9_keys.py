@@ -6,6 +6,8 @@ real browser (Debian's Chromium driven by Playwright) against the real server:
   and as Space did); the proposed action is Enter's meaning only when focus is on no other control;
 * finding 14: the crib's label broke as "Computer / 's crib" under its slot at 390 wide (a short name is now never
   broken inside); the Mulle pile line said "so far 1 points" (and "1 card points").
+* finding 7: a tap on a line of the discard advisor laid its cards away at once; now it chooses them (drawn chosen,
+  the lay-away button focused) and Enter or the button lays them away.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from drivers import PLAYWRIGHT, PageErrors, create_game, cribbage_turns, new_context, shot, wait_next_state
+from drivers import PLAYWRIGHT, PageErrors, create_game, cribbage_turns, new_context, root_data, shot, wait_next_state
 
 pytestmark = PLAYWRIGHT
 
@@ -91,3 +93,33 @@ def test_the_mulle_pile_line_says_1_point_not_1_points_in_both_languages() -> No
     assert "4 card points," in more and more.endswith("(so far 5 points)"), more
     sv = i18n.render("ui.myPile", one, "sv", game="aids")
     assert "1 kortpoäng" in sv and sv.endswith("(hittills 1 poäng)"), sv
+
+
+def test_a_tap_on_a_discard_advisor_line_chooses_its_cards_and_lays_nothing_away(server: str, browser: Any) -> None:
+    # finding 7: a tap on a line of the discard advisor laid the cards away at once, with no chance to look.
+    ctx = new_context(browser, lang="en")
+    page = ctx.new_page()
+    errors = PageErrors(page)
+    create_game(page, server, "cribbage")
+    page.wait_for_selector(".cribbage .hand-card")
+    page.keyboard.press("s")
+    page.check("#set-aid-advisor")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#advisor-box")
+    page.click("#advisor-box summary")
+    row = page.locator("#advisor tbody tr").nth(2)
+    cards = row.get_attribute("data-discard").split()
+    version = root_data(page, ".cribbage")["version"]
+    row.locator("button").click()
+    page.wait_for_timeout(500)  # a sent discard would have come back as a new state by now
+    data = root_data(page, ".cribbage")
+    assert data["version"] == version and data["phase"] == "discard", data
+    chosen = page.eval_on_selector_all(".hand-card.chosen", "els => els.map(e => e.dataset.code)")
+    assert sorted(chosen) == sorted(cards), (chosen, cards)
+    assert page.evaluate("document.activeElement.id") == "discard"
+    page.keyboard.press("Enter")  # now Enter (or the button) lays them away
+    wait_next_state(page, ".cribbage", version)
+    left = page.eval_on_selector_all(".hand-card", "els => els.map(e => e.dataset.code)")
+    assert not set(cards) & set(left), (cards, left)
+    errors.check()
+    ctx.close()

@@ -683,6 +683,18 @@ export class CribbageTable implements Table {
     }
   }
 
+  /** The discard advisor's line chosen (`cards`: the codes to lay away): they are drawn chosen and the lay-away
+   * button has the focus, so Enter or a tap there lays them away (a tap on the line never lays away at once: w9
+   * fresh report, 7).  Outside the player's own discard it does nothing. */
+  choose(cards: string[]): void {
+    if (this.v.phase !== "discard" || !this.myTurn()) return;
+    const hand = this.v.hand ?? [];
+    if (cards.length !== this.discardCount() || !cards.every((c) => hand.includes(c))) return;
+    this.chosen = [...cards];
+    this.draw();
+    (this.root.querySelector("#discard") as HTMLElement | null)?.focus();
+  }
+
   private discard(): void {
     const want = [...this.chosen].sort().join(" ");
     const m = this.moves.find((x) => x.startsWith("discard") && x.split(/\s+/).slice(1).sort().join(" ") === want);

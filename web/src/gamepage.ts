@@ -39,6 +39,9 @@ export interface Table {
    * game's whole history, as after a reload. */
   replay(events: Json[]): void;
   key(e: KeyboardEvent): boolean;
+  /** Choose these of the player's cards for the move (Cribbage: the discard advisor's line), without making it:
+   * the player sees them chosen and presses the move's button (or Enter). */
+  choose?(cards: string[]): void;
   /** An event's line for the log and the banner ("" or null: none); `prev` is the event before it. */
   describe(ev: Json, prev?: Json): string | null;
   /** A scoring side's name (a team, or the seat's player). */
@@ -163,6 +166,7 @@ export class GamePage {
     this.aids = new Aids({
       send: (msg) => this.socket?.send(msg),
       move: (n) => this.socket?.move(n),
+      choose: (cards) => this.table?.choose?.(cards),
       state: () => this.msg,
       fmt: () => this.fmt(),
       name: (s) => this.name(s),
