@@ -8,6 +8,8 @@ real browser (Debian's Chromium driven by Playwright) against the real server:
   broken inside); the Mulle pile line said "so far 1 points" (and "1 card points").
 * finding 7: a tap on a line of the discard advisor laid its cards away at once; now it chooses them (drawn chosen,
   the lay-away button focused) and Enter or the button lays them away.
+* finding 13 (the border): a card both focused and chosen had the white focus ring over its gold one; the focus
+  ring now lies outside the gold ring.
 """
 
 from __future__ import annotations
@@ -121,5 +123,34 @@ def test_a_tap_on_a_discard_advisor_line_chooses_its_cards_and_lays_nothing_away
     wait_next_state(page, ".cribbage", version)
     left = page.eval_on_selector_all(".hand-card", "els => els.map(e => e.dataset.code)")
     assert not set(cards) & set(left), (cards, left)
+    errors.check()
+    ctx.close()
+
+
+#: The focused card's white ring and its gold "chosen" ring: [the gap from the picture's edge to the inside of the
+#: focus outline (px), the gold ring's spread (px), the ring's colour] at the left edge.
+_RINGS = """() => {
+  const b = document.activeElement, img = b.querySelector('img.card'), cs = getComputedStyle(b);
+  const shadow = getComputedStyle(img).boxShadow;
+  const m = shadow.match(/^(rgba?\\([^)]*\\)) 0px 0px 0px (\\d+(?:\\.\\d+)?)px/);
+  const gap = img.getBoundingClientRect().left - b.getBoundingClientRect().left + parseFloat(cs.outlineOffset);
+  return [gap, m ? parseFloat(m[2]) : null, m ? m[1] : shadow, cs.outlineStyle];
+}"""
+
+
+def test_a_focused_chosen_card_keeps_its_gold_ring_outside_the_focus_ring(server: str, browser: Any) -> None:
+    # finding 13 (the border): a card both focused and chosen showed the white focus ring over the gold one.
+    ctx = new_context(browser, lang="en")
+    page = ctx.new_page()
+    errors = PageErrors(page)
+    create_game(page, server, "cribbage")
+    page.wait_for_selector(".cribbage .hand-card")
+    page.keyboard.press("1")  # the first card chosen by the keyboard: it has the focus, drawn focus-visible
+    page.wait_for_selector(".hand-card.chosen")
+    assert page.evaluate("document.activeElement.classList.contains('chosen')")
+    gap, spread, colour, style = page.evaluate(_RINGS)
+    assert style != "none" and spread, (gap, spread, colour, style)
+    assert gap >= spread + 1, (gap, spread)  # the white ring lies outside the gold one, a pixel apart
+    shot(page, "w9-keys-focused-chosen", full=False)
     errors.check()
     ctx.close()
