@@ -10,6 +10,8 @@ real browser (Debian's Chromium driven by Playwright) against the real server:
   the lay-away button focused) and Enter or the button lays them away.
 * finding 13 (the border): a card both focused and chosen had the white focus ring over its gold one; the focus
   ring now lies outside the gold ring.
+* finding 12: after starting a game, laying away, Continue and each card played the focus fell back to the page's
+  body (Tab began at the top); now the proposed control or the first playable hand card has it.
 """
 
 from __future__ import annotations
@@ -152,5 +154,31 @@ def test_a_focused_chosen_card_keeps_its_gold_ring_outside_the_focus_ring(server
     assert style != "none" and spread, (gap, spread, colour, style)
     assert gap >= spread + 1, (gap, spread)  # the white ring lies outside the gold one, a pixel apart
     shot(page, "w9-keys-focused-chosen", full=False)
+    errors.check()
+    ctx.close()
+
+
+_FOCUSED = "() => { const e = document.activeElement; return e === document.body || !e ? 'body' : (e.id || e.className); }"
+
+
+def test_after_each_redraw_the_focus_is_on_the_table_not_the_page_body(server: str, browser: Any) -> None:
+    # finding 12: after starting a game, laying away and each card played the focus fell back to the page's body,
+    # so Tab began again from the top of the page.
+    ctx = new_context(browser, lang="en")
+    page = ctx.new_page()
+    errors = PageErrors(page)
+    create_game(page, server, "cribbage")
+    page.wait_for_selector(".cribbage .hand-card")
+    page.wait_for_timeout(300)
+    at = page.evaluate(_FOCUSED)
+    assert at != "body" and page.evaluate("document.querySelector('.cribbage').contains(document.activeElement)"), at
+    seen = 0
+    for data, _legal in cribbage_turns(page, count="4", limit=12):
+        if data["phase"] in ("discard", "play") and data["version"] != "1":
+            page.wait_for_timeout(300)  # the redraw and its motion done
+            at = page.evaluate(_FOCUSED)
+            assert at != "body", (data["phase"], data["version"], at)
+            seen += 1
+    assert seen >= 3, seen
     errors.check()
     ctx.close()
