@@ -25,6 +25,8 @@ function cardCodes(text: string): string[] {
 export interface AidHost {
   send(msg: unknown): void;
   move(notation: string): void;
+  /** Choose these cards on the table for the move, without making it (Table.choose). */
+  choose(cards: string[]): void;
   state(): StateMsg | null;
   fmt(): Fmt;
   name(seat: number): string;
@@ -292,7 +294,7 @@ export class Aids {
           h(
             "tr",
             { class: i === 0 ? "best" : "", "data-discard": r.discard.join(" "), "data-hand": String(r.hand), "data-crib": String(r.crib) },
-            h("td", {}, h("button", { class: "move small", onclick: () => this.host.move(`discard ${r.discard.join(" ")}`) }, r.discard.map(short).join(" "))),
+            h("td", {}, h("button", { class: "move small", onclick: () => this.host.choose(r.discard) }, r.discard.map(short).join(" "))),
             h("td", {}, decimal(r.hand, 2, lang())),
             h("td", {}, (r.own_crib ? "+" : "−") + decimal(r.crib, 2, lang())),
             h("td", {}, h("b", {}, decimal(r.net, 2, lang()))),

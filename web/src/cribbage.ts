@@ -318,7 +318,13 @@ export class CribbageTable implements Table {
         "div",
         { class: "stack crib" },
         v.crib ? h("span", { class: "fan" }, (v.crib as string[]).map((c) => cardImg(c))) : v.crib_size ? backs(v.crib_size, 4) : h("div", { class: "card slot" }),
-        h("small", {}, dealerName ? ts("cribOf", this.ctx.isMe(v.dealer), { name: dealerName }) : t("crib")),
+        // a name of up to 14 letters is never broken inside, nor from its "'s" ("Computer / 's crib" at 390 wide:
+        // w9 fresh report, 14); a longer one may break anywhere, to stay under its slot
+        h(
+          "small",
+          { class: dealerName.length <= 14 ? "whole" : "" },
+          dealerName ? ts("cribOf", this.ctx.isMe(v.dealer), { name: dealerName }) : t("crib"),
+        ),
       ),
     );
     const count = h(
@@ -689,6 +695,18 @@ export class CribbageTable implements Table {
         this.ctx.flash(n > 31 ? t("tooHigh", { card: short(code), n }) : t("illegal", { msg: short(code) }), "error");
       }
     }
+  }
+
+  /** The discard advisor's line chosen (`cards`: the codes to lay away): they are drawn chosen and the lay-away
+   * button has the focus, so Enter or a tap there lays them away (a tap on the line never lays away at once: w9
+   * fresh report, 7).  Outside the player's own discard it does nothing. */
+  choose(cards: string[]): void {
+    if (this.v.phase !== "discard" || !this.myTurn()) return;
+    const hand = this.v.hand ?? [];
+    if (cards.length !== this.discardCount() || !cards.every((c) => hand.includes(c))) return;
+    this.chosen = [...cards];
+    this.draw();
+    (this.root.querySelector("#discard") as HTMLElement | null)?.focus();
   }
 
   private discard(): void {

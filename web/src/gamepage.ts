@@ -39,6 +39,9 @@ export interface Table {
    * game's whole history, as after a reload. */
   replay(events: Json[]): void;
   key(e: KeyboardEvent): boolean;
+  /** Choose these of the player's cards for the move (Cribbage: the discard advisor's line), without making it:
+   * the player sees them chosen and presses the move's button (or Enter). */
+  choose?(cards: string[]): void;
   /** An event's line for the log and the banner ("" or null: none); `prev` is the event before it. */
   describe(ev: Json, prev?: Json): string | null;
   /** A scoring side's name (a team, or the seat's player). */
@@ -103,6 +106,14 @@ export class GamePage {
   private overlayEl = h("div", { class: "overlay-wrap" });
   private captureKeys = (e: KeyboardEvent) => this.onKeyCapture(e);
   // The ☰ menu closes on a tap or click anywhere outside it (the tap still does what it does: chooses a card ...).
+  /** A click (or Enter, Space) that closed a dialog or took its own button away leaves the focus on the page's
+   * body: it goes back to the table as after a redraw (focusFallen). */
+  private afterClick = () => {
+    setTimeout(() => {
+      if (this.msg && !focusBox()) this.focusFallen(this.msg);
+    }, 0);
+  };
+
   private outsideMenu = (e: Event) => {
     const menu = this.openMenu();
     if (menu && !menu.contains(e.target as Node | null)) menu.removeAttribute("open");
@@ -163,6 +174,7 @@ export class GamePage {
     this.aids = new Aids({
       send: (msg) => this.socket?.send(msg),
       move: (n) => this.socket?.move(n),
+      choose: (cards) => this.table?.choose?.(cards),
       state: () => this.msg,
       fmt: () => this.fmt(),
       name: (s) => this.name(s),
@@ -196,6 +208,7 @@ export class GamePage {
     document.addEventListener("keydown", this.keyHandler);
     document.addEventListener("keydown", this.captureKeys, true);
     document.addEventListener("pointerdown", this.outsideMenu, true);
+    document.addEventListener("click", this.afterClick);
     document.body.classList.add("in-game");
   }
 
@@ -205,6 +218,7 @@ export class GamePage {
     document.body.classList.remove("in-game");
     document.removeEventListener("keydown", this.captureKeys, true);
     document.removeEventListener("pointerdown", this.outsideMenu, true);
+    document.removeEventListener("click", this.afterClick);
     this.motion?.destroy();
     this.aids.destroy();
   }
@@ -288,6 +302,9 @@ export class GamePage {
     } else if ((e.key === "s" || e.key === "S") && !open) {
       this.openOverlay("settings");
     } else if (e.key === "Enter") {
+      // A focused control other than a card (Overcount, Hint, the menu, a link) is pressed itself, by the
+      // browser: the proposed action is Enter's meaning only when focus is on no other control (issue #11 item 6).
+      if (tgt && tgt.matches("button:not(.cardbtn), a[href], summary")) return;
       const b = proposed(this.root);
       if (!b) return;
       b.click();
@@ -560,7 +577,19 @@ export class GamePage {
     } else if (!fresh) this.drawBanner();
     this.drawInvites(m);
     this.drawOver(m);
-    focusBox();
+    if (!focusBox()) this.focusFallen(m);
+  }
+
+  /** After a redraw that took the focused control away (focus fell back to the page's body): the proposed control
+   * (Enter's), else the first card of the hand that can be played, else the first, has it -- so Tab goes on from
+   * the table, not from the top of the page (w9 fresh report, 12).  Focus the player put elsewhere stays. */
+  private focusFallen(m: StateMsg): void {
+    const active = document.activeElement;
+    if (active && active !== document.body) return;
+    if (m.status !== "playing" || !this.table) return;
+    const root = this.table.root;
+    const target = proposed(root) ?? root.querySelector<HTMLElement>(".hand-card.legal") ?? root.querySelector<HTMLElement>(".hand-card");
+    target?.focus({ preventScroll: true });
   }
 
   /** The banner shows the latest event in words (never a stale one); an error shown just now stays its time. */
