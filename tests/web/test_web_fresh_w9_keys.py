@@ -158,7 +158,9 @@ def test_a_focused_chosen_card_keeps_its_gold_ring_outside_the_focus_ring(server
     ctx.close()
 
 
-_FOCUSED = "() => { const e = document.activeElement; return e === document.body || !e ? 'body' : (e.id || e.className); }"
+_FOCUSED = (
+    "() => { const e = document.activeElement; return e === document.body || !e ? 'body' : (e.id || e.className); }"
+)
 
 
 def test_after_each_redraw_the_focus_is_on_the_table_not_the_page_body(server: str, browser: Any) -> None:
