@@ -196,7 +196,7 @@ export class Aids {
     const stale = !this.advice ? " stale" : "";
     if (this.allowed && m.game === "mulle" && aidOn("pile") && advice?.pile) {
       const p = advice.pile;
-      bar.append(h("span", { class: `aid-pile${stale}`, id: "aid-pile" }, aw("ui.myPile", { cards: p.cards, points: p.card_points, mulle: p.mulle_points, tabbe: p.tabbe, total: p.total })));
+      bar.append(h("span", { class: `aid-pile${stale}`, id: "aid-pile" }, aw("ui.myPile", { team: Boolean(m.view?.teams), cards: p.cards, points: p.card_points, mulle: p.mulle_points, tabbe: p.tabbe, total: p.total })));
     }
     if (this.allowed && m.game === "mulle" && aidOn("twins") && advice?.unseen) {
       bar.append(h("span", { class: `muted aid-twins${stale}`, id: "aid-twins", title: aw("ui.twinsHelp") }, h("i", { class: "twin-dot" }), ` ${aw("ui.twinUnseen")}`));

@@ -252,10 +252,12 @@ export class MulleTable implements Table {
 
   private pileLine(pile: Json): HTMLElement {
     const mullePts = (pile.mulle ?? []).reduce((a: number, m: Json) => a + (m.points ?? 0), 0);
+    // four players in two teams (spec §2.2) capture to one pile a team: each partner's box shows the team's pile
+    const word = this.v.teams ? t("teamPile") : t("pile");
     return h(
       "div",
       { class: "pileline" },
-      h("span", { title: t("pile") }, `${t("pile")}: ${pile.cards.length}`),
+      h("span", { title: word }, `${word}: ${pile.cards.length}`),
       h(
         "span",
         { class: "mulles", title: `${t("mulles")}: ${(pile.mulle ?? []).length}` + ((pile.mulle ?? []).length ? ` (${(pile.mulle as Json[]).map((m) => short(m.card)).join(" ")} = ${mullePts})` : "") },
