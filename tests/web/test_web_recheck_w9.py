@@ -11,7 +11,8 @@ driven by Playwright) against the real server, boxes measured in CSS px:
 * at 1280x800 a build's tag is as wide as its text and stands beside its build's cards (finding 5);
 * under Muggins the banner says that the computer's announced count is pegged at once (spec §2.10 M2) and open to
   the player's answer (M3) -- accept, muggins or overcount -- until they answer; then the log says what was settled,
-  in English and Swedish (finding 6);
+  in English and Swedish, and the settled count's outcome on the table starts as a sentence ("You accept: ...")
+  (finding 6);
 * the Cribbage count just settled on the table shows its cards as large as the hand being counted, each card's
   corner index in sight, at 1280x800 and 1366x768 (finding 4; a phone shows its words only, see the report);
 * one Cribbage show state draws the count panel once (finding 7).
@@ -405,6 +406,7 @@ def test_muggins_count_pegged_and_open_to_the_answer(
     errors = PageErrors(page)
     create_game(page, server, "cribbage", options={"muggins": True})
     answered = 0
+    outcomes: list[str] = []
     for _ in range(200):
         if not wait_mine_or_over(page, ".cribbage") or answered >= 2:
             break
@@ -428,6 +430,8 @@ def test_muggins_count_pegged_and_open_to_the_answer(
             assert any(w in banner for w in open_words[1:]) == ("accept" in legal_now), banner
             log = page.eval_on_selector_all(".log-list li", "els => els.slice(0, 8).map((e) => e.textContent)")
             assert any(settled.format(n=n) in line for line in log), log
+            # the settled count's outcome on the table is a sentence of its own: "You accept: ...", "Du godtar: ..."
+            outcomes += page.eval_on_selector_all(".cribbage .outcome", "els => els.map((e) => e.textContent)")
             answered += 1
             continue
         if any(m.startswith("count") for m in legal):
@@ -439,6 +443,7 @@ def test_muggins_count_pegged_and_open_to_the_answer(
             play_first_card(page, legal)
         wait_next_state(page, ".cribbage", data["version"])
     assert answered >= 1, "the computer announced no count in the game"
+    assert outcomes and all(o[:1].isupper() for o in outcomes), outcomes
     errors.check()
     ctx.close()
 
@@ -500,3 +505,18 @@ def test_settled_count_cards_readable_on_the_table(server: str, browser: Any) ->
     assert seen, "no settled count came beside a hand being counted"
     errors.check()
     ctx.close()
+
+
+# ------------------------------------------------------------------------------- the fresh report's small ones
+def test_phone_settings_button_is_named(server: str, browser: Any) -> None:
+    """On a phone the game bar's settings button shows its glyph only ("⚙"): it still has its name in words for a
+    screen reader, in the page's language (the w9 fresh report: "⚙" had none; a touch phone has no keys button)."""
+    for lang, name in (("en", "Settings"), ("sv", "Inställningar")):
+        ctx = _touch_phone(browser, lang)
+        page = ctx.new_page()
+        create_game(page, server, "mulle", options={"game_length": "single_round"})
+        assert wait_mine_or_over(page, ".mulle")
+        button = page.get_by_role("button", name=name, exact=True)
+        assert button.count() == 1 and button.evaluate("e => e.id") == "settings-btn", lang
+        assert button.inner_text().strip() == "⚙", button.inner_text()  # the word itself is hidden at this width
+        ctx.close()

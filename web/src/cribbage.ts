@@ -6,7 +6,7 @@ import { drawBoard, pegColor } from "./board";
 import { backs, cardImg, cardName, cardsText, cribValue, short } from "./cards";
 import { clear, h } from "./dom";
 import type { Table, TableCtx } from "./gamepage";
-import { clip } from "./grammar";
+import { clip, sentence } from "./grammar";
 import { lang, t, ts, type Key } from "./i18n";
 import { eventLine, eventText, pegText, plain, settleText, spokenCount, type Group } from "./words";
 import { chartFigure } from "./chart";
@@ -387,7 +387,7 @@ export class CribbageTable implements Table {
             },
           },
           h("h3", {}, ts("settledHeading", this.ctx.isMe(s.seat), { name: this.ctx.name(s.seat), what, a: s.announced ?? "?", t: s.points })),
-          s.settle ? h("p", { class: "outcome" }, plain(settleText(this.accepted(s.settle), this.ctx.fmt()))) : null,
+          s.settle ? h("p", { class: "outcome" }, sentence(plain(settleText(this.accepted(s.settle), this.ctx.fmt())), lang())) : null,
           h("div", { class: "fan" }, s.cards.map((c, i) => cardImg(c, i === s.cards.length - 1 ? "small starter-in" : "small"))),
           h("p", { class: "callout" }, spokenCount(s.groups, lang())),
           s.groups.length ? h("ul", { class: "groups" }, s.groups.map((g) => h("li", {}, `${groupText(g)} ${cardsText(g.cards)}: ${g.points}`))) : null,
@@ -615,7 +615,7 @@ export class CribbageTable implements Table {
             h("b", {}, s.announced !== undefined ? t("announcedWorth", { a: s.announced, t: s.points }) : String(s.points)),
           ),
           s.announced !== undefined && s.settle
-            ? h("p", { class: "outcome" }, plain(settleText(this.accepted(s.settle), this.ctx.fmt())))
+            ? h("p", { class: "outcome" }, sentence(plain(settleText(this.accepted(s.settle), this.ctx.fmt())), lang()))
             : null,
           h("div", { class: "fan" }, s.cards.map((c, i) => cardImg(c, i === s.cards.length - 1 ? "small starter-in" : "small"))),
           h("p", { class: "callout" }, spokenCount(s.groups, lang())),

@@ -150,7 +150,7 @@ export class GamePage {
     this.toolsEl.append(menu);
     this.toolsEl.append(
       h("button", { class: "ghost small", id: "keys-btn", title: aw("ui.keysOpen"), "aria-label": aw("ui.keys"), onclick: () => this.openOverlay("keys") }, "?"),
-      h("button", { class: "ghost small", id: "settings-btn", title: aw("ui.settings"), onclick: () => this.openOverlay("settings") }, "⚙", h("span", { class: "btn-word" }, " ", aw("ui.settings"))),
+      h("button", { class: "ghost small", id: "settings-btn", title: aw("ui.settings"), "aria-label": aw("ui.settings"), onclick: () => this.openOverlay("settings") }, "⚙", h("span", { class: "btn-word" }, " ", aw("ui.settings"))),
     );
   }
 

@@ -13,3 +13,8 @@ export function clip(name: string, max = 14): string {
   const chars = Array.from(name);
   return chars.length <= max ? name : `${chars.slice(0, max - 1).join("").trimEnd()}…`;
 }
+
+/** A text shown on its own, as a sentence: its first letter a capital ("you accept: ..." -> "You accept: ..."). */
+export function sentence(text: string, locale?: string): string {
+  return text.charAt(0).toLocaleUpperCase(locale) + text.slice(1);
+}
