@@ -97,6 +97,23 @@ def test_the_mulle_pile_line_says_1_point_not_1_points_in_both_languages() -> No
     assert "4 card points," in more and more.endswith("(so far 5 points)"), more
     sv = i18n.render("ui.myPile", one, "sv", game="aids")
     assert "1 kortpoäng" in sv and sv.endswith("(hittills 1 poäng)"), sv
+    # finding 4: in a game of two teams (spec §2.2) the pile is the team's, in the same number forms
+    team = i18n.render("ui.myPile", {**one, "team": True}, "en", game="aids")
+    assert team.startswith("Our team's pile: 2 cards, 1 card point,") and team.endswith("(so far 1 point)"), team
+    sv = i18n.render("ui.myPile", {**one, "team": True}, "sv", game="aids")
+    assert sv.startswith("Lagets intag: 2 kort, 1 kortpoäng"), sv
+
+
+def test_the_discard_hint_does_not_call_the_opponents_crib_small() -> None:
+    # the w9 fresh report: "gives the opponent's crib only about 4.4" -- 4.4 is near a crib's average (about 4.7
+    # points), so "only" judged a number it had not compared; the hint states the figures
+    from kortbord import i18n
+
+    for lang, word in (("en", "only"), ("sv", "bara")):
+        line = i18n.render(
+            "hint.cribbage.discard", {"own": False, "cards": "5♥ 5♠", "hand": 8.1, "crib": 4.4}, lang, game="aids"
+        )
+        assert "4.4" in line and word not in line.split(), line
 
 
 def test_a_tap_on_a_discard_advisor_line_chooses_its_cards_and_lays_nothing_away(server: str, browser: Any) -> None:
