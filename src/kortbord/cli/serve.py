@@ -94,34 +94,24 @@ def serve(
         ws_ping_interval=20.0,
         ws_per_message_deflate=ws_compress,
     )
-    server = _server_class(uvicorn)(config)
-    server.run()
-    if server.exit_signal is not None:
-        # the conventional status of a program ended by a signal (130 for Ctrl-C, 143 for SIGTERM), reached by a
-        # normal exit: the bot pool's semaphores are released on the way out
-        raise typer.Exit(128 + server.exit_signal)
+    # a graceful stop on SIGTERM or SIGINT is a success (status 0, as gunicorn's; systemd's unit and `make run`'s
+    # Ctrl-C see a clean stop), reached by a normal exit: the bot pool's semaphores are released on the way out
+    _server_class(uvicorn)(config).run()
 
 
 def _server_class(uvicorn: Any) -> Any:
-    """Uvicorn's ``Server`` that, once a SIGINT or SIGTERM has shut it down gracefully, returns with the signal's
-    number in ``exit_signal`` instead of raising the signal again (uvicorn >= 0.29 re-raises it, and SIGTERM's
-    default action then ends the process without running its exit handlers, so multiprocessing's resource tracker
-    warned of the bot pool's leaked semaphores).  Arguments and behaviour otherwise as ``uvicorn.Server``."""
+    """Uvicorn's ``Server`` that, once a SIGINT or SIGTERM has shut it down gracefully, returns instead of raising
+    the signal again (uvicorn >= 0.29 re-raises it, and SIGTERM's default action then ends the process without
+    running its exit handlers, so multiprocessing's resource tracker warned of the bot pool's leaked semaphores).
+    Arguments and behaviour otherwise as ``uvicorn.Server``."""
     import contextlib
     import signal
     import threading
     from collections.abc import Iterator
-    from types import FrameType
 
     handled = getattr(uvicorn.server, "HANDLED_SIGNALS", (signal.SIGINT, signal.SIGTERM))
 
     class _Server(uvicorn.Server):  # type: ignore[misc]
-        exit_signal: int | None = None
-
-        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
-            self.exit_signal = sig
-            super().handle_exit(sig, frame)
-
         @contextlib.contextmanager
         def capture_signals(self) -> Iterator[None]:
             if threading.current_thread() is not threading.main_thread():  # signals reach the main thread only
