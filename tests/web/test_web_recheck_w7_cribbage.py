@@ -100,8 +100,10 @@ def _check_show(page: Any, label: str) -> list[str]:
     found = []
     before = page.viewport_size
     extra = list(_SHOW_PARTS)
-    if page.locator(".muggins > .settled").count():
-        extra.append(".muggins > .settled:not(.settled + .settled)")
+    # beside my own count to announce a phone does not show the count settled before (another hand's words: the w9
+    # fresh report's finding 5, test_web_fresh_w9_words); wherever else it is there it is in sight
+    if page.locator(".muggins:not(.must-count) > .settled").count():
+        extra.append(".muggins:not(.must-count) > .settled:not(.settled + .settled)")
     fits_one_screen(page, extra)
     for w, h in VIEWPORTS:
         page.set_viewport_size({"width": w, "height": h})

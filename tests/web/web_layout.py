@@ -87,6 +87,18 @@ _AT_REST = """
 """
 
 
+#: Resolves after the next two frames: by then the page's ResizeObserver callbacks for the last layout (the table's
+#: fitting of its builds and of the moves' sheet to a new width, mulle.ts) have run and their layout is done.  A
+#: viewport just resized under load could otherwise be measured with the previous width's fitting still in place
+#: (a tag fitted beside its cards at 1366 px, read at 390 px) -- a state no player sees, gone a frame later.
+_SETTLED = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))"
+
+
+def settled(page: Any) -> None:
+    """Wait two frames (:data:`_SETTLED`), so that what is measured is the layout the page settled on."""
+    page.evaluate(_SETTLED)
+
+
 def at_rest(page: Any) -> None:
     """Wait until no card or peg is in flight (:data:`_AT_REST`): what a player reads is the table at rest."""
     page.wait_for_function(_AT_REST, timeout=10_000)
@@ -104,16 +116,19 @@ def fits_one_screen(page: Any, extra: tuple[str, ...] | list[str] = ()) -> None:
         for w, h in sizes:
             if (w, h) != (page.viewport_size["width"], page.viewport_size["height"]):
                 page.set_viewport_size({"width": w, "height": h})
+                settled(page)
             page.wait_for_function(_AT_REST, timeout=10_000)
             problems = page.evaluate(_PROBLEMS, list(extra))
             assert not problems, f"at {w}x{h}: {problems}"
     finally:
         if page.viewport_size != before:
             page.set_viewport_size(before)
+            settled(page)
 
 
 def regions(page: Any) -> dict[str, Any]:
     """The boxes of the hand, the table, the controls, the opponents and the scores ([left, top, width, height])."""
+    settled(page)
     out: dict[str, Any] = page.evaluate(_RECTS)
     return out
 
