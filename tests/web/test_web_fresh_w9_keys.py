@@ -19,7 +19,18 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from drivers import PLAYWRIGHT, PageErrors, create_game, cribbage_turns, new_context, root_data, shot, wait_next_state
+from drivers import (
+    PLAYWRIGHT,
+    PageErrors,
+    create_game,
+    cribbage_turns,
+    new_context,
+    root_data,
+    shot,
+    wait_mine_or_over,
+    wait_next_state,
+)
+from web_layout import at_rest
 
 pytestmark = PLAYWRIGHT
 
@@ -163,7 +174,8 @@ def test_a_focused_chosen_card_keeps_its_gold_ring_outside_the_focus_ring(server
     page = ctx.new_page()
     errors = PageErrors(page)
     create_game(page, server, "cribbage")
-    page.wait_for_selector(".cribbage .hand-card")
+    assert wait_mine_or_over(page, ".cribbage")
+    at_rest(page)  # the deal's cards at rest in the hand (a loaded machine deals slowly)
     page.keyboard.press("1")  # the first card chosen by the keyboard: it has the focus, drawn focus-visible
     page.wait_for_selector(".hand-card.chosen")
     assert page.evaluate("document.activeElement.classList.contains('chosen')")

@@ -216,10 +216,27 @@ export class Aids {
         ),
       );
       if (m.game === "cribbage" && PHONE.matches) requestAnimationFrame(() => this.placeHint());
+      if (m.game === "mulle" && PHONE.matches) this.fitHint();
     }
     if (this.allowed && m.game === "cribbage" && aidOn("advisor") && this.advice?.discards && this.myTurn()) this.el.append(this.advisor());
     clear(this.reviewEl);
     if (m.status === "over" && this.reviewAsked && aidOn("review")) this.reviewEl.append(this.reviewPanel());
+  }
+
+  /** A phone at the Mulle table: the hint lies in the band at the foot of the aids' room (aids.css), which holds
+   * three lines of its words; a longer hint (a long move in Swedish, say) is set in smaller type until it fits the
+   * band (fit1, fit2) instead of growing up over the pile and the twins' key (seen in CI: 13 px over them). */
+  private fitHint(): void {
+    const hint = this.el.querySelector<HTMLElement>("#hint");
+    if (!hint) return;
+    hint.classList.remove("fit1", "fit2");
+    const band = parseFloat(getComputedStyle(this.el).paddingBottom) || 0;
+    if (!band) return;
+    for (const cls of ["fit1", "fit2"]) {
+      if (hint.getBoundingClientRect().height <= band + 1) return;
+      hint.classList.remove("fit1", "fit2");
+      hint.classList.add(cls);
+    }
   }
 
   /** A phone at the Cribbage table: the hint lies over the foot of the table's felt (its free room under the

@@ -140,6 +140,10 @@ export class MulleTable implements Table {
     this.tableSize.disconnect();
     const area = this.root.querySelector(".stage > .tablearea");
     if (area) this.tableSize.observe(area);
+    // and its rows: on a phone the table's box may keep its height while its cards' rows grow inside it (the
+    // builds' takers put in after this draw), which would leave the moves' sheet over the lowest row's cards
+    // (seen in CI: a build under the sheet could not be pressed)
+    if (area) for (const row of Array.from(area.children)) this.tableSize.observe(row);
   }
 
   private tableSize: ResizeObserver | undefined;
