@@ -4,10 +4,10 @@
 import { api, ApiError, forgetSeat, GameSocket, saveSeat, seatFor, type ErrorMsg, type SavedSeat, type SeatSummary, type StateMsg } from "./api";
 import { clear, h } from "./dom";
 import { lang, t, type Key } from "./i18n";
-import { MulleTable, describeNotation } from "./mulle";
+import { MulleTable, buildName, describeNotation, inlineNotation } from "./mulle";
 import { CribbageTable } from "./cribbage";
 import { short } from "./cards";
-import { eventText, has, plain, reasonText, template, withoutRefs, type Fmt } from "./words";
+import { eventText, has, plain, render, template, withoutRefs, type Fmt } from "./words";
 import { Motion } from "./anim";
 import { Aids } from "./aids";
 import { aw } from "./aidwords";
@@ -491,9 +491,20 @@ export class GamePage {
    * lead (the page says "Not allowed:" once) and without spec references ([text, had references]). */
   reasonWords(game: "mulle" | "cribbage", reason: Json): [string, boolean] {
     const fmt = this.fmt();
-    const blank = reasonText(game, { ...reason, move: "" }, fmt);
-    const lead = /^(illegal move|otillåtet drag)\s*:\s*/i;
-    const text = lead.test(blank) ? blank.replace(lead, "") : reasonText(game, reason, fmt);
+    // a Mulle move inside the sentence in words ("you can capture 6♥ with 6♦"; the card once where the sentence
+    // names it), the page's own sentence for a reason where the terminal's shows a move in brackets
+    // (page.reason.<code>), a build by its value, not its id, and a set of cards without braces (w10 fresh report)
+    if (game === "mulle") fmt.move = (n: string) => inlineNotation(n, reason.code !== "must_capture_card");
+    const key = has(game, `page.reason.${reason.code}`) ? `page.reason.${reason.code}` : `reason.${reason.code}`;
+    const said = (data: Json) => render(game, key, data, fmt);
+    const blank = said({ ...reason, move: "" });
+    const lead = /^(illegal move|otillåtet drag)\s*(?:''|"")?\s*:\s*/i;
+    let text = lead.test(blank) ? blank.replace(lead, "") : said(reason);
+    if (game === "mulle") {
+      const view = this.msg?.view;
+      text = text.replace(/\[(B\d+)\]/g, (_whole, id: string) => buildName(view, id) ?? t("theBuild"));
+      text = text.replace(/\{([^{}]*)\}/g, "$1");
+    }
     const [out, refs] = withoutRefs(text);
     return [out.charAt(0).toUpperCase() + out.slice(1), refs];
   }

@@ -855,6 +855,23 @@ export function describeMove(m: MulleMove, withCard = true): string {
   }
 }
 
+/** A move said inside a sentence, as a refused move's reason says it ("you can capture 6♥ with 6♦"): the move's
+ * words starting in lower case, the hand card after them ("with 6♦" / "med 6♦"); `withCard` false leaves it out
+ * (the sentence names the card already).  Null when it is not a Mulle move the page knows. */
+export function inlineNotation(notation: string, withCard = true): string | null {
+  const m = parseMove(notation);
+  if (!m) return null;
+  const said = describeMove(m, false);
+  const head = said.charAt(0).toLocaleLowerCase(lang()) + said.slice(1);
+  return m.kind === "T" || !withCard ? head : `${head} ${t("withCard", { card: short(m.card) })}`;
+}
+
+/** The build `id` of the table ("B1") in words, "the build of 16", or null when the view has no such build. */
+export function buildName(view: Json, id: string): string | null {
+  const b = (view?.builds ?? []).find((x: Json) => x.id === id);
+  return b ? buildWords(b.value) : null;
+}
+
 /** A move in notation described in words, or null when it is not a Mulle move the page knows. */
 export function describeNotation(notation: string): string | null {
   const m = parseMove(notation);
