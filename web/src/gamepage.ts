@@ -734,7 +734,9 @@ export class GamePage {
     // the banner says it; the answer's settlement takes its place
     const note = this.table.pending?.() ?? null;
     if (note) this.logList.append(h("li", { class: "pending" }, note));
-    for (const line of lines) this.logList.append(h("li", {}, line));
+    // newest first, numbered from the start of the game: the latest line has the highest number, the first event
+    // 1 (the w10 fresh report: "1." at the top read as the first thing that happened)
+    lines.forEach((line, i) => this.logList.append(h("li", { value: String(lines.length - i) }, line)));
   }
 
   private drawInvites(m: StateMsg): void {

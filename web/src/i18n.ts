@@ -413,7 +413,7 @@ const sv: Record<Key, string> = {
   item: "Post",
   it_cards: "Intagna kort",
   it_spades: "Spader (1 var)",
-  it_ace_of_spades: "Spader ess",
+  it_ace_of_spades: "Spaderess",
   it_lillan: "Lillan (spader 2)",
   it_storan: "Storan (ruter 10)",
   it_other_aces: "Övriga ess",

@@ -717,7 +717,7 @@ export class MulleTable implements Table {
   describe(ev: Json, prev?: Json): string | null {
     const fmt = this.ctx.fmt();
     const teams = Boolean(this.v.teams);
-    return eventLine("mulle", ev, fmt, { prev, teams, sideName: (s) => (teams ? t("team", { n: s + 1 }) : fmt.name(s)) }) || null;
+    return eventLine("mulle", ev, fmt, { prev, teams, sideName: (s) => (teams ? this.sideName(s) : fmt.name(s)) }) || null;
   }
 
   mover(events: Json[]): number | null {
