@@ -16,11 +16,12 @@ from drivers import PLAYWRIGHT, PageErrors, browser, close_modals, new_context, 
 pytestmark = pytest.mark.skipif(not PLAYWRIGHT, reason="needs Playwright and Debian's Chromium")
 __all__ = ["browser", "server"]  # the fixtures, imported for pytest
 
-#: Each seat box's pile line, and the aids' pile line (empty when it is not there).
+#: Each seat box's pile figure as shown (innerText: the long words here, a phone's short ones hidden), and the
+#: aids' pile line (empty when it is not there).
 _PILES = """
 () => ({
   seats: [...document.querySelectorAll('.mulle .seatbox .pileline > span:first-child')]
-    .map((e) => e.textContent),
+    .map((e) => e.innerText),
   aid: document.querySelector('#aid-pile')?.textContent ?? '',
 })
 """

@@ -18,6 +18,7 @@ const en = {
   yourPartner: "your partner",
   opponent: "opponent",
   partnerChip: "Your partner",
+  partnerShort: "Partner", // the partner chip on a phone (a one-line row)
   seat: "Seat {n}",
   computer: "Computer ({level})",
   person: "A person (invite link)",
@@ -79,6 +80,7 @@ const en = {
   cards: "cards",
   pile: "Pile",
   teamPile: "Team's pile",
+  pileShort: "Pile", // the pile's figure on a phone (a one-line row)
   close: "Close",
   continue: "Continue",
   notices: "Notices",
@@ -295,6 +297,7 @@ const sv: Record<Key, string> = {
   yourPartner: "din partner",
   opponent: "motståndare",
   partnerChip: "Din partner",
+  partnerShort: "Partner",
   seat: "Plats {n}",
   computer: "Datorn ({level})",
   person: "En person (inbjudningslänk)",
@@ -356,6 +359,7 @@ const sv: Record<Key, string> = {
   cards: "kort",
   pile: "Hög",
   teamPile: "Lagets hög",
+  pileShort: "Hög",
   close: "Stäng",
   continue: "Fortsätt",
   notices: "Meddelanden",

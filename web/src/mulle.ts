@@ -237,38 +237,64 @@ export class MulleTable implements Table {
     const v = this.v;
     const pile = v.piles[this.side(s)] ?? { cards: [], mulle: [], tabbe: 0 };
     const active = v.to_move === s;
+    const level = this.ctx.level(s);
+    const partner = v.teams && this.ctx.seat !== null && this.side(s) === this.side(this.ctx.seat);
     return h(
       "div",
-      { class: `seatbox ${active ? "active" : ""}`, "data-seat": String(s) },
+      {
+        class: `seatbox ${active ? "active" : ""}`,
+        "data-seat": String(s),
+        // a phone's one-line row says the pile's figures in short words (style.css): a tap on the row says the
+        // pile in full in the banner, the mulles' cards too (a touch screen shows no title); the log says them too
+        onclick: () => this.ctx.flash(`${this.ctx.name(s)}${level ? ` (${level})` : ""}: ${this.pileWords(pile)}`, "info"),
+      },
       h(
         "div",
         { class: "who" },
-        h("strong", { class: "pname", title: this.ctx.name(s) }, this.ctx.name(s)),
-        this.ctx.level(s) ? h("span", { class: "level" }, this.ctx.level(s)) : null,
+        // the level in the name's title too: a phone's one-line row leaves the level's chip out (style.css)
+        h("strong", { class: "pname", title: level ? `${this.ctx.name(s)} (${level})` : this.ctx.name(s) }, this.ctx.name(s)),
+        level ? h("span", { class: "level" }, level) : null,
         v.dealer === s ? h("span", { class: "chip dealer", title: t("dealer") }, "D") : null,
         // four players in two teams (spec §2.2): the viewer's partner said in words, as at the Cribbage table
-        v.teams && this.ctx.seat !== null && this.side(s) === this.side(this.ctx.seat) ? h("span", { class: "chip partner" }, t("partnerChip")) : null,
+        // ("Partner" on a phone)
+        partner
+          ? h("span", { class: "chip partner", title: t("partnerChip") }, h("span", { class: "long" }, t("partnerChip")), h("span", { class: "short" }, t("partnerShort")))
+          : null,
       ),
       backs(v.hand_sizes[s] ?? 0),
       this.pileLine(pile),
     );
   }
 
-  private pileLine(pile: Json): HTMLElement {
-    const mullePts = (pile.mulle ?? []).reduce((a: number, m: Json) => a + (m.points ?? 0), 0);
+  /** A pile's figures in full words: "Team's pile: 4, Mulle: 1 (7♠ = 7), Tabbe: 0" (the banner of a tap on a row). */
+  private pileWords(pile: Json): string {
+    const mulles: Json[] = pile.mulle ?? [];
+    const pts = mulles.reduce((a: number, m: Json) => a + (m.points ?? 0), 0);
+    const word = this.v.teams ? t("teamPile") : t("pile");
+    const list = mulles.length ? ` (${mulles.map((m) => short(m.card)).join(" ")} = ${pts})` : "";
+    return `${word}: ${pile.cards.length}, ${t("mulles")}: ${mulles.length}${list}, ${t("tabbe")}: ${pile.tabbe ?? 0}`;
+  }
+
+  /** The pile line: the pile's cards, the mulles (their cards and points), the tabbes.  Each figure has its long
+   * words (a wide screen) and its short ones (a phone's one-line row, style.css: "Pile 4", "Mulle 1 = 7", "Tabbe 0",
+   * never cut); the title and a tap on the row say it in full. */
+  private pileLine(pile: Json, onclick?: () => void): HTMLElement {
+    const mulles: Json[] = pile.mulle ?? [];
+    const mullePts = mulles.reduce((a: number, m: Json) => a + (m.points ?? 0), 0);
     // four players in two teams (spec §2.2) capture to one pile a team: each partner's box shows the team's pile
     const word = this.v.teams ? t("teamPile") : t("pile");
+    const list = mulles.length ? ` (${mulles.map((m) => short(m.card)).join(" ")} = ${mullePts})` : "";
+    const both = (long: string, brief: string) => [h("span", { class: "long" }, long), h("span", { class: "short" }, brief)];
     return h(
       "div",
-      { class: "pileline" },
-      h("span", { title: word }, `${word}: ${pile.cards.length}`),
+      { class: "pileline", title: this.pileWords(pile), onclick },
+      h("span", { class: "pilecount", title: word }, ...both(`${word}: `, `${t("pileShort")} `), String(pile.cards.length)),
       h(
         "span",
-        { class: "mulles", title: `${t("mulles")}: ${(pile.mulle ?? []).length}` + ((pile.mulle ?? []).length ? ` (${(pile.mulle as Json[]).map((m) => short(m.card)).join(" ")} = ${mullePts})` : "") },
-        `${t("mulles")}: ${(pile.mulle ?? []).length}`,
-        (pile.mulle ?? []).length ? ` (${(pile.mulle as Json[]).map((m) => short(m.card)).join(" ")} = ${mullePts})` : "",
+        { class: "mulles", title: `${t("mulles")}: ${mulles.length}${list}` },
+        ...both(`${t("mulles")}: ${mulles.length}${list}`, `${t("mulles")} ${mulles.length}${mulles.length ? ` = ${mullePts}` : ""}`),
       ),
-      h("span", { class: "tabbar" }, `${t("tabbe")}: ${pile.tabbe ?? 0}`),
+      h("span", { class: "tabbar" }, ...both(`${t("tabbe")}: `, `${t("tabbe")} `), String(pile.tabbe ?? 0)),
     );
   }
 
@@ -400,7 +426,7 @@ export class MulleTable implements Table {
         { class: "who" },
         h("strong", {}, v.teams ? `${t("you")} (${t("yourTeam")})` : t("you")),
         v.dealer === me ? h("span", { class: "chip dealer", title: t("dealer") }, "D") : null,
-        this.pileLine(pile),
+        this.pileLine(pile, () => this.ctx.flash(`${v.teams ? `${t("you")} (${t("yourTeam")})` : t("you")}: ${this.pileWords(pile)}`, "info")),
       ),
       hand,
     );
