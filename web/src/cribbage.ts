@@ -348,7 +348,8 @@ export class CribbageTable implements Table {
     // while a Muggins count is under way the table shows this show's counts; the last deal's summary waits
     const underCount = v.phase === "show" && v.counting !== null && v.counting !== undefined;
     if (this.shows.length && !this.showOpen && !underCount) {
-      center.append(h("button", { class: "small", id: "reopen-show", onclick: () => { this.showOpen = true; this.draw(); } }, this.showTitle()));
+      // opened again it stays open over a reload, as the first time (the w10 fresh report: a reload closed it)
+      center.append(h("button", { class: "small", id: "reopen-show", onclick: () => { this.showOpen = true; sessionStorage.removeItem(this.showKey()); this.draw(); } }, this.showTitle()));
     }
     return center;
   }

@@ -84,11 +84,17 @@ export class MulleTable implements Table {
       this.group = null;
     }
     const log: Json[] = this.v.round_log ?? [];
-    if (this.seenRounds < 0) this.seenRounds = log.length;
+    if (this.seenRounds < 0) {
+      // a table drawn afresh (a reload, a reconnection): the round's score that was open is open again
+      this.seenRounds = log.length;
+      const open = Number(sessionStorage.getItem(this.summaryKey()) ?? "");
+      if (sessionStorage.getItem(this.summaryKey()) !== null && Number.isInteger(open) && open >= 0 && open < log.length) this.summaryOpen = open;
+    }
     if (log.length > this.seenRounds) {
       this.summaryOpen = log.length - 1;
       this.seenRounds = log.length;
     }
+    this.keepSummary();
     this.draw();
   }
 
@@ -578,8 +584,19 @@ export class MulleTable implements Table {
     return bar;
   }
 
+  /** Where the open round's score is kept over a reload (this tab's session, this game). */
+  private summaryKey(): string {
+    return `kortbord.summaryOpen.mulle.${location.hash}`;
+  }
+
+  private keepSummary(): void {
+    if (this.summaryOpen === null) sessionStorage.removeItem(this.summaryKey());
+    else sessionStorage.setItem(this.summaryKey(), String(this.summaryOpen));
+  }
+
   private openSummary(i: number): void {
     this.summaryOpen = i;
+    this.keepSummary();
     this.draw();
     (this.root.querySelector("#summary-close") as HTMLElement | null)?.focus();
   }
@@ -614,6 +631,7 @@ export class MulleTable implements Table {
     table.append(foot);
     const close = () => {
       this.summaryOpen = null;
+      this.keepSummary();
       this.draw();
     };
     const nav = h("div", { class: "modal-nav" });
@@ -681,6 +699,7 @@ export class MulleTable implements Table {
     if (this.summaryOpen !== null) {
       if (e.key === "Escape" || e.key === "Enter") {
         this.summaryOpen = null;
+        this.keepSummary();
         this.draw();
         return true;
       }
