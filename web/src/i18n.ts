@@ -123,7 +123,7 @@ const en = {
   mv_B: "Build {v} on {on}",
   mv_Bpkg: "Build {v} on {on}, packing {pkg}",
   mv_R: "Raise the build to {v}",
-  mv_D: "Build the build down to {v}",
+  mv_D: "Build down to {v}",
   mv_P: "Package {card}+{on} onto the build",
   mv_L: "Lay on the build (locks it)",
   try_C: "Capture the chosen cards",
