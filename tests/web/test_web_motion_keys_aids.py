@@ -203,10 +203,16 @@ def _cribbage_turn_by_keys(page: Any, counts: list[bool]) -> None:
     elif phase == "play":
         hand = page.eval_on_selector_all(".hand-card", "els => els.map(e => e.dataset.code)")
         cards = [m for m in legal if m != "go"]
-        if "go" in legal or len(cards) == 1:
-            page.keyboard.press("Enter")  # the proposed action: go, or the only card that fits
+        if "go" in legal:
+            page.keyboard.press("Enter")  # the proposed action: go
+        elif len(cards) == 1:
+            page.keyboard.press("Enter")  # nothing chosen: Enter chooses the card (the focused or the only one)
+            page.wait_for_selector(".cribbage .hand-card.chosen")
+            page.keyboard.press("Enter")  # and plays it
         else:
-            page.keyboard.press(str(hand.index(cards[0]) + 1))
+            page.keyboard.press(str(hand.index(cards[0]) + 1))  # a digit chooses the card
+            page.wait_for_selector(f".cribbage .hand-card.chosen[data-code='{cards[0]}']")
+            page.keyboard.press("Enter")  # Enter plays the chosen card
     elif any(m.startswith("count") for m in legal):
         # The count box has the focus: type the number, Enter.
         page.wait_for_function("() => document.activeElement?.id === 'count-input'")

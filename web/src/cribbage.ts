@@ -489,7 +489,10 @@ export class CribbageTable implements Table {
     } else if (v.phase === "play") {
       const canGo = this.moves.includes("go");
       box.classList.add("inline");
-      box.append(h("p", { class: "hint" }, canGo ? t("mustGo") : t("playACard")));
+      // a card chosen by the keyboard: the proposed action is to play it (Enter, or its number again)
+      const pick = !canGo && this.chosen.length === 1 && this.moves.includes(this.chosen[0]) ? this.chosen[0] : null;
+      const n = pick ? (v.hand as string[]).indexOf(pick) + 1 : 0;
+      box.append(h("p", { class: "hint" }, canGo ? t("mustGo") : pick ? t("playChosen", { card: short(pick), n }) : t("playACard")));
       // Go is the move to make only when no card fits; otherwise it is a plain button (it says why not).
       box.append(
         h("button", { class: canGo ? "primary legal" : "ghost", id: "go", "aria-disabled": String(!canGo), onclick: () => this.sayGo() }, t("go")),
@@ -691,11 +694,36 @@ export class CribbageTable implements Table {
       (this.root.querySelector(`.hand-card[data-code="${code}"]`) as HTMLElement | null)?.focus();
     } else if (v.phase === "play") {
       if (this.moves.includes(code)) this.ctx.send(code);
-      else {
-        const n = (v.count ?? 0) + cribValue(code);
-        this.ctx.flash(n > 31 ? t("tooHigh", { card: short(code), n }) : t("illegal", { msg: short(code) }), "error");
-      }
+      else this.whyNot(code);
     }
+  }
+
+  /** Why a card of the hand may not be played now (it would pass 31). */
+  private whyNot(code: string): void {
+    const n = (this.v.count ?? 0) + cribValue(code);
+    this.ctx.flash(n > 31 ? t("tooHigh", { card: short(code), n }) : t("illegal", { msg: short(code) }), "error");
+  }
+
+  /** The keyboard's way to play a card (a digit, Enter or Space on a focused card): as in the lay-away, the first
+   * press chooses the card (drawn chosen; Enter then plays it), the same card again plays it -- a key never plays a
+   * card the player has not chosen (keys11: the focus a redraw put on hand card 1 played it with the next Enter).
+   * A card that does not fit says why and is not chosen.  A click or a tap still plays at once (clickCard). */
+  private pickPlay(code: string): void {
+    if (!this.myTurn()) {
+      this.ctx.flash(t("notYourTurn"), "error");
+      return;
+    }
+    if (!this.moves.includes(code)) {
+      this.whyNot(code);
+      return;
+    }
+    if (this.chosen.length === 1 && this.chosen[0] === code) {
+      this.ctx.send(code);
+      return;
+    }
+    this.chosen = [code];
+    this.draw();
+    (this.root.querySelector(`.hand-card[data-code="${code}"]`) as HTMLElement | null)?.focus();
   }
 
   /** The discard advisor's line chosen (`cards`: the codes to lay away): they are drawn chosen and the lay-away
@@ -762,7 +790,23 @@ export class CribbageTable implements Table {
     if (/^[1-9]$/.test(e.key) && (v.phase === "discard" || v.phase === "play")) {
       const i = Number(e.key) - 1;
       if (i < hand.length) {
-        this.clickCard(hand[i]);
+        if (v.phase === "play") this.pickPlay(hand[i]);
+        else this.clickCard(hand[i]);
+        return true;
+      }
+    }
+    // The pegging: Enter or Space on a focused card with nothing chosen chooses it (the page's focus after a redraw
+    // is no choice of the player's); Enter with no card focused chooses the only card that fits.  Enter with a card
+    // chosen plays it (keys.ts proposed, before this).
+    if ((e.key === "Enter" || e.key === " ") && v.phase === "play" && this.myTurn()) {
+      const el = document.activeElement;
+      if (el instanceof HTMLElement && el.matches(".hand-card") && this.root.contains(el)) {
+        this.pickPlay(el.dataset.code ?? "");
+        return true;
+      }
+      const fits = hand.filter((c) => this.moves.includes(c));
+      if (e.key === "Enter" && !(el instanceof HTMLButtonElement) && fits.length === 1) {
+        this.pickPlay(fits[0]);
         return true;
       }
     }
@@ -771,8 +815,10 @@ export class CribbageTable implements Table {
       return true;
     }
     if (e.key === "Escape") {
+      const had = (document.activeElement as HTMLElement | null)?.dataset?.code;
       this.chosen = [];
       this.draw();
+      if (had) (this.root.querySelector(`.hand-card[data-code="${had}"]`) as HTMLElement | null)?.focus();
       return true;
     }
     if (e.key === "ArrowLeft" || e.key === "ArrowRight") {

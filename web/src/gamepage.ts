@@ -240,7 +240,7 @@ export class GamePage {
       this.aids.draw();
       this.refocusOpener();
     };
-    this.overlayEl.append(which === "keys" ? keysOverlay(close, (this.msg?.view?.hand ?? []).length || (this.msg?.game === "mulle" ? 8 : 6)) : settingsDialog(close));
+    this.overlayEl.append(which === "keys" ? keysOverlay(close, (this.msg?.view?.hand ?? []).length || (this.msg?.game === "mulle" ? 8 : 6), this.msg?.game ?? "mulle") : settingsDialog(close));
     (this.overlayEl.querySelector("#keys-close, #settings-close") as HTMLElement | null)?.focus();
   }
 

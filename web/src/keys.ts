@@ -5,11 +5,21 @@ import { h } from "./dom";
 import { aw } from "./aidwords";
 import { lang } from "./i18n";
 
-const ROWS: [string, string][] = [
-  ["Enter", "ui.key.enter"],
-  ["1–9", "ui.key.digits"],
-  ["← → ↑ ↓", "ui.key.arrows"],
-  ["Space", "ui.key.space"],
+/** The keys and their words; Cribbage's digits and Space say what they do in the lay-away and in the play (keys11),
+ * and its show how the count is typed and answered. */
+function rows(game: string): [string, string][] {
+  const crib = game === "cribbage";
+  return [
+    ["Enter", "ui.key.enter"],
+    ["1–9", crib ? "ui.key.digits.cribbage" : "ui.key.digits"],
+    ["← → ↑ ↓", "ui.key.arrows"],
+    ["Space", crib ? "ui.key.space.cribbage" : "ui.key.space"],
+    ...(crib ? ([["0–9, Tab", "ui.key.show"]] as [string, string][]) : []),
+    ...COMMON,
+  ];
+}
+
+const COMMON: [string, string][] = [
   ["Esc", "ui.key.esc"],
   ["G", "ui.key.g"],
   ["H", "ui.key.h"],
@@ -18,8 +28,8 @@ const ROWS: [string, string][] = [
 ];
 
 /** The shortcuts overlay; `close` removes it; `hand` is the number of cards in the viewer's hand now (the number
- * keys choose them: "1–6" for a Cribbage hand of six). */
-export function keysOverlay(close: () => void, hand = 9): HTMLElement {
+ * keys choose them: "1–6" for a Cribbage hand of six); `game`: the game's own words for its keys. */
+export function keysOverlay(close: () => void, hand = 9, game = "mulle"): HTMLElement {
   const n = Math.max(1, Math.min(9, hand));
   // the keys' own names in the page's language where a keyboard prints words ("Mellanslag" on a Swedish one)
   const label = (k: string) => (k === "1–9" ? (n === 1 ? "1" : `1–${n}`) : k === "Space" && lang() === "sv" ? "Mellanslag" : k);
@@ -30,7 +40,7 @@ export function keysOverlay(close: () => void, hand = 9): HTMLElement {
       "div",
       { class: "modal panel keys", role: "dialog", "aria-modal": "true", "aria-labelledby": "keys-h", id: "keys-overlay" },
       h("h2", { id: "keys-h" }, aw("ui.keys")),
-      h("dl", { class: "keylist" }, ROWS.map(([k, w]) => [h("dt", {}, h("kbd", {}, label(k))), h("dd", {}, aw(w))])),
+      h("dl", { class: "keylist" }, rows(game).map(([k, w]) => [h("dt", {}, h("kbd", {}, label(k))), h("dd", {}, aw(w))])),
       h("button", { class: "primary", id: "keys-close", onclick: close }, aw("ui.close")),
     ),
   );
@@ -52,7 +62,12 @@ export function proposed(root: HTMLElement): HTMLButtonElement | null {
   // The player's own choice, when it makes a move.
   const discard = q("#discard");
   if (visible(discard)) return discard;
-  if (focused instanceof HTMLButtonElement && focused.matches(".cribbage .hand-card.legal") && phaseOf(root) === "play") return focused;
+  // Cribbage's pegging: the card chosen by the keyboard (a digit, Enter or Space on a card) -- never a card only
+  // focused: the page puts the focus on a card after a redraw, and that is no choice of the player's (keys11)
+  if (phaseOf(root) === "play") {
+    const chosen = root.querySelector<HTMLButtonElement>(".cribbage .hand-card.chosen.legal");
+    if (visible(chosen)) return chosen;
+  }
   if (focused instanceof HTMLButtonElement && focused.matches(".move.legal")) return focused;
   const moves = root.querySelectorAll<HTMLButtonElement>(".actions .move.legal");
   if (moves.length >= 1) return moves[0];
@@ -60,7 +75,7 @@ export function proposed(root: HTMLElement): HTMLButtonElement | null {
   const play = q("#hint-play");
   if (visible(play)) return play;
   // Cribbage: Enter chooses the focused card while the discard is not complete; in the show it counts (the
-  // count box) or accepts; in the play it says go or plays the only card there is.
+  // count box) or accepts; in the play it says go (when no card fits), else the table chooses a card (cribbage.ts).
   if (discard) return null;
   const announce = q("#announce");
   if (announce) return visible(announce) ? announce : null;
@@ -71,8 +86,6 @@ export function proposed(root: HTMLElement): HTMLButtonElement | null {
   if (phaseOf(root) === "play") {
     const go = q("#go.legal");
     if (visible(go)) return go;
-    const legal = root.querySelectorAll<HTMLButtonElement>(".hand-card.legal");
-    if (legal.length === 1) return legal[0];
   }
   return null;
 }
