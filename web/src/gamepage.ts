@@ -285,6 +285,14 @@ export class GamePage {
       e.stopPropagation();
       return;
     }
+    // the phone's log sheet, open over the table: Escape closes it, as the keys list says of panels (w10 fresh report)
+    if (e.key === "Escape" && this.logEl.classList.contains("open") && this.logBtn.offsetParent !== null) {
+      this.toggleLog(false);
+      this.logBtn.focus();
+      e.preventDefault();
+      e.stopPropagation();
+      return;
+    }
     if (e.key === "Escape" && this.aids.closeHint()) {
       e.preventDefault();
       e.stopPropagation();
@@ -599,7 +607,13 @@ export class GamePage {
     if (active && active !== document.body) return;
     if (m.status !== "playing" || !this.table) return;
     const root = this.table.root;
-    const target = proposed(root) ?? root.querySelector<HTMLElement>(".hand-card.legal") ?? root.querySelector<HTMLElement>(".hand-card");
+    // the count to announce: its box, where the number is typed (item 6; the w10 fresh report: after a reload in
+    // the show the focus went to the Announce button and typed digits went nowhere)
+    const target =
+      root.querySelector<HTMLElement>("#count-input") ??
+      proposed(root) ??
+      root.querySelector<HTMLElement>(".hand-card.legal") ??
+      root.querySelector<HTMLElement>(".hand-card");
     target?.focus({ preventScroll: true });
   }
 
