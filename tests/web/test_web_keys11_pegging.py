@@ -88,7 +88,9 @@ def test_a_digit_then_enter_plays_that_card_once_and_enter_alone_plays_nothing(s
     page.wait_for_timeout(800)  # an Enter's second effect (card 1 played too) would have been sent by now
     assert _moves(sent, before) == [card], _moves(sent, before)
 
-    # 2. After the computer's reply the focus is on a card, nothing is chosen: Enter chooses, plays nothing.
+    # 2. After the computer's reply the focus is on a card, nothing is chosen: Enter chooses, plays nothing.  (A new
+    # run of turns: the first one's next step would play its plain move on top of the card Enter just played.)
+    turns = cribbage_turns(page, limit=200)
     data, cards = _my_pegging_turn(page, turns, 1)
     page.wait_for_timeout(400)  # the redraw and its focus done
     assert _chosen(page) == []
@@ -97,8 +99,12 @@ def test_a_digit_then_enter_plays_that_card_once_and_enter_alone_plays_nothing(s
     page.keyboard.press("Enter")
     page.wait_for_timeout(800)
     assert _moves(sent, before) == [], "Enter with nothing chosen played a card"
-    assert root_data(page, ".cribbage")["version"] == data["version"]
-    if focused in cards:
+    if root_data(page, ".cribbage")["version"] != data["version"]:
+        # the table drew a later state meanwhile (a loaded machine: the page was still showing the states before
+        # this turn when it was read): this turn again, as the page shows it now
+        data, cards = _my_pegging_turn(page, cribbage_turns(page, limit=200), 1)
+        page.wait_for_timeout(400)
+    elif focused in cards:
         assert _chosen(page) == [focused]  # the focused card is chosen: a second Enter would play it
     # Escape clears the choice; the same digit twice (a quick double press) plays the card, once.
     page.keyboard.press("Escape")
