@@ -132,8 +132,15 @@ def test_a_digit_for_a_card_that_would_pass_31_says_why_and_plays_nothing(server
     page.wait_for_selector(".cribbage .hand-card")
     # keep two low cards and two high ones, and play the highest card that fits: the count comes near 31 with a
     # low card that still fits and a high one that does not
-    for _ in range(300):
-        assert wait_mine_or_over(page, ".cribbage"), "the game ended with no card that would pass 31"
+    games = 1
+    for _ in range(900):
+        if not wait_mine_or_over(page, ".cribbage"):
+            # a whole game's deals can come without such a turn (CI saw one): another game
+            games += 1
+            assert games <= 3, "three games ended with no card that would pass 31"
+            create_game(page, server, "cribbage")
+            page.wait_for_selector(".cribbage .hand-card")
+            continue
         close_modals(page)
         data = root_data(page, ".cribbage")
         legal = json.loads(data["legal"])
