@@ -781,6 +781,13 @@ def _kill_pool(pool: ProcessPoolExecutor) -> None:
             proc.join(timeout=2.0)
             if proc.is_alive():
                 proc.kill()
+    # The pool's manager thread closes its wake-up pipe once it sees the workers gone; the interpreter's exit hook
+    # writes to that pipe, so a race between the two printed "OSError: Bad file descriptor" at exit (CI, under
+    # load).  Waiting for the thread to finish closes the pipe first: the hook then skips it.
+    manager = getattr(pool, "_executor_manager_thread", None)
+    if manager is not None:
+        with contextlib.suppress(Exception):
+            manager.join(timeout=5.0)
 
 
 def _play_chunk(config: ArenaConfig, indices: Sequence[int]) -> list[GameRecord]:

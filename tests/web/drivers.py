@@ -243,18 +243,24 @@ def root_data(page: Any, sel: str) -> dict[str, Any]:
 
 
 def wait_mine_or_over(page: Any, sel: str, timeout: float = 60000) -> bool:
-    """Wait until the viewer is to move (True) or the game is over (False)."""
-    page.wait_for_function(
-        f"() => document.querySelector('#game-over') || document.querySelector('{sel}')?.dataset.mine === '1'",
-        timeout=timeout,
-    )
+    """Wait until the viewer is to move (True) or the game is over (False); on a timeout the test fails saying what
+    the page shows (:func:`fail_stuck`)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.wait_for_function(
+            f"() => document.querySelector('#game-over') || document.querySelector('{sel}')?.dataset.mine === '1'",
+            timeout=timeout,
+        )
+    except PlaywrightTimeout:
+        fail_stuck(page, sel, "never the viewer's turn")
     return page.locator("#game-over").count() == 0
 
 
 def wait_next_state(page: Any, sel: str, before: str, timeout: float = 60000) -> None:
     """Wait until the table ``sel`` shows a state after version ``before``, or the game is over; on a timeout the
-    test fails saying what the page shows (phase, legal moves, open dialogs, the status line) with a screenshot
-    ``stuck-at-<version>``, so that a move the page did not send can be told from a server that did not answer."""
+    test fails saying what the page shows (:func:`fail_stuck`), so that a move the page did not send can be told
+    from a server that did not answer."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     try:
@@ -264,20 +270,28 @@ def wait_next_state(page: Any, sel: str, before: str, timeout: float = 60000) ->
             timeout=timeout,
         )
     except PlaywrightTimeout:
-        shot(page, f"stuck-at-{before}")
-        seen = page.evaluate(
-            f"""() => {{
-                const t = document.querySelector('{sel}');
-                const open = [...document.querySelectorAll('dialog[open], [role=dialog], .modal')]
-                    .filter(e => e.getClientRects().length).map(e => e.id || e.className);
-                return {{phase: t?.dataset.phase, legal: t?.dataset.legal, version: t?.dataset.version, open,
-                         focus: document.activeElement?.id || document.activeElement?.tagName,
-                         inputs: [...document.querySelectorAll('input.count-input')].map(e => [e.id, e.value]),
-                         status: document.querySelector('#status, .status')?.textContent}};
-            }}"""
-        )
-        frames = "\n".join(f"  {way}: {text}" for way, text in getattr(page, "kb_frames", ()))
-        pytest.fail(f"no state after version {before}: {seen}\nlast WebSocket frames:\n{frames}")
+        fail_stuck(page, sel, f"no state after version {before}")
+
+
+def fail_stuck(page: Any, sel: str, what: str) -> None:
+    """Fail the test with what the page shows (phase, legal moves, version, open dialogs, focus, count boxes, the
+    status line, the connection banner, the last WebSocket frames) and a screenshot ``stuck-<version>``."""
+    seen = page.evaluate(
+        f"""() => {{
+            const t = document.querySelector('{sel}');
+            const open = [...document.querySelectorAll('dialog[open], [role=dialog], .modal')]
+                .filter(e => e.getClientRects().length).map(e => e.id || e.className);
+            return {{phase: t?.dataset.phase, legal: t?.dataset.legal, version: t?.dataset.version,
+                     mine: t?.dataset.mine, open,
+                     focus: document.activeElement?.id || document.activeElement?.tagName,
+                     inputs: [...document.querySelectorAll('input.count-input')].map(e => [e.id, e.value]),
+                     status: document.querySelector('#status, .status')?.textContent,
+                     connection: document.querySelector('.reconnecting, #conn, .conn')?.textContent}};
+        }}"""
+    )
+    shot(page, f"stuck-{seen.get('version')}")
+    frames = "\n".join(f"  {way}: {text}" for way, text in getattr(page, "kb_frames", ()))
+    pytest.fail(f"{what}: {seen}\nlast WebSocket frames:\n{frames}")
 
 
 def close_modals(page: Any) -> None:
