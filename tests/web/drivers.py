@@ -301,9 +301,20 @@ def close_modals(page: Any) -> None:
             page.click(button)
 
 
-def create_game(page: Any, base: str, game: str, *, options: dict[str, Any] | None = None, **extra: Any) -> None:
-    """Start ``game`` from the lobby at ``base`` with the form's ``options`` (checkboxes by bool, selects by value);
-    the other seat is ``seat1`` (default the quick computer player ``bot:greedy``; ``human`` for an invite link)."""
+def create_game(
+    page: Any,
+    base: str,
+    game: str,
+    *,
+    options: dict[str, Any] | None = None,
+    players: int = 2,
+    teams: bool | None = None,
+    **extra: Any,
+) -> None:
+    """Start ``game`` from the lobby at ``base`` with the form's ``options`` (checkboxes by bool, selects by value)
+    for ``players`` players (``teams``: the "play in teams" box of a four-player Mulle game set so, None: left as the
+    lobby has it); every other seat is ``seat1`` (default the quick computer player ``bot:greedy``; ``human`` for an
+    invite link)."""
     page.goto(base + "/")
     page.click(f"#tab-{game}")
     page.wait_for_selector(f"#opt-{game}-{'kryp' if game == 'mulle' else 'muggins'}")
@@ -313,8 +324,14 @@ def create_game(page: Any, base: str, game: str, *, options: dict[str, Any] | No
             page.set_checked(sel, value)
         else:
             page.select_option(sel, str(value))
+    if players != 2:
+        page.click(f"#players-{players}")
+        page.wait_for_selector(f"#seat-{players - 1}")
+    if teams is not None:
+        page.set_checked("#together", teams)
     # The quick computer player keeps the tests short; a person's seat gets an invite link.
-    page.select_option("#seat-1", extra.get("seat1", "bot:greedy"))
+    for s in range(1, players):
+        page.select_option(f"#seat-{s}", extra.get("seat1", "bot:greedy"))
     page.click("#create")
 
 

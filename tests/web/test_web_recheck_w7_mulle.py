@@ -351,15 +351,7 @@ def test_mulle_team_game_marks_the_partner(server: str, browser: Any, lang: str,
     ctx = new_context(browser, width=1280, height=800, lang=lang)
     page = ctx.new_page()
     errors = PageErrors(page)
-    page.goto(server + "/")
-    page.click("#tab-mulle")
-    page.wait_for_selector("#opt-mulle-kryp")
-    page.click("#players-4")
-    page.wait_for_selector("#seat-3")
-    page.check("#together")
-    for s in (1, 2, 3):
-        page.select_option(f"#seat-{s}", "bot:greedy")
-    page.click("#create")
+    create_game(page, server, "mulle", players=4, teams=True)
     page.wait_for_selector(".mulle .seatbox[data-seat='3']")
     chips = {s: page.locator(f".seatbox[data-seat='{s}'] .chip.partner").all_inner_texts() for s in (1, 2, 3)}
     assert chips == {1: [], 2: [chip], 3: []}, chips  # seat 3 of the lobby (index 2) sits opposite (spec §2.2)

@@ -271,14 +271,7 @@ def test_more_below_stands_under_the_counts_not_over_them(server: str, browser: 
     ctx = _quick(browser, width=1366, height=768, lang="sv")
     page = ctx.new_page()
     errors = PageErrors(page)
-    page.goto(server + "/")
-    page.click("#tab-cribbage")
-    page.wait_for_selector("#opt-cribbage-muggins")
-    page.click("#players-4")
-    page.wait_for_selector("#seat-3")
-    for s in (1, 2, 3):
-        page.select_option(f"#seat-{s}", "bot:greedy")
-    page.click("#create")
+    create_game(page, server, "cribbage", players=4)
     play_cribbage_to_the_show_summary(page)  # four hands and a crib: a list longer than the dialog
     page.wait_for_function("() => document.querySelector('#show-scroll-wrap')?.classList.contains('more')")
     for w, h in VIEWPORTS:

@@ -127,15 +127,7 @@ def test_baat_badge_says_the_last_deal_on_a_tap(server: str, browser: Any, lang:
     page = ctx.new_page()
     errors = PageErrors(page)
     # four players: three deals of 8 cards a hand from the 104 less the table's 8 (spec §2.2), the last one soon
-    page.goto(server + "/")
-    page.click("#tab-mulle")
-    page.wait_for_selector("#opt-mulle-kryp")
-    page.select_option("#opt-mulle-game_length", "single_round")
-    page.click("#players-4")
-    page.wait_for_selector("#seat-3")
-    for s in (1, 2, 3):
-        page.select_option(f"#seat-{s}", "bot:greedy")
-    page.click("#create")
+    create_game(page, server, "mulle", options={"game_length": "single_round"}, players=4)
     turns = 0
     while wait_mine_or_over(page, ".mulle"):
         close_modals(page)

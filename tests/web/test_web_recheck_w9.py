@@ -107,15 +107,7 @@ def test_four_player_phone_moves_cover_no_table_card(server: str, browser: Any) 
     ctx = _touch_phone(browser)
     page = ctx.new_page()
     errors = PageErrors(page)
-    page.goto(server + "/")
-    page.click("#tab-mulle")
-    page.wait_for_selector("#opt-mulle-kryp")
-    page.select_option("#opt-mulle-game_length", "single_round")
-    page.click("#players-4")
-    page.wait_for_selector("#seat-3")
-    for s in (1, 2, 3):
-        page.select_option(f"#seat-{s}", "bot:greedy")
-    page.click("#create")
+    create_game(page, server, "mulle", options={"game_length": "single_round"}, players=4)
     # a deal of four players: eight cards a hand (spec §2.2), so eight decisions of ours
     for turn in range(8):
         assert wait_mine_or_over(page, ".mulle"), "the game ended within the first deal"

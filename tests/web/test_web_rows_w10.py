@@ -23,6 +23,7 @@ from drivers import (
     browser,
     choose_mulle_move,
     close_modals,
+    create_game,
     mulle_click_move,
     root_data,
     seeded_server,
@@ -134,17 +135,8 @@ def test_phone_rows_show_their_figures(seeded_server: str, browser: Any, players
     ctx = _touch_phone(browser, lang)
     page = ctx.new_page()
     errors = PageErrors(page)
-    page.goto(seeded_server + "/")
-    page.click("#tab-mulle")
-    page.wait_for_selector("#opt-mulle-kryp")
-    page.select_option("#opt-mulle-game_length", "single_round")
-    page.click(f"#players-{players}")
-    page.wait_for_selector(f"#seat-{players - 1}")
-    if players == 4:
-        page.set_checked("#together", teams)
-    for s in range(1, players):
-        page.select_option(f"#seat-{s}", "bot:greedy")
-    page.click("#create")
+    options = {"game_length": "single_round"}
+    create_game(page, seeded_server, "mulle", options=options, players=players, teams=teams if players == 4 else None)
     seen: list[tuple[int, int, int, int]] = []
     # the first deal: eight cards a hand (spec §2.2), so eight turns of ours, the last one after the others' play
     for turn in range(8):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from drivers import PLAYWRIGHT, PageErrors, browser, close_modals, new_context, server, wait_mine_or_over
+from drivers import PLAYWRIGHT, PageErrors, browser, close_modals, create_game, new_context, server, wait_mine_or_over
 
 pytestmark = pytest.mark.skipif(not PLAYWRIGHT, reason="needs Playwright and Debian's Chromium")
 __all__ = ["browser", "server"]  # the fixtures, imported for pytest
@@ -28,16 +28,7 @@ _PILES = """
 
 
 def _four(page: Any, base: str, teams: bool) -> None:
-    page.goto(base + "/")
-    page.click("#tab-mulle")
-    page.wait_for_selector("#opt-mulle-kryp")
-    page.select_option("#opt-mulle-game_length", "single_round")
-    page.click("#players-4")
-    page.wait_for_selector("#seat-3")
-    page.set_checked("#together", teams)
-    for s in (1, 2, 3):
-        page.select_option(f"#seat-{s}", "bot:greedy")
-    page.click("#create")
+    create_game(page, base, "mulle", options={"game_length": "single_round"}, players=4, teams=teams)
     assert wait_mine_or_over(page, ".mulle")
     close_modals(page)
     page.wait_for_selector("#aid-pile:not(.stale)")
