@@ -187,14 +187,15 @@ def test_without_inference_and_with_the_defaults_it_is_the_strong_search() -> No
 
 
 @pytest.mark.parametrize(("profile", "players"), [("standard", 2), ("kryp", 2), ("cardgames.zone", 3)])
-def test_the_peek_policy_and_the_prior_weight_play_legal_rounds(profile: str, players: int) -> None:
-    """``peek`` (the playout policy reads the next seat's sampled hand) and ``prior`` (the greedy value in the
-    ranking) only change which legal move is chosen, reproducibly."""
+def test_the_peek_policy_prior_weight_and_leaf_value_play_legal_rounds(profile: str, players: int) -> None:
+    """``peek`` (the playout policy reads the next seat's sampled hand), ``prior`` (the greedy value in the
+    ranking) and ``leaf`` (what a playout leaves at a deal's end) only change which legal move is chosen,
+    reproducibly."""
     rules = _rules(profile)
 
     def play() -> list[str]:
         game = Game(rules, players=players, seed=5)
-        bots = [ExpertBot(rules, iterations=3, peek=True, prior=0.3) for _ in range(players)]
+        bots = [ExpertBot(rules, iterations=3, peek=True, prior=0.3, leaf=0.5) for _ in range(players)]
         rngs = [random.Random(s) for s in range(players)]
         while not game.is_over():
             seat = game.to_act()

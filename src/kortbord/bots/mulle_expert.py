@@ -39,6 +39,7 @@ from kortbord.bots.mulle_strong import (
     _code_value,
     _FastBuild,
     _FastPosition,
+    _side_points,
     _Tables,
     _tables,
 )
@@ -91,6 +92,7 @@ class ExpertBot(StrongBot):
         batch: int | None = None,
         peek: bool = False,
         prior: float = 0.0,
+        leaf: float = 0.0,
     ) -> None:
         super().__init__(
             rules, iterations=ITERATIONS if iterations is None else iterations, time_budget_ms=time_budget_ms
@@ -109,6 +111,7 @@ class ExpertBot(StrongBot):
             self.BATCH = int(batch)  # type: ignore[misc]
         self.peek = bool(peek)
         self.PRIOR_WEIGHT = float(prior)
+        self.leaf = float(leaf)
         self.facts: dict[int, frozenset[Card]] = {}
         self.trails_read = 0
         self.excluded = 0
@@ -170,6 +173,34 @@ class ExpertBot(StrongBot):
             codes = _fast._gen(r, f)
             _fast._play(f, r, _peek_code(pos, codes, rng, eps, t, f.hands[seat], f.hands[(seat + 1) % n]))
         return f
+
+    def _outcome(self, after: State | _fast.FastState, t: _Tables) -> list[float]:
+        """Strong's side points, plus with ``leaf`` > 0 what a playout stopped at a deal's end leaves (the next
+        deal is dealt then, in the sampled world): a loose card whose twin a seat now holds is worth ``leaf``
+        times its mulle to that side (the full mulle for the seat that opens the deal, half for another, which
+        the opener may forestall), and a lone unit the opener can take is worth ``leaf`` times a tabbe and its
+        points."""
+        pts = _side_points(after, t)
+        if self.leaf <= 0.0 or not isinstance(after, _fast.FastState) or after.breakdown is not None:
+            return pts
+        first = after.to_move
+        if first is None or after.left == 0:
+            return pts
+        w = self.leaf
+        table = after.table
+        teams = after.teams
+        for c in table:
+            if SCORING[c]:
+                continue  # a loose ace, 2♠ or 10♦ is not mulled by its twin alone (spec §2.8)
+            for s, hand in enumerate(after.hands):
+                if c in hand:
+                    pts[s % 2 if teams else s] += w * (1.0 if s == first else 0.5) * t.mulle_hand[c]
+                    break
+        if len(table) + len(after.builds) == 1 and table:
+            x = table[0]
+            if any(HV[c] == TV[x] for c in after.hands[first]):
+                pts[first % 2 if teams else first] += w * (1.0 + t.pts[x])
+        return pts
 
     # --------------------------------------------------------------------------------------- trail inference
     def _remember(self, view: View, move: PlayerMove) -> None:

@@ -358,7 +358,7 @@ class StrongBot:
                     raise AssertionError(f"{moves[i]} is not legal in a sampled world")
                 # common random numbers: every candidate is played out with the same generator seed
                 after = self._playout(engine.apply(world, m), random.Random(seed))
-                pts = _side_points(after, t)
+                pts = self._outcome(after, t)
                 gain = [pts[s] - base[s] for s in range(len(pts))]
                 own = gain[my_side]
                 others = (sum(gain) - own) / (len(gain) - 1)
@@ -408,6 +408,11 @@ class StrongBot:
             assert seat is not None
             _fast._play(f, r, _rollout_code(pos, _fast._gen(r, f), rng, eps, t, f.hands[seat]))
         return f
+
+    def _outcome(self, after: State | _fast.FastState, t: _Tables) -> list[float]:
+        """Each side's value of a playout's end position: its round points so far (:func:`_side_points`); a
+        subclass may add what the position promises (:mod:`kortbord.bots.mulle_expert`)."""
+        return _side_points(after, t)
 
     def _sample(self, view: View, rng: random.Random) -> State:
         """One sampled world consistent with ``view`` (``SPEC.sample``: card counting and the reserve rule); a
