@@ -71,6 +71,10 @@ class ExpertBot(StrongBot):
         horizon: ``"deal"`` or ``"round"`` (:data:`HORIZONS`): how far a playout runs.
         epsilon: the playout policy's random-move probability, 0..1 (None: strong's 0.1).
         batch: worlds between two successive-halving cuts (None: strong's 4).
+        peek: the playout policy reads the next seat's hand in the sampled world (:func:`_peek_value`).
+        prior: weight of the greedy evaluation added to the mean playout outcome when candidates are ranked.
+        leaf: weight of what a playout stopped at a deal's end leaves (:meth:`_outcome`); 0 is strong's value.
+        (peek, prior, leaf: experiments of 2026-12-04 evening, no gain shown; bench/results/mulle-expert-*.md.)
     Attributes:
         facts: per opponent seat, the cards it may still hold in this deal (None: no fact yet), from its trails.
         trails_read: opponent trails read so far; excluded: cards excluded by them (summed over trails).
