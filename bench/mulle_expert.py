@@ -25,7 +25,16 @@ from kortbord import arena
 from kortbord.bots.mulle_expert import ExpertBot
 from kortbord.bots.mulle_strong import StrongBot
 
-_KEYS = {"iterations": int, "infer": bool, "horizon": str, "epsilon": float, "batch": int}
+_KEYS = {
+    "iterations": int,
+    "infer": bool,
+    "horizon": str,
+    "epsilon": float,
+    "batch": int,
+    "peek": bool,
+    "prior": float,
+    "leaf": float,
+}
 
 
 def _parse(text: str) -> arena.BotSpec:

@@ -184,3 +184,28 @@ def test_without_inference_and_with_the_defaults_it_is_the_strong_search() -> No
         game.play(a)
         n += 1
     assert n == 104 - rules.table_size
+
+
+@pytest.mark.parametrize(("profile", "players"), [("standard", 2), ("kryp", 2), ("cardgames.zone", 3)])
+def test_the_peek_policy_prior_weight_and_leaf_value_play_legal_rounds(profile: str, players: int) -> None:
+    """``peek`` (the playout policy reads the next seat's sampled hand), ``prior`` (the greedy value in the
+    ranking) and ``leaf`` (what a playout leaves at a deal's end) only change which legal move is chosen,
+    reproducibly."""
+    rules = _rules(profile)
+
+    def play() -> list[str]:
+        game = Game(rules, players=players, seed=5)
+        bots = [ExpertBot(rules, iterations=3, peek=True, prior=0.3, leaf=0.5) for _ in range(players)]
+        rngs = [random.Random(s) for s in range(players)]
+        while not game.is_over():
+            seat = game.to_act()
+            assert seat is not None
+            legal = game.legal_moves()
+            move = bots[seat].choose(game.view(seat), legal, rngs[seat])
+            assert move in legal
+            game.play(move)
+        return [str(m) for m in game.moves]
+
+    first = play()
+    assert len(first) == 104 - rules.table_size
+    assert first == play()

@@ -34,12 +34,22 @@ import random
 from collections.abc import Sequence
 from typing import Any, Final
 
-from kortbord.bots.mulle_strong import StrongBot
+from kortbord.bots.mulle_strong import (
+    StrongBot,
+    _code_value,
+    _FastBuild,
+    _FastPosition,
+    _side_points,
+    _Tables,
+    _tables,
+)
 from kortbord.cards import Card
 from kortbord.mulle import engine
+from kortbord.mulle import fast as _fast
+from kortbord.mulle.movegen import BUILD, CAPTURE, LAYON, PACKAGE, TRAIL, MoveCode
 from kortbord.mulle.moves import PlayerMove, Trail
 from kortbord.mulle.rules import Rules
-from kortbord.mulle.state import State
+from kortbord.mulle.state import HV, SCORING, TV, State
 from kortbord.mulle.view import View, sample_state, unseen_cards
 
 __all__ = ["HORIZONS", "ITERATIONS", "ExpertBot"]
@@ -61,6 +71,10 @@ class ExpertBot(StrongBot):
         horizon: ``"deal"`` or ``"round"`` (:data:`HORIZONS`): how far a playout runs.
         epsilon: the playout policy's random-move probability, 0..1 (None: strong's 0.1).
         batch: worlds between two successive-halving cuts (None: strong's 4).
+        peek: the playout policy reads the next seat's hand in the sampled world (:func:`_peek_value`).
+        prior: weight of the greedy evaluation added to the mean playout outcome when candidates are ranked.
+        leaf: weight of what a playout stopped at a deal's end leaves (:meth:`_outcome`); 0 is strong's value.
+        (peek, prior, leaf: experiments of 2026-12-04 evening, no gain shown; bench/results/mulle-expert-*.md.)
     Attributes:
         facts: per opponent seat, the cards it may still hold in this deal (None: no fact yet), from its trails.
         trails_read: opponent trails read so far; excluded: cards excluded by them (summed over trails).
@@ -80,6 +94,9 @@ class ExpertBot(StrongBot):
         horizon: str = "deal",
         epsilon: float | None = None,
         batch: int | None = None,
+        peek: bool = False,
+        prior: float = 0.0,
+        leaf: float = 0.0,
     ) -> None:
         super().__init__(
             rules, iterations=ITERATIONS if iterations is None else iterations, time_budget_ms=time_budget_ms
@@ -96,6 +113,9 @@ class ExpertBot(StrongBot):
             self.EPSILON = float(epsilon)  # type: ignore[misc]
         if batch is not None:
             self.BATCH = int(batch)  # type: ignore[misc]
+        self.peek = bool(peek)
+        self.PRIOR_WEIGHT = float(prior)
+        self.leaf = float(leaf)
         self.facts: dict[int, frozenset[Card]] = {}
         self.trails_read = 0
         self.excluded = 0
@@ -130,6 +150,61 @@ class ExpertBot(StrongBot):
         if self.horizon == "round":
             return 1 << 30
         return super()._horizon(deal_no, left, players)
+
+    # ----------------------------------------------------------------------------------------- the playouts
+    def _fast_playout(self, state: State, rng: random.Random) -> _fast.FastState:
+        """Strong's fast playout, or with ``peek`` the policy :func:`_peek_code` that reads the next seat's hand
+        in the sampled world (what a move leaves it: a lone unit it can take, a twin it holds, a build it can
+        take)."""
+        if not self.peek:
+            return super()._fast_playout(state, rng)
+        f = _fast.from_state(state)
+        horizon = self._horizon(f.deal_no, f.left, f.players)
+        eps = self.EPSILON
+        t = _tables(self.rules)
+        r = _fast._rules_of(f.rules)
+        pos = _FastPosition()
+        bver = -1
+        n = f.players
+        while f.breakdown is None and f.deal_no <= horizon:
+            if f.bver != bver:
+                bver = f.bver
+                pos.builds = [_FastBuild(i, b[4], b[1]) for i, b in enumerate(f.builds)]
+            pos.table = f.table
+            pos.is_last_deal = f.is_last_deal
+            seat = f.to_move
+            assert seat is not None
+            codes = _fast._gen(r, f)
+            _fast._play(f, r, _peek_code(pos, codes, rng, eps, t, f.hands[seat], f.hands[(seat + 1) % n]))
+        return f
+
+    def _outcome(self, after: State | _fast.FastState, t: _Tables) -> list[float]:
+        """Strong's side points, plus with ``leaf`` > 0 what a playout stopped at a deal's end leaves (the next
+        deal is dealt then, in the sampled world): a loose card whose twin a seat now holds is worth ``leaf``
+        times its mulle to that side (the full mulle for the seat that opens the deal, half for another, which
+        the opener may forestall), and a lone unit the opener can take is worth ``leaf`` times a tabbe and its
+        points."""
+        pts = _side_points(after, t)
+        if self.leaf <= 0.0 or not isinstance(after, _fast.FastState) or after.breakdown is not None:
+            return pts
+        first = after.to_move
+        if first is None or after.left == 0:
+            return pts
+        w = self.leaf
+        table = after.table
+        teams = after.teams
+        for c in table:
+            if SCORING[c]:
+                continue  # a loose ace, 2♠ or 10♦ is not mulled by its twin alone (spec §2.8)
+            for s, hand in enumerate(after.hands):
+                if c in hand:
+                    pts[s % 2 if teams else s] += w * (1.0 if s == first else 0.5) * t.mulle_hand[c]
+                    break
+        if len(table) + len(after.builds) == 1 and table:
+            x = table[0]
+            if any(HV[c] == TV[x] for c in after.hands[first]):
+                pts[first % 2 if teams else first] += w * (1.0 + t.pts[x])
+        return pts
 
     # --------------------------------------------------------------------------------------- trail inference
     def _remember(self, view: View, move: PlayerMove) -> None:
@@ -198,3 +273,85 @@ class ExpertBot(StrongBot):
     def stats(self) -> dict[str, Any]:
         """``{"trails_read", "excluded"}`` so far (diagnostics for the experiments)."""
         return {"trails_read": self.trails_read, "excluded": self.excluded}
+
+
+def _peek_value(state: Any, code: MoveCode, t: _Tables, hand: Sequence[int], nxt: Sequence[int]) -> float:
+    """:func:`kortbord.bots.mulle_strong._code_value` with its guesses about the next seat replaced by the next
+    seat's hand ``nxt`` in the sampled world: a trailed card whose twin it holds costs the whole mulle (not 0.3 of
+    it), a lone unit left costs a tabbe and its points only when it holds a card that takes it, and a build is
+    worth little when it holds the value (it moves next)."""
+    v = _code_value(state, code, t, hand)
+    kind = code[0]
+    x = code[1]
+    pts = t.pts
+    table = state.table
+    builds = state.builds
+    if not nxt:
+        return v
+    if kind == TRAIL:
+        if x not in table and hand.count(x) < 2 and not SCORING[x]:
+            v += 0.3 * t.mulle_hand[x]  # undo strong's guess
+            if x in nxt:
+                v -= t.mulle_hand[x]
+        left = len(table) + len(builds) + 1
+        if left == 1:
+            v += 1.0  # strong's lone-card guess
+            if any(HV[c] == TV[x] for c in nxt):
+                v -= 1.0 + pts[x]
+        return v
+    if kind == CAPTURE:
+        loose = code[2]
+        taken = code[3]
+        left = len(table) - len(loose) + len(builds) - len(taken)
+        if left == 1:
+            rest = list(table)
+            for c in loose:
+                rest.remove(c)
+            if rest:
+                unit = TV[rest[0]]
+            else:
+                rb = [b for b in builds if b.id not in taken]
+                rest = list(rb[0].cards)
+                unit = rb[0].value
+            v += 0.5 * (1.0 + sum(pts[c] for c in rest))  # undo strong's guess
+            if any(HV[c] == unit for c in nxt):
+                v -= 1.0 + sum(pts[c] for c in rest)
+        return v
+    # building moves: the next seat takes the build when it holds the value
+    if kind == BUILD:
+        value = code[3]
+        cards = [x, *code[2], *(c for p in code[4] for c in p)]
+    else:
+        bid = code[3] if kind == PACKAGE else code[2]
+        b0 = next(b for b in builds if b.id == bid)
+        value = b0.value if kind in (PACKAGE, LAYON) else code[3]
+        cards = [*b0.cards, x]
+    takers = [c for c in nxt if HV[c] == value]
+    if takers:
+        v -= 0.8 * sum(pts[c] for c in cards) + max(t.mulle_hand[c] if c in cards else 0 for c in takers)
+    return v
+
+
+def _peek_code(
+    state: Any,
+    codes: Sequence[MoveCode],
+    rng: random.Random,
+    epsilon: float,
+    t: _Tables,
+    hand: Sequence[int],
+    nxt: Sequence[int],
+) -> MoveCode:
+    """The playout policy of ``peek``: :func:`kortbord.bots.mulle_strong._rollout_code` valued by
+    :func:`_peek_value` (the same draws from ``rng``)."""
+    if len(codes) == 1:
+        return codes[0]
+    if rng.random() < epsilon:
+        return codes[rng.randrange(len(codes))]
+    sign = -1.0 if t.kryp else 1.0
+    best = codes[0]
+    best_v = -1e9
+    for c in codes:
+        val = sign * _peek_value(state, c, t, hand, nxt) + rng.random() * 1e-3
+        if val > best_v:
+            best_v, best = val, c
+    return best

@@ -292,6 +292,9 @@ class StrongBot:
     #: play the playouts on the fast core (:mod:`kortbord.mulle.fast`) when it supports the rules: the same moves
     #: in the same order, so the same choices as on the engine (``tests/mulle/test_fast_playouts.py``).
     fast_playouts: bool = True
+    #: weight of the greedy evaluation added to a candidate's mean playout outcome when candidates are ranked (the
+    #: halving cuts and the final choice); strong's 0.0 leaves the mean alone (the greedy value only breaks ties).
+    PRIOR_WEIGHT: float = 0.0
 
     def __init__(
         self, rules: Rules | None, *, iterations: int | None = None, time_budget_ms: float | None = None
@@ -355,7 +358,7 @@ class StrongBot:
                     raise AssertionError(f"{moves[i]} is not legal in a sampled world")
                 # common random numbers: every candidate is played out with the same generator seed
                 after = self._playout(engine.apply(world, m), random.Random(seed))
-                pts = _side_points(after, t)
+                pts = self._outcome(after, t)
                 gain = [pts[s] - base[s] for s in range(len(pts))]
                 own = gain[my_side]
                 others = (sum(gain) - own) / (len(gain) - 1)
@@ -369,13 +372,14 @@ class StrongBot:
                 count[i] += 1
             worlds += 1
             if worlds % self.BATCH == 0 and len(alive) > 2:
-                alive = self._halve(alive, total, count, prior)
+                alive = self._halve(alive, total, count, prior, self.PRIOR_WEIGHT)
             if cap is not None and worlds < self.iterations and time.perf_counter() > cap[0]:
                 capped = True
                 break
         # the survivors have seen the same worlds; the greedy value breaks ties
         if worlds:
-            best = max(alive, key=lambda i: (total[i] / count[i] if count[i] else -1e9, prior[i]))
+            w = self.PRIOR_WEIGHT
+            best = max(alive, key=lambda i: (total[i] / count[i] + w * prior[i] if count[i] else -1e9, prior[i]))
         else:  # not one world fitted in the time budget
             best = order[0]
         self.decisions += 1
@@ -405,6 +409,11 @@ class StrongBot:
             _fast._play(f, r, _rollout_code(pos, _fast._gen(r, f), rng, eps, t, f.hands[seat]))
         return f
 
+    def _outcome(self, after: State | _fast.FastState, t: _Tables) -> list[float]:
+        """Each side's value of a playout's end position: its round points so far (:func:`_side_points`); a
+        subclass may add what the position promises (:mod:`kortbord.bots.mulle_expert`)."""
+        return _side_points(after, t)
+
     def _sample(self, view: View, rng: random.Random) -> State:
         """One sampled world consistent with ``view`` (``SPEC.sample``: card counting and the reserve rule); a
         subclass may add what else the play has shown (:mod:`kortbord.bots.mulle_expert`)."""
@@ -417,9 +426,14 @@ class StrongBot:
         return deal_no + 1 if left < self.EXTEND * players else deal_no
 
     @staticmethod
-    def _halve(alive: list[int], total: list[float], count: list[int], prior: list[float]) -> list[int]:
-        """Keep the better half (at least two) of ``alive`` by mean outcome, greedy value breaking ties."""
-        ranked = sorted(alive, key=lambda i: (-(total[i] / count[i]) if count[i] else 1e9, -prior[i]))
+    def _halve(
+        alive: list[int], total: list[float], count: list[int], prior: list[float], weight: float = 0.0
+    ) -> list[int]:
+        """Keep the better half (at least two) of ``alive`` by mean outcome (plus ``weight`` times the greedy
+        value), greedy value breaking ties."""
+        ranked = sorted(
+            alive, key=lambda i: (-(total[i] / count[i] + weight * prior[i]) if count[i] else 1e9, -prior[i])
+        )
         return ranked[: max(2, (len(ranked) + 1) // 2)]
 
     def _playout(self, state: State, rng: random.Random) -> State | _fast.FastState:
