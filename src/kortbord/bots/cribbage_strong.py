@@ -75,6 +75,8 @@ __all__ = [
     "crib_value",
     "crib_values",
     "discard_values",
+    "peg_value",
+    "peg_values",
     "split_values",
     "true_count",
 ]
@@ -117,6 +119,26 @@ def crib_values() -> dict[str, Any]:
     text = resources.files("kortbord.bots").joinpath("data/crib_values.json").read_text(encoding="utf-8")
     data: dict[str, Any] = json.loads(text)
     return data
+
+
+@cache
+def peg_values() -> dict[str, Any]:
+    """The pegging table (``kortbord/bots/data/peg_values.json``): ``{"metadata", "dealer", "pone"}``; values are
+    the mean pegging differential of a kept four, two players (see ``scripts/make_peg_table.py``)."""
+    text = resources.files("kortbord.bots").joinpath("data/peg_values.json").read_text(encoding="utf-8")
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+def peg_value(kept: Sequence[Card], dealer: bool) -> float:
+    """The mean points a kept four pegs more than the opponent in the play, two players (the pegging table).
+
+    Args:
+        kept: the four cards kept (only their ranks matter: the play scores no suits, spec §2.4).
+        dealer: the keeper deals (the pone leads).
+    """
+    key = "".join(sorted((_RANKS[c.rank - 1] for c in kept), key=_RANKS.index))
+    return float(peg_values()["dealer" if dealer else "pone"][key])
 
 
 def _pair_key(a: Card, b: Card) -> str:
@@ -166,12 +188,14 @@ def _sides(rules: Rules) -> int:
     return rules.sides
 
 
-def discard_values(view: View, moves: Sequence[Move]) -> list[float]:
+def discard_values(view: View, moves: Sequence[Move], peg_weight: float = 0.0) -> list[float]:
     """The value (points, higher is better for the seat in a normal game) of each discard in ``moves``.
 
     Value = exact mean show value of the kept four over every starter not in the own hand (spec §5 "average
     hand") + the crib table value when the crib is the own side's, - it (divided by the number of opposing sides)
-    when it is an opponent's, + a small pegging term.  Negated in Lowball (§2.8).
+    when it is an opponent's, + a small pegging term.  Negated in Lowball (§2.8).  ``peg_weight`` > 0 (two
+    players, not Lowball): the pegging term is instead ``peg_weight`` times the pegging table's differential of
+    the kept four (:func:`peg_value`).
 
     Raises:
         ValueError: a move that is not a :class:`Discard` of the seat's cards.
@@ -184,6 +208,8 @@ def discard_values(view: View, moves: Sequence[Move]) -> list[float]:
     own_crib = rules.side_of(view.dealer) == rules.side_of(view.seat)
     others = rules.sides - 1
     sign = -1.0 if rules.lowball else 1.0
+    use_table = peg_weight > 0 and rules.players == 2 and not rules.lowball
+    dealing = view.dealer == view.seat
     out = []
     for move in moves:
         if not isinstance(move, Discard) or any(c not in held for c in move.cards):
@@ -192,6 +218,9 @@ def discard_values(view: View, moves: Sequence[Move]) -> list[float]:
         mean = sum(show_total(kept, s) for s in starters) / len(starters)
         crib = crib_value(move.cards, own_crib)
         value = mean + (crib if own_crib else -crib / others)
+        if use_table:
+            out.append(value + peg_weight * peg_value(kept, dealing))
+            continue
         ranks = [c.rank for c in kept]
         pairs = sum(1 for i in range(4) for j in range(i + 1, 4) if ranks[i] == ranks[j])
         low = sum(1 for c in kept if card_value(c) <= 4)
@@ -259,6 +288,8 @@ class StrongBot:
             bites the search stops early, ``last_stats["capped"]`` is true and :attr:`capped` is incremented.
         board: play to the board near the end of a two-player game (default ``True``): discards and pegging then
             maximise the chance of winning the game (:mod:`kortbord.bots.cribbage_board`) rather than the points.
+        peg_weight: an experiment (default 0: off): the discard's pegging term becomes this weight times the
+            pegging table's mean differential of the kept four (``bots/data/peg_values.json``; two players).
     Attributes:
         decisions: play decisions searched (more than one legal card) since the bot was made.
         capped: how many of them the time cap cut short.
@@ -278,6 +309,7 @@ class StrongBot:
         nodes: int | None = None,
         time_budget_ms: float | None = None,
         board: bool = True,
+        peg_weight: float = 0.0,
     ):
         if time_budget_ms is not None and not time_budget_ms > 0:
             raise ValueError(f"time_budget_ms must be positive, got {time_budget_ms!r}")
@@ -292,6 +324,9 @@ class StrongBot:
         self.nodes: int | None = None if nodes is None else int(nodes)
         self.time_budget_ms = None if time_budget_ms is None else float(time_budget_ms)
         self.board = bool(board)
+        if not 0.0 <= peg_weight <= 10.0:
+            raise ValueError(f"peg_weight must be from 0 to 10, got {peg_weight!r}")
+        self.peg_weight = float(peg_weight)
         self.decisions = 0
         self.capped = 0
         self.last_stats: dict[str, Any] = {"deals": 0, "nodes": 0, "capped": False}
@@ -319,7 +354,7 @@ class StrongBot:
         if len(legal_moves) == 1:
             return legal_moves[0]
         if view.phase == "discard":
-            values = discard_values(view, legal_moves)
+            values = discard_values(view, legal_moves, self.peg_weight)
             if self.board and _board_applies(view):
                 values = board_discard_values(view, legal_moves, values)
             return _pick(legal_moves, values, rng)

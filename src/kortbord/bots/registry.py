@@ -186,6 +186,8 @@ OPTIONS: Final[dict[str, str]] = {
     "miss_rate": "Cribbage Muggins: chance 0..1 that the bot overlooks one scoring group in its own count",
     "catch_rate": "Cribbage Muggins: chance 0..1 that the bot notices another player's wrong count",
     "board": "Cribbage: play to the board near the end of a two-player game (strong; default true)",
+    "peg_weight": "Cribbage strong, an experiment: weight of the pegging table in the discard (two players; "
+    "default 0: off, the small pair and low-card term)",
 }
 
 
@@ -405,6 +407,7 @@ def make_bot(
     miss_rate: float | None = None,
     catch_rate: float | None = None,
     board: bool | None = None,
+    peg_weight: float | None = None,
     slip_rate: float | None = None,
     overlook_rate: float | None = None,
 ) -> Bot[Any]:
@@ -425,6 +428,7 @@ def make_bot(
             :attr:`Level.preset`).
         slip_rate, overlook_rate: the mistake rates of ``beginner`` and ``casual`` (None: the level's own).
         board: Cribbage strong: play to the board near the end of a two-player game (None: the default, on).
+        peg_weight: Cribbage strong, an experiment: the pegging table's weight in the discard (None: 0, off).
     Options a level does not use are ignored (an arena of ``strong,greedy`` passes one time budget to both),
     but they are still checked: a negative budget, zero iterations or a rate outside 0..1 is refused.
     Returns:
@@ -444,6 +448,7 @@ def make_bot(
             ("miss_rate", miss_rate),
             ("catch_rate", catch_rate),
             ("board", board),
+            ("peg_weight", peg_weight),
             ("slip_rate", slip_rate),
             ("overlook_rate", overlook_rate),
         )
@@ -468,6 +473,10 @@ def make_bot(
         raise ValueError(f"nodes must be a whole number from 1 to {MAX_NODES}, got {shown}")
     if "board" in given and not isinstance(board, bool):
         raise ValueError(f"board must be true or false, got {board!r}")
+    if "peg_weight" in given and (
+        isinstance(peg_weight, bool) or not isinstance(peg_weight, int | float) or not 0.0 <= peg_weight <= 10.0
+    ):
+        raise ValueError(f"peg_weight must be a number from 0 to 10, got {peg_weight!r}")
     for key in _RATE_OPTIONS:
         if key in given and (
             isinstance(given[key], bool) or not isinstance(given[key], int | float) or not 0.0 <= given[key] <= 1.0

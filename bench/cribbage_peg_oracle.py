@@ -1,0 +1,96 @@
+"""How much of the pegging the strong Cribbage player loses by not seeing the other hand (issue #14 item 2).
+
+An upper bound on what any opponent model could gain: the *oracle* is strong's pegging search run on the true
+deal (the opponent's real four cards; one deal instead of sampled ones) against the ordinary strong player.
+Both discard as strong does (the oracle's discard is strong's own), so the two differ only in the play.
+
+Duplicate deals at 0-0 of a two-player game to 121: each random deal is played twice with the seats swapped
+(oracle dealing, then strong dealing), both seats' decisions drawn from the same per-deal seed; a deal's margin is
+the oracle's pegging points minus strong's in the same seat with the same cards, as dealer and as pone, and their
+mean.  Only the play is counted (the rules' Muggins option stops the deal at the show, which the two share).
+95% intervals: normal, over deals (each deal is independent).
+
+Reproduce with::
+
+    nice -n 10 .venv/bin/python bench/cribbage_peg_oracle.py --deals 400 --seed 5
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import time
+from typing import Any
+
+from kortbord.bots import cribbage_strong as cs
+from kortbord.cards import full_deck
+from kortbord.cribbage import Rules, engine
+from kortbord.cribbage.state import State
+from kortbord.cribbage.view import View, view
+
+RULES = Rules.from_dict({"players": 2, "target": 121, "muggins": True})  # the deal stops at the show
+
+
+class OracleBot(cs.StrongBot):
+    """Strong, but its pegging search sees the true deal (``truth``, set by the harness before each move)."""
+
+    truth: State | None = None
+
+    def play_values(self, view: View, legal_moves: Any, rng: random.Random, *args: Any, **kw: Any) -> list[float]:
+        assert self.truth is not None
+        search = cs._Search(view.seat, view.rules, self.truth)
+        return [search.value_after(m) for m in legal_moves]
+
+
+def play_deal(bots: list[Any], cards: list[Any], seed: int) -> tuple[int, int]:
+    """One deal from 0-0 with seat 0 dealing: the pegging points (seat 0, seat 1)."""
+    state = engine.position(RULES, phase="discard", dealer=0, hands=[cards[:6], cards[6:12]], starter=cards[12])
+    rng = random.Random(seed)
+    while state.phase_name in ("discard", "play"):
+        seat = engine.to_act(state)
+        assert seat is not None
+        moves = engine.legal_moves(state)
+        bot = bots[seat]
+        if isinstance(bot, OracleBot):
+            bot.truth = state
+        state = engine.apply(state, bot.choose(view(state, seat), moves, rng))
+    heels = 2 if cards[12].rank == 11 else 0
+    return state.scores[0] - heels, state.scores[1]
+
+
+def ci(xs: list[float]) -> str:
+    m = statistics.fmean(xs)
+    h = 1.96 * statistics.stdev(xs) / math.sqrt(len(xs))
+    return f"{m:+.3f} [{m - h:+.3f}, {m + h:+.3f}]"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--deals", type=int, default=400)
+    parser.add_argument("--seed", type=int, default=5)
+    args = parser.parse_args()
+    master = random.Random(args.seed)
+    deck = list(full_deck())
+    oracle, strong = OracleBot(RULES), cs.StrongBot(RULES)
+    dealer_m, pone_m = [], []
+    t0 = time.time()
+    for i in range(args.deals):
+        cards = master.sample(deck, 13)
+        seed = master.getrandbits(32)
+        o_deal, s_pone = play_deal([oracle, strong], cards, seed)
+        s_deal, o_pone = play_deal([strong, oracle], cards, seed)
+        dealer_m.append(o_deal - s_deal)
+        pone_m.append(o_pone - s_pone)
+        if (i + 1) % 50 == 0:
+            print(f"{i + 1} deals, {time.time() - t0:.0f} s", flush=True)
+    margin = [(a + b) / 2 for a, b in zip(dealer_m, pone_m, strict=True)]
+    print(f"oracle minus strong, pegging points per deal over {args.deals} duplicate deals (95% CI):")
+    print(f"  margin {ci(margin)}   as dealer {ci(dealer_m)}   as pone {ci(pone_m)}")
+    print(f"  {time.time() - t0:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
