@@ -80,11 +80,19 @@ class ExpertBot(StrongBot):
         prior: weight of the greedy evaluation added to the mean playout outcome when candidates are ranked.
         leaf: weight of what a playout stopped at a deal's end leaves (:meth:`_outcome`); 0 is strong's value.
         (peek, prior, leaf: experiments of 2026-12-04 evening, no gain shown; bench/results/mulle-expert-*.md.)
+        exact: when the hands hold at most this many cards after a candidate, the rest of the deal in each world is
+            searched exactly (alpha-beta, :meth:`_exact`) instead of played out; 0 (the default) never.
+        reply: ``"none"`` (strong's), ``"greedy"`` or ``"policy"`` (:data:`REPLIES`): the next seat's immediate
+            answer to a candidate, when it is an opponent, chosen by greedy's evaluator on its View or by the
+            playout policy's best move before the playout continues.
+        (exact, reply: experiments of 2026-12-04 night, no gain shown; bench/results/mulle-expert-*.md.)
     Attributes:
         facts: per opponent seat, the cards it may still hold in this deal (None: no fact yet), from its trails.
         trails_read: opponent trails read so far; excluded: cards excluded by them (summed over trails).
+        exact_searches, exact_nodes, exact_max: the ``exact`` searches run, their nodes summed, the largest's.
     Raises:
-        ValueError: a non-positive cap or iteration count, an unknown horizon, an epsilon outside 0..1.
+        ValueError: a non-positive cap or iteration count, an unknown horizon or reply, an epsilon outside 0..1,
+            a negative ``exact``.
     """
 
     name = "expert"
