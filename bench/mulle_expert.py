@@ -34,6 +34,8 @@ _KEYS = {
     "peek": bool,
     "prior": float,
     "leaf": float,
+    "exact": int,
+    "reply": str,
 }
 
 
@@ -104,11 +106,11 @@ def _report(
     *,
     partial: bool,
 ) -> None:
-    inferred = {"trails_read": 0, "excluded": 0}
+    inferred = {"trails_read": 0, "excluded": 0, "exact_searches": 0, "exact_nodes": 0, "exact_max": 0}
     for bot in bots:
         if isinstance(bot, ExpertBot):
             for k, v in bot.stats.items():
-                inferred[k] += v
+                inferred[k] = max(inferred[k], v) if k == "exact_max" else inferred[k] + v
     summary = arena.summarize(config, records, elapsed_s=elapsed)
     dup = summary["duplicate"]
     res = summary["results"][config.labels[0]]

@@ -209,3 +209,39 @@ def test_the_peek_policy_prior_weight_and_leaf_value_play_legal_rounds(profile: 
     first = play()
     assert len(first) == 104 - rules.table_size
     assert first == play()
+
+
+@pytest.mark.parametrize(("profile", "players"), [("standard", 2), ("kryp", 2), ("cardgames.zone", 3)])
+@pytest.mark.parametrize("reply", ["none", "greedy", "policy"])
+def test_the_exact_end_of_the_deal_and_the_modelled_reply_play_legal_rounds(
+    profile: str, players: int, reply: str
+) -> None:
+    """``exact`` (alpha-beta over the deal's last plies in each world) and ``reply`` (the next seat's answer
+    chosen deterministically) only change which legal move is chosen, reproducibly; the searches stay small."""
+    rules = _rules(profile)
+
+    def play() -> tuple[list[str], list[ExpertBot]]:
+        game = Game(rules, players=players, seed=6)
+        bots = [ExpertBot(rules, iterations=3, exact=5, reply=reply) for _ in range(players)]
+        rngs = [random.Random(s) for s in range(players)]
+        while not game.is_over():
+            seat = game.to_act()
+            assert seat is not None
+            legal = game.legal_moves()
+            move = bots[seat].choose(game.view(seat), legal, rngs[seat])
+            assert move in legal
+            game.play(move)
+        return [str(m) for m in game.moves], bots
+
+    first, bots = play()
+    assert len(first) == 104 - rules.table_size
+    assert first == play()[0]
+    assert sum(b.exact_searches for b in bots) > 0
+    assert 0 < max(b.exact_max for b in bots) < 5000
+
+
+def test_the_exact_and_reply_options_are_checked() -> None:
+    with pytest.raises(ValueError):
+        ExpertBot(None, exact=-1)
+    with pytest.raises(ValueError):
+        ExpertBot(None, reply="minimax")

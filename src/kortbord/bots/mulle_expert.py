@@ -39,6 +39,7 @@ from kortbord.bots.mulle_strong import (
     _code_value,
     _FastBuild,
     _FastPosition,
+    _rollout_code,
     _side_points,
     _Tables,
     _tables,
@@ -46,11 +47,12 @@ from kortbord.bots.mulle_strong import (
 from kortbord.cards import Card
 from kortbord.mulle import engine
 from kortbord.mulle import fast as _fast
-from kortbord.mulle.movegen import BUILD, CAPTURE, LAYON, PACKAGE, TRAIL, MoveCode
+from kortbord.mulle.movegen import BUILD, CAPTURE, LAYON, PACKAGE, TRAIL, MoveCode, encode
 from kortbord.mulle.moves import PlayerMove, Trail
 from kortbord.mulle.rules import Rules
 from kortbord.mulle.state import HV, SCORING, TV, State
 from kortbord.mulle.view import View, sample_state, unseen_cards
+from kortbord.mulle.view import view as seat_view
 
 __all__ = ["HORIZONS", "ITERATIONS", "ExpertBot"]
 
@@ -58,6 +60,9 @@ __all__ = ["HORIZONS", "ITERATIONS", "ExpertBot"]
 ITERATIONS: Final = 150
 #: The playout horizons (``horizon`` option).
 HORIZONS: Final = ("deal", "round")
+#: How the next seat's immediate reply to a candidate is chosen (``reply`` option): by the playout policy with its
+#: random moves (strong's), by greedy's evaluator on that seat's View, or by the policy's best move (no random move).
+REPLIES: Final = ("none", "greedy", "policy")
 
 
 class ExpertBot(StrongBot):
@@ -75,11 +80,19 @@ class ExpertBot(StrongBot):
         prior: weight of the greedy evaluation added to the mean playout outcome when candidates are ranked.
         leaf: weight of what a playout stopped at a deal's end leaves (:meth:`_outcome`); 0 is strong's value.
         (peek, prior, leaf: experiments of 2026-12-04 evening, no gain shown; bench/results/mulle-expert-*.md.)
+        exact: when the hands hold at most this many cards after a candidate, the rest of the deal in each world is
+            searched exactly (alpha-beta, :meth:`_exact`) instead of played out; 0 (the default) never.
+        reply: ``"none"`` (strong's), ``"greedy"`` or ``"policy"`` (:data:`REPLIES`): the next seat's immediate
+            answer to a candidate, when it is an opponent, chosen by greedy's evaluator on its View or by the
+            playout policy's best move before the playout continues.
+        (exact, reply: experiments of 2026-12-04 night, no gain shown; bench/results/mulle-expert-*.md.)
     Attributes:
         facts: per opponent seat, the cards it may still hold in this deal (None: no fact yet), from its trails.
         trails_read: opponent trails read so far; excluded: cards excluded by them (summed over trails).
+        exact_searches, exact_nodes, exact_max: the ``exact`` searches run, their nodes summed, the largest's.
     Raises:
-        ValueError: a non-positive cap or iteration count, an unknown horizon, an epsilon outside 0..1.
+        ValueError: a non-positive cap or iteration count, an unknown horizon or reply, an epsilon outside 0..1,
+            a negative ``exact``.
     """
 
     name = "expert"
@@ -97,6 +110,8 @@ class ExpertBot(StrongBot):
         peek: bool = False,
         prior: float = 0.0,
         leaf: float = 0.0,
+        exact: int = 0,
+        reply: str = "none",
     ) -> None:
         super().__init__(
             rules, iterations=ITERATIONS if iterations is None else iterations, time_budget_ms=time_budget_ms
@@ -116,6 +131,17 @@ class ExpertBot(StrongBot):
         self.peek = bool(peek)
         self.PRIOR_WEIGHT = float(prior)
         self.leaf = float(leaf)
+        if int(exact) < 0:
+            raise ValueError(f"exact must be at least 0, got {exact!r}")
+        if reply not in REPLIES:
+            raise ValueError(f"reply must be one of {', '.join(REPLIES)}, got {reply!r}")
+        self.exact = int(exact)
+        self.reply = reply
+        self.exact_searches = 0  # alpha-beta searches run (one per candidate and world)
+        self.exact_nodes = 0  # their nodes, summed
+        self.exact_max = 0  # the largest search's nodes
+        self._nodes = 0
+        self._me = 0  # the deciding seat (set by choose)
         self.facts: dict[int, frozenset[Card]] = {}
         self.trails_read = 0
         self.excluded = 0
@@ -133,6 +159,7 @@ class ExpertBot(StrongBot):
             raise TypeError(f"a Mulle bot needs the seat's View, got {type(view).__name__}")
         if self.infer:
             self._observe(view)
+        self._me = view.seat
         move = super().choose(view, legal_moves, rng)
         if self.infer:
             self._remember(view, move)
@@ -152,6 +179,118 @@ class ExpertBot(StrongBot):
         return super()._horizon(deal_no, left, players)
 
     # ----------------------------------------------------------------------------------------- the playouts
+    def _playout(self, state: State, rng: random.Random) -> State | _fast.FastState:
+        """Strong's playout, or with ``reply`` the next seat's immediate answer chosen deterministically first, or
+        with ``exact`` > 0 an exact alpha-beta search of the rest of the deal when its hands hold at most
+        ``exact`` cards (:meth:`_exact`)."""
+        if (
+            (not self.exact and self.reply == "none")
+            or state.phase != "play"
+            or not self.fast_playouts
+            or state.partial
+            or not _fast.supports(state.rules)
+        ):
+            return super()._playout(state, rng)
+        left = sum(state.hand_size(s) for s in range(state.players))
+        if self.exact and left <= self.exact:
+            return self._exact(_fast.from_state(state))
+        horizon = self._horizon(state.deal_no, left, state.players)
+        nxt = state.to_move
+        if self.reply != "none" and nxt is not None and state.side(nxt) != state.side(self._me):
+            state = self._reply(state, nxt)
+            if state.phase != "play":
+                return state
+        return self._run(_fast.from_state(state), rng, horizon)
+
+    def _reply(self, state: State, seat: int) -> State:
+        """``state`` after ``seat``'s reply: greedy's choice on its View (``reply="greedy"``) or the playout policy's
+        best move (``"policy"``, no random move, ties to the first)."""
+        moves = engine.legal_moves(state)
+        if len(moves) == 1:
+            return engine.apply(state, moves[0])
+        if self.reply == "greedy":
+            v = seat_view(state, seat)
+            best = max(moves, key=lambda m: self._greedy.evaluate(v, m))
+        else:
+            t = _tables(self.rules)
+            sign = -1.0 if t.kryp else 1.0
+            hand = state._hands[seat]
+            best = max(moves, key=lambda m: sign * _code_value(state, encode(m), t, hand))
+        return engine.apply(state, best)
+
+    def _run(self, f: _fast.FastState, rng: random.Random, horizon: int) -> _fast.FastState:
+        """Strong's fast playout loop from the fast position ``f`` to the end of deal ``horizon``."""
+        eps = self.EPSILON
+        t = _tables(self.rules)
+        r = _fast._rules_of(f.rules)
+        pos = _FastPosition()
+        bver = -1
+        while f.breakdown is None and f.deal_no <= horizon:
+            if f.bver != bver:
+                bver = f.bver
+                pos.builds = [_FastBuild(i, b[4], b[1]) for i, b in enumerate(f.builds)]
+            pos.table = f.table
+            pos.is_last_deal = f.is_last_deal
+            seat = f.to_move
+            assert seat is not None
+            _fast._play(f, r, _rollout_code(pos, _fast._gen(r, f), rng, eps, t, f.hands[seat]))
+        return f
+
+    def _exact(self, f: _fast.FastState) -> _fast.FastState:
+        """The end of the deal reached by exact play in this (perfect-information) world: alpha-beta over the
+        deal's remaining plies, the deciding seat's side maximising and every other side minimising its side
+        points minus the average of the others' at the deal's end (what :meth:`_outcome` values; in the round's
+        last deal the end of the round, with the last capture's sweep).  Returns the principal variation's leaf."""
+        t = _tables(self.rules)
+        r = _fast._rules_of(f.rules)
+        me = self._me
+        my_side = me % 2 if f.teams else me
+        self._nodes = 0
+        _, leaf = self._ab(f, r, t, f.deal_no, my_side, -1e18, 1e18)
+        self.exact_searches += 1
+        self.exact_nodes += self._nodes
+        self.exact_max = max(self.exact_max, self._nodes)
+        return leaf
+
+    def _ab(
+        self, f: _fast.FastState, r: Any, t: _Tables, deal: int, my_side: int, alpha: float, beta: float
+    ) -> tuple[float, _fast.FastState]:
+        """Alpha-beta value of ``f`` (for ``my_side``) and the leaf it comes from (:meth:`_exact`)."""
+        self._nodes += 1
+        if f.breakdown is not None or f.deal_no != deal:
+            pts = _side_points(f, t)
+            own = pts[my_side]
+            v = own - (sum(pts) - own) / (len(pts) - 1)
+            return (-v if t.kryp else v), f
+        seat = f.to_move
+        assert seat is not None
+        codes = list(_fast._gen(r, f))
+        if len(codes) > 1:  # the policy's order: the best moves first, for the cuts
+            pos = _FastPosition()
+            pos.table = f.table
+            pos.builds = [_FastBuild(i, b[4], b[1]) for i, b in enumerate(f.builds)]
+            pos.is_last_deal = f.is_last_deal
+            hand = f.hands[seat]
+            sgn = -1.0 if t.kryp else 1.0
+            codes.sort(key=lambda c: -sgn * _code_value(pos, c, t, hand))
+        maximise = (seat % 2 if f.teams else seat) == my_side
+        best_v = -1e18 if maximise else 1e18
+        best_leaf = f
+        for c in codes:
+            g = _copy(f)
+            _fast._play(g, r, c)
+            v, leaf = self._ab(g, r, t, deal, my_side, alpha, beta)
+            if maximise:
+                if v > best_v:
+                    best_v, best_leaf = v, leaf
+                    alpha = max(alpha, v)
+            elif v < best_v:
+                best_v, best_leaf = v, leaf
+                beta = min(beta, v)
+            if alpha >= beta:
+                break
+        return best_v, best_leaf
+
     def _fast_playout(self, state: State, rng: random.Random) -> _fast.FastState:
         """Strong's fast playout, or with ``peek`` the policy :func:`_peek_code` that reads the next seat's hand
         in the sampled world (what a move leaves it: a lone unit it can take, a twin it holds, a build it can
@@ -271,8 +410,49 @@ class ExpertBot(StrongBot):
 
     @property
     def stats(self) -> dict[str, Any]:
-        """``{"trails_read", "excluded"}`` so far (diagnostics for the experiments)."""
-        return {"trails_read": self.trails_read, "excluded": self.excluded}
+        """``{"trails_read", "excluded", "exact_searches", "exact_nodes", "exact_max"}`` so far (diagnostics for
+        the experiments)."""
+        return {
+            "trails_read": self.trails_read,
+            "excluded": self.excluded,
+            "exact_searches": self.exact_searches,
+            "exact_nodes": self.exact_nodes,
+            "exact_max": self.exact_max,
+        }
+
+
+def _copy(f: _fast.FastState) -> _fast.FastState:
+    """A copy of the fast position ``f`` that :func:`kortbord.mulle.fast._play` can change without changing ``f``
+    (the stock and the table facts are never changed in place: shared)."""
+    g = _fast.FastState()
+    g.rules = f.rules
+    g.players = f.players
+    g.teams = f.teams
+    g.dealer = f.dealer
+    g.hands = [list(h) for h in f.hands]
+    g.hfs = [_fast._Hand(h.held, h.held2, list(h.hvc), list(h.trails)) for h in f.hfs]
+    g.table = list(f.table)
+    g.tkey = f.tkey
+    g.tfk = f.tfk
+    g.tf = f.tf
+    g.vkey = f.vkey
+    g.builds = [[b[0], b[1], b[2], b[3], list(b[4])] for b in f.builds]
+    g.bver = f.bver
+    g.next_build = f.next_build
+    g.stock = f.stock
+    g.pos = f.pos
+    g.to_move = f.to_move
+    g.left = f.left
+    g.piles = [[list(p[0]), list(p[1]), p[2]] for p in f.piles]
+    g.last_capturer = f.last_capturer
+    g.deal_no = f.deal_no
+    g.deals_total = f.deals_total
+    g.is_last_deal = f.is_last_deal
+    g.round_no = f.round_no
+    g.scores = f.scores
+    g.round_log = f.round_log
+    g.breakdown = f.breakdown
+    return g
 
 
 def _peek_value(state: Any, code: MoveCode, t: _Tables, hand: Sequence[int], nxt: Sequence[int]) -> float:
