@@ -639,9 +639,7 @@ class _PlayModel:
             values[c.rank] = value
         t = self.t
         top = max(values.values())
-        norm = sum(
-            math.exp((values[c.rank] - top) / t) for c in legal
-        )  # each legal card (two of a rank: twice)
+        norm = sum(math.exp((values[c.rank] - top) / t) for c in legal)  # each legal card (two of a rank: twice)
         return (values[card.rank] - top) / t - math.log(norm)
 
 
