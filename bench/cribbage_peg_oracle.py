@@ -10,9 +10,14 @@ the oracle's pegging points minus strong's in the same seat with the same cards,
 mean.  Only the play is counted (the rules' Muggins option stops the deal at the show, which the two share).
 95% intervals: normal, over deals (each deal is independent).
 
+``--a`` replaces the oracle by a strong variant (StrongBot options ``name=value`` joined by ``:``, e.g.
+``play_model=1``): the same duplicate deals measure the variant's play against strong's; the variant's play
+decision times (one core, wall clock) are reported too.
+
 Reproduce with::
 
     nice -n 10 .venv/bin/python bench/cribbage_peg_oracle.py --deals 400 --seed 5
+    nice -n 10 .venv/bin/python bench/cribbage_peg_oracle.py --deals 1000 --seed 5 --a play_model=1
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from kortbord.cribbage import Rules, engine
 from kortbord.cribbage.state import State
 from kortbord.cribbage.view import View, view
 
+TIMES: dict[int, list[float]] = {}  # play decisions with a choice: seconds, by bot
 RULES = Rules.from_dict({"players": 2, "target": 121, "muggins": True})  # the deal stops at the show
 
 
@@ -55,7 +61,11 @@ def play_deal(bots: list[Any], cards: list[Any], seed: int) -> tuple[int, int]:
         bot = bots[seat]
         if isinstance(bot, OracleBot):
             bot.truth = state
-        state = engine.apply(state, bot.choose(view(state, seat), moves, rng))
+        t = time.perf_counter()
+        move = bot.choose(view(state, seat), moves, rng)
+        if state.phase_name == "play" and len(moves) > 1:
+            TIMES.setdefault(id(bot), []).append(time.perf_counter() - t)
+        state = engine.apply(state, move)
     heels = 2 if cards[12].rank == 11 else 0
     return state.scores[0] - heels, state.scores[1]
 
@@ -70,10 +80,16 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=400)
     parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument("--a", default="oracle", help="oracle, or StrongBot options name=value[:name=value]")
     args = parser.parse_args()
     master = random.Random(args.seed)
     deck = list(full_deck())
-    oracle, strong = OracleBot(RULES), cs.StrongBot(RULES)
+    if args.a == "oracle":
+        oracle: cs.StrongBot = OracleBot(RULES)
+    else:
+        opts = {k: float(v) for k, _, v in (part.partition("=") for part in args.a.split(":"))}
+        oracle = cs.StrongBot(RULES, **opts)  # type: ignore[arg-type]
+    strong = cs.StrongBot(RULES)
     dealer_m, pone_m = [], []
     t0 = time.time()
     for i in range(args.deals):
@@ -86,8 +102,12 @@ def main() -> int:
         if (i + 1) % 50 == 0:
             print(f"{i + 1} deals, {time.time() - t0:.0f} s", flush=True)
     margin = [(a + b) / 2 for a, b in zip(dealer_m, pone_m, strict=True)]
-    print(f"oracle minus strong, pegging points per deal over {args.deals} duplicate deals (95% CI):")
+    print(f"{args.a} minus strong, pegging points per deal over {args.deals} duplicate deals (95% CI):")
     print(f"  margin {ci(margin)}   as dealer {ci(dealer_m)}   as pone {ci(pone_m)}")
+    for name, bot in ((args.a, oracle), ("strong", strong)):
+        ts = sorted(TIMES.get(id(bot), [0.0]))
+        p95 = ts[int(0.95 * (len(ts) - 1))]
+        print(f"  {name}: {len(ts)} play decisions, mean {1e3 * statistics.fmean(ts):.1f} ms, p95 {1e3 * p95:.1f} ms")
     print(f"  {time.time() - t0:.0f} s")
     return 0
 

@@ -62,7 +62,7 @@ from kortbord.cards import Card, full_deck
 from kortbord.cribbage import engine
 from kortbord.cribbage.moves import Accept, Announce, Discard, Move, MugginsCall, Overcount
 from kortbord.cribbage.rules import Rules
-from kortbord.cribbage.scoring import card_value, show_total
+from kortbord.cribbage.scoring import card_value, score_play, show_total
 from kortbord.cribbage.spec import SPEC
 from kortbord.cribbage.state import State
 from kortbord.cribbage.view import View
@@ -290,6 +290,11 @@ class StrongBot:
             maximise the chance of winning the game (:mod:`kortbord.bots.cribbage_board`) rather than the points.
         peg_weight: an experiment (default 0: off): the discard's pegging term becomes this weight times the
             pegging table's mean differential of the kept four (``bots/data/peg_values.json``; two players).
+        play_model: an experiment (default 0: off): the temperature of an opponent model of the play (two
+            players, not Lowball).  Each sampled deal's weight is also multiplied by the likelihood of the cards
+            the opponent has laid so far in this play given the deal's hand: at each of its plays with a choice,
+            a soft-max at this temperature (points) over a greedy evaluation of the cards it could lay
+            (:class:`_PlayModel`).
     Attributes:
         decisions: play decisions searched (more than one legal card) since the bot was made.
         capped: how many of them the time cap cut short.
@@ -310,6 +315,7 @@ class StrongBot:
         time_budget_ms: float | None = None,
         board: bool = True,
         peg_weight: float = 0.0,
+        play_model: float = 0.0,
     ):
         if time_budget_ms is not None and not time_budget_ms > 0:
             raise ValueError(f"time_budget_ms must be positive, got {time_budget_ms!r}")
@@ -327,6 +333,9 @@ class StrongBot:
         if not 0.0 <= peg_weight <= 10.0:
             raise ValueError(f"peg_weight must be from 0 to 10, got {peg_weight!r}")
         self.peg_weight = float(peg_weight)
+        if not 0.0 <= play_model <= 10.0:
+            raise ValueError(f"play_model must be from 0 to 10, got {play_model!r}")
+        self.play_model = float(play_model)
         self.decisions = 0
         self.capped = 0
         self.last_stats: dict[str, Any] = {"deals": 0, "nodes": 0, "capped": False}
@@ -380,7 +389,7 @@ class StrongBot:
             twice the chance of winning, less one); negated in Lowball.  ``samples``, when given, receives each
             deal's ``(weight, [value of each move])`` (the same deals for every move: the review's noise test).
         """
-        sampler = _Sampler(view)
+        sampler = _Sampler(view, self.play_model)
         totals = [0.0] * len(legal_moves)
         done = 0
         start = time.perf_counter()
@@ -455,9 +464,12 @@ class _Sampler:
     the one sampler of unseen cards: every go of the play honoured), each weighted by how likely its hidden hands
     are to have been kept."""
 
-    def __init__(self, view: View) -> None:
+    def __init__(self, view: View, play_model: float = 0.0) -> None:
         self.view = view
         self.n = view.rules.players
+        self._plays = (
+            _PlayModel(view, play_model) if play_model > 0 and self.n == 2 and not view.rules.lowball else None
+        )
         # cards of the other hands the view hides: none, and the play is known exactly
         self.hidden = sum(view.hand_sizes) - len(view.hand)
         self._muggins_rules: Rules | None = None
@@ -481,7 +493,10 @@ class _Sampler:
                 # this deal's show cannot end the game: the search may stop where it starts (under Muggins the
                 # play ends at the show; the play's rules are the same), which spares scoring it at every leaf
                 state = State((self._stop_at_show(), *state[1:]))
-        return state, self._weight(kept)
+        weight = self._weight(kept)
+        if self._plays is not None:
+            weight *= self._plays.likelihood(kept[1 - view.seat])
+        return state, weight
 
     def shows(self) -> tuple[int, tuple[int, ...], int]:
         """The last sampled deal's (dealer, show value of each seat's hand, crib value), points (spec §2.5)."""
@@ -512,6 +527,120 @@ class _Sampler:
         if self._muggins_rules is None:
             self._muggins_rules = Rules.from_dict({**self.view.rules.to_dict(), "muggins": True})
         return self._muggins_rules
+
+
+class _PlayModel:
+    """How likely the opponent's plays so far were, given a sampled hand (two players; ``play_model`` of
+    :class:`StrongBot`).
+
+    The play so far is replayed from ``view.played`` (spec §2.4): a count restarts after 31 or when the next card
+    would pass 31 (a card laid after a go by every player never fits the old count: whoever said go could not
+    lay, and the count only grew), and the viewer said go when the opponent lays twice running in one count.  At
+    each card the opponent laid from a choice of legal cards, a sensible player's choice is modelled as a soft-max
+    at ``temperature`` over a greedy evaluation (:meth:`GreedyBot.play_value
+    <kortbord.bots.cribbage_simple.GreedyBot.play_value>`'s: the points at once, minus the points it offers the
+    next player weighted by the chance, from the cards the opponent had not seen, that the viewer holds the answer,
+    plus a small preference for laying high cards).  Values are cached per play and hand (ranks only).
+    """
+
+    def __init__(self, view: View, temperature: float) -> None:
+        self.t = temperature
+        opp = 1 - view.seat
+        starter = view.starter
+        assert starter is not None
+        # per opponent play: (its cards laid before, cards laid before by anyone plus the starter (ranks), the
+        # count's cards, the count, the card laid, the viewer's cards held, the viewer said go in this count)
+        self.events: list[tuple[tuple[Card, ...], tuple[int, ...], tuple[Card, ...], int, Card, int, bool]] = []
+        seq: list[Card] = []
+        count = 0
+        last_seat: int | None = None
+        mine_laid = 0
+        before: list[Card] = []
+        opp_before: list[Card] = []
+        for seat, card in view.played:
+            value = card_value(card)
+            if count == 31 or count + value > 31:
+                seq, count, last_seat = [], 0, None
+            if seat == opp:
+                held_mine = 4 - mine_laid
+                passed = held_mine == 0 or last_seat == opp
+                seen = (*(c.rank for c in before), starter.rank)
+                self.events.append((tuple(opp_before), seen, tuple(seq), count, card, held_mine, passed))
+                opp_before.append(card)
+            else:
+                mine_laid += 1
+            before.append(card)
+            seq.append(card)
+            count += value
+            last_seat = seat
+        self._cache: dict[tuple[int, tuple[int, ...]], float] = {}
+
+    def likelihood(self, kept: Sequence[Card]) -> float:
+        """The product over the opponent's plays of the modelled chance of the card it laid, holding ``kept``."""
+        log_l = 0.0
+        for i, (laid, seen, seq, count, card, n, passed) in enumerate(self.events):
+            held = [c for c in kept if c not in laid]
+            key = (i, tuple(sorted(c.rank for c in held)))
+            got = self._cache.get(key)
+            if got is None:
+                got = self._cache[key] = self._log_chance(held, seen, seq, count, card, n, passed)
+            log_l += got
+        return math.exp(log_l)
+
+    def _log_chance(
+        self,
+        held: list[Card],
+        seen: tuple[int, ...],
+        seq: tuple[Card, ...],
+        count: int,
+        card: Card,
+        n: int,
+        passed: bool,
+    ) -> float:
+        legal = [c for c in held if count + card_value(c) <= 31]
+        if len(legal) <= 1:
+            return 0.0
+        unseen = [4] * 14  # by rank, from the opponent's seat: not its hand, not laid, not the starter
+        for c in held:
+            unseen[c.rank] -= 1
+        for r in seen:
+            unseen[r] -= 1
+        u = 52 - len(held) - len(seen)
+
+        def p_holds(k: int) -> float:
+            if k <= 0 or n <= 0 or u <= 0:
+                return 0.0
+            return 1.0 - math.comb(u - k, n) / math.comb(u, n)
+
+        values: dict[int, float] = {}
+        for c in legal:
+            if c.rank in values:
+                continue
+            now = count + card_value(c)
+            gain = float(score_play((*seq, c)).points)
+            if now == 31:
+                values[c.rank] = gain
+                continue
+            value = gain + 0.02 * card_value(c)
+            if not passed:
+                risk = 2.0 * p_holds(unseen[c.rank])
+                for total in (15, 31):
+                    need = total - now
+                    if 1 <= need <= 9:
+                        risk += 2.0 * p_holds(unseen[need])
+                    elif need == 10:
+                        risk += 2.0 * p_holds(sum(unseen[10:]))
+                if seq:
+                    lo, hi = sorted((seq[-1].rank, c.rank))
+                    ends = {lo - 1, hi + 1} if hi - lo == 1 else {lo + 1} if hi - lo == 2 else set()
+                    k = sum(unseen[r] for r in ends if 1 <= r <= 13 and now + min(r, 10) <= 31)
+                    risk += 3.0 * p_holds(k)
+                value -= risk
+            values[c.rank] = value
+        t = self.t
+        top = max(values.values())
+        norm = sum(math.exp((values[c.rank] - top) / t) for c in legal)  # each legal card (two of a rank: twice)
+        return (values[card.rank] - top) / t - math.log(norm)
 
 
 class _Search:

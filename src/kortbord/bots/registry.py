@@ -188,6 +188,8 @@ OPTIONS: Final[dict[str, str]] = {
     "board": "Cribbage: play to the board near the end of a two-player game (strong; default true)",
     "peg_weight": "Cribbage strong, an experiment: weight of the pegging table in the discard (two players; "
     "default 0: off, the small pair and low-card term)",
+    "play_model": "Cribbage strong, an experiment: temperature of an opponent model of the play -- sampled deals "
+    "weighted by how likely the opponent's plays so far were (two players; default 0: off)",
 }
 
 
@@ -408,6 +410,7 @@ def make_bot(
     catch_rate: float | None = None,
     board: bool | None = None,
     peg_weight: float | None = None,
+    play_model: float | None = None,
     slip_rate: float | None = None,
     overlook_rate: float | None = None,
 ) -> Bot[Any]:
@@ -429,6 +432,8 @@ def make_bot(
         slip_rate, overlook_rate: the mistake rates of ``beginner`` and ``casual`` (None: the level's own).
         board: Cribbage strong: play to the board near the end of a two-player game (None: the default, on).
         peg_weight: Cribbage strong, an experiment: the pegging table's weight in the discard (None: 0, off).
+        play_model: Cribbage strong, an experiment: the temperature of the opponent model of the play (None: 0,
+            off).
     Options a level does not use are ignored (an arena of ``strong,greedy`` passes one time budget to both),
     but they are still checked: a negative budget, zero iterations or a rate outside 0..1 is refused.
     Returns:
@@ -449,6 +454,7 @@ def make_bot(
             ("catch_rate", catch_rate),
             ("board", board),
             ("peg_weight", peg_weight),
+            ("play_model", play_model),
             ("slip_rate", slip_rate),
             ("overlook_rate", overlook_rate),
         )
@@ -477,6 +483,10 @@ def make_bot(
         isinstance(peg_weight, bool) or not isinstance(peg_weight, int | float) or not 0.0 <= peg_weight <= 10.0
     ):
         raise ValueError(f"peg_weight must be a number from 0 to 10, got {peg_weight!r}")
+    if "play_model" in given and (
+        isinstance(play_model, bool) or not isinstance(play_model, int | float) or not 0.0 <= play_model <= 10.0
+    ):
+        raise ValueError(f"play_model must be a number from 0 to 10, got {play_model!r}")
     for key in _RATE_OPTIONS:
         if key in given and (
             isinstance(given[key], bool) or not isinstance(given[key], int | float) or not 0.0 <= given[key] <= 1.0
