@@ -16,6 +16,7 @@ from drivers import (
     choose_mulle_move,
     close_modals,
     create_game,
+    fail_stuck,
     lay_away_first_two,
     mulle_click_move,
     new_context,
@@ -38,6 +39,8 @@ def _reload(page: Any, table: str) -> None:
 
 
 def test_mulle_round_score_open_over_a_reload(server: str, browser: Any) -> None:
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     ctx = new_context(browser, width=1366, height=768, speed="off")
     page = ctx.new_page()
     errors = PageErrors(page)
@@ -50,10 +53,13 @@ def test_mulle_round_score_open_over_a_reload(server: str, browser: Any) -> None
             break
         data = root_data(page, ".mulle")
         mulle_click_move(page, choose_mulle_move(json.loads(data["legal"]), turn))
-        page.wait_for_function(
-            "v => document.querySelector('#summary-close') || document.querySelector('.mulle')?.dataset.version !== v",
-            arg=data["version"],
-        )
+        try:
+            page.wait_for_function(
+                "v => document.querySelector('#summary-close') || document.querySelector('.mulle')?.dataset.version !== v",
+                arg=data["version"],
+            )
+        except PlaywrightTimeout:  # say what the page shows and what went over the socket (a move not answered)
+            fail_stuck(page, ".mulle", f"no state after version {data['version']} (turn {turn})")
     assert page.locator("#summary-close").count(), "the round did not end"
     heading = page.inner_text(".modal h2, .modal h3")
     _reload(page, ".mulle")

@@ -1,7 +1,7 @@
 """The WebSocket play protocol (``docs/protocol.md``): ``/ws/games/{id}?token=<seat token>``.
 
 Each connection has an outgoing queue drained by its own task (messages reach a client in version order, and a
-slow client never holds up the table), a token-bucket rate limit and a message-size limit.  Every error message
+slow client never holds up the table), a token-bucket rate limit that paces (never drops) messages and a message-size limit.  Every error message
 says why, carries the current version, and changes nothing.
 """
 
@@ -49,7 +49,11 @@ CLOSE_SLOW: Final = 4408
 
 
 class RateLimit:
-    """A token bucket: ``burst`` messages at once, refilled at ``rate`` messages a second."""
+    """A token bucket that paces: ``burst`` messages at once, then ``rate`` messages a second.
+
+    A message over the limit is not dropped: :meth:`wait` says how long (seconds) the connection's reader pauses
+    before handling it, so a quick player's move (a page also asks for the aids' advice after every state) is
+    always played, only later; a flood is slowed to ``rate`` and, kept up, disconnected (``game_socket``)."""
 
     def __init__(self, rate: float = 10.0, burst: float = 20.0) -> None:
         self.rate = rate
@@ -57,15 +61,14 @@ class RateLimit:
         self.tokens = burst
         self.stamp = time.monotonic()
 
-    def allow(self) -> bool:
-        """Take one token if there is one."""
+    def wait(self) -> float:
+        """Take one token, on credit if the bucket is empty; returns the seconds until that token has come (0.0 when
+        there was one).  The caller sleeps that long before handling the message."""
         now = time.monotonic()
         self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
-            return True
-        return False
+        self.tokens -= 1.0
+        return 0.0 if self.tokens >= 0.0 else -self.tokens / self.rate
 
 
 class Connection:
@@ -218,8 +221,7 @@ async def game_socket(
     pump = asyncio.create_task(conn.pump())
     session.attach(conn)
     limit = RateLimit(rate, burst)
-    refused = 0
-    last_notice = 0.0
+    paced = 0
     flooded = False
     try:
         while not conn.closed:
@@ -232,24 +234,16 @@ async def game_socket(
                 size = len(data)
             else:
                 size = len(raw.encode("utf-8")) if len(raw) * 4 > MAX_MESSAGE else len(raw)
-            if not limit.allow():
-                refused += 1
-                if refused > 10 * burst:
+            pause = limit.wait()
+            if pause > 0.0:
+                paced += 1
+                if paced > 10 * burst:  # over the rate for 10 bursts' worth of messages in a row: a flood
                     conn.send_json(_error("rate_limited", "too many messages: disconnected", session.version))
                     flooded = True
                     break
-                now = time.monotonic()
-                if now - last_notice >= 1.0:
-                    last_notice = now
-                    conn.send_json(
-                        _error(
-                            "rate_limited",
-                            f"too many messages: at most {burst:g} at once and {rate:g} a second; this one was ignored",
-                            session.version,
-                        )
-                    )
-                continue
-            refused = 0
+                await asyncio.sleep(pause)  # the client's further messages wait in the socket meanwhile
+            else:
+                paced = 0
             if size > MAX_MESSAGE:
                 conn.send_json(
                     _error("too_large", f"a message may be at most {MAX_MESSAGE} bytes; got {size}", session.version)
