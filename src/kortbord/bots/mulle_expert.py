@@ -43,6 +43,7 @@ from kortbord.bots.mulle_strong import (
     _side_points,
     _Tables,
     _tables,
+    fast_run,
 )
 from kortbord.cards import Card
 from kortbord.mulle import engine
@@ -222,19 +223,7 @@ class ExpertBot(StrongBot):
         """Strong's fast playout loop from the fast position ``f`` to the end of deal ``horizon``."""
         eps = self.EPSILON
         t = _tables(self.rules)
-        r = _fast._rules_of(f.rules)
-        pos = _FastPosition()
-        bver = -1
-        while f.breakdown is None and f.deal_no <= horizon:
-            if f.bver != bver:
-                bver = f.bver
-                pos.builds = [_FastBuild(i, b[4], b[1]) for i, b in enumerate(f.builds)]
-            pos.table = f.table
-            pos.is_last_deal = f.is_last_deal
-            seat = f.to_move
-            assert seat is not None
-            _fast._play(f, r, _rollout_code(pos, _fast._gen(r, f), rng, eps, t, f.hands[seat]))
-        return f
+        return fast_run(f, horizon, lambda pos, codes, seat: _rollout_code(pos, codes, rng, eps, t, f.hands[seat]))
 
     def _exact(self, f: _fast.FastState) -> _fast.FastState:
         """The end of the deal reached by exact play in this (perfect-information) world: alpha-beta over the
@@ -298,24 +287,14 @@ class ExpertBot(StrongBot):
         if not self.peek:
             return super()._fast_playout(state, rng)
         f = _fast.from_state(state)
-        horizon = self._horizon(f.deal_no, f.left, f.players)
         eps = self.EPSILON
         t = _tables(self.rules)
-        r = _fast._rules_of(f.rules)
-        pos = _FastPosition()
-        bver = -1
         n = f.players
-        while f.breakdown is None and f.deal_no <= horizon:
-            if f.bver != bver:
-                bver = f.bver
-                pos.builds = [_FastBuild(i, b[4], b[1]) for i, b in enumerate(f.builds)]
-            pos.table = f.table
-            pos.is_last_deal = f.is_last_deal
-            seat = f.to_move
-            assert seat is not None
-            codes = _fast._gen(r, f)
-            _fast._play(f, r, _peek_code(pos, codes, rng, eps, t, f.hands[seat], f.hands[(seat + 1) % n]))
-        return f
+        return fast_run(
+            f,
+            self._horizon(f.deal_no, f.left, f.players),
+            lambda pos, codes, seat: _peek_code(pos, codes, rng, eps, t, f.hands[seat], f.hands[(seat + 1) % n]),
+        )
 
     def _outcome(self, after: State | _fast.FastState, t: _Tables) -> list[float]:
         """Strong's side points, plus with ``leaf`` > 0 what a playout stopped at a deal's end leaves (the next

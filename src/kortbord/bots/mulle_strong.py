@@ -41,7 +41,7 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from kortbord.bots.mulle_simple import GreedyBot
@@ -262,6 +262,29 @@ class _FastPosition:
         self.is_last_deal = False
 
 
+def fast_run(
+    f: _fast.FastState, horizon: int, choose: Callable[[_FastPosition, list[_fast.FastCode], int], _fast.FastCode]
+) -> _fast.FastState:
+    """Play the fast position ``f`` (changed in place, and returned) to the end of deal ``horizon`` (``f.deal_no``
+    numbering; the round's end comes first if it is nearer), each move the code ``choose(pos, codes, seat)``
+    picks from the mover's legal fast codes (:func:`kortbord.mulle.fast._gen` order), ``pos`` the table, builds
+    (by index) and last-deal flag the policies read (:class:`_FastPosition`, kept up to date here).  The one
+    playout loop of strong and of the expert's variants."""
+    r = _fast._rules_of(f.rules)
+    pos = _FastPosition()
+    bver = -1
+    while f.breakdown is None and f.deal_no <= horizon:
+        if f.bver != bver:
+            bver = f.bver
+            pos.builds = [_FastBuild(i, b[4], b[1]) for i, b in enumerate(f.builds)]
+        pos.table = f.table
+        pos.is_last_deal = f.is_last_deal
+        seat = f.to_move
+        assert seat is not None
+        _fast._play(f, r, choose(pos, _fast._gen(r, f), seat))
+    return f
+
+
 class StrongBot:
     """Determinised-search Mulle player (level ``"strong"``); see the module docstring for the algorithm.
 
@@ -392,22 +415,13 @@ class StrongBot:
         (:func:`_rollout_code` reads the table, the builds -- by index -- and the båt flag of the position), the
         same draws from ``rng``, so the same playout."""
         f = _fast.from_state(state)
-        horizon = self._horizon(f.deal_no, f.left, f.players)
         eps = self.EPSILON
         t = _tables(self.rules)
-        r = _fast._rules_of(f.rules)
-        pos = _FastPosition()
-        bver = -1
-        while f.breakdown is None and f.deal_no <= horizon:
-            if f.bver != bver:
-                bver = f.bver
-                pos.builds = [_FastBuild(i, b[4], b[1]) for i, b in enumerate(f.builds)]
-            pos.table = f.table
-            pos.is_last_deal = f.is_last_deal
-            seat = f.to_move
-            assert seat is not None
-            _fast._play(f, r, _rollout_code(pos, _fast._gen(r, f), rng, eps, t, f.hands[seat]))
-        return f
+        return fast_run(
+            f,
+            self._horizon(f.deal_no, f.left, f.players),
+            lambda pos, codes, seat: _rollout_code(pos, codes, rng, eps, t, f.hands[seat]),
+        )
 
     def _outcome(self, after: State | _fast.FastState, t: _Tables) -> list[float]:
         """Each side's value of a playout's end position: its round points so far (:func:`_side_points`); a
