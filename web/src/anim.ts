@@ -105,8 +105,9 @@ export class Motion {
     this.markedSeat = seat;
     if (seat !== null) {
       const now = [...keyed(this.root)].filter(([, img]) => !img.closest(".me, .modal"));
+      // a code twice in `cards` (Mulle's two packs: a card laid on or packed with its twin) marks both copies
       for (const code of cards) {
-        const last = now.filter(([, img]) => img.dataset.card === code).pop();
+        const last = now.filter(([k, img]) => img.dataset.card === code && !this.marked.has(k)).pop();
         if (last) this.marked.add(last[0]);
       }
     }

@@ -1,7 +1,7 @@
 """The WebSocket play protocol (``docs/protocol.md``): ``/ws/games/{id}?token=<seat token>``.
 
 Each connection has an outgoing queue drained by its own task (messages reach a client in version order, and a
-slow client never holds up the table), a token-bucket rate limit that paces (never drops) messages and a message-size limit.  Every error message
+slow client never holds up the table), a token-bucket rate limit (a seat's move and advice request at each version are free) and a message-size limit.  Every error message
 says why, carries the current version, and changes nothing.
 """
 
@@ -49,11 +49,7 @@ CLOSE_SLOW: Final = 4408
 
 
 class RateLimit:
-    """A token bucket that paces: ``burst`` messages at once, then ``rate`` messages a second.
-
-    A message over the limit is not dropped: :meth:`wait` says how long (seconds) the connection's reader pauses
-    before handling it, so a quick player's move (a page also asks for the aids' advice after every state) is
-    always played, only later; a flood is slowed to ``rate`` and, kept up, disconnected (``game_socket``)."""
+    """A token bucket: ``burst`` messages at once, refilled at ``rate`` messages a second."""
 
     def __init__(self, rate: float = 10.0, burst: float = 20.0) -> None:
         self.rate = rate
@@ -61,14 +57,45 @@ class RateLimit:
         self.tokens = burst
         self.stamp = time.monotonic()
 
-    def wait(self) -> float:
-        """Take one token, on credit if the bucket is empty; returns the seconds until that token has come (0.0 when
-        there was one).  The caller sleeps that long before handling the message."""
+    def allow(self) -> bool:
+        """Take one token if there is one."""
+        self._refill()
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+    def full(self) -> bool:
+        """Whether the bucket has refilled to ``burst``: the client has kept under the rate for a while."""
+        self._refill()
+        return self.tokens >= self.burst
+
+    def _refill(self) -> None:
         now = time.monotonic()
         self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
-        self.tokens -= 1.0
-        return 0.0 if self.tokens >= 0.0 else -self.tokens / self.rate
+
+
+def _may_be_free(raw: str) -> bool:
+    """Whether the text ``raw`` could be a message :func:`_free` lets through (a cheap test before parsing)."""
+    return '"move"' in raw or '"advice"' in raw
+
+
+def _free(conn: Connection, msg: Any, version: int) -> bool:
+    """Whether ``msg`` (parsed JSON) passes although the bucket is empty: one ``move`` and one ``advice`` request
+    of the connection at each ``version`` of the game.  The game's pace bounds them (the version grows only by moves), and a page
+    asks for the aids' advice after every state: so a quick player's move is never refused by the rate limit,
+    even at a table of four where three computers answer at once."""
+    if not isinstance(msg, dict):
+        return False
+    kind = msg.get("type")
+    if kind == "move" and conn.free_move != version:
+        conn.free_move = version
+        return True
+    if kind == "advice" and conn.free_advice != version:
+        conn.free_advice = version
+        return True
+    return False
 
 
 class Connection:
@@ -83,6 +110,9 @@ class Connection:
         self.queued = 0
         self.closed = False
         self.overflow = False
+        #: the versions at which this connection last sent its free move and advice request (:func:`_free`)
+        self.free_move = -1
+        self.free_advice = -1
 
     def push(self, text: str, version: int) -> None:
         """Queue a state message (non-blocking) through :meth:`_put`."""
@@ -221,7 +251,8 @@ async def game_socket(
     pump = asyncio.create_task(conn.pump())
     session.attach(conn)
     limit = RateLimit(rate, burst)
-    paced = 0
+    refused = 0
+    last_notice = 0.0
     flooded = False
     try:
         while not conn.closed:
@@ -234,28 +265,45 @@ async def game_socket(
                 size = len(data)
             else:
                 size = len(raw.encode("utf-8")) if len(raw) * 4 > MAX_MESSAGE else len(raw)
-            pause = limit.wait()
-            if pause > 0.0:
-                paced += 1
-                if paced > 10 * burst:  # over the rate for 10 bursts' worth of messages in a row: a flood
-                    conn.send_json(_error("rate_limited", "too many messages: disconnected", session.version))
-                    flooded = True
-                    break
-                await asyncio.sleep(pause)  # the client's further messages wait in the socket meanwhile
-            else:
-                paced = 0
+            parsed: Any = None
+            problem: str | None = None
             if size > MAX_MESSAGE:
-                conn.send_json(
-                    _error("too_large", f"a message may be at most {MAX_MESSAGE} bytes; got {size}", session.version)
-                )
-                continue
-            if raw is None:
+                problem = "too_large"
+            elif raw is None:
                 try:
                     raw = (msg.get("bytes") or b"").decode("utf-8")
                 except UnicodeDecodeError:
-                    conn.send_json(_error("bad_message", "messages are JSON text (UTF-8)", session.version))
-                    continue
-            await _handle(session, conn, raw)
+                    problem = "messages are JSON text (UTF-8)"
+            allowed = limit.allow()
+            if problem is None and (allowed or _may_be_free(raw or "")):  # a flood's pings are never parsed
+                parsed, problem = _parse(raw or "")
+            if not (allowed or _free(conn, parsed, session.version)):
+                refused += 1
+                if refused > 10 * burst:
+                    conn.send_json(_error("rate_limited", "too many messages: disconnected", session.version))
+                    flooded = True
+                    break
+                now = time.monotonic()
+                if now - last_notice >= 1.0:
+                    last_notice = now
+                    conn.send_json(
+                        _error(
+                            "rate_limited",
+                            f"too many messages: at most {burst:g} at once and {rate:g} a second; this one was ignored",
+                            session.version,
+                        )
+                    )
+                continue
+            if refused and limit.full():  # kept under the rate long enough to fill the bucket: not a flood
+                refused = 0
+            if problem == "too_large":
+                conn.send_json(
+                    _error("too_large", f"a message may be at most {MAX_MESSAGE} bytes; got {size}", session.version)
+                )
+            elif problem is not None:
+                conn.send_json(_error("bad_message", problem, session.version))
+            else:
+                await _handle(session, conn, parsed)
     except WebSocketDisconnect:
         pass
     finally:
@@ -269,22 +317,25 @@ async def game_socket(
                 await ws.close(code=CLOSE_FLOOD if flooded else 1000)
 
 
-async def _handle(session: Session, conn: Connection, raw: str) -> None:
+def _parse(raw: str) -> tuple[Any, str | None]:
+    """A message's JSON: ``(msg, None)``, or ``(None, why)`` -- not JSON, nested too deeply, not an object with a
+    string ``"type"``."""
     try:
         msg = json.loads(raw)
     except RecursionError:
-        conn.send_json(_error("bad_message", "not valid JSON: nested too deeply", session.version))
-        return
+        return None, "not valid JSON: nested too deeply"
     except ValueError as exc:  # malformed JSON, or a number with too many digits
-        conn.send_json(_error("bad_message", f"not valid JSON: {exc}", session.version))
-        return
+        return None, f"not valid JSON: {exc}"
     if not isinstance(msg, dict):
-        conn.send_json(_error("bad_message", 'a message is a JSON object with a "type"', session.version))
-        return
-    kind = msg.get("type")
-    if not isinstance(kind, str):
-        conn.send_json(_error("bad_message", 'a message needs "type": a string such as "move"', session.version))
-        return
+        return None, 'a message is a JSON object with a "type"'
+    if not isinstance(msg.get("type"), str):
+        return None, 'a message needs "type": a string such as "move"'
+    return msg, None
+
+
+async def _handle(session: Session, conn: Connection, msg: dict[str, Any]) -> None:
+    """Answer one well-formed message ``msg`` (:func:`_parse`) of ``conn``'s client."""
+    kind = msg["type"]
     if kind == "ping":
         conn.send_json({"type": "pong", "version": session.version})
     elif kind == "resync":
