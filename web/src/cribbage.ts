@@ -292,7 +292,7 @@ export class CribbageTable implements Table {
         this.ctx.level(s) ? h("span", { class: "level" }, this.ctx.level(s)) : null,
         v.dealer === s ? h("span", { class: "chip dealer", title: t("dealer") }, "D") : null,
         // a partnership: the viewer's partner said in words, not only by the colour of the dot
-        this.ctx.seat !== null && s !== this.ctx.seat && n4(v) && this.sideOf(s) === this.sideOf(this.ctx.seat) ? h("span", { class: "chip partner" }, t("partnerChip")) : null,
+        this.ctx.seat !== null && s !== this.ctx.seat && n4(v) && this.sideOf(s) === this.sideOf(this.ctx.seat) ? h("span", { class: "chip partner", title: t("partnerChip") }, h("span", { class: "long" }, t("partnerChip")), h("span", { class: "short" }, t("partnerShort"))) : null,
         (v.passed ?? []).includes(s) ? h("span", { class: "chip go" }, t("saidGo")) : null,
       ),
       backs(v.hand_sizes[s] ?? 0, 6),
