@@ -23,6 +23,7 @@ from drivers import (
     browser,
     close_modals,
     create_game,
+    mulle_click_move,
     new_context,
     play_first_card,
     root_data,
@@ -104,5 +105,134 @@ def test_four_player_show_count_panel_clear_of_played_cards_and_the_table_in_sig
         wait_next_state(page, ".cribbage", data["version"])
     assert decisions >= 2, "the show never came to a decision of mine"
     assert not problems, "\n".join(problems)
+    errors.check()
+    ctx.close()
+
+
+# ------------------------------------------------------------------------------------------------ a reload restores
+def _reload(page: Any, table: str, version: str) -> None:
+    """Reload the page and wait until the table shows the state of ``version`` again."""
+    page.reload()
+    page.wait_for_function(f"v => document.querySelector('{table}')?.dataset.version === v", arg=version)
+
+
+def _mulle_turn(page: Any) -> dict[str, Any]:
+    """Wait for our Mulle turn (the round's score closed) and return the table's data."""
+    assert wait_mine_or_over(page, ".mulle")
+    close_modals(page)
+    return root_data(page, ".mulle")
+
+
+def test_reload_keeps_the_phone_log_sheet_open_and_a_closed_one_closed(server: str, browser: Any) -> None:
+    ctx = new_context(browser, width=390, height=844, speed="off")
+    page = ctx.new_page()
+    errors = PageErrors(page)
+    create_game(page, server, "mulle", options={"game_length": "single_round"})
+    version = _mulle_turn(page)["version"]
+    page.click("#log-toggle")
+    page.wait_for_selector("aside.log.open")
+    before = page.locator("aside.log").bounding_box()
+    _reload(page, ".mulle", version)
+    assert page.locator("aside.log.open").count() == 1, "the log sheet was closed by the reload"
+    box = page.locator("aside.log").bounding_box()  # the same sheet, in sight over the table
+    assert box and before and abs(box["y"] - before["y"]) < 2 and abs(box["height"] - before["height"]) < 2, (
+        box,
+        before,
+    )
+    assert box["y"] >= 0 and box["y"] + box["height"] <= 844 + 1, box
+    assert page.locator("aside.log .log-list li").count() > 0
+    shot(page, "w11-log-sheet-after-reload-390x844", full=False)
+    page.click("aside.log .log-close")  # closed by the player: a reload leaves it closed
+    page.wait_for_function("() => !document.querySelector('aside.log.open')")
+    _reload(page, ".mulle", version)
+    assert page.locator("aside.log.open").count() == 0, "a log sheet the player closed opened again"
+    errors.check()
+    ctx.close()
+
+
+def test_reload_keeps_an_open_hint_open_and_a_closed_one_closed(server: str, browser: Any) -> None:
+    ctx = new_context(browser, width=1280, height=800, speed="off")
+    page = ctx.new_page()
+    errors = PageErrors(page)
+    create_game(page, server, "mulle", options={"game_length": "single_round"})
+    version = _mulle_turn(page)["version"]
+    page.click("#hint-btn")
+    page.wait_for_selector("#hint")
+    said = page.inner_text("#hint .hint-text")
+    _reload(page, ".mulle", version)
+    # the hint is asked for again at once (the button says it is asking); it comes back, the same words
+    page.wait_for_selector("#hint", timeout=20000)
+    assert page.inner_text("#hint .hint-text") == said
+    page.click("#hint-close")
+    page.wait_for_selector("#hint", state="detached")
+    _reload(page, ".mulle", version)
+    page.wait_for_selector("#hint-btn:not([disabled])")  # not asking for a hint
+    assert page.locator("#hint").count() == 0, "a hint the player closed opened again"
+    errors.check()
+    ctx.close()
+
+
+def test_reload_keeps_the_chosen_mulle_card_of_this_turn_only(server: str, browser: Any) -> None:
+    ctx = new_context(browser, width=1280, height=800, speed="off")
+    page = ctx.new_page()
+    errors = PageErrors(page)
+    create_game(page, server, "mulle", options={"game_length": "single_round"})
+    data = _mulle_turn(page)
+    legal = json.loads(data["legal"])
+    card = legal[-1].split()[1].split("+")[0]  # a card with a legal move
+    page.click(f".hand-card[data-code='{card}']")
+    page.wait_for_selector(f".hand-card.chosen[data-code='{card}']")
+    moves = page.locator(".actions .move").all_inner_texts()
+    _reload(page, ".mulle", data["version"])
+    assert page.eval_on_selector_all(".hand-card.chosen", "els => els.map(e => e.dataset.code)") == [card]
+    assert page.locator(".actions .move").all_inner_texts() == moves  # its moves offered again
+    # the card played: at the next turn (a new state) nothing is chosen, a reload chooses nothing
+    mulle_click_move(page, legal[-1])
+    wait_next_state(page, ".mulle", data["version"])
+    later = _mulle_turn(page)
+    _reload(page, ".mulle", later["version"])
+    assert page.locator(".hand-card.chosen").count() == 0
+    errors.check()
+    ctx.close()
+
+
+def test_reload_keeps_the_cards_chosen_for_the_crib_and_the_card_chosen_to_peg(server: str, browser: Any) -> None:
+    ctx = new_context(browser, width=1280, height=800, speed="off")
+    page = ctx.new_page()
+    errors = PageErrors(page)
+    create_game(page, server, "cribbage")
+    assert wait_mine_or_over(page, ".cribbage")
+    data = root_data(page, ".cribbage")
+    assert data["phase"] == "discard"
+    hand = page.eval_on_selector_all(".hand-card", "els => els.map(e => e.dataset.code)")
+    page.click(f".hand-card[data-code='{hand[1]}']")
+    page.wait_for_selector(f".hand-card.chosen[data-code='{hand[1]}']")
+    _reload(page, ".cribbage", data["version"])
+    assert page.eval_on_selector_all(".hand-card.chosen", "els => els.map(e => e.dataset.code)") == [hand[1]]
+    page.click(f".hand-card[data-code='{hand[4]}']")  # the second card: the lay-away is ready, then played
+    page.click("#discard.legal")
+    wait_next_state(page, ".cribbage", data["version"])
+    # the pegging: a card chosen by its number (not yet played) is chosen again after a reload, Enter plays it
+    for _ in range(20):
+        assert wait_mine_or_over(page, ".cribbage")
+        data = root_data(page, ".cribbage")
+        legal = json.loads(data["legal"])
+        if data["phase"] == "play" and "go" not in legal:
+            break
+        play_first_card(page, legal)
+        wait_next_state(page, ".cribbage", data["version"])
+    else:
+        pytest.fail("no turn in the pegging with a card to play")
+    hand = page.eval_on_selector_all(".hand-card", "els => els.map(e => e.dataset.code)")
+    n = next(i for i, c in enumerate(hand) if c in legal)
+    page.keyboard.press(str(n + 1))
+    page.wait_for_selector(f".hand-card.chosen[data-code='{hand[n]}']")
+    said = page.inner_text(".actions .hint")
+    _reload(page, ".cribbage", data["version"])
+    assert page.eval_on_selector_all(".hand-card.chosen", "els => els.map(e => e.dataset.code)") == [hand[n]]
+    assert page.inner_text(".actions .hint") == said  # "Enter (or 2 again) plays 7♠ ..."
+    page.keyboard.press("Enter")
+    wait_next_state(page, ".cribbage", data["version"])
+    assert hand[n] not in page.eval_on_selector_all(".me .hand-card", "els => els.map(e => e.dataset.code)")
     errors.check()
     ctx.close()
