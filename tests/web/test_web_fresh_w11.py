@@ -14,10 +14,12 @@ Debian's Chromium driven by Playwright against the real server, in real games ag
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
 from drivers import (
+    CARD,
     PLAYWRIGHT,
     PageErrors,
     browser,
@@ -234,5 +236,55 @@ def test_reload_keeps_the_cards_chosen_for_the_crib_and_the_card_chosen_to_peg(s
     page.keyboard.press("Enter")
     wait_next_state(page, ".cribbage", data["version"])
     assert hand[n] not in page.eval_on_selector_all(".me .hand-card", "els => els.map(e => e.dataset.code)")
+    errors.check()
+    ctx.close()
+
+
+# -------------------------------------------------------------------------------------- the same keys in both games
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("en", "the same number again (or Enter) makes the proposed move"),
+        ("sv", "samma siffra igen (eller Enter) gör det föreslagna draget"),
+    ],
+)
+def test_mulle_the_chosen_cards_number_again_makes_the_proposed_move(
+    server: str, browser: Any, lang: str, words: str
+) -> None:
+    ctx = new_context(browser, width=1280, height=800, lang=lang, speed="off")
+    page = ctx.new_page()
+    errors = PageErrors(page)
+    create_game(page, server, "mulle", options={"game_length": "single_round"})
+    data = _mulle_turn(page)
+    # a move of the first turn (a trail if one is legal, else a capture), its cards chosen: its hand card by its
+    # number, its table cards and builds by clicks
+    legal = json.loads(data["legal"])
+    move = next((m for m in legal if m.startswith("T ")), None) or next(
+        (m for m in legal if m.startswith("C ")), legal[0]
+    )
+    card = move.split()[1].split("+")[0]
+    hand = page.eval_on_selector_all(".mulle .hand-card", "els => els.map(e => e.dataset.code)")
+    key = str(hand.index(card) + 1)
+    page.keyboard.press(key)
+    page.wait_for_selector(f".hand-card.chosen[data-code='{card}']")
+    loose = re.findall(CARD, move.split(None, 2)[2]) if move.startswith(("C ", "B ")) else []
+    for c in loose:
+        page.click(f".table-card[data-code='{c}']:not(.chosen)")
+    for b in re.findall(r"\[(\w+)\]", move):
+        page.click(f".build[data-build='{b}']")
+    # the proposed move, the one Enter would make: the first move the chosen cards spell
+    proposed = page.eval_on_selector_all(".actions .move.legal", "els => els.map(e => e.dataset.move)")
+    assert proposed and proposed[0] == move, (proposed, move)
+    page.keyboard.press(key)  # the same number again
+    page.wait_for_function(
+        "v => document.querySelector('.mulle')?.dataset.version !== v || !document.querySelector('.hand-card.chosen')",
+        arg=data["version"],
+    )
+    assert root_data(page, ".mulle")["version"] != data["version"], "the number again un-chose the card"
+    after = page.eval_on_selector_all(".mulle .hand-card", "els => els.map(e => e.dataset.code)")
+    assert after.count(card) == hand.count(card) - 1 and len(after) == len(hand) - 1, (hand, after)
+    page.keyboard.press("?")  # the keys list says what the number keys do, in the page's language
+    page.wait_for_selector("#keys-overlay")
+    assert words in page.inner_text("#keys-overlay")
     errors.check()
     ctx.close()

@@ -6,6 +6,7 @@ import { clear, h } from "./dom";
 import type { Table, TableCtx } from "./gamepage";
 import { lang, t, ts, type Key } from "./i18n";
 import { eventLine, joinAnd } from "./words";
+import { proposed } from "./keys";
 import { keepChoice, keptChoice } from "./keep";
 import { barFigure, chartFigure } from "./chart";
 import { parseMove, usesAtLeast, usesExactly, type MulleMove } from "./mullenotation";
@@ -718,7 +719,12 @@ export class MulleTable implements Table {
     if (/^[1-9]$/.test(e.key) && !e.ctrlKey && !e.metaKey && !e.altKey) {
       const i = Number(e.key) - 1;
       if (i < hand.length) {
-        this.chooseCard(hand[i], i);
+        // the chosen card's number again performs the proposed action, as Enter does (and as in Cribbage's
+        // pegging: the same keys in both games, issue #11 item 6); with no action proposed it un-chooses the card
+        const again = this.myTurn() && this.card === hand[i] && this.cardIdx === i;
+        const action = again ? proposed(this.root.closest<HTMLElement>(".gamepage") ?? document.body) : null;
+        if (action) action.click();
+        else this.chooseCard(hand[i], i);
         return true;
       }
     }
