@@ -1,7 +1,7 @@
 """Small findings of a new user on the web table (issue #11, "The web table card players prefer"), each checked in
 Debian's Chromium driven by Playwright against the real server, in real games against the quick computer player:
 
-* the Cribbage show with four players (the opponents' boxes and their played cards take the room): at 1280x800,
+* the Cribbage show with three or four players (the opponents' boxes and their played cards take the room): at 1280x800,
   1366x768 and 390x844, in English and Swedish, the count panel and the played cards do not overlap, and the hand
   being counted, the starter and the count just settled lie in sight in the table, none of their cards' corners
   (rank and suit) covered -- on a phone the table had ten pixels left and its cards lay under the count panel;
@@ -60,7 +60,7 @@ _PLAYED_OVER_PANEL = """
 
 
 def _lay_away(page: Any) -> None:
-    """Lay away what the deal asks (one card with four players) by clicking the first cards and the button."""
+    """Lay away what the deal asks (one card with three or four players) by clicking the first cards and the button."""
     need = (
         len(next(m for m in json.loads(root_data(page, ".cribbage")["legal"]) if m.startswith("discard")).split()) - 1
     )
@@ -69,14 +69,15 @@ def _lay_away(page: Any) -> None:
     page.click("#discard")
 
 
+@pytest.mark.parametrize("players", [3, 4])
 @pytest.mark.parametrize("lang", ["en", "sv"])
-def test_four_player_show_count_panel_clear_of_played_cards_and_the_table_in_sight(
-    server: str, browser: Any, lang: str
+def test_three_or_four_player_show_count_panel_clear_of_played_cards_and_the_table_in_sight(
+    server: str, browser: Any, lang: str, players: int
 ) -> None:
     ctx = new_context(browser, width=1280, height=800, lang=lang, speed="off")
     page = ctx.new_page()
     errors = PageErrors(page)
-    create_game(page, server, "cribbage", options={"muggins": True}, players=4)
+    create_game(page, server, "cribbage", options={"muggins": True}, players=players)
     problems: list[str] = []
     decisions = 0
     for _ in range(200):
@@ -97,7 +98,7 @@ def test_four_player_show_count_panel_clear_of_played_cards_and_the_table_in_sig
                 found = page.evaluate(_PLAYED_OVER_PANEL) + page.evaluate(_SHOW_TABLE)
                 if found:
                     problems.append(f"show decision {decisions} ({legal[0]}) at {w}x{h}: {found}")
-                    shot(page, f"w11-four-player-show-problem-{lang}-{w}x{h}", full=False)
+                    shot(page, f"w11-show-{players}-players-problem-{lang}-{w}x{h}", full=False)
             page.set_viewport_size({"width": 1280, "height": 800})
             if any(m.startswith("count") for m in legal):
                 page.fill("#count-input", "4")
