@@ -720,10 +720,12 @@ export class MulleTable implements Table {
       const i = Number(e.key) - 1;
       if (i < hand.length) {
         // the chosen card's number again performs the proposed action, as Enter does (and as in Cribbage's
-        // pegging: the same keys in both games, issue #11 item 6); with no action proposed it un-chooses the card
+        // pegging: the same keys in both games, issue #11 item 6) -- a move of this card (never the hint's move
+        // of another card); with no such action proposed it un-chooses the card
         const again = this.myTurn() && this.card === hand[i] && this.cardIdx === i;
         const action = again ? proposed(this.root.closest<HTMLElement>(".gamepage") ?? document.body) : null;
-        if (action) action.click();
+        const move = action?.dataset.move ? parseMove(action.dataset.move) : null;
+        if (action && move && move.card === hand[i]) action.click();
         else this.chooseCard(hand[i], i);
         return true;
       }
