@@ -11,6 +11,7 @@ import { describeNotation } from "./mulle";
 import { parseMove } from "./mullenotation";
 import { decimal, joinAnd, type Fmt } from "./words";
 import { lang, t } from "./i18n";
+import { gameKey } from "./keep";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
@@ -89,9 +90,13 @@ export class Aids {
       this.agreed = m.agreed ?? [];
       this.humans = m.humans ?? [];
       this.request();
+      this.restoreHint();
     } else if (m.type === "hint") {
       this.asking = false;
-      if (m.version === this.host.state()?.version) this.hint = m;
+      if (m.version === this.host.state()?.version) {
+        this.hint = m;
+        sessionStorage.setItem(gameKey("hintOpen"), String(m.version)); // open over a reload of this state
+      }
     } else if (m.type === "review") {
       this.review = m;
     } else if (m.type === "advice") {
@@ -119,6 +124,7 @@ export class Aids {
     }
     if (first.advice && first.advice.version === m.version) this.advice = first.advice;
     this.request();
+    this.restoreHint();
     this.draw();
   }
 
@@ -142,10 +148,17 @@ export class Aids {
     if (m.game === "cribbage" && aidOn("advisor") && v.phase === "discard" && this.myTurn()) this.host.send({ type: "advice" });
   }
 
+  /** The hint open before a reload of this very state (keep.ts): asked for again, so it is open again. */
+  private restoreHint(): void {
+    const m = this.host.state();
+    if (m && !this.hint && !this.asking && sessionStorage.getItem(gameKey("hintOpen")) === String(m.version)) this.askHint();
+  }
+
   /** Close the open hint (its × button, Escape): true when one was open.  Asking again shows it again. */
   closeHint(): boolean {
     if (!this.hint || !this.myTurn()) return false;
     this.hint = null;
+    sessionStorage.removeItem(gameKey("hintOpen"));
     this.draw();
     (document.getElementById("hint-btn") as HTMLElement | null)?.focus();
     return true;

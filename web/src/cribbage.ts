@@ -11,6 +11,7 @@ import { lang, t, ts, type Key } from "./i18n";
 import { eventLine, eventText, pegText, plain, settleText, spokenCount, type Group } from "./words";
 import { chartFigure } from "./chart";
 import { focusBox } from "./keys";
+import { keepChoice, keptChoice } from "./keep";
 
 /** A wide screen (not a phone): the 121 board in two long rows of 60 holes. */
 const WIDE = window.matchMedia("(min-width: 561px)");
@@ -113,6 +114,11 @@ export class CribbageTable implements Table {
     if (fresh) {
       this.version = msg.version;
       this.chosen = [];
+      // the hand cards chosen before a reload of this very state are chosen again (still in the hand; in the
+      // pegging the one card, if it still fits)
+      const kept = this.myTurn() ? keptChoice(msg.version, msg.view.hand ?? []) : null;
+      if (kept && msg.view.phase === "discard") this.chosen = kept.cards.slice(-this.discardCount());
+      else if (kept && msg.view.phase === "play" && kept.cards.length === 1 && this.moves.includes(kept.cards[0])) this.chosen = kept.cards;
       this.countInput = "";
       this.muggInput = "";
       this.absorb(msg.events ?? []);
@@ -234,6 +240,8 @@ export class CribbageTable implements Table {
     this.root.dataset.phase = v.phase;
     this.root.dataset.deal = String(v.deal_number);
     this.root.dataset.legal = JSON.stringify(this.myTurn() ? this.moves : []);
+    // the hand cards chosen (not yet laid away or played) are kept over a reload of this state (keep.ts)
+    keepChoice(this.msg!.version, this.myTurn() && (v.phase === "discard" || v.phase === "play") ? this.chosen : []);
     const me: number | null = this.ctx.seat;
     const n: number = v.rules?.players ?? v.hand_sizes.length;
     const others: number[] = [];
@@ -292,7 +300,7 @@ export class CribbageTable implements Table {
         this.ctx.level(s) ? h("span", { class: "level" }, this.ctx.level(s)) : null,
         v.dealer === s ? h("span", { class: "chip dealer", title: t("dealer") }, "D") : null,
         // a partnership: the viewer's partner said in words, not only by the colour of the dot
-        this.ctx.seat !== null && s !== this.ctx.seat && n4(v) && this.sideOf(s) === this.sideOf(this.ctx.seat) ? h("span", { class: "chip partner" }, t("partnerChip")) : null,
+        this.ctx.seat !== null && s !== this.ctx.seat && n4(v) && this.sideOf(s) === this.sideOf(this.ctx.seat) ? h("span", { class: "chip partner", title: t("partnerChip") }, h("span", { class: "long" }, t("partnerChip")), h("span", { class: "short" }, t("partnerShort"))) : null,
         (v.passed ?? []).includes(s) ? h("span", { class: "chip go" }, t("saidGo")) : null,
       ),
       backs(v.hand_sizes[s] ?? 0, 6),

@@ -12,6 +12,7 @@ import { Motion } from "./anim";
 import { Aids } from "./aids";
 import { aw } from "./aidwords";
 import { defaultButton, focusBox, focusForState, keepFocus, keysOverlay, openBox, proposed } from "./keys";
+import { gameKey } from "./keep";
 import { moveMs, settingsDialog } from "./settings";
 import { recordGame } from "./stats";
 import { parseMove } from "./mullenotation";
@@ -191,6 +192,7 @@ export class GamePage {
       this.offerEl,
     );
     this.drawLogFrame();
+    if (sessionStorage.getItem(gameKey("logOpen")) === "1") this.toggleLog(true); // open before a reload (a phone's sheet)
     this.tableWrap.append(h("p", { class: "loading" }, t("connecting")));
     this.socket = new GameSocket(gameId, this.saved?.token, {
       onState: (m) => this.enqueue(m),
@@ -717,6 +719,9 @@ export class GamePage {
     const on = open ?? !this.logEl.classList.contains("open");
     this.logEl.classList.toggle("open", on);
     this.logBtn.setAttribute("aria-expanded", String(on));
+    // the phone's log sheet open stays open over a reload (keep.ts)
+    if (on) sessionStorage.setItem(gameKey("logOpen"), "1");
+    else sessionStorage.removeItem(gameKey("logOpen"));
   }
 
   /** An event's line in words, once per event (the log is redrawn after every move). */

@@ -6,6 +6,8 @@ import { clear, h } from "./dom";
 import type { Table, TableCtx } from "./gamepage";
 import { lang, t, ts, type Key } from "./i18n";
 import { eventLine, joinAnd } from "./words";
+import { proposed } from "./keys";
+import { keepChoice, keptChoice } from "./keep";
 import { barFigure, chartFigure } from "./chart";
 import { parseMove, usesAtLeast, usesExactly, type MulleMove } from "./mullenotation";
 
@@ -82,6 +84,12 @@ export class MulleTable implements Table {
       this.loose = [];
       this.builds = [];
       this.group = null;
+      // a hand card chosen before a reload of this very state is chosen again (still in the hand)
+      const kept = this.myTurn() ? keptChoice(msg.version, this.v.hand ?? []) : null;
+      if (kept) {
+        this.card = kept.cards[0];
+        this.cardIdx = kept.idx;
+      }
     }
     const log: Json[] = this.v.round_log ?? [];
     if (this.seenRounds < 0) {
@@ -119,6 +127,8 @@ export class MulleTable implements Table {
     this.root.dataset.mine = this.myTurn() ? "1" : "0";
     this.root.dataset.legal = JSON.stringify(this.myTurn() ? this.moves.map((m) => m.text) : []);
     this.root.dataset.players = String(v.players); // a phone lays three or four players' boxes out otherwise
+    // the hand card chosen (not yet played) is kept over a reload of this state (keep.ts)
+    keepChoice(this.msg!.version, this.myTurn() && this.card !== null ? [this.card] : [], this.cardIdx);
     const me: number | null = this.ctx.seat;
     const others: number[] = [];
     for (let i = 1; i <= v.players; i++) {
@@ -709,7 +719,14 @@ export class MulleTable implements Table {
     if (/^[1-9]$/.test(e.key) && !e.ctrlKey && !e.metaKey && !e.altKey) {
       const i = Number(e.key) - 1;
       if (i < hand.length) {
-        this.chooseCard(hand[i], i);
+        // the chosen card's number again performs the proposed action, as Enter does (and as in Cribbage's
+        // pegging: the same keys in both games, issue #11 item 6) -- a move of this card (never the hint's move
+        // of another card); with no such action proposed it un-chooses the card
+        const again = this.myTurn() && this.card === hand[i] && this.cardIdx === i;
+        const action = again ? proposed(this.root.closest<HTMLElement>(".gamepage") ?? document.body) : null;
+        const move = action?.dataset.move ? parseMove(action.dataset.move) : null;
+        if (action && move && move.card === hand[i]) action.click();
+        else this.chooseCard(hand[i], i);
         return true;
       }
     }

@@ -1,0 +1,291 @@
+"""Small findings of a new user on the web table (issue #11, "The web table card players prefer"), each checked in
+Debian's Chromium driven by Playwright against the real server, in real games against the quick computer player:
+
+* the Cribbage show with three or four players (the opponents' boxes and their played cards take the room): at 1280x800,
+  1366x768 and 390x844, in English and Swedish, the count panel and the played cards do not overlap, and the hand
+  being counted, the starter and the count just settled lie in sight in the table, none of their cards' corners
+  (rank and suit) covered -- on a phone the table had ten pixels left and its cards lay under the count panel;
+* a reload restores the phone's open log sheet, an open hint, and a hand card chosen but not yet played (Mulle and
+  Cribbage) -- a chosen card only while the state it was chosen in is the one on the table;
+* the same keys in both games (issue #11 item 6): in Mulle, as in Cribbage's pegging, a hand card's number pressed
+  again performs the proposed action (what Enter does), and the keys list says so in English and Swedish.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+from drivers import (
+    CARD,
+    PLAYWRIGHT,
+    PageErrors,
+    browser,
+    close_modals,
+    create_game,
+    mulle_click_move,
+    new_context,
+    play_first_card,
+    root_data,
+    server,
+    shot,
+    wait_mine_or_over,
+    wait_next_state,
+)
+from test_web_recheck_w7_cribbage import _SHOW_TABLE
+from web_layout import VIEWPORTS, at_rest
+
+pytestmark = PLAYWRIGHT
+__all__ = ["browser", "server"]  # the fixtures, imported for pytest
+
+#: The played cards (every seat's row) and the count panel (the controls of the show): the rectangles of the cards
+#: that lie over the panel's visible box.
+_PLAYED_OVER_PANEL = """
+() => {
+  const panel = document.querySelector('.cribbage .actions');
+  if (!panel) return ['no count panel'];
+  const p = panel.getBoundingClientRect();
+  const out = [];
+  for (const img of document.querySelectorAll('.cribbage .played-row img.card')) {
+    const r = img.getBoundingClientRect();
+    if (r.width < 1) continue;
+    if (r.left < p.right - 1 && p.left < r.right - 1 && r.top < p.bottom - 1 && p.top < r.bottom - 1)
+      out.push(`${img.dataset.card} (${Math.round(r.top)}-${Math.round(r.bottom)}) over the count panel (${Math.round(p.top)}-${Math.round(p.bottom)})`);
+  }
+  return out;
+}
+"""
+
+
+def _lay_away(page: Any) -> None:
+    """Lay away what the deal asks (one card with three or four players) by clicking the first cards and the button."""
+    need = (
+        len(next(m for m in json.loads(root_data(page, ".cribbage")["legal"]) if m.startswith("discard")).split()) - 1
+    )
+    for code in page.eval_on_selector_all(".hand-card", "els => els.map(e => e.dataset.code)")[:need]:
+        page.click(f".hand-card[data-code='{code}']")
+    page.click("#discard")
+
+
+@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("lang", ["en", "sv"])
+def test_three_or_four_player_show_count_panel_clear_of_played_cards_and_the_table_in_sight(
+    server: str, browser: Any, lang: str, players: int
+) -> None:
+    ctx = new_context(browser, width=1280, height=800, lang=lang, speed="off")
+    page = ctx.new_page()
+    errors = PageErrors(page)
+    create_game(page, server, "cribbage", options={"muggins": True}, players=players)
+    problems: list[str] = []
+    decisions = 0
+    for _ in range(200):
+        if not wait_mine_or_over(page, ".cribbage") or decisions >= 3:
+            break
+        close_modals(page)
+        data = root_data(page, ".cribbage")
+        legal = json.loads(data["legal"])
+        if data["phase"] == "discard":
+            _lay_away(page)
+        elif data["phase"] == "play":
+            play_first_card(page, legal)
+        else:  # a decision of the show: my count to announce, or another's to answer
+            decisions += 1
+            for w, h in VIEWPORTS:
+                page.set_viewport_size({"width": w, "height": h})
+                at_rest(page)
+                found = page.evaluate(_PLAYED_OVER_PANEL) + page.evaluate(_SHOW_TABLE)
+                if found:
+                    problems.append(f"show decision {decisions} ({legal[0]}) at {w}x{h}: {found}")
+                    shot(page, f"w11-show-{players}-players-problem-{lang}-{w}x{h}", full=False)
+            page.set_viewport_size({"width": 1280, "height": 800})
+            if any(m.startswith("count") for m in legal):
+                page.fill("#count-input", "4")
+                page.press("#count-input", "Enter")
+            else:
+                page.click("#accept")
+        wait_next_state(page, ".cribbage", data["version"])
+    assert decisions >= 2, "the show never came to a decision of mine"
+    assert not problems, "\n".join(problems)
+    errors.check()
+    ctx.close()
+
+
+# ------------------------------------------------------------------------------------------------ a reload restores
+def _reload(page: Any, table: str, version: str) -> None:
+    """Reload the page and wait until the table shows the state of ``version`` again."""
+    page.reload()
+    page.wait_for_function(f"v => document.querySelector('{table}')?.dataset.version === v", arg=version)
+
+
+def _mulle_turn(page: Any) -> dict[str, Any]:
+    """Wait for our Mulle turn (the round's score closed) and return the table's data."""
+    assert wait_mine_or_over(page, ".mulle")
+    close_modals(page)
+    return root_data(page, ".mulle")
+
+
+def test_reload_keeps_the_phone_log_sheet_open_and_a_closed_one_closed(server: str, browser: Any) -> None:
+    ctx = new_context(browser, width=390, height=844, speed="off")
+    page = ctx.new_page()
+    errors = PageErrors(page)
+    create_game(page, server, "mulle", options={"game_length": "single_round"})
+    version = _mulle_turn(page)["version"]
+    page.click("#log-toggle")
+    page.wait_for_selector("aside.log.open")
+    before = page.locator("aside.log").bounding_box()
+    _reload(page, ".mulle", version)
+    assert page.locator("aside.log.open").count() == 1, "the log sheet was closed by the reload"
+    box = page.locator("aside.log").bounding_box()  # the same sheet, in sight over the table
+    assert box and before and abs(box["y"] - before["y"]) < 2 and abs(box["height"] - before["height"]) < 2, (
+        box,
+        before,
+    )
+    assert box["y"] >= 0 and box["y"] + box["height"] <= 844 + 1, box
+    assert page.locator("aside.log .log-list li").count() > 0
+    shot(page, "w11-log-sheet-after-reload-390x844", full=False)
+    page.click("aside.log .log-close")  # closed by the player: a reload leaves it closed
+    page.wait_for_function("() => !document.querySelector('aside.log.open')")
+    _reload(page, ".mulle", version)
+    assert page.locator("aside.log.open").count() == 0, "a log sheet the player closed opened again"
+    errors.check()
+    ctx.close()
+
+
+def test_reload_keeps_an_open_hint_open_and_a_closed_one_closed(server: str, browser: Any) -> None:
+    ctx = new_context(browser, width=1280, height=800, speed="off")
+    page = ctx.new_page()
+    errors = PageErrors(page)
+    create_game(page, server, "mulle", options={"game_length": "single_round"})
+    version = _mulle_turn(page)["version"]
+    page.click("#hint-btn")
+    page.wait_for_selector("#hint")
+    said = page.inner_text("#hint .hint-text")
+    _reload(page, ".mulle", version)
+    # the hint is asked for again at once (the button says it is asking); it comes back, the same words
+    page.wait_for_selector("#hint", timeout=20000)
+    assert page.inner_text("#hint .hint-text") == said
+    page.click("#hint-close")
+    page.wait_for_selector("#hint", state="detached")
+    _reload(page, ".mulle", version)
+    page.wait_for_selector("#hint-btn:not([disabled])")  # not asking for a hint
+    assert page.locator("#hint").count() == 0, "a hint the player closed opened again"
+    errors.check()
+    ctx.close()
+
+
+def test_reload_keeps_the_chosen_mulle_card_of_this_turn_only(server: str, browser: Any) -> None:
+    ctx = new_context(browser, width=1280, height=800, speed="off")
+    page = ctx.new_page()
+    errors = PageErrors(page)
+    create_game(page, server, "mulle", options={"game_length": "single_round"})
+    data = _mulle_turn(page)
+    legal = json.loads(data["legal"])
+    card = legal[-1].split()[1].split("+")[0]  # a card with a legal move
+    page.click(f".hand-card[data-code='{card}']")
+    page.wait_for_selector(f".hand-card.chosen[data-code='{card}']")
+    moves = page.locator(".actions .move").all_inner_texts()
+    _reload(page, ".mulle", data["version"])
+    assert page.eval_on_selector_all(".hand-card.chosen", "els => els.map(e => e.dataset.code)") == [card]
+    assert page.locator(".actions .move").all_inner_texts() == moves  # its moves offered again
+    # the card played: at the next turn (a new state) nothing is chosen, a reload chooses nothing
+    mulle_click_move(page, legal[-1])
+    wait_next_state(page, ".mulle", data["version"])
+    later = _mulle_turn(page)
+    _reload(page, ".mulle", later["version"])
+    assert page.locator(".hand-card.chosen").count() == 0
+    errors.check()
+    ctx.close()
+
+
+def test_reload_keeps_the_cards_chosen_for_the_crib_and_the_card_chosen_to_peg(server: str, browser: Any) -> None:
+    ctx = new_context(browser, width=1280, height=800, speed="off")
+    page = ctx.new_page()
+    errors = PageErrors(page)
+    create_game(page, server, "cribbage")
+    assert wait_mine_or_over(page, ".cribbage")
+    data = root_data(page, ".cribbage")
+    assert data["phase"] == "discard"
+    hand = page.eval_on_selector_all(".hand-card", "els => els.map(e => e.dataset.code)")
+    page.click(f".hand-card[data-code='{hand[1]}']")
+    page.wait_for_selector(f".hand-card.chosen[data-code='{hand[1]}']")
+    _reload(page, ".cribbage", data["version"])
+    assert page.eval_on_selector_all(".hand-card.chosen", "els => els.map(e => e.dataset.code)") == [hand[1]]
+    page.click(f".hand-card[data-code='{hand[4]}']")  # the second card: the lay-away is ready, then played
+    page.click("#discard.legal")
+    wait_next_state(page, ".cribbage", data["version"])
+    # the pegging: a card chosen by its number (not yet played) is chosen again after a reload, Enter plays it
+    for _ in range(20):
+        assert wait_mine_or_over(page, ".cribbage")
+        data = root_data(page, ".cribbage")
+        legal = json.loads(data["legal"])
+        if data["phase"] == "play" and "go" not in legal:
+            break
+        play_first_card(page, legal)
+        wait_next_state(page, ".cribbage", data["version"])
+    else:
+        pytest.fail("no turn in the pegging with a card to play")
+    hand = page.eval_on_selector_all(".hand-card", "els => els.map(e => e.dataset.code)")
+    n = next(i for i, c in enumerate(hand) if c in legal)
+    page.keyboard.press(str(n + 1))
+    page.wait_for_selector(f".hand-card.chosen[data-code='{hand[n]}']")
+    said = page.inner_text(".actions .hint")
+    _reload(page, ".cribbage", data["version"])
+    assert page.eval_on_selector_all(".hand-card.chosen", "els => els.map(e => e.dataset.code)") == [hand[n]]
+    assert page.inner_text(".actions .hint") == said  # "Enter (or 2 again) plays 7♠ ..."
+    page.keyboard.press("Enter")
+    wait_next_state(page, ".cribbage", data["version"])
+    assert hand[n] not in page.eval_on_selector_all(".me .hand-card", "els => els.map(e => e.dataset.code)")
+    errors.check()
+    ctx.close()
+
+
+# -------------------------------------------------------------------------------------- the same keys in both games
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("en", "the same number again (or Enter) makes the proposed move"),
+        ("sv", "samma siffra igen (eller Enter) gör det föreslagna draget"),
+    ],
+)
+def test_mulle_the_chosen_cards_number_again_makes_the_proposed_move(
+    server: str, browser: Any, lang: str, words: str
+) -> None:
+    ctx = new_context(browser, width=1280, height=800, lang=lang, speed="off")
+    page = ctx.new_page()
+    errors = PageErrors(page)
+    create_game(page, server, "mulle", options={"game_length": "single_round"})
+    data = _mulle_turn(page)
+    # a move of the first turn (a trail if one is legal, else a capture), its cards chosen: its hand card by its
+    # number, its table cards and builds by clicks
+    legal = json.loads(data["legal"])
+    move = next((m for m in legal if m.startswith("T ")), None) or next(
+        (m for m in legal if m.startswith("C ")), legal[0]
+    )
+    card = move.split()[1].split("+")[0]
+    hand = page.eval_on_selector_all(".mulle .hand-card", "els => els.map(e => e.dataset.code)")
+    key = str(hand.index(card) + 1)
+    page.keyboard.press(key)
+    page.wait_for_selector(f".hand-card.chosen[data-code='{card}']")
+    loose = re.findall(CARD, move.split(None, 2)[2]) if move.startswith(("C ", "B ")) else []
+    for c in loose:
+        page.click(f".table-card[data-code='{c}']:not(.chosen)")
+    for b in re.findall(r"\[(\w+)\]", move):
+        page.click(f".build[data-build='{b}']")
+    # the proposed move, the one Enter would make: the first move the chosen cards spell
+    proposed = page.eval_on_selector_all(".actions .move.legal", "els => els.map(e => e.dataset.move)")
+    assert proposed and proposed[0] == move, (proposed, move)
+    page.keyboard.press(key)  # the same number again
+    page.wait_for_function(
+        "v => document.querySelector('.mulle')?.dataset.version !== v || !document.querySelector('.hand-card.chosen')",
+        arg=data["version"],
+    )
+    assert root_data(page, ".mulle")["version"] != data["version"], "the number again un-chose the card"
+    after = page.eval_on_selector_all(".mulle .hand-card", "els => els.map(e => e.dataset.code)")
+    assert after.count(card) == hand.count(card) - 1 and len(after) == len(hand) - 1, (hand, after)
+    page.keyboard.press("?")  # the keys list says what the number keys do, in the page's language
+    page.wait_for_selector("#keys-overlay")
+    assert words in page.inner_text("#keys-overlay")
+    errors.check()
+    ctx.close()
