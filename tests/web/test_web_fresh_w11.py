@@ -289,3 +289,47 @@ def test_mulle_the_chosen_cards_number_again_makes_the_proposed_move(
     assert words in page.inner_text("#keys-overlay")
     errors.check()
     ctx.close()
+
+
+@pytest.mark.parametrize("game", ["mulle", "cribbage"])
+def test_enter_on_a_focused_header_link_follows_it_and_moves_nothing(server: str, browser: Any, game: str) -> None:
+    # the w11 fresh report (major): with a card chosen, Tab to "Rules: Mulle" and Enter played the card (Mulle: a
+    # trail the computer took for a mulle; Cribbage: the two cards chosen for the crib were laid away) instead of
+    # opening the rules; the proposed move is Enter's meaning only when no other control has the focus
+    ctx = new_context(browser, width=1280, height=800, speed="off")
+    page = ctx.new_page()
+    errors = PageErrors(page)
+    create_game(page, server, game, options={"game_length": "single_round"} if game == "mulle" else None)
+    sel = f".{game}"
+    assert wait_mine_or_over(page, sel)
+    close_modals(page)
+    data = root_data(page, sel)
+    game_url = page.url
+    # choose what Enter would play: a Mulle hand card whose trail (or first move) is proposed; the crib's two cards
+    if game == "cribbage":
+        page.keyboard.press("1")
+        page.keyboard.press("2")
+        page.wait_for_selector("#discard:not([disabled])")
+    else:
+        legal = json.loads(data["legal"])
+        move = next((m for m in legal if m.startswith("T ")), None) or next(
+            (m for m in legal if m.startswith("C ")), legal[0]
+        )
+        card = move.split()[1].split("+")[0]
+        hand = page.eval_on_selector_all(".mulle .hand-card", "els => els.map(e => e.dataset.code)")
+        page.keyboard.press(str(hand.index(card) + 1))
+        page.wait_for_selector(f".hand-card.chosen[data-code='{card}']")
+        for c in re.findall(CARD, move.split(None, 2)[2]) if move.startswith(("C ", "B ")) else []:
+            page.click(f".table-card[data-code='{c}']:not(.chosen)")
+        for b in re.findall(r"\[(\w+)\]", move):
+            page.click(f".build[data-build='{b}']")
+        page.wait_for_selector(f".actions .move.legal[data-move='{move}']")
+    page.focus(f"a[href='#/rules/{game}']")
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"() => location.hash === '#/rules/{game}'", timeout=15000)  # the link was followed
+    page.wait_for_timeout(500)  # a move sent would have come back as a new state by now (the computer answers at once)
+    page.goto(game_url)
+    page.wait_for_selector(f"{sel}[data-version]")
+    assert root_data(page, sel)["version"] == data["version"], "Enter on the rules link made the proposed move"
+    errors.check()
+    ctx.close()

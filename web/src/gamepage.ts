@@ -952,6 +952,11 @@ export class GamePage {
     if (tgt && (tgt.tagName === "INPUT" || tgt.tagName === "SELECT" || tgt.tagName === "TEXTAREA")) {
       if (!tgt.classList.contains("count-input")) return;
     }
+    // Enter or Space on a focused link, menu or button outside the table (Rules: Mulle, the menu) is that control's
+    // own: the browser follows or presses it, the table does not make its proposed move (w11 fresh report: Enter on
+    // the focused rules link played the chosen card)
+    const own = tgt?.closest("a[href], summary, button");
+    if ((e.key === "Enter" || e.key === " ") && own && !this.table?.root.contains(own)) return;
     if (this.table?.key(e)) e.preventDefault();
   }
 }
