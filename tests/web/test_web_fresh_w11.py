@@ -9,6 +9,9 @@ Debian's Chromium driven by Playwright against the real server, in real games ag
   Cribbage) -- a chosen card only while the state it was chosen in is the one on the table;
 * the same keys in both games (issue #11 item 6): in Mulle, as in Cribbage's pegging, a hand card's number pressed
   again performs the proposed action (what Enter does), and the keys list says so in English and Swedish.
+* the Cribbage play with three or four players on a 390x844 phone (the new-user pass of 2026-12-05): at each turn,
+  in English and Swedish, the count box and the newest callout lie whole in the table's box and the viewport, and
+  the table does not scroll -- the opponents' boxes took a row each and the count lay hidden below the deck.
 """
 
 from __future__ import annotations
@@ -331,5 +334,82 @@ def test_enter_on_a_focused_header_link_follows_it_and_moves_nothing(server: str
     page.goto(game_url)
     page.wait_for_selector(f"{sel}[data-version]")
     assert root_data(page, sel)["version"] == data["version"], "Enter on the rules link made the proposed move"
+    errors.check()
+    ctx.close()
+
+
+# ------------------------------------------------------------- the phone's pegging with three or four players in sight
+#: In the play: the count box and the newest callout (the list is ordered oldest first), each with whether it lies
+#: whole inside the viewport and every box around it that clips (overflow other than visible); and the table box's
+#: scroll and client heights.
+_PLAY_IN_SIGHT = """
+() => {
+  const inSight = el => {
+    const r = el.getBoundingClientRect();
+    let ok = r.height > 0 && r.top >= -1 && r.bottom <= innerHeight + 1;
+    for (let a = el.parentElement; a && ok; a = a.parentElement) {
+      const o = getComputedStyle(a);
+      if (o.overflowY === 'visible' && o.overflowX === 'visible') continue;
+      const b = a.getBoundingClientRect();
+      ok = r.top >= b.top - 1 && r.bottom <= b.bottom + 1;
+    }
+    return [`${el.textContent.trim()} (${Math.round(r.top)}-${Math.round(r.bottom)})`, ok];
+  };
+  const table = document.querySelector('.cribbage .center');
+  const count = document.querySelector('.cribbage .center > .countbox');
+  const calls = [...document.querySelectorAll('.cribbage .center > .callouts li')];
+  return {
+    count: count ? inSight(count) : null,
+    newest: calls.length ? inSight(calls[calls.length - 1]) : null,
+    scroll: table ? [table.scrollHeight, table.clientHeight] : null,
+  };
+}
+"""
+
+
+@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("lang", ["en", "sv"])
+def test_phone_pegging_with_three_or_four_players_keeps_the_count_and_the_newest_callout_in_sight(
+    server: str, browser: Any, lang: str, players: int
+) -> None:
+    # the new-user pass of 2026-12-05: with four players on a 390x844 phone the three opponents' boxes took a row each,
+    # the table kept ~110 px for its stock, starter and crib, and the running count and the pegging's callouts
+    # ("Computer 2: fifteen for 2") lay below them, hidden in the table's scroll box
+    ctx = new_context(browser, width=390, height=844, lang=lang, speed="off")
+    page = ctx.new_page()
+    errors = PageErrors(page)
+    create_game(page, server, "cribbage", players=players)
+    problems: list[str] = []
+    turns = called = 0
+    for _ in range(200):
+        if not wait_mine_or_over(page, ".cribbage") or turns >= 8:
+            break
+        close_modals(page)
+        data = root_data(page, ".cribbage")
+        legal = json.loads(data["legal"])
+        if data["phase"] == "discard":
+            _lay_away(page)
+        elif data["phase"] == "play":
+            turns += 1
+            at_rest(page)
+            found = page.evaluate(_PLAY_IN_SIGHT)
+            where = f"play turn {turns} ({len(legal)} legal)"
+            if not found["count"] or not found["count"][1]:
+                problems.append(f"{where}: the count box out of sight: {found['count']}")
+            if found["newest"] is not None:
+                called += 1
+                if not found["newest"][1]:
+                    problems.append(f"{where}: the newest callout out of sight: {found['newest']}")
+            if found["scroll"] is None or found["scroll"][0] > found["scroll"][1] + 1:
+                problems.append(f"{where}: the table box scrolls (scroll, client height): {found['scroll']}")
+            if problems:
+                shot(page, f"w11-phone-pegging-{players}-players-problem-{lang}", full=False)
+            play_first_card(page, legal)
+        else:
+            break  # the show: past the play
+        wait_next_state(page, ".cribbage", data["version"])
+    assert turns >= 3, f"only {turns} turns of the play came"
+    assert called >= 1, "no callout came in the play"
+    assert not problems, "\n".join(problems)
     errors.check()
     ctx.close()
