@@ -56,3 +56,36 @@ def test_the_terminal_labels_the_table_s_rules_with_the_catalogue_words() -> Non
     assert "Game to: 61 (once around)" in out  # option.target.label and option.target.61
     out = runner.invoke(app, ["play", "cribbage", "--bot", "greedy", "--lang", "sv"], input="rules\nquit\ny\n").output
     assert i18n.render("rules.standard", {}, "sv", game="terminal") in out
+
+
+def _source_keys(game: str) -> set[str]:
+    """The source keys of the rules specification's sources table (``| ET | ...``: spec/rules/<game>.md §0)."""
+    import re
+
+    text = (Path(__file__).resolve().parents[2] / "spec" / "rules" / f"{game}.md").read_text(encoding="utf-8")
+    start = text.find("| Key | Source")
+    if start < 0:
+        return set()
+    table = text[start : text.find("\n\n", start)]
+    return set(re.findall(r"^\| ([A-Z][A-Z0-9]) \|", table, flags=re.M))
+
+
+@pytest.mark.parametrize("game", core.GAMES)
+def test_option_help_names_no_raw_value_nor_source_key(game: str) -> None:
+    # issue #11 item 3, "words, not notation ... for every lobby option": the 2026-12-05 new-user pass read
+    # "co: earlier owners keep the trail ban" (the raw value of ownership=co) and "doubled (ET)" (a source key of
+    # the spec's sources table, which the page does not take for a spec reference) on the Mulle rules page
+    cat = i18n.catalogue(game)
+    sources = _source_keys(game)
+    doc = options_for(game)
+    assert doc is not None
+    assert game != "mulle" or {"S0", "ET"} <= sources  # the table was found
+    for opt in doc["options"]:
+        for lang in i18n.LANGS:
+            help_text = cat[f"option.{opt['key']}.help"][lang]
+            for value in opt.get("choices", []):
+                if isinstance(value, str) and f"option.{opt['key']}.{value}" in cat:
+                    word = cat[f"option.{opt['key']}.{value}"][lang]
+                    assert value == word or f"{value}:" not in help_text, (opt["key"], lang, value)
+            for key in sources:
+                assert f"({key})" not in help_text and f"({key}," not in help_text, (opt["key"], lang, key)
