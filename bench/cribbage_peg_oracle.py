@@ -14,10 +14,16 @@ mean.  Only the play is counted (the rules' Muggins option stops the deal at the
 ``play_model=1``): the same duplicate deals measure the variant's play against strong's; the variant's play
 decision times (one core, wall clock) are reported too.
 
+``--opp LEVEL`` (e.g. ``greedy``): both the variant and strong play against that level instead of each other, on
+the same deals, seats and seeds; a deal's margin in a seat is (the variant's pegging points minus its opponent's)
+minus (strong's minus its opponent's) -- what the variant gains over strong against that player.
+
 Reproduce with::
 
     nice -n 10 .venv/bin/python bench/cribbage_peg_oracle.py --deals 400 --seed 5
     nice -n 10 .venv/bin/python bench/cribbage_peg_oracle.py --deals 1000 --seed 5 --a play_model=1
+    nice -n 10 .venv/bin/python bench/cribbage_peg_oracle.py --deals 400 --seed 21 --a reply=0.05:play_model=0.1 \
+        --opp greedy
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ import time
 from typing import Any
 
 from kortbord.bots import cribbage_strong as cs
+from kortbord.bots import registry
 from kortbord.cards import full_deck
 from kortbord.cribbage import Rules, engine
 from kortbord.cribbage.state import State
@@ -81,6 +88,12 @@ def main() -> int:
     parser.add_argument("--deals", type=int, default=400)
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--a", default="oracle", help="oracle, or StrongBot options name=value[:name=value]")
+    parser.add_argument(
+        "--opp",
+        default="",
+        help="an opponent level both face (e.g. greedy): the margin is then (A's points minus the opponent's) "
+        "minus (strong's points minus the opponent's) on the same deals and seats",
+    )
     args = parser.parse_args()
     master = random.Random(args.seed)
     deck = list(full_deck())
@@ -90,19 +103,29 @@ def main() -> int:
         opts = {k: float(v) for k, _, v in (part.partition("=") for part in args.a.split(":"))}
         oracle = cs.StrongBot(RULES, **opts)  # type: ignore[arg-type]
     strong = cs.StrongBot(RULES)
+    opp = registry.make_bot("cribbage", args.opp, RULES) if args.opp else None
     dealer_m, pone_m = [], []
     t0 = time.time()
     for i in range(args.deals):
         cards = master.sample(deck, 13)
         seed = master.getrandbits(32)
-        o_deal, s_pone = play_deal([oracle, strong], cards, seed)
-        s_deal, o_pone = play_deal([strong, oracle], cards, seed)
-        dealer_m.append(o_deal - s_deal)
-        pone_m.append(o_pone - s_pone)
+        if opp is None:
+            o_deal, s_pone = play_deal([oracle, strong], cards, seed)
+            s_deal, o_pone = play_deal([strong, oracle], cards, seed)
+            dealer_m.append(o_deal - s_deal)
+            pone_m.append(o_pone - s_pone)
+        else:  # each against the opponent, both seats, the same deals and seeds
+            a_deal, x_pone = play_deal([oracle, opp], cards, seed)
+            x_deal, a_pone = play_deal([opp, oracle], cards, seed)
+            b_deal, y_pone = play_deal([strong, opp], cards, seed)
+            y_deal, b_pone = play_deal([opp, strong], cards, seed)
+            dealer_m.append((a_deal - x_pone) - (b_deal - y_pone))
+            pone_m.append((a_pone - x_deal) - (b_pone - y_deal))
         if (i + 1) % 50 == 0:
             print(f"{i + 1} deals, {time.time() - t0:.0f} s", flush=True)
     margin = [(a + b) / 2 for a, b in zip(dealer_m, pone_m, strict=True)]
-    print(f"{args.a} minus strong, pegging points per deal over {args.deals} duplicate deals (95% CI):")
+    vs = f" (each against {args.opp}: own minus the opponent's)" if opp is not None else ""
+    print(f"{args.a} minus strong{vs}, pegging points per deal over {args.deals} duplicate deals (95% CI):")
     print(f"  margin {ci(margin)}   as dealer {ci(dealer_m)}   as pone {ci(pone_m)}")
     for name, bot in ((args.a, oracle), ("strong", strong)):
         ts = sorted(TIMES.get(id(bot), [0.0]))

@@ -60,7 +60,7 @@ from typing import Any, Final
 from kortbord.bots import cribbage_board
 from kortbord.cards import Card, full_deck
 from kortbord.cribbage import engine
-from kortbord.cribbage.moves import Accept, Announce, Discard, Move, MugginsCall, Overcount
+from kortbord.cribbage.moves import Accept, Announce, Discard, Move, MugginsCall, Overcount, Play
 from kortbord.cribbage.rules import Rules
 from kortbord.cribbage.scoring import card_value, score_play, show_total
 from kortbord.cribbage.spec import SPEC
@@ -77,6 +77,7 @@ __all__ = [
     "discard_values",
     "peg_value",
     "peg_values",
+    "reply_values",
     "split_values",
     "true_count",
 ]
@@ -295,6 +296,10 @@ class StrongBot:
             the opponent has laid so far in this play given the deal's hand: at each of its plays with a choice,
             a soft-max at this temperature (points) over a greedy evaluation of the cards it could lay
             (:class:`_PlayModel`).
+        reply: an experiment (default 0: off, the search minimises at the opponent's choices): the temperature
+            (points) of an opponent model in the pegging search (two players, not Lowball): on each sampled deal the
+            opponent lays a card drawn from a soft-max over :func:`reply_values`, judged from its own seat (it does
+            not see this player's hand), and the search takes the expectation instead of the minimum.
     Attributes:
         decisions: play decisions searched (more than one legal card) since the bot was made.
         capped: how many of them the time cap cut short.
@@ -316,6 +321,7 @@ class StrongBot:
         board: bool = True,
         peg_weight: float = 0.0,
         play_model: float = 0.0,
+        reply: float = 0.0,
     ):
         if time_budget_ms is not None and not time_budget_ms > 0:
             raise ValueError(f"time_budget_ms must be positive, got {time_budget_ms!r}")
@@ -336,6 +342,9 @@ class StrongBot:
         if not 0.0 <= play_model <= 10.0:
             raise ValueError(f"play_model must be from 0 to 10, got {play_model!r}")
         self.play_model = float(play_model)
+        if not 0.0 <= reply <= 10.0:
+            raise ValueError(f"reply must be from 0 to 10, got {reply!r}")
+        self.reply = float(reply)
         self.decisions = 0
         self.capped = 0
         self.last_stats: dict[str, Any] = {"deals": 0, "nodes": 0, "capped": False}
@@ -403,7 +412,7 @@ class StrongBot:
         use_board = self.board and _board_applies(view)
         while True:
             state, weight = sampler.sample(rng)
-            search = _Search(view.seat, view.rules, state, sampler.shows() if use_board else None, win)
+            search = _Search(view.seat, view.rules, state, sampler.shows() if use_board else None, win, self.reply)
             deal = [0.0] * len(legal_moves)
             for i, move in enumerate(legal_moves):
                 deal[i] = value = search.value_after(move)
@@ -446,7 +455,13 @@ def split_values(
     """
     if values is None:
         values = bot.play_values(view, legal_moves, random.Random(seed))
-    same = StrongBot(bot.rules, iterations=max(1, bot.last_stats["deals"]), board=bot.board)
+    same = StrongBot(
+        bot.rules,
+        iterations=max(1, bot.last_stats["deals"]),
+        board=bot.board,
+        play_model=bot.play_model,
+        reply=bot.reply,
+    )
     doubled = same.play_values(view, legal_moves, random.Random(seed), win=2.0 * WIN)
     points = [2.0 * v - d for v, d in zip(values, doubled, strict=True)]
     chance = [((d - v) / WIN + 1.0) / 2.0 for v, d in zip(values, doubled, strict=True)]
@@ -600,47 +615,69 @@ class _PlayModel:
         legal = [c for c in held if count + card_value(c) <= 31]
         if len(legal) <= 1:
             return 0.0
-        unseen = [4] * 14  # by rank, from the opponent's seat: not its hand, not laid, not the starter
-        for c in held:
-            unseen[c.rank] -= 1
-        for r in seen:
-            unseen[r] -= 1
-        u = 52 - len(held) - len(seen)
-
-        def p_holds(k: int) -> float:
-            if k <= 0 or n <= 0 or u <= 0:
-                return 0.0
-            return 1.0 - math.comb(u - k, n) / math.comb(u, n)
-
-        values: dict[int, float] = {}
-        for c in legal:
-            if c.rank in values:
-                continue
-            now = count + card_value(c)
-            gain = float(score_play((*seq, c)).points)
-            if now == 31:
-                values[c.rank] = gain
-                continue
-            value = gain + 0.02 * card_value(c)
-            if not passed:
-                risk = 2.0 * p_holds(unseen[c.rank])
-                for total in (15, 31):
-                    need = total - now
-                    if 1 <= need <= 9:
-                        risk += 2.0 * p_holds(unseen[need])
-                    elif need == 10:
-                        risk += 2.0 * p_holds(sum(unseen[10:]))
-                if seq:
-                    lo, hi = sorted((seq[-1].rank, c.rank))
-                    ends = {lo - 1, hi + 1} if hi - lo == 1 else {lo + 1} if hi - lo == 2 else set()
-                    k = sum(unseen[r] for r in ends if 1 <= r <= 13 and now + min(r, 10) <= 31)
-                    risk += 3.0 * p_holds(k)
-                value -= risk
-            values[c.rank] = value
+        values = reply_values(held, seen, seq, count, n, passed)
         t = self.t
         top = max(values.values())
         norm = sum(math.exp((values[c.rank] - top) / t) for c in legal)  # each legal card (two of a rank: twice)
         return (values[card.rank] - top) / t - math.log(norm)
+
+
+def reply_values(
+    held: Sequence[Card], seen: Sequence[int], seq: Sequence[Card], count: int, n: int, passed: bool
+) -> dict[int, float]:
+    """A sensible player's judgement of each card it may lay (two players): greedy's pegging evaluation.
+
+    The points the card scores at once (spec §2.4 step 3), plus 0.02 a pip for laying high, minus the points it
+    offers the next player -- a pair (2), a fifteen or 31 (2), a run of three (3) -- each weighted by the chance,
+    hypergeometric over the cards the player has not seen, that the next player holds the answer
+    (:meth:`GreedyBot.play_value <kortbord.bots.cribbage_simple.GreedyBot.play_value>`'s rule, by rank).
+
+    Args:
+        held: the player's cards.
+        seen: ranks (1..13) of the other cards it has seen: every card laid this deal and the starter.
+        seq: the cards of the current count; ``count`` its total (0..31).
+        n: cards the next player holds; ``passed``: it has said go in this count (it answers nothing).
+    Returns:
+        ``{rank: value}`` in points for each rank of ``held`` that fits under 31 (a 31 is worth its points only).
+    """
+    unseen = [4] * 14  # by rank, from the player's seat: not its hand, not laid, not the starter
+    for c in held:
+        unseen[c.rank] -= 1
+    for r in seen:
+        unseen[r] -= 1
+    u = 52 - len(held) - len(seen)
+
+    def p_holds(k: int) -> float:
+        if k <= 0 or n <= 0 or u <= 0:
+            return 0.0
+        return 1.0 - math.comb(u - k, n) / math.comb(u, n)
+
+    values: dict[int, float] = {}
+    for c in held:
+        if c.rank in values or count + card_value(c) > 31:
+            continue
+        now = count + card_value(c)
+        gain = float(score_play((*seq, c)).points)
+        if now == 31:
+            values[c.rank] = gain
+            continue
+        value = gain + 0.02 * card_value(c)
+        if not passed:
+            risk = 2.0 * p_holds(unseen[c.rank])
+            for total in (15, 31):
+                need = total - now
+                if 1 <= need <= 9:
+                    risk += 2.0 * p_holds(unseen[need])
+                elif need == 10:
+                    risk += 2.0 * p_holds(sum(unseen[10:]))
+            if seq:
+                lo, hi = sorted((seq[-1].rank, c.rank))
+                ends = {lo - 1, hi + 1} if hi - lo == 1 else {lo + 1} if hi - lo == 2 else set()
+                k = sum(unseen[r] for r in ends if 1 <= r <= 13 and now + min(r, 10) <= 31)
+                risk += 3.0 * p_holds(k)
+            value -= risk
+        values[c.rank] = value
+    return values
 
 
 class _Search:
@@ -653,8 +690,11 @@ class _Search:
         root: State,
         shows: tuple[int, tuple[int, ...], int] | None = None,
         win: float = _WIN,
+        reply: float = 0.0,
     ) -> None:
         self.seat = seat
+        #: the opponent model at the other side's choices (``StrongBot``'s ``reply``): 0 minimises (paranoid)
+        self.reply = reply if rules.players == 2 and not rules.lowball else 0.0
         self.win = win
         #: two-player end game (see :func:`_board_applies`): the deal's dealer and shows; leaves are then valued by
         #: the chance of winning the game (:mod:`kortbord.bots.cribbage_board`)
@@ -710,8 +750,10 @@ class _Search:
         if len(moves) == 1:
             return self._value(engine.apply(state, moves[0]), alpha, beta)
         self.nodes += 1
-        children = [engine.apply(state, m) for m in moves]
         maximise = self.rules.side_of(mover) == self.side
+        if not maximise and self.reply > 0.0 and self.nodes <= _NODE_BUDGET:
+            return self._modelled(state, mover, moves, alpha, beta)
+        children = [engine.apply(state, m) for m in moves]
         gains = [c.scores[mover] - state.scores[mover] for c in children]
         # order: the mover's best immediate points first (its own objective: fewest in Lowball)
         lowball = self.rules.lowball
@@ -739,6 +781,39 @@ class _Search:
             if alpha >= beta:
                 break
         return best
+
+    def _modelled(self, state: State, mover: int, moves: Sequence[Move], alpha: float, beta: float) -> float:
+        """The expected value of an opponent's choice under the reply model: a soft-max at temperature
+        ``self.reply`` (points) over :func:`reply_values` judged from the mover's own seat (its hand, the cards
+        laid, the starter and its discards -- not the searcher's hand).  Cards of weight under 1/1000 of the total
+        are not searched; one card that carries it all keeps the alpha-beta window, several are searched with a
+        full window."""
+        nxt = 1 - mover
+        seen = [c.rank for c in state.played]
+        seen += [c.rank for c in state._discards[mover]]
+        if state.starter is not None:
+            seen.append(state.starter.rank)
+        values = reply_values(
+            state._hands[mover],
+            seen,
+            state.sequence,
+            state.count,
+            len(state._hands[nxt]),
+            bool(state.passed >> nxt & 1),
+        )
+        scores = [values[m.card.rank] if isinstance(m, Play) else 0.0 for m in moves]
+        top = max(scores)
+        t = self.reply
+        weights = [math.exp((v - top) / t) for v in scores]
+        floor = 1e-3 * sum(weights)
+        kept = [(w, m) for w, m in zip(weights, moves, strict=True) if w >= floor]
+        if len(kept) == 1:
+            return self._value(engine.apply(state, kept[0][1]), alpha, beta)
+        total = value = 0.0
+        for w, m in kept:
+            value += w * self._value(engine.apply(state, m), -1e9, 1e9)
+            total += w
+        return value / total
 
     def _playout(self, state: State) -> float:
         """Greedy to the end of the play: each player lays the card scoring the most (least in Lowball)."""

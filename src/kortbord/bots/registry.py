@@ -190,6 +190,9 @@ OPTIONS: Final[dict[str, str]] = {
     "default 0: off, the small pair and low-card term)",
     "play_model": "Cribbage strong, an experiment: temperature of an opponent model of the play -- sampled deals "
     "weighted by how likely the opponent's plays so far were (two players; default 0: off)",
+    "reply": "Cribbage strong, an experiment: temperature of an opponent model in the pegging search -- the opponent lays what a "
+    "sensible player who cannot see your hand would, instead of the card worst for you (two players; default 0: "
+    "off, it minimises)",
 }
 
 
@@ -411,6 +414,7 @@ def make_bot(
     board: bool | None = None,
     peg_weight: float | None = None,
     play_model: float | None = None,
+    reply: float | None = None,
     slip_rate: float | None = None,
     overlook_rate: float | None = None,
 ) -> Bot[Any]:
@@ -434,6 +438,8 @@ def make_bot(
         peg_weight: Cribbage strong, an experiment: the pegging table's weight in the discard (None: 0, off).
         play_model: Cribbage strong, an experiment: the temperature of the opponent model of the play (None: 0,
             off).
+        reply: Cribbage strong, an experiment: the temperature of the opponent model in the pegging search (None: 0, off; the
+            search then minimises at the opponent's choices).
     Options a level does not use are ignored (an arena of ``strong,greedy`` passes one time budget to both),
     but they are still checked: a negative budget, zero iterations or a rate outside 0..1 is refused.
     Returns:
@@ -455,6 +461,7 @@ def make_bot(
             ("board", board),
             ("peg_weight", peg_weight),
             ("play_model", play_model),
+            ("reply", reply),
             ("slip_rate", slip_rate),
             ("overlook_rate", overlook_rate),
         )
@@ -487,6 +494,8 @@ def make_bot(
         isinstance(play_model, bool) or not isinstance(play_model, int | float) or not 0.0 <= play_model <= 10.0
     ):
         raise ValueError(f"play_model must be a number from 0 to 10, got {play_model!r}")
+    if "reply" in given and (isinstance(reply, bool) or not isinstance(reply, int | float) or not 0.0 <= reply <= 10.0):
+        raise ValueError(f"reply must be a number from 0 to 10, got {reply!r}")
     for key in _RATE_OPTIONS:
         if key in given and (
             isinstance(given[key], bool) or not isinstance(given[key], int | float) or not 0.0 <= given[key] <= 1.0
