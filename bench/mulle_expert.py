@@ -36,6 +36,7 @@ _KEYS = {
     "leaf": float,
     "exact": int,
     "reply": str,
+    "reply_depth": int,
 }
 
 
@@ -71,6 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--b", required=True)
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--first", type=int, default=0, help="play games first..games-1 only (resume a run in parts)")
     ap.add_argument("--option", action="append", default=[], help="a rules option key=value (repeatable)")
     ap.add_argument("--json", default=None)
     ap.add_argument("--every", type=int, default=20, help="print the figures so far every this many games")
@@ -86,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
         bots.append(bot)
         return bot
 
-    for i in range(args.games):
+    for i in range(args.first, args.games):
         records.append(arena.play_game(config, i, factory=factory))
         if (i + 1) % args.every == 0 and i + 1 < args.games:
             # a checkpoint: the figures so far (whole blocks only), so a run stopped early still says something
@@ -106,7 +108,7 @@ def _report(
     *,
     partial: bool,
 ) -> None:
-    inferred = {"trails_read": 0, "excluded": 0, "exact_searches": 0, "exact_nodes": 0, "exact_max": 0}
+    inferred = {"trails_read": 0, "excluded": 0, "exact_searches": 0, "exact_nodes": 0, "exact_max": 0, "replies": 0}
     for bot in bots:
         if isinstance(bot, ExpertBot):
             for k, v in bot.stats.items():
@@ -136,7 +138,18 @@ def _report(
     print(f"  expert trail inference: {inferred}", flush=True)
     if args.json:
         with open(args.json, "w") as fh:
-            json.dump({"summary": summary, "inferred": inferred, "argv": sys.argv, "partial": partial}, fh, default=str)
+            json.dump(
+                {
+                    "summary": summary,
+                    "inferred": inferred,
+                    "argv": sys.argv,
+                    "partial": partial,
+                    # per game (rounds, sides, decision times): paired comparisons of two runs on one seed
+                    "records": [{**r.to_json(times=True), "sides": list(r.sides)} for r in records],
+                },
+                fh,
+                default=str,
+            )
 
 
 if __name__ == "__main__":

@@ -245,3 +245,40 @@ def test_the_exact_and_reply_options_are_checked() -> None:
         ExpertBot(None, exact=-1)
     with pytest.raises(ValueError):
         ExpertBot(None, reply="minimax")
+
+
+def test_reply_depth_lets_greedy_choose_that_many_opponent_turns_and_no_more() -> None:
+    """``reply="greedy", reply_depth=2``: from a position with the opponent (P2) to move, the opponent's next two
+    turns are greedy's choices on its View (``GreedyBot.evaluate``, the first best move), the deciding seat's turn
+    between them is the playout policy's, and then the modelled plies stop with the deciding seat to move."""
+    state = load_position(
+        _position(["8C", "3D", "KH"], ["KS", "QH", "5D", "9C"], ["9S", "7H", "4C", "2H", "JC"], stock=0, seed=2)
+    )
+    rules = state.rules
+    bot = ExpertBot(rules, iterations=2, reply="greedy", reply_depth=2)
+    bot._me = 0
+    state = apply(state, legal_moves(state)[0])  # P1 moves: the opponent P2 is to move
+    assert state.to_move == 1
+    greedy = GreedyBot(rules)
+
+    def greedy_move(s: Any) -> Any:
+        moves = legal_moves(s)
+        v = view(s, 1)
+        return max(moves, key=lambda m: greedy.evaluate(v, m))
+
+    first = greedy_move(state)
+    after = bot._replies(state, random.Random(3), horizon=state.deal_no)
+    assert bot.replies == 2
+    assert after.to_move == 0
+    assert after.hand_size(1) == state.hand_size(1) - 2 and after.hand_size(0) == state.hand_size(0) - 1
+    # replay: P2's first reply is greedy's choice, and its second is greedy's choice where it was made
+    mid = apply(state, first)
+    assert mid.to_move == 0
+    plays = [m for m in legal_moves(mid) if apply(apply(mid, m), greedy_move(apply(mid, m))) == after]
+    assert plays, "no policy move of P1 followed by greedy's reply reaches the modelled position"
+    # depth 1 stops after the first reply (the old behaviour of reply="greedy")
+    one = ExpertBot(rules, iterations=2, reply="greedy")
+    one._me = 0
+    assert one._replies(state, random.Random(3), horizon=state.deal_no) == mid
+    with pytest.raises(ValueError):
+        ExpertBot(None, reply="greedy", reply_depth=0)

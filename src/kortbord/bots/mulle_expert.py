@@ -34,6 +34,7 @@ import random
 from collections.abc import Sequence
 from typing import Any, Final
 
+from kortbord.bots.mulle_simple import _Context as _GreedyContext
 from kortbord.bots.mulle_strong import (
     StrongBot,
     _code_value,
@@ -48,10 +49,11 @@ from kortbord.bots.mulle_strong import (
 from kortbord.cards import Card
 from kortbord.mulle import engine
 from kortbord.mulle import fast as _fast
-from kortbord.mulle.movegen import BUILD, CAPTURE, LAYON, PACKAGE, TRAIL, MoveCode, encode
+from kortbord.mulle.movegen import BUILD, CAPTURE, LAYON, PACKAGE, TRAIL, MoveCode, encode, legal_codes
 from kortbord.mulle.moves import PlayerMove, Trail
 from kortbord.mulle.rules import Rules
 from kortbord.mulle.state import HV, SCORING, TV, State
+from kortbord.mulle.transitions import apply_code
 from kortbord.mulle.view import View, sample_state, unseen_cards
 from kortbord.mulle.view import view as seat_view
 
@@ -87,13 +89,21 @@ class ExpertBot(StrongBot):
             answer to a candidate, when it is an opponent, chosen by greedy's evaluator on its View or by the
             playout policy's best move before the playout continues.
         (exact, reply: experiments of 2026-12-04 night, no gain shown; bench/results/mulle-expert-*.md.)
+        reply_depth: with ``reply`` other than ``"none"``, how many of the opponents' turns, from the candidate on,
+            are chosen by the ``reply`` rule (an int >= 1; 1, the default, is the immediate reply only).  The
+            deciding side's own turns in between are played by the playout policy (strong's, with its random
+            moves); the count stops at the playout's horizon (the end of the deal, or of the next one near a
+            deal's end: :meth:`_horizon`), and the rest of the playout is strong's.  Two players: the opponent is
+            the next seat, so ``reply_depth=n`` models the opponent as greedy for its next ``n`` moves; a large
+            ``n`` (e.g. 99) models it as greedy to the horizon.  Rules: the engine's (``engine.legal_moves``).
+            (Experiment of 2026-12-05 against greedy: bench/results/mulle-expert-2026-12-05.md.)
     Attributes:
         facts: per opponent seat, the cards it may still hold in this deal (None: no fact yet), from its trails.
         trails_read: opponent trails read so far; excluded: cards excluded by them (summed over trails).
         exact_searches, exact_nodes, exact_max: the ``exact`` searches run, their nodes summed, the largest's.
     Raises:
         ValueError: a non-positive cap or iteration count, an unknown horizon or reply, an epsilon outside 0..1,
-            a negative ``exact``.
+            a negative ``exact``, a ``reply_depth`` below 1.
     """
 
     name = "expert"
@@ -113,6 +123,7 @@ class ExpertBot(StrongBot):
         leaf: float = 0.0,
         exact: int = 0,
         reply: str = "none",
+        reply_depth: int = 1,
     ) -> None:
         super().__init__(
             rules, iterations=ITERATIONS if iterations is None else iterations, time_budget_ms=time_budget_ms
@@ -136,8 +147,12 @@ class ExpertBot(StrongBot):
             raise ValueError(f"exact must be at least 0, got {exact!r}")
         if reply not in REPLIES:
             raise ValueError(f"reply must be one of {', '.join(REPLIES)}, got {reply!r}")
+        if int(reply_depth) < 1:
+            raise ValueError(f"reply_depth must be at least 1, got {reply_depth!r}")
         self.exact = int(exact)
         self.reply = reply
+        self.reply_depth = int(reply_depth)
+        self.replies = 0  # opponent turns chosen by the reply rule in the playouts (diagnostics)
         self.exact_searches = 0  # alpha-beta searches run (one per candidate and world)
         self.exact_nodes = 0  # their nodes, summed
         self.exact_max = 0  # the largest search's nodes
@@ -198,10 +213,34 @@ class ExpertBot(StrongBot):
         horizon = self._horizon(state.deal_no, left, state.players)
         nxt = state.to_move
         if self.reply != "none" and nxt is not None and state.side(nxt) != state.side(self._me):
-            state = self._reply(state, nxt)
+            state = self._replies(state, rng, horizon)
             if state.phase != "play":
                 return state
         return self._run(_fast.from_state(state), rng, horizon)
+
+    def _replies(self, state: State, rng: random.Random, horizon: int) -> State:
+        """``state`` (an opponent to move) after the opponents' next :attr:`reply_depth` turns chosen by
+        :meth:`_reply`, the deciding side's turns between them by the playout policy (with its random moves,
+        drawn from ``rng``), stopping early at the end of deal ``horizon`` or of the round."""
+        me_side = state.side(self._me)
+        done = 0
+        t = _tables(self.rules)
+        eps = self.EPSILON
+        while state.phase == "play" and state.deal_no <= horizon:
+            seat = state.to_move
+            assert seat is not None
+            if state.side(seat) != me_side:
+                if done >= self.reply_depth:
+                    break
+                state = self._reply(state, seat)
+                done += 1
+                self.replies += 1
+            else:
+                if done >= self.reply_depth:
+                    break
+                code = _rollout_code(state, legal_codes(state), rng, eps, t, state._hands[seat])
+                state = apply_code(state, code)
+        return state
 
     def _reply(self, state: State, seat: int) -> State:
         """``state`` after ``seat``'s reply: greedy's choice on its View (``reply="greedy"``) or the playout policy's
@@ -210,8 +249,10 @@ class ExpertBot(StrongBot):
         if len(moves) == 1:
             return engine.apply(state, moves[0])
         if self.reply == "greedy":
-            v = seat_view(state, seat)
-            best = max(moves, key=lambda m: self._greedy.evaluate(v, m))
+            # GreedyBot.evaluate's value, its per-View context built once for all the moves (the same numbers)
+            ctx = _GreedyContext(seat_view(state, seat), self.rules)
+            sgn = -1.0 if self.rules.kryp else 1.0
+            best = max(moves, key=lambda m: sgn * ctx.value(m))
         else:
             t = _tables(self.rules)
             sign = -1.0 if t.kryp else 1.0
@@ -397,6 +438,7 @@ class ExpertBot(StrongBot):
             "exact_searches": self.exact_searches,
             "exact_nodes": self.exact_nodes,
             "exact_max": self.exact_max,
+            "replies": self.replies,
         }
 
 
