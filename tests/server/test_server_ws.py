@@ -288,6 +288,21 @@ def test_one_advice_request_per_version_is_free(tmp_path: Path) -> None:
             assert second["type"] == "error" and second["code"] == "rate_limited", second
 
 
+def test_the_first_review_request_is_free() -> None:
+    # the page asks for the game's review once, as the game ends, just after its last move and advice request:
+    # on an empty bucket it was ignored and the review never came (a flaky browser test in CI, 2026-12-05,
+    # tests/web/test_web_findings_w5.py::test_game_over_one_dialog_at_a_time); the first request of a connection
+    # passes an empty bucket, a second is charged as any other message
+    from kortbord.server import ws as ws_module
+
+    conn = ws_module.Connection(None, 0)  # type: ignore[arg-type]  # no socket needed to judge a message
+    assert ws_module._may_be_free('{"type": "review"}')
+    assert ws_module._free(conn, {"type": "review"}, 7)
+    assert not ws_module._free(conn, {"type": "review"}, 7)
+    assert not ws_module._free(conn, {"type": "review"}, 8)  # once per connection: the game is over
+    assert not ws_module._free(conn, {"type": "ping"}, 8)
+
+
 def test_flood_disconnects(tmp_path: Path) -> None:
     with make_client(tmp_path, ws_rate=1.0, ws_burst=2.0) as c:
         g = new_game(c, game="cribbage", seats=[{"kind": "human"}, {"kind": "human"}])

@@ -78,12 +78,13 @@ class RateLimit:
 
 def _may_be_free(raw: str) -> bool:
     """Whether the text ``raw`` could be a message :func:`_free` lets through (a cheap test before parsing)."""
-    return '"move"' in raw or '"advice"' in raw
+    return '"move"' in raw or '"advice"' in raw or '"review"' in raw
 
 
 def _free(conn: Connection, msg: Any, version: int) -> bool:
     """Whether ``msg`` (parsed JSON) passes although the bucket is empty: one ``move`` and one ``advice`` request
-    of the connection at each ``version`` of the game.  The game's pace bounds them (the version grows only by moves), and a page
+    of the connection at each ``version`` of the game, and its first ``review`` request (the page asks once, when
+    the game is over, just after its last moves and advice: ignored, the review never came).  The game's pace bounds them (the version grows only by moves), and a page
     asks for the aids' advice after every state: so a quick player's move is never refused by the rate limit,
     even at a table of four where three computers answer at once."""
     if not isinstance(msg, dict):
@@ -94,6 +95,9 @@ def _free(conn: Connection, msg: Any, version: int) -> bool:
         return True
     if kind == "advice" and conn.free_advice != version:
         conn.free_advice = version
+        return True
+    if kind == "review" and not conn.free_review:
+        conn.free_review = True
         return True
     return False
 
@@ -113,6 +117,7 @@ class Connection:
         #: the versions at which this connection last sent its free move and advice request (:func:`_free`)
         self.free_move = -1
         self.free_advice = -1
+        self.free_review = False  # its first review request passed an empty bucket
 
     def push(self, text: str, version: int) -> None:
         """Queue a state message (non-blocking) through :meth:`_put`."""
