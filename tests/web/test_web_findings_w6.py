@@ -213,7 +213,9 @@ def test_phone_long_banner_covers_no_button(server: str, browser: Any, lang: str
     create_game(page, server, "mulle")
     page.wait_for_function("() => document.querySelector('.mulle')?.dataset.mine === '1'")
     page.wait_for_selector("#hint-btn")
-    # a long sentence in the banner, as the page shows an event's line
+    # a long sentence in the banner, as the page shows an event's line (once it shows one: the banner is drawn
+    # after the table, a moment after the hint button on a loaded machine)
+    page.wait_for_selector("#last-event .text", state="attached")
     page.eval_on_selector("#last-event .text", "(t, s) => { t.textContent = s; }", LONG)
     page.wait_for_function("() => document.querySelector('#last-event').classList.contains('cut')")
     b = page.evaluate(_BANNER)
