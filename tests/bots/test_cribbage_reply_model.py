@@ -1,5 +1,5 @@
 """The strong Cribbage option ``reply`` (an opponent model in the pegging search) and the shared judgement of a
-sensible player's card, :func:`kortbord.bots.cribbage_strong.reply_values` (spec §2.4 the play: fifteens, 31,
+sensible player's card, :func:`kortbord.bots.cribbage_simple.judge_plays` (spec §2.4 the play: fifteens, 31,
 pairs, runs; the two-player game)."""
 
 from __future__ import annotations
@@ -9,11 +9,10 @@ import random
 import pytest
 
 from kortbord.bots import cribbage_strong as cs
-from kortbord.bots.cribbage_simple import GreedyBot
+from kortbord.bots.cribbage_simple import judge_plays
 from kortbord.bots.registry import make_bot
-from kortbord.cards import full_deck
+from kortbord.cards import full_deck, parse_cards
 from kortbord.cribbage import Rules, engine
-from kortbord.cribbage.moves import Play
 from kortbord.cribbage.view import view
 
 RULES = Rules.from_dict({"players": 2, "target": 121})
@@ -35,19 +34,24 @@ def _play_positions(n: int, seed: int) -> list[object]:
     return out
 
 
-def test_reply_values_is_greedys_judgement() -> None:
-    """The model is greedy's rule (``GreedyBot.play_value``): the same value for every legal card of 300 random
-    play positions, judged from the mover's seat (its hand, the cards laid, the starter, its discards)."""
-    greedy = GreedyBot()
-    for state in _play_positions(300, 4):
-        mover = engine.to_act(state)
-        v = view(state, mover)
-        seen = [c.rank for c in state.played] + [c.rank for c in v.discards] + [state.starter.rank]
-        nxt = 1 - mover
-        values = cs.reply_values(v.hand, seen, state.sequence, state.count, v.hand_sizes[nxt], nxt in v.passed)
-        for move in engine.legal_moves(state):
-            assert isinstance(move, Play)
-            assert values[move.card.rank] == pytest.approx(greedy.play_value(v, move), abs=1e-9)
+def test_judge_plays_values_from_the_rules() -> None:
+    """Spec §2.4: a fifteen scores 2, a 31 scores 2; the judgement adds 0.02 a pip (not to a 31) and takes off
+    2 points times the chance that the next player holds a card that pairs, 2 for one that makes 15 or 31, 3 for
+    one that makes a run -- the chance hypergeometric over the cards the judging player has not seen."""
+    five, ten, four = parse_cards("5S")[0], parse_cards("TD")[0], parse_cards("4C")[0]
+    king = parse_cards("KD")[0]
+    # nobody to answer (a go, or no cards left): the points and the pips only
+    assert judge_plays([five], [13], [king], 10, 0, True) == {5: pytest.approx(2.0 + 0.1)}
+    # 21 + 10 = 31 for 2: nothing offered after a 31
+    assert judge_plays([ten], [13, 9, 2], [king, parse_cards("9H")[0], parse_cards("2H")[0]], 21, 3, False) == {
+        10: pytest.approx(2.0)
+    }
+    # a lead of 4 with nothing seen: 3 fours unseen of 51 cards, the next player holds 1 card -> 3/51 to pair it
+    assert judge_plays([four], [], [], 0, 1, False) == {4: pytest.approx(0.08 - 2.0 * 3 / 51)}
+    # a card that passes 31 is not judged
+    assert judge_plays([ten, four], [13, 13, 5], [king, parse_cards("KH")[0], parse_cards("5H")[0]], 25, 2, True) == {
+        4: pytest.approx(0.08)
+    }
 
 
 def test_the_model_takes_the_expectation_not_the_minimum() -> None:

@@ -29,7 +29,7 @@ The random player lays away and plays uniformly at random; under Muggins it coun
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from math import comb
 from typing import Final
 
@@ -39,7 +39,7 @@ from kortbord.cribbage.moves import Accept, Announce, Discard, Move, MugginsCall
 from kortbord.cribbage.scoring import card_value, score_play, score_show, show_total
 from kortbord.cribbage.view import View
 
-__all__ = ["LEVELS", "GreedyBot", "RandomBot", "make_bot", "true_count"]
+__all__ = ["LEVELS", "GreedyBot", "RandomBot", "judge_plays", "make_bot", "true_count"]
 
 #: The levels :func:`make_bot` knows.
 LEVELS: Final = ("random", "greedy")
@@ -161,38 +161,10 @@ class GreedyBot:
         """
         if not isinstance(move, Play):
             return 0.0
-        card = move.card
-        seq = (*view.sequence, card)
-        count = view.count + card_value(card)
-        gain = float(score_play(seq).points)
-        if count == 31:
-            return gain
         opp = _next_player(view)
-        if opp is None:
-            return gain + _keep_value(view, card)
-        unseen = _unseen(view)
-        u, n = len(unseen), view.hand_sizes[opp]
-
-        def p_holds(cards: Iterable[Card]) -> float:
-            k = sum(1 for _ in cards)
-            if k <= 0 or n <= 0 or u <= 0:
-                return 0.0
-            return 1.0 - comb(u - k, n) / comb(u, n)  # hypergeometric: not one of the k among its n cards
-
-        risk = 0.0
-        # a pair for the next player (and a pair royal chance back for us is ignored)
-        risk += 2.0 * p_holds(c for c in unseen if c.rank == card.rank)
-        # a card that makes 15 or 31 (counts of 5 and 21 are the classic gifts: any ten-card answers them)
-        for total in (15, 31):
-            need = total - count
-            if 1 <= need <= 10:
-                risk += 2.0 * p_holds(c for c in unseen if card_value(c) == need)
-        # a run of three offered by the last two cards being near ranks
-        if view.sequence:
-            lo, hi = sorted((view.sequence[-1].rank, card.rank))
-            ends = {lo - 1, hi + 1} if hi - lo == 1 else {lo + 1} if hi - lo == 2 else set()
-            risk += 3.0 * p_holds(c for c in unseen if c.rank in ends and count + card_value(c) <= 31)
-        return gain - risk + _keep_value(view, card)
+        seen = [c.rank for c in _seen(view)]
+        n = view.hand_sizes[opp] if opp is not None else 0
+        return judge_plays(view.hand, seen, view.sequence, view.count, n, opp is None)[move.card.rank]
 
     # -- Muggins ---------------------------------------------------------------------------------------------
     def _muggins(self, view: View, legal_moves: Sequence[Move], rng: random.Random) -> Move:
@@ -236,15 +208,75 @@ def crib_estimate(cards: Sequence[Card]) -> float:
     return value
 
 
-def _unseen(view: View) -> list[Card]:
-    """Cards the viewer has not seen: the pack minus its hand and discards, the cards played, the starter and
-    the crib when face up."""
-    seen = set(view.hand) | set(view.discards) | {c for _, c in view.played}
+def _seen(view: View) -> list[Card]:
+    """Cards the viewer has seen besides its hand: its discards, the cards played, the starter and the crib when
+    face up."""
+    seen = set(view.discards) | {c for _, c in view.played}
     if view.starter is not None:
         seen.add(view.starter)
     if view.crib is not None:
         seen.update(view.crib)
-    return [c for c in _DECK if c not in seen]
+    return sorted(seen - set(view.hand), key=lambda c: (c.rank, c.suit))
+
+
+def judge_plays(
+    held: Sequence[Card], seen: Sequence[int], seq: Sequence[Card], count: int, n: int, passed: bool
+) -> dict[int, float]:
+    """A sensible player's judgement of each card it may lay (two players): greedy's pegging evaluation.
+
+    The points the card scores at once (spec §2.4 step 3), plus 0.02 a pip for laying high, minus the points it
+    offers the next player -- a pair (2), a fifteen or 31 (2), a run of three (3) -- each weighted by the chance,
+    hypergeometric over the cards the player has not seen, that the next player holds the answer
+    (the one place of this rule: :meth:`GreedyBot.play_value`, and the strong player's opponent model,
+    ``kortbord.bots.cribbage_strong``, judge with it).
+
+    Args:
+        held: the player's cards.
+        seen: ranks (1..13) of the other cards it has seen: every card laid this deal and the starter.
+        seq: the cards of the current count; ``count`` its total (0..31).
+        n: cards the next player holds; ``passed``: there is no next player to answer (it has said go in this
+            count, or no one else holds a card).
+    Returns:
+        ``{rank: value}`` in points for each rank of ``held`` that fits under 31 (a 31 is worth its points only).
+    """
+    unseen = [4] * 14  # by rank, from the player's seat: not its hand, not laid, not the starter
+    for c in held:
+        unseen[c.rank] -= 1
+    for r in seen:
+        unseen[r] -= 1
+    u = 52 - len(held) - len(seen)
+
+    def p_holds(k: int) -> float:
+        if k <= 0 or n <= 0 or u <= 0:
+            return 0.0
+        return 1.0 - comb(u - k, n) / comb(u, n)
+
+    values: dict[int, float] = {}
+    for c in held:
+        if c.rank in values or count + card_value(c) > 31:
+            continue
+        now = count + card_value(c)
+        gain = float(score_play((*seq, c)).points)
+        if now == 31:
+            values[c.rank] = gain
+            continue
+        value = gain + 0.02 * card_value(c)
+        if not passed:
+            risk = 2.0 * p_holds(unseen[c.rank])
+            for total in (15, 31):
+                need = total - now
+                if 1 <= need <= 9:
+                    risk += 2.0 * p_holds(unseen[need])
+                elif need == 10:
+                    risk += 2.0 * p_holds(sum(unseen[10:]))
+            if seq:
+                lo, hi = sorted((seq[-1].rank, c.rank))
+                ends = {lo - 1, hi + 1} if hi - lo == 1 else {lo + 1} if hi - lo == 2 else set()
+                k = sum(unseen[r] for r in ends if 1 <= r <= 13 and now + min(r, 10) <= 31)
+                risk += 3.0 * p_holds(k)
+            value -= risk
+        values[c.rank] = value
+    return values
 
 
 def _next_player(view: View) -> int | None:
@@ -255,12 +287,6 @@ def _next_player(view: View) -> int | None:
         if view.hand_sizes[seat] and seat not in view.passed:
             return seat
     return None
-
-
-def _keep_value(view: View, card: Card) -> float:
-    """A small preference (a fraction of a point) for laying high cards first and keeping low ones, which fit
-    late in a count, for the go (``view`` is unused by this simple rule)."""
-    return 0.02 * card_value(card)
 
 
 def make_bot(level: str, **opts: float) -> Bot[Move]:

@@ -58,11 +58,12 @@ from importlib import resources
 from typing import Any, Final
 
 from kortbord.bots import cribbage_board
+from kortbord.bots.cribbage_simple import judge_plays
 from kortbord.cards import Card, full_deck
 from kortbord.cribbage import engine
 from kortbord.cribbage.moves import Accept, Announce, Discard, Move, MugginsCall, Overcount, Play
 from kortbord.cribbage.rules import Rules
-from kortbord.cribbage.scoring import card_value, score_play, show_total
+from kortbord.cribbage.scoring import card_value, show_total
 from kortbord.cribbage.spec import SPEC
 from kortbord.cribbage.state import State
 from kortbord.cribbage.view import View
@@ -77,7 +78,6 @@ __all__ = [
     "discard_values",
     "peg_value",
     "peg_values",
-    "reply_values",
     "split_values",
     "true_count",
 ]
@@ -298,7 +298,7 @@ class StrongBot:
             (:class:`_PlayModel`).
         reply: an experiment (default 0: off, the search minimises at the opponent's choices): the temperature
             (points) of an opponent model in the pegging search (two players, not Lowball): on each sampled deal the
-            opponent lays a card drawn from a soft-max over :func:`reply_values`, judged from its own seat (it does
+            opponent lays a card drawn from a soft-max over :func:`judge_plays`, judged from its own seat (it does
             not see this player's hand), and the search takes the expectation instead of the minimum.
     Attributes:
         decisions: play decisions searched (more than one legal card) since the bot was made.
@@ -615,69 +615,11 @@ class _PlayModel:
         legal = [c for c in held if count + card_value(c) <= 31]
         if len(legal) <= 1:
             return 0.0
-        values = reply_values(held, seen, seq, count, n, passed)
+        values = judge_plays(held, seen, seq, count, n, passed)
         t = self.t
         top = max(values.values())
         norm = sum(math.exp((values[c.rank] - top) / t) for c in legal)  # each legal card (two of a rank: twice)
         return (values[card.rank] - top) / t - math.log(norm)
-
-
-def reply_values(
-    held: Sequence[Card], seen: Sequence[int], seq: Sequence[Card], count: int, n: int, passed: bool
-) -> dict[int, float]:
-    """A sensible player's judgement of each card it may lay (two players): greedy's pegging evaluation.
-
-    The points the card scores at once (spec §2.4 step 3), plus 0.02 a pip for laying high, minus the points it
-    offers the next player -- a pair (2), a fifteen or 31 (2), a run of three (3) -- each weighted by the chance,
-    hypergeometric over the cards the player has not seen, that the next player holds the answer
-    (:meth:`GreedyBot.play_value <kortbord.bots.cribbage_simple.GreedyBot.play_value>`'s rule, by rank).
-
-    Args:
-        held: the player's cards.
-        seen: ranks (1..13) of the other cards it has seen: every card laid this deal and the starter.
-        seq: the cards of the current count; ``count`` its total (0..31).
-        n: cards the next player holds; ``passed``: it has said go in this count (it answers nothing).
-    Returns:
-        ``{rank: value}`` in points for each rank of ``held`` that fits under 31 (a 31 is worth its points only).
-    """
-    unseen = [4] * 14  # by rank, from the player's seat: not its hand, not laid, not the starter
-    for c in held:
-        unseen[c.rank] -= 1
-    for r in seen:
-        unseen[r] -= 1
-    u = 52 - len(held) - len(seen)
-
-    def p_holds(k: int) -> float:
-        if k <= 0 or n <= 0 or u <= 0:
-            return 0.0
-        return 1.0 - math.comb(u - k, n) / math.comb(u, n)
-
-    values: dict[int, float] = {}
-    for c in held:
-        if c.rank in values or count + card_value(c) > 31:
-            continue
-        now = count + card_value(c)
-        gain = float(score_play((*seq, c)).points)
-        if now == 31:
-            values[c.rank] = gain
-            continue
-        value = gain + 0.02 * card_value(c)
-        if not passed:
-            risk = 2.0 * p_holds(unseen[c.rank])
-            for total in (15, 31):
-                need = total - now
-                if 1 <= need <= 9:
-                    risk += 2.0 * p_holds(unseen[need])
-                elif need == 10:
-                    risk += 2.0 * p_holds(sum(unseen[10:]))
-            if seq:
-                lo, hi = sorted((seq[-1].rank, c.rank))
-                ends = {lo - 1, hi + 1} if hi - lo == 1 else {lo + 1} if hi - lo == 2 else set()
-                k = sum(unseen[r] for r in ends if 1 <= r <= 13 and now + min(r, 10) <= 31)
-                risk += 3.0 * p_holds(k)
-            value -= risk
-        values[c.rank] = value
-    return values
 
 
 class _Search:
@@ -784,7 +726,7 @@ class _Search:
 
     def _modelled(self, state: State, mover: int, moves: Sequence[Move], alpha: float, beta: float) -> float:
         """The expected value of an opponent's choice under the reply model: a soft-max at temperature
-        ``self.reply`` (points) over :func:`reply_values` judged from the mover's own seat (its hand, the cards
+        ``self.reply`` (points) over :func:`judge_plays` judged from the mover's own seat (its hand, the cards
         laid, the starter and its discards -- not the searcher's hand).  Cards of weight under 1/1000 of the total
         are not searched; one card that carries it all keeps the alpha-beta window, several are searched with a
         full window."""
@@ -793,7 +735,7 @@ class _Search:
         seen += [c.rank for c in state._discards[mover]]
         if state.starter is not None:
             seen.append(state.starter.rank)
-        values = reply_values(
+        values = judge_plays(
             state._hands[mover],
             seen,
             state.sequence,
