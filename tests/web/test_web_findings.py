@@ -35,31 +35,9 @@ from drivers import (
     shot,
     wait_mine_or_over,
 )
-from web_layout import at_rest, nothing_moved, regions
+from web_layout import MOVE_BOXES, at_rest, nothing_moved, regions
 
 pytestmark = PLAYWRIGHT
-
-#: The smallest scrolling box a move button may sit in (px): a box that scrolls and is smaller than this is the
-#: "tiny box" a player had to scroll to read the moves.
-MIN_SCROLL_BOX = 200
-
-_MOVE_BOXES = """
-() => {
-  const vh = window.innerHeight, vw = window.innerWidth, out = [];
-  for (const b of document.querySelectorAll('.controls button.move')) {
-    const r = b.getBoundingClientRect();
-    if (r.top < 0 || r.bottom > vh + 1 || r.left < 0 || r.right > vw + 1) out.push(`${b.textContent} outside the viewport`);
-    for (let a = b.parentElement; a; a = a.parentElement) {
-      const cs = getComputedStyle(a);
-      if (!['auto', 'scroll', 'hidden'].includes(cs.overflowY)) continue;
-      const ar = a.getBoundingClientRect();
-      if (r.top < ar.top - 1 || r.bottom > ar.bottom + 1) out.push(`${b.textContent} clipped by its panel`);
-      if (a.scrollHeight > a.clientHeight + 1 && ar.height < MIN_BOX) out.push(`${b.textContent} in a ${Math.round(ar.height)} px scrolling box`);
-    }
-  }
-  return out;
-}
-""".replace("MIN_BOX", str(MIN_SCROLL_BOX))
 
 #: Notation a player must never read: a move ("T 5C", "C 8C x {...}"), a build id, a bare card code.
 NOTATION = re.compile(r"\b[CTBRDPL] (?:10|[A2-9TJQK])[SHDC]\b|\[B\d+\]|\b(?:10|[A2-9TJQK])[SHDC]\b|->")
@@ -79,7 +57,7 @@ def test_phone_mulle_moves_and_whole_sentences(server: str, browser: Any) -> Non
         frame = regions(page)
         page.click(f".hand-card[data-code='{card}']")
         nothing_moved(page, frame)
-        problems = page.evaluate(_MOVE_BOXES)
+        problems = page.evaluate(MOVE_BOXES)
         assert not problems, problems
         n = page.locator(".controls button.move").count()
         if n > most:
@@ -90,7 +68,7 @@ def test_phone_mulle_moves_and_whole_sentences(server: str, browser: Any) -> Non
         for group in page.eval_on_selector_all(".controls button.group", "bs => bs.map(b => b.dataset.group)"):
             page.click(f".controls button.group[data-group='{group}']")
             nothing_moved(page, frame)
-            problems = page.evaluate(_MOVE_BOXES)
+            problems = page.evaluate(MOVE_BOXES)
             assert not problems, problems
             if not opened:
                 opened = True

@@ -44,8 +44,7 @@ from drivers import (
     new_context,
     shot,
 )
-from test_web_findings import _MOVE_BOXES
-from web_layout import at_rest, fits_one_screen, nothing_moved, regions
+from web_layout import MOVE_BOXES, at_rest, fits_one_screen, nothing_moved, regions
 
 pytestmark = PLAYWRIGHT
 
@@ -88,7 +87,7 @@ def test_phone_mulle_builds_side_by_side(seeded_server: str, browser: Any) -> No
             assert layout["rows"] <= math.ceil(n / per_row), f"{n} builds in {layout['rows']} rows"
             assert not layout["covered"], layout["covered"]
             assert not layout["scrolls"], "the table scrolls"
-            problems = host.evaluate(_MOVE_BOXES)
+            problems = host.evaluate(MOVE_BOXES)
             assert not problems, problems
             fits_one_screen(host, [".controls button.move", ".build"])
             shot(host, f"w6-phone-{n}-builds", full=False)

@@ -13,6 +13,30 @@ VIEWPORTS = ((1280, 800), (1366, 768), (390, 844))
 #: The regions every table has (stable class names, also for other modules to hook on).
 REGIONS = (".opponents", ".scores", ".table", ".banner", ".turn")
 
+#: The smallest scrolling box a move button may sit in (px): a box that scrolls and is smaller than this is the
+#: "tiny box" a player had to scroll to read the moves.
+MIN_SCROLL_BOX = 200
+
+#: The problems of the chosen card's move buttons (a list of sentences, empty when none): a button outside the
+#: viewport, clipped by a panel it sits in, or in a scrolling box under MIN_SCROLL_BOX px.
+MOVE_BOXES = """
+() => {
+  const vh = window.innerHeight, vw = window.innerWidth, out = [];
+  for (const b of document.querySelectorAll('.controls button.move')) {
+    const r = b.getBoundingClientRect();
+    if (r.top < 0 || r.bottom > vh + 1 || r.left < 0 || r.right > vw + 1) out.push(`${b.textContent} outside the viewport`);
+    for (let a = b.parentElement; a; a = a.parentElement) {
+      const cs = getComputedStyle(a);
+      if (!['auto', 'scroll', 'hidden'].includes(cs.overflowY)) continue;
+      const ar = a.getBoundingClientRect();
+      if (r.top < ar.top - 1 || r.bottom > ar.bottom + 1) out.push(`${b.textContent} clipped by its panel`);
+      if (a.scrollHeight > a.clientHeight + 1 && ar.height < MIN_BOX) out.push(`${b.textContent} in a ${Math.round(ar.height)} px scrolling box`);
+    }
+  }
+  return out;
+}
+""".replace("MIN_BOX", str(MIN_SCROLL_BOX))
+
 _PROBLEMS = """
 (extra) => {
   const out = [];

@@ -916,16 +916,17 @@ export class GamePage {
     const over = [...this.events].reverse().find((e) => e.kind === "game_over");
     if (m.game === "mulle") {
       const sides: number[] = (over?.winners ?? r.winners ?? v.winners ?? []) as number[];
-      if (!sides.length) return t("draw");
       // one voice: the viewer is "you" throughout (never "You win! Astrid wins"), other seats by their names
       // inside a sentence the viewer is "you"/"du" (never "Du" mid-line); the winners are not said again after
       // "You win!" when the viewer's side won alone
       const you = lang() === "sv" ? "du" : "you";
       const side = (s: number) => (v.teams ? t("team", { n: s + 1 }) : s === me ? you : this.name(s));
       const mine = me === null ? null : (v.seat_sides?.[me] ?? me);
-      const head = mine === null ? "" : sides.includes(mine) ? t("youWin") : t("youLose");
       const scores: number[] = (over?.scores ?? r.scores ?? v.scores ?? []) as number[];
       const tally = scores.map((p, s) => `${side(s)} ${p}`).join(", ");
+      // a draw says the scores too: the same points on every side ("A draw. Game score: you 12, Anna 12.")
+      if (!sides.length) return [t("draw"), tally ? `${t("gameScore")}: ${tally}.` : ""].filter(Boolean).join(" ");
+      const head = mine === null ? "" : sides.includes(mine) ? t("youWin") : t("youLose");
       const winners = mine !== null && sides.length === 1 && sides[0] === mine ? "" : `${t("winners", { names: sides.map((s) => (v.teams ? side(s) : this.name(s))).join(", ") })}.`;
       return [head, winners, tally ? `${t("gameScore")}: ${tally}.` : ""]
         .filter(Boolean)

@@ -247,7 +247,30 @@ export class MulleTable implements Table {
     const area = this.root.querySelector<HTMLElement>(".stage > .tablearea");
     if (area) cards = Math.min(cards, area.getBoundingClientRect().bottom); // cards scrolled out of the table's box
     body.style.maxHeight = `${Math.max(box.getBoundingClientRect().height, Math.floor(stage.bottom - cards))}px`;
+    if (body.scrollHeight <= body.clientHeight + 1) return;
+    // The list does not fit the room below the cards (a tall table on a phone, long ways of packing): first the
+    // list grouped, if grouping makes it shorter (drawn again, fitted again); still too long (a group's ways,
+    // opened), the sheet rises over the table's lowest cards as far as it needs, the whole stage at most -- every
+    // move stays in sight, never in a small scrolling box.
+    const key = this.squeezeKey();
+    if (this.squeezed !== key && body.querySelector(".allmoves") && !body.querySelector("#moves-back")) {
+      this.squeezed = key;
+      const before = body.querySelectorAll(".allmoves button").length;
+      this.draw();
+      const after = this.root.querySelectorAll(".stage > .actions .allmoves button").length;
+      if (after < before) return;
+    }
+    const b = this.root.querySelector<HTMLElement>(".stage > .actions .sheet-body");
+    if (b && b.scrollHeight > b.clientHeight + 1) b.style.maxHeight = `${Math.floor(stage.height)}px`;
   }
+
+  /** The choice the squeezed (grouped) list belongs to: this state's version and the chosen hand card. */
+  private squeezeKey(): string {
+    return `${this.version}:${this.cardIdx}`;
+  }
+
+  /** Set by fitActions when the chosen card's list did not fit ungrouped (squeezeKey); reset by a new choice. */
+  private squeezed: string | null = null;
 
   private seatBox(s: number): HTMLElement {
     const v = this.v;
@@ -498,7 +521,8 @@ export class MulleTable implements Table {
       // that is only the move above is not listed again
       const groups = groupMoves(cm).filter((g) => g.moves.some((m) => !exact.includes(m)));
       const open = groups.find((g) => g.key === this.group && g.moves.length > 1);
-      const grouped = others.length > GROUP_OVER;
+      // grouped when long, or when the list as it is does not fit the room below the table's cards (fitActions)
+      const grouped = others.length > GROUP_OVER || (this.squeezed === this.squeezeKey() && groupMoves(others).length < others.length);
       const list = h("div", { class: "allmoves" });
       const moveButton = (m: MulleMove) =>
         h(

@@ -1,0 +1,131 @@
+"""A chosen Mulle card's moves on a phone when the table is tall: every move in sight at once, never clipped by its
+panel, whatever the deal.  A fresh-clone CI run found a deal (a table of three rows, a card with six ways of
+building and packaging, each two lines long in Swedish) whose list ran out of the room below the table's cards.
+
+The positions are built with the engine (:func:`kortbord.mulle.position.position`) and shown to the page in place of
+its game's state (the WebSocket's state messages rewritten on the way in), so the deal is the one the case needs;
+the legal moves the page must offer are the engine's."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+from drivers import PLAYWRIGHT, PageErrors, close_modals, create_game, new_context, shot
+from web_layout import MOVE_BOXES
+
+from kortbord import core
+from kortbord.cards import Card
+from kortbord.mulle.position import position
+from kortbord.mulle.state import Build
+
+pytestmark = PLAYWRIGHT
+
+SPEC = core.get("mulle")
+
+#: (name, loose table cards, seat 0's hand, seat 1's hand, builds (id, cards, value, owner seat), the card chosen).
+CASES = [
+    # ten loose cards and three builds; 5S has six moves, four of them building 14 on 9S (with and without packages):
+    # ungrouped they need twice the room below the cards, grouped they fit
+    (
+        "six-long-ways",
+        ["9S", "9S", "KD", "TC", "5H", "JD", "7D", "6S", "5H", "7D"],
+        ["8C", "5S", "9C", "AC"],
+        ["7C", "4H", "5D", "JD"],
+        [("B1", ["2S", "3H"], 5, 1), ("B2", ["2H", "JC"], 13, 1), ("B3", ["2D", "6C"], 8, 0)],
+        "5S",
+    ),
+    # six ways of packaging 6D with a 7 on a build of 13
+    (
+        "six-packages",
+        ["JH", "7S", "9H", "QC", "4S", "JH", "3C", "7H", "9C"],
+        ["8C", "KC", "6D", "6C"],
+        ["TD", "8H", "KD", "4H"],
+        [("B1", ["AC", "4C"], 5, 1), ("B2", ["6D", "7D"], 13, 1), ("B3", ["4D", "JD"], 15, 1)],
+        "6D",
+    ),
+    # a group of eight ways (3H builds 11 on 8S, packaging 3C+8C, 4C+7C, 5D+6D in every combination): opened, the
+    # ways need more room than lies below the cards -- the sheet rises over the table
+    (
+        "eight-ways-opened",
+        ["8S", "3C", "8C", "4C", "7C", "5D", "6D", "2H", "TD", "QH"],
+        ["3H", "KS", "QS", "JS"],
+        ["2D", "9D", "TD", "JD"],
+        [("B1", ["2C", "5C"], 7, 1), ("B2", ["AH", "8H"], 9, 1)],
+        "3H",
+    ),
+]
+
+#: How much of each table card shows above the moves' sheet: (card's top, the sheet's top) in px.
+_UNDER_SHEET = """
+() => {
+  const sheet = document.querySelector('.stage > .actions .sheet-body').getBoundingClientRect();
+  return [...document.querySelectorAll('.stage > .tablearea .cardbtn img.card')]
+    .map((c) => [c.getBoundingClientRect().top, c.getBoundingClientRect().height, sheet.top]);
+}
+"""
+
+
+def _position(table: list[str], hand: list[str], opp: list[str], builds: list[Any]) -> tuple[dict[str, Any], list[Any]]:
+    """Seat 0's view of the position and its legal moves, as the server's state message carries them."""
+    bs = [Build(id=i, cards=tuple(Card.parse(c) for c in cs), value=v, owner=o) for i, cs, v, o in builds]
+    state = position(to_move=0, hands=[hand, opp], table=table, builds=bs)
+    return SPEC.view(state, 0).to_json(), [SPEC.move_json(m) for m in SPEC.legal_moves(state)]
+
+
+def _show(page: Any, view: dict[str, Any], legal: list[Any]) -> None:
+    """Rewrite every state message to seat 0 of the page's game into ``view`` with ``legal``, seat 0 to move."""
+
+    def route(ws: Any) -> None:
+        server = ws.connect_to_server()
+
+        def from_server(msg: str | bytes) -> None:
+            if isinstance(msg, str):
+                data = json.loads(msg)
+                if data.get("type") == "state" and data.get("seat") == 0:
+                    data.update(view=view, legal_moves=legal, to_act=0, status="playing")
+                    msg = json.dumps(data)
+            ws.send(msg)
+
+        server.on_message(from_server)
+
+    page.route_web_socket(re.compile(r"/ws/games/"), route)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
+def test_phone_moves_of_a_tall_table_all_in_sight(server: str, browser: Any, case: tuple[Any, ...]) -> None:
+    name, table, hand, opp, builds, card = case
+    view, legal = _position(table, hand, opp, builds)
+    want = {m["notation"] for m in legal if m["card"] == card}
+    assert len(want) >= 6, want  # the case is the long list it is meant to be
+    ctx = new_context(browser, width=390, height=844, lang="sv", speed="off")
+    page = ctx.new_page()
+    errors = PageErrors(page)
+    _show(page, view, legal)
+    create_game(page, server, "mulle", options={"game_length": "single_round"})
+    page.wait_for_selector(f".mulle .hand-card[data-code='{card}']")
+    close_modals(page)
+    page.click(f".hand-card[data-code='{card}']")
+    page.wait_for_selector(".controls .allmoves")
+    problems = page.evaluate(MOVE_BOXES)
+    assert not problems, problems
+    shot(page, f"moves-fit-{name}", full=False)
+    groups = page.eval_on_selector_all(".controls button.group", "bs => bs.map(b => b.dataset.group)")
+    if not page.locator("#moves-back").count() and groups and name != "eight-ways-opened":
+        # grouping was enough: the sheet stays below the table's cards' corners (rank and suit in sight)
+        for top, height, sheet in page.evaluate(_UNDER_SHEET):
+            assert top + 0.4 * height <= sheet, (top, height, sheet)
+    reach = set(page.eval_on_selector_all(".controls button.move[data-move]", "bs => bs.map(b => b.dataset.move)"))
+    for group in groups:
+        page.click(f".controls button.group[data-group='{group}']")
+        page.wait_for_selector("#moves-back")
+        problems = page.evaluate(MOVE_BOXES)
+        assert not problems, (group, problems)
+        shot(page, f"moves-fit-{name}-{group.replace(' ', '_')}", full=False)
+        reach |= set(page.eval_on_selector_all(".controls button.move[data-move]", "bs => bs.map(b => b.dataset.move)"))
+        page.click("#moves-back")
+    assert reach == want
+    errors.check()
+    ctx.close()
