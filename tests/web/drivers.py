@@ -138,17 +138,25 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 BUILDS_SEED = f"{3:064x}"
 
 
-@pytest.fixture(scope="module")
-def seeded_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A server whose every game is dealt from :data:`BUILDS_SEED` (``create_app(seed_factory=...)``)."""
+@contextlib.contextmanager
+def serving_seed(tmp_path_factory: pytest.TempPathFactory, seed: str) -> Iterator[str]:
+    """A server (a fresh database, the computer moving at once) whose every game is dealt from ``seed``
+    (``create_app(seed_factory=...)``); yields its base URL."""
     tmp = tmp_path_factory.mktemp("web-seeded")
     port = free_port()
     code = (
         "import uvicorn; from kortbord.server.app import create_app; "
         f"uvicorn.run(create_app(database_url='sqlite+aiosqlite:///{tmp / 't.db'}', bot_delay=0, "
-        f"seed_factory=lambda: {BUILDS_SEED!r}), host='127.0.0.1', port={port}, log_level='warning')"
+        f"seed_factory=lambda: {seed!r}), host='127.0.0.1', port={port}, log_level='warning')"
     )
     with serving([sys.executable, "-c", code], port, tmp) as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def seeded_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server whose every game is dealt from :data:`BUILDS_SEED` (:func:`serving_seed`)."""
+    with serving_seed(tmp_path_factory, BUILDS_SEED) as base:
         yield base
 
 

@@ -1,4 +1,4 @@
-"""A Mulle game that ends level says so with the scores: "Oavgjort. Ställning: du 29, Anna 29." -- not a bare
+"""A Mulle game that ends level says so with the scores: "Oavgjort. Ställning: du 29, Greta 29." -- not a bare
 "Oavgjort." (a fresh-clone CI run dealt a single round between two people that ended level; the game-over line
 then gave no score at all).  The deal is the server's seed :data:`DRAW_SEED`, played out by both seats taking
 their first legal move; the test finds the final scores with the engine (the same seed, the same moves) and fails,
@@ -7,12 +7,11 @@ saying so, if that play no longer ends level."""
 from __future__ import annotations
 
 import re
-import sys
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from drivers import PLAYWRIGHT, PageErrors, create_game, free_port, new_context, serving
+from drivers import PLAYWRIGHT, MulleTable, serving_seed
 from test_web_table import PLAY_OUT, _game_id, _token
 
 from kortbord import core
@@ -42,14 +41,7 @@ def _engine_result() -> dict[str, Any]:
 @pytest.fixture(scope="module")
 def draw_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A server whose every game is dealt from :data:`DRAW_SEED`."""
-    tmp = tmp_path_factory.mktemp("web-draw")
-    port = free_port()
-    code = (
-        "import uvicorn; from kortbord.server.app import create_app; "
-        f"uvicorn.run(create_app(database_url='sqlite+aiosqlite:///{tmp / 't.db'}', bot_delay=0, "
-        f"seed_factory=lambda: {DRAW_SEED!r}), host='127.0.0.1', port={port}, log_level='warning')"
-    )
-    with serving([sys.executable, "-c", code], port, tmp) as base:
+    with serving_seed(tmp_path_factory, DRAW_SEED) as base:
         yield base
 
 
@@ -57,31 +49,19 @@ def test_a_level_game_says_the_scores(draw_server: str, browser: Any) -> None:
     result = _engine_result()
     assert result["winners"] == [] and len(set(result["scores"])) == 1, f"the seed no longer ends level: {result}"
     level = result["scores"][0]
-    host_ctx = new_context(browser, width=1280, height=800, speed="off", name="Anna")
-    guest_ctx = new_context(browser, width=390, height=844, lang="sv", speed="off")
-    host, guest = host_ctx.new_page(), guest_ctx.new_page()
-    errors = [PageErrors(p) for p in (host, guest)]
-    create_game(host, draw_server, "mulle", options={"game_length": "single_round"}, seat1="human")
-    host.wait_for_selector(".invite-url")
-    url = host.input_value(".invite-url")
+    table = MulleTable(browser, width=390, height=844, lang="sv")
+    host, guest = table.host, table.guest
+    table.sit_down(draw_server)
     gid = _game_id(host)
-    guest.goto(url)
-    guest.wait_for_function("() => !document.querySelector('#join-btn').disabled")
-    guest.fill("#join-name", "Greta")
-    guest.click("#join-btn")
-    guest.wait_for_selector(".mulle .hand-card")
     host.evaluate(PLAY_OUT, [gid, [_token(host, gid), _token(guest, gid)]])
     for page in (host, guest):
         page.wait_for_selector("#round-summary")
         page.click("#summary-close")
         page.wait_for_selector("#game-over", state="visible")
-    said = guest.inner_text("#game-over .result")
-    assert said.startswith("Oavgjort."), said
-    assert re.search(rf"\bdu {level}\b", said) and f"Anna {level}" in said, said
     said = host.inner_text("#game-over .result")
+    assert said.startswith("Oavgjort."), said
+    assert re.search(rf"\bdu {level}\b", said) and f"Greta {level}" in said, said
+    said = guest.inner_text("#game-over .result")
     assert said.startswith("A draw."), said
-    assert re.search(rf"\byou {level}\b", said) and f"Greta {level}" in said, said
-    for e in errors:
-        e.check()
-    for c in (host_ctx, guest_ctx):
-        c.close()
+    assert re.search(rf"\byou {level}\b", said) and len(re.findall(rf"\b{level}\b", said)) == 2, said
+    table.close()
