@@ -76,7 +76,10 @@ def _position(table: list[str], hand: list[str], opp: list[str], builds: list[An
 
 
 def _show(page: Any, view: dict[str, Any], legal: list[Any]) -> None:
-    """Rewrite every state message to seat 0 of the page's game into ``view`` with ``legal``, seat 0 to move."""
+    """Rewrite every state message to seat 0 of the page's game into ``view`` with ``legal``, seat 0 to move, all
+    at the first message's version (the computer's moves in the real game behind it are no new state to the page,
+    which would put the chosen card back)."""
+    first: list[int] = []
 
     def route(ws: Any) -> None:
         server = ws.connect_to_server()
@@ -85,7 +88,8 @@ def _show(page: Any, view: dict[str, Any], legal: list[Any]) -> None:
             if isinstance(msg, str):
                 data = json.loads(msg)
                 if data.get("type") == "state" and data.get("seat") == 0:
-                    data.update(view=view, legal_moves=legal, to_act=0, status="playing")
+                    first[:] = first or [data["version"]]
+                    data.update(view=view, legal_moves=legal, to_act=0, status="playing", version=first[0])
                     msg = json.dumps(data)
             ws.send(msg)
 
