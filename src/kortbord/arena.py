@@ -772,6 +772,8 @@ def _terminate_raises() -> Iterator[None]:
 def _kill_pool(pool: ProcessPoolExecutor) -> None:
     """Cancel the queued tasks and terminate the worker processes (a strong bot may be deep in a search)."""
     processes = list((getattr(pool, "_processes", None) or {}).values())
+    # taken before shutdown, which drops the pool's reference to it (wait=False)
+    manager = getattr(pool, "_executor_manager_thread", None)
     pool.shutdown(wait=False, cancel_futures=True)
     for proc in processes:
         with contextlib.suppress(Exception):
@@ -783,8 +785,8 @@ def _kill_pool(pool: ProcessPoolExecutor) -> None:
                 proc.kill()
     # The pool's manager thread closes its wake-up pipe once it sees the workers gone; the interpreter's exit hook
     # writes to that pipe, so a race between the two printed "OSError: Bad file descriptor" at exit (CI, under
-    # load).  Waiting for the thread to finish closes the pipe first: the hook then skips it.
-    manager = getattr(pool, "_executor_manager_thread", None)
+    # load).  Waiting for the thread to finish closes the pipe first: the hook then skips it.  (The thread must be
+    # taken before the shutdown: read after it, it was always None, and the wait never happened.)
     if manager is not None:
         with contextlib.suppress(Exception):
             manager.join(timeout=5.0)
