@@ -255,13 +255,10 @@ export class MulleTable implements Table {
     const key = this.squeezeKey();
     if (this.squeezed !== key && body.querySelector(".allmoves") && !body.querySelector("#moves-back")) {
       this.squeezed = key;
-      const before = body.querySelectorAll(".allmoves button").length;
-      this.draw();
-      const after = this.root.querySelectorAll(".stage > .actions .allmoves button").length;
-      if (after < before) return;
+      this.draw(); // grouped, and fitted again by this method (which then only rises, if need be)
+      return;
     }
-    const b = this.root.querySelector<HTMLElement>(".stage > .actions .sheet-body");
-    if (b && b.scrollHeight > b.clientHeight + 1) b.style.maxHeight = `${Math.floor(stage.height)}px`;
+    body.style.maxHeight = `${Math.floor(stage.height)}px`;
   }
 
   /** The choice the squeezed (grouped) list belongs to: this state's version and the chosen hand card. */
