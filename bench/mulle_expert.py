@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from kortbord import arena
@@ -37,6 +39,7 @@ _KEYS = {
     "exact": int,
     "reply": str,
     "reply_depth": int,
+    "race": float,
 }
 
 
@@ -66,6 +69,12 @@ def _factory(spec: arena.BotSpec, game: str, rules: Any) -> Any:
     return arena.registry.make_bot(game, spec.level, rules)
 
 
+def _play_one(job: tuple[arena.ArenaConfig, int]) -> Any:
+    """One game of a ``--jobs`` run, in a worker process."""
+    config, i = job
+    return arena.play_game(config, i, factory=_factory)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--a", required=True)
@@ -76,6 +85,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--option", action="append", default=[], help="a rules option key=value (repeatable)")
     ap.add_argument("--json", default=None)
     ap.add_argument("--every", type=int, default=20, help="print the figures so far every this many games")
+    ap.add_argument(
+        "--jobs", type=int, default=1, help="worker processes (the games are the same; the expert counts need 1)"
+    )
     args = ap.parse_args(argv)
     rules = tuple(sorted((k, arena.parse_option_value(v)) for k, _, v in (o.partition("=") for o in args.option)))
     config = arena.ArenaConfig("mulle", (_parse(args.a), _parse(args.b)), games=args.games, seed=args.seed, rules=rules)
@@ -88,8 +100,13 @@ def main(argv: list[str] | None = None) -> int:
         bots.append(bot)
         return bot
 
-    for i in range(args.first, args.games):
-        records.append(arena.play_game(config, i, factory=factory))
+    if args.jobs > 1:
+        pool = ProcessPoolExecutor(args.jobs, mp_context=multiprocessing.get_context("fork"))
+        played = pool.map(_play_one, [(config, i) for i in range(args.first, args.games)], chunksize=1)
+    else:
+        played = (arena.play_game(config, i, factory=factory) for i in range(args.first, args.games))
+    for i, record in enumerate(played, start=args.first):
+        records.append(record)
         if (i + 1) % args.every == 0 and i + 1 < args.games:
             # a checkpoint: the figures so far (whole blocks only), so a run stopped early still says something
             done = records[: len(records) - len(records) % 2]

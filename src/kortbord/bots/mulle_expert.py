@@ -57,10 +57,14 @@ from kortbord.mulle.transitions import apply_code
 from kortbord.mulle.view import View, sample_state, unseen_cards
 from kortbord.mulle.view import view as seat_view
 
-__all__ = ["HORIZONS", "ITERATIONS", "ExpertBot"]
+__all__ = ["HORIZONS", "ITERATIONS", "LEVEL_ITERATIONS", "LEVEL_RACE", "ExpertBot", "make_expert"]
 
-#: Worlds sampled per decision at the ``expert`` level.
+#: Worlds sampled per decision by an ``ExpertBot`` made without ``iterations`` (the experiments' default: strong's).
 ITERATIONS: Final = 150
+#: The registry's ``expert`` level (:func:`make_expert`): at most this many worlds a decision ...
+LEVEL_ITERATIONS: Final = 200
+#: ... raced (``race``): a candidate is dropped once the leader beats it by this many standard errors.
+LEVEL_RACE: Final = 2.5
 #: The playout horizons (``horizon`` option).
 HORIZONS: Final = ("deal", "round")
 #: How the next seat's immediate reply to a candidate is chosen (``reply`` option): by the playout policy with its
@@ -124,9 +128,13 @@ class ExpertBot(StrongBot):
         exact: int = 0,
         reply: str = "none",
         reply_depth: int = 1,
+        race: float | None = None,
     ) -> None:
         super().__init__(
-            rules, iterations=ITERATIONS if iterations is None else iterations, time_budget_ms=time_budget_ms
+            rules,
+            iterations=ITERATIONS if iterations is None else iterations,
+            time_budget_ms=time_budget_ms,
+            race=race,
         )
         if horizon not in HORIZONS:
             raise ValueError(f"horizon must be one of {', '.join(HORIZONS)}, got {horizon!r}")
@@ -556,3 +564,35 @@ def _peek_code(
         if val > best_v:
             best_v, best = val, c
     return best
+
+
+def make_expert(
+    rules: Rules | None, *, iterations: int | None = None, time_budget_ms: float | None = None
+) -> ExpertBot:
+    """The Mulle ``expert`` level of :mod:`kortbord.bots.registry`: strong's search with racing (``race`` =
+    :data:`LEVEL_RACE`) over at most ``iterations`` sampled worlds a decision (None: :data:`LEVEL_ITERATIONS`).
+
+    Without the trail inference (``infer=False``): a decision then depends only on the View, the legal moves and
+    the rng, like strong's, so one cached bot can serve every table of a server worker and a game replays from
+    its seeds alone (the inference remembers the bot's last position, and gained no point shown).
+
+    Why racing: strong halves its candidates every four worlds, so a good move is often dropped on the noise of
+    four playouts; against its own search given unlimited worlds that costs about 5 points a round, and the
+    expert's schedule about 1.5 (``bench/mulle_regret.py``, docs/bots.md "A Mulle expert").
+
+    Args:
+        rules: the game's rules (None: the ``standard`` profile).
+        iterations: the most worlds a decision samples (>= 1); racing stops sooner once one candidate is left.
+        time_budget_ms: an optional wall-clock cap per decision, milliseconds (None: none; see StrongBot).
+    Returns:
+        An :class:`ExpertBot`.
+    Raises:
+        ValueError: a non-positive cap or iteration count.
+    """
+    return ExpertBot(
+        rules,
+        iterations=LEVEL_ITERATIONS if iterations is None else iterations,
+        time_budget_ms=time_budget_ms,
+        race=LEVEL_RACE,
+        infer=False,
+    )

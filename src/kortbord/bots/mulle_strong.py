@@ -294,6 +294,10 @@ class StrongBot:
             ``rng`` whatever the machine's load.
         time_budget_ms: an optional wall-clock cap per decision, milliseconds (None: no cap).  When it bites the
             search stops early, ``last_stats["capped"]`` is true and :attr:`capped` is incremented.
+        race: None (strong's): the worse half of the candidates is dropped every :attr:`BATCH` worlds.  A number
+            ``z`` > 0: *racing* instead -- from :attr:`RACE_MIN` worlds on, after every world, a candidate is
+            dropped when the best mean beats it by more than ``z`` standard errors of their paired per-world
+            differences (the same worlds, the same playout seeds), and the search stops when one is left.
     Attributes:
         decisions: decisions searched (more than one legal move) since the bot was made.
         capped: how many of them the time cap cut short.
@@ -315,17 +319,27 @@ class StrongBot:
     #: play the playouts on the fast core (:mod:`kortbord.mulle.fast`) when it supports the rules: the same moves
     #: in the same order, so the same choices as on the engine (``tests/mulle/test_fast_playouts.py``).
     fast_playouts: bool = True
+    #: worlds every candidate sees before racing (``race``) may drop one.
+    RACE_MIN: Final = 8
     #: weight of the greedy evaluation added to a candidate's mean playout outcome when candidates are ranked (the
     #: halving cuts and the final choice); strong's 0.0 leaves the mean alone (the greedy value only breaks ties).
     PRIOR_WEIGHT: float = 0.0
 
     def __init__(
-        self, rules: Rules | None, *, iterations: int | None = None, time_budget_ms: float | None = None
+        self,
+        rules: Rules | None,
+        *,
+        iterations: int | None = None,
+        time_budget_ms: float | None = None,
+        race: float | None = None,
     ) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError("iterations must be at least 1")
         if time_budget_ms is not None and not time_budget_ms > 0:
             raise ValueError("time_budget_ms must be positive")
+        if race is not None and not float(race) > 0:
+            raise ValueError(f"race must be positive, got {race!r}")
+        self.race = None if race is None else float(race)
         self.rules = rules or Rules()
         self.iterations: int = ITERATIONS if iterations is None else int(iterations)
         self.time_budget_ms = None if time_budget_ms is None else float(time_budget_ms)
@@ -361,6 +375,10 @@ class StrongBot:
         capped = False
         total = [0.0] * len(moves)
         count = [0] * len(moves)
+        race = self.race
+        # racing: each candidate's sum of squared outcomes and each pair's sum of products (paired differences)
+        square = [0.0] * len(moves)
+        cross = [[0.0] * len(moves) for _ in moves] if race is not None else []
         t = _tables(self.rules)
         sign = -1.0 if t.kryp else 1.0
         me = view.seat
@@ -394,7 +412,16 @@ class StrongBot:
                 total[i] += value
                 count[i] += 1
             worlds += 1
-            if worlds % self.BATCH == 0 and len(alive) > 2:
+            if race is not None:
+                for a, (i, vi) in enumerate(results):
+                    square[i] += vi * vi
+                    for j, vj in results[a + 1 :]:
+                        cross[min(i, j)][max(i, j)] += vi * vj
+                if worlds >= self.RACE_MIN:
+                    alive = self._race(alive, total, square, cross, worlds, prior, race)
+                    if len(alive) == 1:
+                        break
+            elif worlds % self.BATCH == 0 and len(alive) > 2:
                 alive = self._halve(alive, total, count, prior, self.PRIOR_WEIGHT)
             if cap is not None and worlds < self.iterations and time.perf_counter() > cap[0]:
                 capped = True
@@ -449,6 +476,34 @@ class StrongBot:
             alive, key=lambda i: (-(total[i] / count[i] + weight * prior[i]) if count[i] else 1e9, -prior[i])
         )
         return ranked[: max(2, (len(ranked) + 1) // 2)]
+
+    @staticmethod
+    def _race(
+        alive: list[int],
+        total: list[float],
+        square: list[float],
+        cross: list[list[float]],
+        n: int,
+        prior: list[float],
+        z: float,
+    ) -> list[int]:
+        """The candidates of ``alive`` (each seen in the same ``n`` worlds) not shown worse than the leader: the
+        leader (best mean, greedy value breaking ties) and every candidate whose paired difference from it (sums
+        ``total``, ``square`` and the pair's ``cross`` product sum, ``cross[min][max]``) is at most ``z`` standard
+        errors above 0.  Order kept."""
+        top = max(alive, key=lambda i: (total[i], prior[i]))
+        keep = []
+        for i in alive:
+            if i == top:
+                keep.append(i)
+                continue
+            c = cross[i][top] if i < top else cross[top][i]
+            d = total[top] - total[i]
+            dd = square[top] + square[i] - 2.0 * c  # the sum of the squared per-world differences
+            var = max(0.0, (dd - d * d / n) / (n - 1))
+            if d / n <= z * (var / n) ** 0.5:
+                keep.append(i)
+        return keep
 
     def _playout(self, state: State, rng: random.Random) -> State | _fast.FastState:
         """Play ``state`` on with :func:`rollout_policy` to the end of the current deal (or of the next one when
