@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from kortbord.bots import registry
-from kortbord.bots.mulle_expert import ExpertBot
+from kortbord.bots.mulle_expert import LEVEL_ITERATIONS, LEVEL_RACE, ExpertBot
 from kortbord.bots.mulle_strong import StrongBot
 from kortbord.mulle import Game, Rules
 
@@ -83,6 +83,22 @@ def test_racing_that_never_drops_is_the_search_without_cuts_and_a_hair_trigger_s
         assert hair.last_stats["worlds"] in (StrongBot.RACE_MIN, 12)
         stopped_early += hair.last_stats["worlds"] == StrongBot.RACE_MIN
     assert stopped_early >= 4  # ties of the mean to the last digit are rare: it stopped at the minimum
+
+
+def test_the_expert_level_races_over_its_worlds_and_is_reproducible() -> None:
+    bot: Any = registry.make_bot("mulle", "expert")
+    assert isinstance(bot, ExpertBot)
+    assert (bot.iterations, bot.race, bot.infer, bot.time_budget_ms) == (LEVEL_ITERATIONS, LEVEL_RACE, False, None)
+    assert registry.level_work("mulle", "expert") == {"iterations": LEVEL_ITERATIONS}
+    assert "expert" in registry.player_levels("mulle")
+    assert "expert" not in registry.LEVELS["cribbage"]  # no Cribbage expert earns the name yet (docs/bots.md)
+    view, legal = _positions(1, seed=9)[0]
+    first = bot.choose(view, legal, random.Random(3))
+    stats = dict(bot.last_stats)
+    again: Any = registry.make_bot("mulle", "expert")
+    assert again.choose(view, legal, random.Random(3)) == first and again.last_stats == stats
+    assert 1 <= stats["worlds"] <= LEVEL_ITERATIONS
+    assert stats["playouts"] <= LEVEL_ITERATIONS * min(len(set(legal)), StrongBot.MAX_CANDIDATES)
 
 
 @pytest.mark.parametrize("race", [0, -1.0])

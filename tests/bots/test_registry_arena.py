@@ -47,7 +47,7 @@ def _strong_available(game: str) -> bool:
 # ------------------------------------------------------------------------------------------------ the registry
 def test_levels_of_both_games() -> None:
     levels = ("random", "beginner", "casual", "greedy", "strong")
-    assert {"mulle": levels, "cribbage": levels} == registry.LEVELS
+    assert {"mulle": (*levels, "expert"), "cribbage": levels} == registry.LEVELS
     for game in registry.GAMES:
         for level in ("random", "beginner", "casual", "greedy"):
             bot = registry.make_bot(game, level)
@@ -57,7 +57,7 @@ def test_levels_of_both_games() -> None:
 
 @pytest.mark.parametrize(
     ("game", "level", "message"),
-    [("chess", "greedy", "unknown game"), ("mulle", "deep", "random, beginner, casual, greedy, strong")],
+    [("chess", "greedy", "unknown game"), ("mulle", "deep", "random, beginner, casual, greedy, strong, expert")],
 )
 def test_unknown_game_or_level_is_refused(game: str, level: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):

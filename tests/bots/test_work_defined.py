@@ -77,17 +77,17 @@ def _cpu_hogs() -> Iterator[None]:
             hog.wait()
 
 
-@pytest.mark.parametrize("game", ["mulle", "cribbage"])
-def test_the_same_seed_gives_the_same_decisions_on_a_busy_and_an_idle_machine(game: str) -> None:
+@pytest.mark.parametrize(("game", "level"), [("mulle", "strong"), ("mulle", "expert"), ("cribbage", "strong")])
+def test_the_same_seed_gives_the_same_decisions_on_a_busy_and_an_idle_machine(game: str, level: str) -> None:
     positions = POSITIONS[game](4)
     assert len(positions) == 4
-    idle = _decisions(registry.make_bot(game, "strong"), positions, seed=7)
+    idle = _decisions(registry.make_bot(game, level), positions, seed=7)
     with _cpu_hogs():
-        busy_bot = registry.make_bot(game, "strong")
+        busy_bot = registry.make_bot(game, level)
         busy = _decisions(busy_bot, positions, seed=7)
     assert busy == idle
     assert busy_bot.capped == 0 and busy_bot.decisions == len(positions)  # type: ignore[attr-defined]
-    again = _decisions(registry.make_bot(game, "strong"), positions, seed=7)
+    again = _decisions(registry.make_bot(game, level), positions, seed=7)
     assert again == idle
 
 

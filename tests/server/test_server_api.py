@@ -102,6 +102,12 @@ def test_notices_and_default_seats(tmp_path: Path) -> None:
             "genius",
         ),
         ({"game": "mulle", "seats": [{"kind": "human"}, {"kind": "bot"}]}, 422, "bad_request", "level"),
+        (  # the expert level is Mulle's only (docs/bots.md): Cribbage refuses it and names its levels
+            {"game": "cribbage", "seats": [{"kind": "human"}, {"kind": "bot", "level": "expert"}]},
+            422,
+            "bad_request",
+            "unknown bot level 'expert'; choose random, beginner, casual, greedy, strong",
+        ),
         ({"game": "mulle", "seats": [{"kind": "human"}, {"kind": "alien"}]}, 422, "bad_request", "kind"),
         ({"game": "mulle", "rules": {"colour": "red"}}, 422, "bad_rules", "colour"),
         ({"game": "mulle", "rules": {"capture_duty": "sometimes"}}, 422, "bad_rules", "capture_duty"),
@@ -247,25 +253,20 @@ def test_logs_never_show_seat_tokens(tmp_path: Path, caplog: pytest.LogCaptureFi
     assert "SECRET" not in text and "token=***&x=1" in text and "invite=***" in text
 
 
-@pytest.mark.parametrize("game", ["mulle", "cribbage"])
-def test_the_strong_computer_plays_at_the_table(tmp_path: Path, game: str) -> None:
+@pytest.mark.parametrize(("game", "level"), [("mulle", "strong"), ("mulle", "expert"), ("cribbage", "strong")])
+def test_the_strong_computer_plays_at_the_table(tmp_path: Path, game: str, level: str) -> None:
     # The table offers the same levels as the terminal games and the arena (kortbord.bots.registry), strong
-    # included, and a strong computer really moves: a bots-only game runs to its end.
+    # included (and Mulle's expert), and a search computer really moves: the game runs to its end.
     import random
 
     from server_helpers import play_random
 
     rules = {"game_length": "single_round"} if game == "mulle" else {"target": 61}
     with make_client(tmp_path) as c:
-        assert c.get(f"/api/options/{game}").json()["bot_levels"] == [
-            "random",
-            "beginner",
-            "casual",
-            "greedy",
-            "strong",
-        ]
+        levels = ["random", "beginner", "casual", "greedy", "strong"] + (["expert"] if game == "mulle" else [])
+        assert c.get(f"/api/options/{game}").json()["bot_levels"] == levels
         created = new_game(
-            c, game=game, rules=rules, players=2, seats=[{"kind": "human"}, {"kind": "bot", "level": "strong"}]
+            c, game=game, rules=rules, players=2, seats=[{"kind": "human"}, {"kind": "bot", "level": level}]
         )
         with c.websocket_connect(f"/ws/games/{created['game_id']}?token={created['token']}") as ws:
             last = play_random(ws, random.Random(1))

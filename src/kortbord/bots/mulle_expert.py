@@ -1,4 +1,9 @@
-"""The expert Mulle computer player: the strong search plus what the opponent's trails prove about its hand.
+"""The expert Mulle computer player, and the search variants measured on the way to it (issue #14 item 3).
+
+The registry's ``expert`` level is :func:`make_expert`: strong's search with its candidates *raced* (``race``,
+:meth:`kortbord.bots.mulle_strong.StrongBot._race`) over at most :data:`LEVEL_ITERATIONS` worlds, without the
+trail inference below.  The rest of this module is :class:`ExpertBot`'s options, most of them experiments that
+gained nothing shown (docs/bots.md, "The Mulle expert").
 
 :class:`ExpertBot` is :class:`kortbord.bots.mulle_strong.StrongBot` (determinised search over sampled worlds,
 successive halving, fast playouts on :mod:`kortbord.mulle.fast`) with one more piece of card reading and options
@@ -577,8 +582,8 @@ def make_expert(
     its seeds alone (the inference remembers the bot's last position, and gained no point shown).
 
     Why racing: strong halves its candidates every four worlds, so a good move is often dropped on the noise of
-    four playouts; against its own search given unlimited worlds that costs about 5 points a round, and the
-    expert's schedule about 1.5 (``bench/mulle_regret.py``, docs/bots.md "A Mulle expert").
+    four playouts; against its own search given unlimited worlds that costs about 7 points a round, and the
+    expert's schedule about 2 (``bench/mulle_regret.py``, docs/bots.md "The Mulle expert").
 
     Args:
         rules: the game's rules (None: the ``standard`` profile).

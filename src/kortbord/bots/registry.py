@@ -16,15 +16,17 @@ so a level means the same player everywhere.  :data:`BOTS` has one entry per gam
 * ``strong`` -- the search players of :mod:`kortbord.bots.mulle_strong` and :mod:`kortbord.bots.cribbage_strong`
   (``StrongBot(rules, *, iterations=None, time_budget_ms=None, ...)``), imported only when asked for, so a
   terminal game at another level never pays for them;
-* ``expert`` -- reserved (:data:`PLAYER_LEVELS`): the deeper search levels land beside ``strong``.
+* ``expert`` -- Mulle only: strong's search with its candidates raced over at most 200 worlds
+  (:func:`kortbord.bots.mulle_expert.make_expert`); a Cribbage expert is not offered until one earns the name
+  (docs/bots.md).
 
 The levels offered to people are :data:`PLAYER_LEVELS` (:func:`player_levels`); each level of :data:`BOTS` is
 described in plain words, English and Swedish, by the catalogue entry ``levels.<game>.<level>``
 (``kortbord/i18n/common.json``), which :func:`describe` fills with the level's rates; :func:`miscounts` gives a
 Cribbage level's Muggins rates (the lobby and the terminal read these).
 
-A search level is a fixed amount of *work* (:attr:`Level.work`: Mulle 150 sampled worlds a decision; Cribbage
-5,000 search nodes over at most 1,000 sampled deals a play decision), never a time: the same seed gives the same
+A search level is a fixed amount of *work* (:attr:`Level.work`: Mulle 150 sampled worlds a decision, expert at
+most 200; Cribbage 5,000 search nodes over at most 1,000 sampled deals a play decision), never a time: the same seed gives the same
 decisions on a busy or an idle machine.  A time limit (``time_budget_ms``) is only an optional cap a caller (the
 web table under load) may add; a capped decision is reported by the bot (``last_stats["capped"]``, the counters
 ``decisions`` and ``capped``).  If a strong module cannot be imported, asking for the
@@ -129,6 +131,7 @@ BOTS: Final[dict[str, dict[str, Level]]] = {
         "casual": _people("mulle", slip_rate=0.12, overlook_rate=0.10),
         "greedy": _simple("mulle", "greedy"),
         "strong": _strong("mulle", iterations=150),
+        "expert": Level("kortbord.bots.mulle_expert", "make_expert", None, work=(("iterations", 200),)),
     },
     "cribbage": {
         "random": dataclasses.replace(_simple("cribbage", "random", takes_rules=False), muggins=(0.0, 0.0)),
@@ -147,7 +150,7 @@ BOTS: Final[dict[str, dict[str, Level]]] = {
 }
 
 #: The levels offered to people, weakest first, where a game has them (:func:`player_levels`); ``random`` and
-#: ``greedy`` stay as research and arena anchors.  ``expert`` is reserved for the deeper search levels.
+#: ``greedy`` stay as research and arena anchors.  ``expert``: Mulle's (Cribbage has none yet).
 PLAYER_LEVELS: Final = ("beginner", "casual", "strong", "expert")
 
 #: The games with Muggins (a rules option ``muggins``), whose levels have miscount rates (:func:`miscounts`).
@@ -175,8 +178,8 @@ _RATE_OPTIONS: Final = ("slip_rate", "overlook_rate", "miss_rate", "catch_rate")
 OPTIONS: Final[dict[str, str]] = {
     "time_budget_ms": "an optional cap on the thinking time per decision in milliseconds (strong; default none: "
     "the level's fixed work); a decision it cuts short is reported and depends on the machine's load",
-    "iterations": "search iterations per decision: Mulle sampled worlds (strong default 150), Cribbage sampled "
-    "deals (alone: exactly that many; with nodes: at most); reproducible from the seed",
+    "iterations": "search iterations per decision: Mulle sampled worlds (strong default 150, expert at most 200), "
+    "Cribbage sampled deals (alone: exactly that many; with nodes: at most); reproducible from the seed",
     "nodes": "Cribbage: search nodes per play decision over all its deals (strong default 5000, with at most 1000 "
     "deals); reproducible from the seed",
     "slip_rate": "beginner, casual: chance 0..1 of a worse move among the plausible ones (its 2nd or 3rd best "
@@ -423,7 +426,7 @@ def make_bot(
     Args:
         game: the game's registry name (``"mulle"``, ``"cribbage"``).
         level: one of the game's :data:`LEVELS` (``"random"``, ``"beginner"``, ``"casual"``, ``"greedy"``,
-            ``"strong"``).
+            ``"strong"``; Mulle also ``"expert"``).
         rules: the game's ``Rules``, a rules dict (``Rules.from_dict``) or None (the default rules).  Mulle bots
             are given the rules (the View does not carry them); Cribbage Views carry theirs.
         time_budget_ms: strong: an optional wall-clock cap per decision, milliseconds (None: no cap).  When it
