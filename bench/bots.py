@@ -11,6 +11,7 @@ Targets (each measured by :func:`kortbord.arena.run_arena`, seats swapped fairly
 6. Cribbage strong discard decisions: p95 under 100 ms (the max is printed too).
 7. The levels for people (run 5): in each game ``beginner`` scores fewer points than ``casual`` and ``casual``
    fewer than ``greedy``, per round (Mulle) and per deal (Cribbage), by the duplicate margin against greedy.
+8. Mulle: expert beats greedy in >= 85% of two-player games to 100, over >= 400 games (run 6; issue #14 item 3).
 
 Runs 1 and 3 (and 5) also print the duplicate margin against greedy: points per round (Mulle) or per deal
 (Cribbage) more than greedy with the same cards, with its cluster-robust 95% interval (see :mod:`kortbord.arena`).
@@ -29,6 +30,7 @@ Usage (from the repository root, after ``make test`` or ``make run`` has set up 
     .venv/bin/python bench/bots.py --mulle-games 100 --cribbage-games 300 --selfplay-deals 200
     .venv/bin/python bench/bots.py --only 3,4 --json bench-bots.json
     .venv/bin/python bench/bots.py --only 5 --mulle-games 200 --cribbage-games 400   # the levels for people
+    .venv/bin/python bench/bots.py --only 6                # the Mulle expert against greedy (12 min on 2 cores)
 """
 
 from __future__ import annotations
@@ -161,7 +163,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--time-budget-ms", type=float, default=None, help="strong bots' budget (default: theirs)")
     ap.add_argument(
-        "--only", default="1,2,3,4", help="runs to do, e.g. 1,3 (targets 5-6 come with runs 1 and 3; 5: people levels)"
+        "--only",
+        default="1,2,3,4,6",
+        help="runs to do, e.g. 1,3 (targets 5-6 come with runs 1 and 3; 5: people levels; 6: Mulle expert)",
     )
     ap.add_argument("--json", default=None, help="write the rows and the arena summaries to this file")
     args = ap.parse_args(argv)
@@ -197,6 +201,20 @@ def main(argv: list[str] | None = None) -> int:
             )
         )
         emit(_dup_row(s, "Mulle strong minus greedy, duplicate rounds", cmd))
+    if 6 in runs:
+        n = args.mulle_games
+        s = _run(
+            console, ArenaConfig("mulle", (strong("expert"), BotSpec("greedy")), games=n, seed=args.seed), args.jobs
+        )
+        report["summaries"]["mulle expert v greedy"] = s
+        cmd = _command("mulle", "expert,greedy", n, args.seed, args.jobs, budget)
+        emit(_win_row(s, "A:expert", 0.85, OFFICIAL["mulle"], "8. Mulle expert beats greedy >= 85% (to 100)", cmd))
+        emit(
+            _time_row(
+                s["results"]["A:expert"]["decision_ms"]["all"], 250, "5. Mulle expert p95 < 250 ms", cmd, args.jobs
+            )
+        )
+        emit(_dup_row(s, "Mulle expert minus greedy, duplicate rounds", cmd))
     if 2 in runs:
         n = args.mulle_games
         s = _run(
