@@ -101,7 +101,10 @@ def test_the_expert_level_races_over_its_worlds_and_is_reproducible() -> None:
     assert stats["playouts"] <= LEVEL_ITERATIONS * min(len(set(legal)), StrongBot.MAX_CANDIDATES)
 
 
-@pytest.mark.parametrize("race", [0, -1.0])
-def test_a_race_threshold_must_be_positive(race: float) -> None:
-    with pytest.raises(ValueError, match="race must be positive"):
+@pytest.mark.parametrize("race", [0, -1.0, float("nan"), float("inf"), True, "2"])
+def test_a_race_threshold_must_be_a_positive_finite_number(race: Any) -> None:
+    # an infinite threshold would compare 0 <= inf * 0 (nan) and drop a candidate that ties the leader
+    with pytest.raises(ValueError, match="race must be a positive finite number"):
         StrongBot(None, race=race)
+    with pytest.raises(ValueError, match="race must be a positive finite number"):
+        ExpertBot(None, race=race)

@@ -38,6 +38,7 @@ legal move is returned at once.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections import Counter
@@ -337,8 +338,10 @@ class StrongBot:
             raise ValueError("iterations must be at least 1")
         if time_budget_ms is not None and not time_budget_ms > 0:
             raise ValueError("time_budget_ms must be positive")
-        if race is not None and not float(race) > 0:
-            raise ValueError(f"race must be positive, got {race!r}")
+        if race is not None and (
+            isinstance(race, bool) or not isinstance(race, int | float) or not 0 < race < math.inf  # nan, inf too
+        ):
+            raise ValueError(f"race must be a positive finite number of standard errors, got {race!r}")
         self.race = None if race is None else float(race)
         self.rules = rules or Rules()
         self.iterations: int = ITERATIONS if iterations is None else int(iterations)
