@@ -65,7 +65,7 @@ def bot_help(game: str) -> str:
             parts.append("expert (thinks ahead harder; the hardest opponent)")
     return (
         f"Computer level (default: {DEFAULT_LEVEL}): {'; '.join(parts)}; random and greedy are test opponents. "
-        "The game's intro describes the level."
+        "When you play, the game's intro describes the level."
     )
 
 
