@@ -189,32 +189,23 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(pair[0])
         report["targets"].append(pair[1])
 
+    def mulle_search_v_greedy(level: str, goal: float, target: int) -> None:
+        """Runs 1 (strong) and 6 (expert): ``level`` against greedy in games to 100, its win-rate target
+        (``target``: the target's number), its decision p95 and its duplicate margin."""
+        n = args.mulle_games
+        s = _run(console, ArenaConfig("mulle", (strong(level), BotSpec("greedy")), games=n, seed=args.seed), args.jobs)
+        report["summaries"][f"mulle {level} v greedy"] = s
+        cmd = _command("mulle", f"{level},greedy", n, args.seed, args.jobs, budget)
+        text = f"{target}. Mulle {level} beats greedy >= {100 * goal:.0f}% (to 100)"
+        emit(_win_row(s, f"A:{level}", goal, OFFICIAL["mulle"], text, cmd))
+        times = s["results"][f"A:{level}"]["decision_ms"]["all"]
+        emit(_time_row(times, 250, f"5. Mulle {level} p95 < 250 ms", cmd, args.jobs))
+        emit(_dup_row(s, f"Mulle {level} minus greedy, duplicate rounds", cmd))
+
     if 1 in runs:
-        n = args.mulle_games
-        s = _run(console, ArenaConfig("mulle", (strong(), BotSpec("greedy")), games=n, seed=args.seed), args.jobs)
-        report["summaries"]["mulle strong v greedy"] = s
-        cmd = _command("mulle", "strong,greedy", n, args.seed, args.jobs, budget)
-        emit(_win_row(s, "A:strong", 0.75, OFFICIAL["mulle"], "1. Mulle strong beats greedy >= 75% (to 100)", cmd))
-        emit(
-            _time_row(
-                s["results"]["A:strong"]["decision_ms"]["all"], 250, "5. Mulle strong p95 < 250 ms", cmd, args.jobs
-            )
-        )
-        emit(_dup_row(s, "Mulle strong minus greedy, duplicate rounds", cmd))
+        mulle_search_v_greedy("strong", 0.75, 1)
     if 6 in runs:
-        n = args.mulle_games
-        s = _run(
-            console, ArenaConfig("mulle", (strong("expert"), BotSpec("greedy")), games=n, seed=args.seed), args.jobs
-        )
-        report["summaries"]["mulle expert v greedy"] = s
-        cmd = _command("mulle", "expert,greedy", n, args.seed, args.jobs, budget)
-        emit(_win_row(s, "A:expert", 0.85, OFFICIAL["mulle"], "8. Mulle expert beats greedy >= 85% (to 100)", cmd))
-        emit(
-            _time_row(
-                s["results"]["A:expert"]["decision_ms"]["all"], 250, "5. Mulle expert p95 < 250 ms", cmd, args.jobs
-            )
-        )
-        emit(_dup_row(s, "Mulle expert minus greedy, duplicate rounds", cmd))
+        mulle_search_v_greedy("expert", 0.85, 8)
     if 2 in runs:
         n = args.mulle_games
         s = _run(
