@@ -106,13 +106,16 @@ class ExpertBot(StrongBot):
             the next seat, so ``reply_depth=n`` models the opponent as greedy for its next ``n`` moves; a large
             ``n`` (e.g. 99) models it as greedy to the horizon.  Rules: the engine's (``engine.legal_moves``).
             (Experiment of 2026-12-05 against greedy: bench/results/mulle-expert-2026-12-05.md.)
+        race: None (strong's halving) or a positive finite number of standard errors: the candidates are raced
+            (:class:`kortbord.bots.mulle_strong.StrongBot`'s ``race``); the ``expert`` level uses
+            :data:`LEVEL_RACE` (:func:`make_expert`).
     Attributes:
         facts: per opponent seat, the cards it may still hold in this deal (None: no fact yet), from its trails.
         trails_read: opponent trails read so far; excluded: cards excluded by them (summed over trails).
         exact_searches, exact_nodes, exact_max: the ``exact`` searches run, their nodes summed, the largest's.
     Raises:
         ValueError: a non-positive cap or iteration count, an unknown horizon or reply, an epsilon outside 0..1,
-            a negative ``exact``, a ``reply_depth`` below 1.
+            a negative ``exact``, a ``reply_depth`` below 1, a ``race`` that is not a positive finite number.
     """
 
     name = "expert"
