@@ -389,6 +389,29 @@ def card_with_most_moves(legal: list[str]) -> str:
     return max(counts, key=lambda c: counts[c])
 
 
+def moves_in_reach(page: Any) -> set[str]:
+    """The moves the chosen Mulle card's controls offer as they stand (notation): every move button's, and in an
+    opened build's or package's ways every move its package buttons make -- each set of packages pressed once (in
+    the buttons' order), read off the move button they leave, all pressed buttons released again at the end."""
+    moves = ".controls button.move[data-move]"
+    out = set(page.eval_on_selector_all(moves, "bs => bs.map(b => b.dataset.move)"))
+    chips = page.eval_on_selector_all(".controls .pkgpick", "bs => bs.map(b => b.dataset.pkg)")
+
+    def walk(start: int) -> None:
+        out.update(page.eval_on_selector_all(moves, "bs => bs.map(b => b.dataset.move)"))
+        for j in range(start, len(chips)):
+            chip = page.locator(f".controls .pkgpick[data-pkg='{chips[j]}']")
+            if chip.is_disabled():
+                continue
+            chip.click()
+            walk(j + 1)
+            chip.click()
+
+    if chips:
+        walk(0)
+    return out
+
+
 def mulle_turns(page: Any, limit: int = 80) -> Iterator[list[str]]:
     """Our turns of a Mulle game against the computer until it is over: each yields the legal moves with the
     dialogs closed; once the test has looked (and put back any card it chose), plays :func:`choose_mulle_move` by

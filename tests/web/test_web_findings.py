@@ -27,6 +27,7 @@ from drivers import (
     close_modals,
     create_game,
     lay_away_first_two,
+    moves_in_reach,
     mulle_click_move,
     mulle_turns,
     new_context,
@@ -73,9 +74,7 @@ def test_phone_mulle_moves_and_whole_sentences(server: str, browser: Any) -> Non
             if not opened:
                 opened = True
                 shot(page, "60-phone-mulle-sv-group", full=False)
-            reach |= set(
-                page.eval_on_selector_all(".controls button.move[data-move]", "bs => bs.map(b => b.dataset.move)")
-            )
+            reach |= moves_in_reach(page)
             page.click("#moves-back")
         assert reach == {m for m in legal if m.split()[1].split("+")[0] == card}
         page.click(f".hand-card[data-code='{card}']")  # put it back, then play by the usual policy

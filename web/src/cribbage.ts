@@ -65,6 +65,7 @@ export class CribbageTable implements Table {
     WIDE.addEventListener("change", () => {
       if (this.msg && this.root.isConnected) this.root.querySelector(".boardbox > svg.board")?.replaceWith(this.board());
     });
+    window.addEventListener("resize", () => this.fitTable());
   }
 
   /** Where the show panel's "dismissed" mark is kept for this game (so a reload does not reopen it). */
@@ -276,6 +277,27 @@ export class CribbageTable implements Table {
       me !== null ? this.myArea(me) : "",
     );
     if (this.showOpen && this.shows.length) this.root.append(this.showModal());
+    this.fitTable();
+  }
+
+  /** The table's box holds what it shows without scrolling (three or four players leave it short: the opponents'
+   * boxes take the room).  The newest callout stays in sight -- the oldest go first, the log keeps them; a count
+   * settled in the show says its groups in the spoken count only ("fifteen two, ... a pair is fourteen"), their
+   * list left out (class tight), then its cards too (tighter) -- the show summary and the log have them all.
+   * Looked at after each draw and when the window's size changes. */
+  private fitTable(): void {
+    const center = this.root.querySelector<HTMLElement>(".center");
+    if (!center || !center.isConnected) return;
+    const scrolls = () => center.scrollHeight > center.clientHeight + 1;
+    const list = center.querySelector<HTMLElement>(":scope > .callouts");
+    const below = () => !!list && list.getBoundingClientRect().bottom > center.getBoundingClientRect().bottom + 1;
+    while (list && list.children.length > 1 && (scrolls() || below())) list.firstElementChild!.remove();
+    const settled = Array.from(center.querySelectorAll<HTMLElement>(".settled"));
+    for (const b of settled) b.classList.remove("tight", "tighter");
+    for (const cls of ["tight", "tighter"]) {
+      if (!settled.length || !scrolls()) break;
+      for (const b of settled) b.classList.add(cls);
+    }
   }
 
   /** The pegboard at the scores, the rear pegs where they stood, its rows as the screen's width has them. */

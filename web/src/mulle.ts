@@ -84,6 +84,7 @@ export class MulleTable implements Table {
       this.loose = [];
       this.builds = [];
       this.group = null;
+      this.pkgPick = [];
       // a hand card chosen before a reload of this very state is chosen again (still in the hand)
       const kept = this.myTurn() ? keptChoice(msg.version, this.v.hand ?? []) : null;
       if (kept) {
@@ -541,7 +542,8 @@ export class MulleTable implements Table {
             `◂ ${t("movesBack", { card: short(card) })}`,
           ),
         );
-        for (const m of open.moves) list.append(moveButton(m));
+        if (open.moves[0].kind === "B" || open.moves[0].kind === "P") this.packagePicker(list, open.moves);
+        else for (const m of open.moves) list.append(moveButton(m));
       } else {
         list.append(h("span", { class: "lbl" }, `${t("movesWith", { card: short(card) })}:`));
         for (const g of grouped ? groups : others.map((m) => ({ key: m.text, moves: [m] }))) {
@@ -570,9 +572,88 @@ export class MulleTable implements Table {
     return section;
   }
 
+  /** An opened build's or package's ways (the same move with other packages taken along, spec §2.5): one button
+   * per package the ways take (a twin pair taken twice has two), pressed to take it along, and the one move of
+   * the packages pressed -- so 26 ways (two aces and three queens packed with a 13) are 7 buttons and a move, not
+   * 26 sentences taller than a phone's table.  A package that no way takes with the ones pressed cannot be
+   * pressed (a card is in one package at most). */
+  private packagePicker(list: HTMLElement, ways: MulleMove[]): void {
+    const pairKey = ([a, b]: [string, string]) => `${a}+${b}`;
+    const counts = (pairs: string[]) => {
+      const c = new Map<string, number>();
+      for (const p of pairs) c.set(p, (c.get(p) ?? 0) + 1);
+      return c;
+    };
+    const covers = (m: MulleMove, want: Map<string, number>) => {
+      const has = counts(m.pkg.map(pairKey));
+      return [...want].every(([p, n]) => (has.get(p) ?? 0) >= n);
+    };
+    // the package buttons: every pair the ways take, as many copies as one way takes it, in the ways' order
+    const chips: { id: string; pair: string }[] = [];
+    for (const m of ways) {
+      const has = counts(m.pkg.map(pairKey));
+      for (const [pair, n] of has) {
+        for (let k = chips.filter((c) => c.pair === pair).length; k < n; k++) chips.push({ id: `${pair}#${k}`, pair });
+      }
+    }
+    // in the table's order (the aces' packages together), not the order the ways happen to come in
+    const table: string[] = this.v.table ?? [];
+    const at = (pair: string) => pair.split("+").map((c) => table.indexOf(c));
+    chips.sort((x, y) => at(x.pair)[0] - at(y.pair)[0] || at(x.pair)[1] - at(y.pair)[1]);
+    this.pkgPick = this.pkgPick.filter((id) => chips.some((c) => c.id === id));
+    const picked = () => counts(this.pkgPick.map((id) => id.split("#")[0]));
+    const chosen = picked();
+    const exact = ways.find((m) => m.pkg.length === this.pkgPick.length && covers(m, chosen));
+    list.append(h("span", { class: "lbl", id: "pkg-label" }, `${t("pkgTakeAlong")}:`));
+    const row = h("div", { class: "pkgpicks", role: "group", "aria-labelledby": "pkg-label" });
+    for (const c of chips) {
+      const on = this.pkgPick.includes(c.id);
+      const more = new Map(chosen);
+      more.set(c.pair, (more.get(c.pair) ?? 0) + 1);
+      const can = on || ways.some((m) => covers(m, more));
+      const [a, b] = c.pair.split("+");
+      row.append(
+        h(
+          "button",
+          {
+            class: `move small pkgpick${on ? " on" : ""}`,
+            "data-pkg": c.id,
+            "aria-pressed": String(on),
+            disabled: !can,
+            onclick: () => {
+              this.pkgPick = on ? this.pkgPick.filter((id) => id !== c.id) : [...this.pkgPick, c.id];
+              this.draw();
+              this.root.querySelector<HTMLElement>(`.pkgpick[data-pkg="${c.id}"]`)?.focus();
+            },
+          },
+          `${short(a)}+${short(b)}`,
+        ),
+      );
+    }
+    list.append(row);
+    if (exact) {
+      list.append(
+        h(
+          "button",
+          {
+            class: "move legal primary pkgplay",
+            "data-move": exact.text,
+            onclick: () => this.play(exact.text),
+            onmouseenter: () => this.preview(exact),
+            onfocus: () => this.preview(exact),
+          },
+          this.describeMove(exact, false),
+        ),
+      );
+    }
+  }
+
+  private pkgPick: string[] = []; // the packages pressed in an opened build's or package's ways (packagePicker)
+
   /** Open one group of the chosen card's moves (null: back to all of them). */
   private openGroup(key: string | null): void {
     this.group = key;
+    this.pkgPick = [];
     this.draw();
     const first = this.root.querySelector<HTMLElement>(key === null ? ".allmoves .group" : ".allmoves .move");
     first?.focus();
@@ -697,6 +778,7 @@ export class MulleTable implements Table {
     this.loose = [];
     this.builds = [];
     this.group = null;
+    this.pkgPick = [];
     this.draw();
     this.focusSel(`.hand-card[data-idx="${i}"]`);
   }
@@ -757,6 +839,7 @@ export class MulleTable implements Table {
       this.loose = [];
       this.builds = [];
       this.group = null;
+      this.pkgPick = [];
       this.draw();
       return true;
     }
@@ -932,7 +1015,7 @@ export function describeMove(m: MulleMove, withCard = true): string {
     case "D":
       return `${by}${t("mv_D", { v: m.value! })}`;
     case "P":
-      return `${by}${t("mv_P", { card, on: short(m.on!) })}`;
+      return `${by}${m.pkg.length ? t("mv_Ppkg", { card, on: short(m.on!), pkg: joinAnd("mulle", m.pkg.map(([a, b]) => `${short(a)}+${short(b)}`), lang()) }) : t("mv_P", { card, on: short(m.on!) })}`;
     case "L":
       return `${by}${t("mv_L", {})}`;
   }
