@@ -361,8 +361,11 @@ function drawNewGame(el: HTMLElement, nav: { openGame(id: string): void }): void
       levelHelp.append(h("span", { class: "level-text", "data-level": l }, `${pick(w.text.en, w.text.sv)}${mug}`), " ");
     }
   };
+  const anchors = levels.filter((l) => words[l]?.for_people === false);
   for (let s = 1; s < form.players; s++) {
     const id = `seat-${s}`;
+    const levelOption = (l: string) =>
+      h("option", { value: `bot:${l}`, selected: form.opponents[s - 1] === `bot:${l}` }, t("computerLevel", { level: levelLabel(game, l) }));
     opp.append(
       h(
         "div",
@@ -377,10 +380,11 @@ function drawNewGame(el: HTMLElement, nav: { openGame(id: string): void }): void
               drawLevelHelp();
             },
           },
-          levels.map((l) =>
-            h("option", { value: `bot:${l}`, selected: form.opponents[s - 1] === `bot:${l}` }, t("computerLevel", { level: levelLabel(game, l) })),
-          ),
+          // the levels for people first; the measuring anchors (random, greedy: docs/bots.md) apart, under their own
+          // heading, so no one takes them for the easiest levels
+          levels.filter((l) => words[l]?.for_people !== false).map(levelOption),
           h("option", { value: "human", selected: form.opponents[s - 1] === "human" }, t("person")),
+          anchors.length ? h("optgroup", { label: t("anchorLevels") }, anchors.map(levelOption)) : null,
         ),
       ),
     );
