@@ -274,6 +274,17 @@ def test_lobby_speaks_swedish_words_not_option_keys(server: str, browser: Any) -
         assert page.locator(".newgame a.rule-link").count() > 0
         if game == "mulle":
             assert "en omgång" in options and "Datorn — motionär" in options, options
+        # the levels for people (the registry's for_people, docs/bots.md) are the choices; the measuring anchors
+        # stand apart under their own heading, never among them as if they were the easiest
+        doc = json.load(urllib.request.urlopen(f"{server}/api/options/{game}"))
+        people = [lv for lv in doc["bot_levels"] if doc["bot_level_words"][lv]["for_people"]]
+        anchors = [lv for lv in doc["bot_levels"] if not doc["bot_level_words"][lv]["for_people"]]
+        assert {"beginner", "casual", "strong"} <= set(people) and {"random", "greedy"} <= set(anchors), doc
+        chosen = page.eval_on_selector_all("#seat-1 > option", "os => os.map(o => o.value)")
+        assert chosen == [f"bot:{lv}" for lv in people] + ["human"], chosen
+        grouped = page.eval_on_selector_all("#seat-1 > optgroup option", "os => os.map(o => o.value)")
+        assert grouped == [f"bot:{lv}" for lv in anchors], grouped
+        assert page.eval_on_selector("#seat-1 > optgroup", "g => g.label") == "Referensspelare (för mätningar)"
         # the chosen level (strong by default) described in plain Swedish words under the opponents
         assert page.inner_text("#level-help").startswith("Stark: "), page.inner_text("#level-help")
         # no keyboard on a phone: the keyboard help is not shown
