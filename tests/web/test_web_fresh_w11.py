@@ -138,8 +138,13 @@ def test_reload_keeps_the_phone_log_sheet_open_and_a_closed_one_closed(server: s
     page.click("#log-toggle")
     page.wait_for_selector("aside.log.open")
     before = page.locator("aside.log").bounding_box()
+    lines = page.locator("aside.log .log-list li").count()
     _reload(page, ".mulle", version)
     assert page.locator("aside.log.open").count() == 1, "the log sheet was closed by the reload"
+    # the log's lines come back with the game's history (a resync after the first state): measured once they are
+    # all there (CI once measured the sheet before they came, its header alone)
+    page.wait_for_function("n => document.querySelectorAll('aside.log .log-list li').length >= n", arg=lines)
+    at_rest(page)
     box = page.locator("aside.log").bounding_box()  # the same sheet, in sight over the table
     assert box and before and abs(box["y"] - before["y"]) < 2 and abs(box["height"] - before["height"]) < 2, (
         box,
