@@ -295,3 +295,26 @@ def test_when_not_one_world_fits_the_time_budget_the_greedy_choice_is_returned()
     assert bot.last_stats["worlds"] == 0
     greedy = GreedyBot(Rules())
     assert greedy.evaluate(v, move) == max(greedy.evaluate(v, m) for m in legal)
+
+
+@pytest.mark.parametrize("level", ["random", "greedy", "beginner", "casual", "strong", "expert"])
+def test_a_move_that_is_not_legal_is_refused_with_a_clear_error_and_nothing_remembered(level: str) -> None:
+    """A caller's list with a move the position does not allow (a trail of a card of the other hand) is refused by
+    every level with a ValueError naming it -- not played, not an AssertionError from deep in the search -- and
+    the bot chooses afterwards as a fresh one does."""
+    from kortbord.bots import registry
+    from kortbord.mulle.moves import Trail
+
+    game = Game(Rules(), players=2, seed=4)
+    seat = game.to_act()
+    assert seat is not None
+    v, legal = game.view(seat), game.legal_moves()
+    other = next(c for c in game.view(1 - seat).hand if c not in v.hand)
+    bad = Trail(other)
+    assert bad not in legal
+    bot = registry.make_bot("mulle", level, Rules())
+    for moves in ([bad], [legal[0], bad], [*legal, bad]):
+        with pytest.raises(ValueError, match=f"not legal in this view: .*T {other}"):
+            bot.choose(v, moves, random.Random(0))
+    fresh = registry.make_bot("mulle", level, Rules())
+    assert bot.choose(v, legal, random.Random(5)) == fresh.choose(v, legal, random.Random(5))

@@ -39,6 +39,7 @@ import random
 from collections.abc import Sequence
 from typing import Any, Final
 
+from kortbord.bots.mulle_simple import _check_view
 from kortbord.bots.mulle_simple import _Context as _GreedyContext
 from kortbord.bots.mulle_strong import (
     StrongBot,
@@ -185,10 +186,10 @@ class ExpertBot(StrongBot):
         """The strong search's choice (StrongBot.choose), its worlds sampled with the trail facts.
 
         Raises:
-            TypeError: ``view`` is not a :class:`View`.  ValueError: ``legal_moves`` is empty.
+            TypeError: ``view`` is not a :class:`View`.
+            ValueError: ``legal_moves`` is empty or holds a move not legal in ``view`` (nothing is remembered).
         """
-        if not isinstance(view, View):
-            raise TypeError(f"a Mulle bot needs the seat's View, got {type(view).__name__}")
+        _check_view(view, legal_moves)
         if self.infer:
             self._observe(view)
         self._me = view.seat

@@ -61,7 +61,7 @@ class PeopleBot:
         """One of ``legal_moves`` (see the module docstring).
 
         Raises:
-            TypeError: ``view`` is not a Mulle View.  ValueError: ``legal_moves`` is empty.
+            TypeError: ``view`` is not a Mulle View.  ValueError: ``legal_moves`` is empty or holds a move not legal in ``view``.
         """
         view = _check_view(view, legal_moves)
         values = [self.greedy.evaluate(view, m) for m in legal_moves]

@@ -51,10 +51,23 @@ _CLEAR_CHECK_MAX: Final = 7
 
 
 def _check_view(view: object, legal_moves: Sequence[PlayerMove]) -> View:
+    """``view`` as a :class:`View`, checked with the moves a bot is asked to choose from.
+
+    Raises:
+        TypeError: ``view`` is not a View (a bot never receives the state).
+        ValueError: ``legal_moves`` is empty, or holds a move that is not among the view's legal moves (when the
+            view has them: a seat to play).
+    """
     if not isinstance(view, View):
         raise TypeError(f"a Mulle bot needs the seat's View, got {type(view).__name__}")
     if not legal_moves:
         raise ValueError("choose() needs at least one legal move")
+    if view.legal_moves:
+        allowed = set(view.legal_moves)
+        bad = [m for m in legal_moves if m not in allowed]
+        if bad:
+            shown = ", ".join(str(m) for m in bad[:3]) + (" ..." if len(bad) > 3 else "")
+            raise ValueError(f"choose() was given moves that are not legal in this view: {shown}")
     return view
 
 
@@ -91,7 +104,7 @@ class GreedyBot:
 
         Raises:
             TypeError: ``view`` is not a :class:`View` (a bot never receives the state).
-            ValueError: ``legal_moves`` is empty.
+            ValueError: ``legal_moves`` is empty or holds a move not legal in ``view``.
         """
         view = _check_view(view, legal_moves)
         scored = [(self.evaluate(view, m), i) for i, m in enumerate(legal_moves)]

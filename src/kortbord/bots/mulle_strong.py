@@ -45,7 +45,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
-from kortbord.bots.mulle_simple import GreedyBot
+from kortbord.bots.mulle_simple import GreedyBot, _check_view
 from kortbord.mulle import engine
 from kortbord.mulle import fast as _fast
 from kortbord.mulle.movegen import BUILD, CAPTURE, LAYON, PACKAGE, TRAIL, MoveCode, encode, legal_codes
@@ -356,12 +356,9 @@ class StrongBot:
 
         Raises:
             TypeError: ``view`` is not a :class:`View` (a bot never receives the state).
-            ValueError: ``legal_moves`` is empty.
+            ValueError: ``legal_moves`` is empty or holds a move not legal in ``view``.
         """
-        if not isinstance(view, View):
-            raise TypeError(f"a Mulle bot needs the seat's View, got {type(view).__name__}")
-        if not legal_moves:
-            raise ValueError("choose() needs at least one legal move")
+        _check_view(view, legal_moves)
         start = time.perf_counter()
         moves = list(dict.fromkeys(legal_moves))
         if len(moves) == 1:
