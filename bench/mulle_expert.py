@@ -1,7 +1,8 @@
 """Duplicate-round experiments for the Mulle expert level (issue #14 item 3): one variant against another.
 
 Each side is ``strong`` or ``expert`` with options (``expert:infer=false:horizon=round:iterations=300``,
-``strong:iterations=600``); the two play the arena's duplicate blocks (the same deals, seats swapped:
+``strong:iterations=600``), ``greedy``, or ``policy`` (the search's playout policy as a player, ``policy:epsilon=0.1``:
+how good a player the playouts assume); the two play the arena's duplicate blocks (the same deals, seats swapped:
 ``kortbord.arena.play_game`` with this script's bot factory, so the variants need no registry entry) and the
 script prints the arena's duplicate margin -- A's points per round more than B's with the same cards, 95%
 cluster-robust interval -- per seat, A's win rate (Wilson 95%) and the expert's trail-inference counts.
@@ -24,8 +25,9 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from kortbord import arena
+from kortbord.bots import registry
 from kortbord.bots.mulle_expert import ExpertBot
-from kortbord.bots.mulle_strong import StrongBot
+from kortbord.bots.mulle_strong import StrongBot, _tables, rollout_policy
 
 _KEYS = {
     "iterations": int,
@@ -43,30 +45,51 @@ _KEYS = {
 }
 
 
+class PolicyBot:
+    """The search's playout policy as a player (``policy`` or ``policy:epsilon=0.1``): each decision the move
+    :func:`kortbord.bots.mulle_strong.rollout_policy` picks from the seat's View (its table, builds, båt flag and
+    own hand -- what the policy reads in a playout's world), with ``epsilon`` random moves (default 0).  It shows
+    how good a player the playouts assume."""
+
+    name = "policy"
+
+    def __init__(self, rules: Any, epsilon: float = 0.0) -> None:
+        self.epsilon = float(epsilon)
+        self.tables = _tables(rules)
+
+    def choose(self, view: Any, legal_moves: Any, rng: Any) -> Any:
+        return rollout_policy(view, list(legal_moves), rng, self.epsilon, self.tables, view.hand)
+
+
 def _parse(text: str) -> arena.BotSpec:
-    """``expert:infer=false`` -> a BotSpec the factory reads (level ``strong`` or ``expert``)."""
+    """``expert:infer=false`` -> a BotSpec the factory reads (level ``strong``, ``expert``, ``greedy`` or
+    ``policy``)."""
     level, *parts = text.split(":")
-    if level not in ("strong", "expert", "greedy"):
-        raise SystemExit(f"unknown variant level {level!r} (strong, expert, greedy)")
+    if level not in ("strong", "expert", "greedy", "policy"):
+        raise SystemExit(f"unknown variant level {level!r} (strong, expert, greedy, policy)")
     opts: dict[str, Any] = {}
     for part in parts:
         name, _, value = part.partition("=")
-        if name not in _KEYS or (level != "expert" and name != "iterations"):
+        allowed = {"expert": set(_KEYS), "policy": {"epsilon"}}.get(level, {"iterations"})
+        if name not in allowed:
             raise SystemExit(f"unknown option {name!r} for {level}")
         opts[name] = arena.parse_option_value(value)
-    if level == "expert":  # the arena knows the registry's levels only: the variant rides as an option
-        opts["variant"] = "expert"
+    if level in ("expert", "policy"):  # the arena knows the registry's levels only: the variant rides as an option
+        opts["variant"] = level
         level = "strong"
     return arena.BotSpec(level, tuple(sorted(opts.items())))
 
 
 def _factory(spec: arena.BotSpec, game: str, rules: Any) -> Any:
     opts = dict(spec.options)
-    if opts.pop("variant", None) == "expert":
+    variant = opts.pop("variant", None)
+    if variant == "expert":
         return ExpertBot(rules, **opts)
+    if variant == "policy":
+        return PolicyBot(rules, **opts)
     if spec.level == "strong":
         return StrongBot(rules, **opts)
-    return arena.registry.make_bot(game, spec.level, rules)
+    return registry.make_bot(game, spec.level, rules)
 
 
 def _play_one(job: tuple[arena.ArenaConfig, int]) -> Any:
