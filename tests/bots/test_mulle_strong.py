@@ -316,5 +316,22 @@ def test_a_move_that_is_not_legal_is_refused_with_a_clear_error_and_nothing_reme
     for moves in ([bad], [legal[0], bad], [*legal, bad]):
         with pytest.raises(ValueError, match=f"not legal in this view: .*T {other}"):
             bot.choose(v, moves, random.Random(0))
+    # the view of a seat that is not to play (it has no legal moves): the other seat's moves or its own cards
+    idle = game.view(1 - seat)
+    for moves in (legal, [Trail(idle.hand[0])]):
+        with pytest.raises(ValueError, match=f"seat {1 - seat} is not to play"):
+            bot.choose(idle, moves, random.Random(0))
+    # what is not a list of Mulle moves, or not a generator (refused before anything is drawn from the rng)
+    rng = random.Random(5)
+    for moves in (set(legal), dict.fromkeys(legal), (m for m in legal), [list(legal)], "T 2H", None):
+        with pytest.raises(TypeError):
+            bot.choose(v, moves, rng)  # type: ignore[arg-type]
+    for bad_rng in (None, 5):
+        with pytest.raises(TypeError, match=r"random\.Random"):
+            bot.choose(v, legal, bad_rng)  # type: ignore[arg-type]
+    from kortbord.cribbage import Game as CribbageGame
+
+    with pytest.raises(TypeError, match=r"kortbord\.cribbage"):
+        bot.choose(CribbageGame(seed=1).view(0), legal, random.Random(0))  # type: ignore[arg-type]
     fresh = registry.make_bot("mulle", level, Rules())
-    assert bot.choose(v, legal, random.Random(5)) == fresh.choose(v, legal, random.Random(5))
+    assert bot.choose(v, legal, rng) == fresh.choose(v, legal, random.Random(5))

@@ -189,7 +189,7 @@ class ExpertBot(StrongBot):
             TypeError: ``view`` is not a :class:`View`.
             ValueError: ``legal_moves`` is empty or holds a move not legal in ``view`` (nothing is remembered).
         """
-        _check_view(view, legal_moves)
+        _check_view(view, legal_moves, rng)
         if self.infer:
             self._observe(view)
         self._me = view.seat

@@ -63,7 +63,7 @@ class PeopleBot:
         Raises:
             TypeError: ``view`` is not a Mulle View.  ValueError: ``legal_moves`` is empty or holds a move not legal in ``view``.
         """
-        view = _check_view(view, legal_moves)
+        view = _check_view(view, legal_moves, rng)
         values = [self.greedy.evaluate(view, m) for m in legal_moves]
         move, self.last_mistake = mistakes.choose(
             legal_moves,

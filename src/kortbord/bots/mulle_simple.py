@@ -50,25 +50,39 @@ _KEEP: Final = 1.5
 _CLEAR_CHECK_MAX: Final = 7
 
 
-def _check_view(view: object, legal_moves: Sequence[PlayerMove]) -> View:
-    """``view`` as a :class:`View`, checked with the moves a bot is asked to choose from.
+def _check_view(view: object, legal_moves: object, rng: object) -> View:
+    """``view`` as a :class:`View`, checked with the moves a bot is asked to choose from and its generator.
 
     Raises:
-        TypeError: ``view`` is not a View (a bot never receives the state).
-        ValueError: ``legal_moves`` is empty, or holds a move that is not among the view's legal moves (when the
-            view has them: a seat to play).
+        TypeError: ``view`` is not a Mulle View (a bot never receives the state), ``legal_moves`` is not a list or
+            tuple of Mulle moves, or ``rng`` is not a ``random.Random``.
+        ValueError: ``legal_moves`` is empty, the view's seat is not to play (its View has no legal moves), or a
+            move is not among the view's legal moves.
     """
     if not isinstance(view, View):
-        raise TypeError(f"a Mulle bot needs the seat's View, got {type(view).__name__}")
+        kind = type(view)
+        raise TypeError(f"a Mulle bot needs the seat's kortbord.mulle View, got {kind.__module__}.{kind.__qualname__}")
+    if not isinstance(legal_moves, list | tuple):
+        raise TypeError(f"legal_moves must be a list or tuple of Mulle moves, got {type(legal_moves).__name__}")
+    if not isinstance(rng, random.Random):
+        raise TypeError(f"rng must be a random.Random, got {type(rng).__name__}")
     if not legal_moves:
         raise ValueError("choose() needs at least one legal move")
-    if view.legal_moves:
-        allowed = set(view.legal_moves)
-        bad = [m for m in legal_moves if m not in allowed]
-        if bad:
-            shown = ", ".join(str(m) for m in bad[:3]) + (" ..." if len(bad) > 3 else "")
-            raise ValueError(f"choose() was given moves that are not legal in this view: {shown}")
+    strangers = [m for m in legal_moves if not isinstance(m, _MOVE_TYPES)]
+    if strangers:
+        raise TypeError(f"legal_moves holds something that is not a Mulle move: {strangers[0]!r}")
+    if not view.legal_moves:
+        raise ValueError(f"seat {view.seat} is not to play in this view: it has no legal moves to choose from")
+    allowed = set(view.legal_moves)
+    bad = [m for m in legal_moves if m not in allowed]
+    if bad:
+        shown = ", ".join(str(m) for m in bad[:3]) + (" ..." if len(bad) > 3 else "")
+        raise ValueError(f"choose() was given moves that are not legal in this view: {shown}")
     return view
+
+
+#: The Mulle moves a player makes (``PlayerMove``'s members).
+_MOVE_TYPES: Final = (Capture, Trail, Build, Raise, BuildDown, Package, LayOn)
 
 
 class RandomBot:
@@ -82,7 +96,7 @@ class RandomBot:
 
     def choose(self, view: View, legal_moves: Sequence[PlayerMove], rng: random.Random) -> PlayerMove:
         """One of ``legal_moves``, drawn with ``rng`` (see the class docstring)."""
-        _check_view(view, legal_moves)
+        _check_view(view, legal_moves, rng)
         return legal_moves[rng.randrange(len(legal_moves))]
 
 
@@ -106,7 +120,7 @@ class GreedyBot:
             TypeError: ``view`` is not a :class:`View` (a bot never receives the state).
             ValueError: ``legal_moves`` is empty or holds a move not legal in ``view``.
         """
-        view = _check_view(view, legal_moves)
+        view = _check_view(view, legal_moves, rng)
         scored = [(self.evaluate(view, m), i) for i, m in enumerate(legal_moves)]
         best = max(s for s, _ in scored)
         top = [i for s, i in scored if s >= best - 1e-9]

@@ -358,7 +358,7 @@ class StrongBot:
             TypeError: ``view`` is not a :class:`View` (a bot never receives the state).
             ValueError: ``legal_moves`` is empty or holds a move not legal in ``view``.
         """
-        _check_view(view, legal_moves)
+        _check_view(view, legal_moves, rng)
         start = time.perf_counter()
         moves = list(dict.fromkeys(legal_moves))
         if len(moves) == 1:
