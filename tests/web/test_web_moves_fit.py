@@ -144,3 +144,61 @@ def test_phone_moves_of_a_tall_table_all_in_sight(server: str, browser: Any, cas
     assert reach == want
     errors.check()
     ctx.close()
+
+
+def test_package_chooser_double_click_disabled_chosen_cards_and_escape(server: str, browser: Any) -> None:
+    """The 26-way build (CASES' last): a double click on the group's button opens it and presses nothing (its second
+    click lands on a package drawn under the pointer); a disabled package stays unpressed whatever clicks it; table
+    cards chosen first press their packages (both proposed buttons say one move, which Enter plays); Escape closes
+    the group (focus back on its button), then puts the card back (focus on it).  A helper's bad-input findings."""
+    _name, table, hand, opp, builds, card = CASES[-1]
+    view, legal = _position(table, hand, opp, builds)
+    ctx = new_context(browser, width=390, height=844, lang="en", speed="off")
+    page = ctx.new_page()
+    errors = PageErrors(page)
+    _show(page, view, legal)
+    create_game(page, server, "mulle", options={"game_length": "single_round"})
+    page.wait_for_selector(f".mulle .hand-card[data-code='{card}']")
+    close_modals(page)
+    group = ".controls button.group[data-group='B JH 2D 13']"
+    page.click(f".hand-card[data-code='{card}']")
+    page.dblclick(group)
+    page.wait_for_selector(".pkgpick")
+    assert page.locator(".pkgpick.on").count() == 0
+    assert page.get_attribute(".pkgplay", "data-move") == "B JH on 2D =13"
+    # AH+QS pressed: every other ace-of-hearts package is disabled, and a click sent to one by script does nothing
+    page.click(".pkgpick[data-pkg='AH+QS#0']")
+    page.wait_for_selector(".pkgpick[data-pkg='AH+QH#0'][disabled]")
+    page.eval_on_selector(
+        ".pkgpick[data-pkg='AH+QH#0']", "b => b.dispatchEvent(new MouseEvent('click', {bubbles: true}))"
+    )
+    assert page.eval_on_selector_all(".pkgpick.on", "bs => bs.map(b => b.dataset.pkg)") == ["AH+QS#0"]
+    assert page.get_attribute(".pkgplay", "data-move") == "B JH on 2D =13 +pkg{AH+QS}"
+    # Escape: the group closes, the focus on its button; again: the card is put back, the focus on it
+    page.keyboard.press("Escape")
+    page.wait_for_selector(group)
+    assert page.evaluate("() => document.activeElement?.dataset?.group") == "B JH 2D 13"
+    page.keyboard.press("Escape")
+    page.wait_for_selector(".hand-card.chosen", state="detached")
+    assert page.evaluate("() => document.activeElement?.dataset?.code") == card
+    # the table cards first (2D, then AH and QS), then the group: the chooser starts from their move
+    page.click(f".hand-card[data-code='{card}']")
+    for code in ("2D", "AH", "QS"):
+        page.click(f".table-card[data-code='{code}']:not(.chosen)")
+    move = "B JH on 2D =13 +pkg{AH+QS}"
+    assert move in {m["notation"] for m in legal}
+    page.wait_for_selector(f".move.legal[data-move='{move}']")
+    page.click(group)
+    page.wait_for_selector(".pkgplay")
+    assert page.eval_on_selector_all(".pkgpick.on", "bs => bs.map(b => b.dataset.pkg)") == ["AH+QS#0"]
+    assert set(page.eval_on_selector_all(".move.legal", "bs => bs.map(b => b.dataset.move)")) == {move}
+    # Enter plays it (the position shown is held still, so the click on a proposed button is what is looked for)
+    page.evaluate(
+        """() => { window.__played = [];
+        for (const b of document.querySelectorAll('.move.legal'))
+          b.addEventListener('click', () => window.__played.push(b.dataset.move)); document.activeElement?.blur(); }"""
+    )
+    page.keyboard.press("Enter")
+    assert page.evaluate("() => window.__played") == [move]
+    errors.check()
+    ctx.close()

@@ -84,7 +84,7 @@ export class MulleTable implements Table {
       this.loose = [];
       this.builds = [];
       this.group = null;
-      this.pkgPick = [];
+      this.pkgPick = null;
       // a hand card chosen before a reload of this very state is chosen again (still in the hand)
       const kept = this.myTurn() ? keptChoice(msg.version, this.v.hand ?? []) : null;
       if (kept) {
@@ -528,7 +528,9 @@ export class MulleTable implements Table {
           {
             class: "move small",
             "data-move": m.text,
-            onclick: () => this.play(m.text),
+            onclick: (e: MouseEvent) => {
+              if (e.detail <= 1) this.play(m.text); // a double click on the group's button plays nothing here
+            },
             onmouseenter: () => this.preview(m),
             onfocus: () => this.preview(m),
           },
@@ -538,11 +540,11 @@ export class MulleTable implements Table {
         list.append(
           h(
             "button",
-            { class: "ghost small back", id: "moves-back", onclick: () => this.openGroup(null) },
+            { class: "ghost small back", id: "moves-back", onclick: (e: MouseEvent) => e.detail <= 1 && this.openGroup(null) },
             `◂ ${t("movesBack", { card: short(card) })}`,
           ),
         );
-        if (open.moves[0].kind === "B" || open.moves[0].kind === "P") this.packagePicker(list, open.moves);
+        if (open.moves[0].kind === "B" || open.moves[0].kind === "P") this.packagePicker(list, open.moves, exact);
         else for (const m of open.moves) list.append(moveButton(m));
       } else {
         list.append(h("span", { class: "lbl" }, `${t("movesWith", { card: short(card) })}:`));
@@ -558,7 +560,7 @@ export class MulleTable implements Table {
                 class: "move small group",
                 "data-group": g.key,
                 "aria-expanded": "false",
-                onclick: () => this.openGroup(g.key),
+                onclick: (e: MouseEvent) => e.detail <= 1 && this.openGroup(g.key),
                 onmouseenter: () => this.preview(g.moves[0]),
                 onfocus: () => this.preview(g.moves[0]),
               },
@@ -577,7 +579,7 @@ export class MulleTable implements Table {
    * the packages pressed -- so 26 ways (two aces and three queens packed with a 13) are 7 buttons and a move, not
    * 26 sentences taller than a phone's table.  A package that no way takes with the ones pressed cannot be
    * pressed (a card is in one package at most). */
-  private packagePicker(list: HTMLElement, ways: MulleMove[]): void {
+  private packagePicker(list: HTMLElement, ways: MulleMove[], proposedWays: MulleMove[]): void {
     const pairKey = ([a, b]: [string, string]) => `${a}+${b}`;
     const counts = (pairs: string[]) => {
       const c = new Map<string, number>();
@@ -600,14 +602,26 @@ export class MulleTable implements Table {
     const table: string[] = this.v.table ?? [];
     const at = (pair: string) => pair.split("+").map((c) => table.indexOf(c));
     chips.sort((x, y) => at(x.pair)[0] - at(y.pair)[0] || at(x.pair)[1] - at(y.pair)[1]);
-    this.pkgPick = this.pkgPick.filter((id) => chips.some((c) => c.id === id));
-    const picked = () => counts(this.pkgPick.map((id) => id.split("#")[0]));
-    const chosen = picked();
-    const exact = ways.find((m) => m.pkg.length === this.pkgPick.length && covers(m, chosen));
+    if (this.pkgPick === null) {
+      // opened with table cards chosen that make one of the ways (the move proposed above): its packages pressed,
+      // so the two buttons say the same move
+      const chosenWay = proposedWays.find((m) => ways.includes(m));
+      const seen = new Map<string, number>();
+      this.pkgPick = (chosenWay?.pkg ?? []).map((p) => {
+        const pair = pairKey(p);
+        const k = seen.get(pair) ?? 0;
+        seen.set(pair, k + 1);
+        return `${pair}#${k}`;
+      });
+    }
+    const pick = this.pkgPick.filter((id) => chips.some((c) => c.id === id));
+    this.pkgPick = pick;
+    const chosen = counts(pick.map((id) => id.split("#")[0]));
+    const exact = ways.find((m) => m.pkg.length === pick.length && covers(m, chosen));
     list.append(h("span", { class: "lbl", id: "pkg-label" }, `${t("pkgTakeAlong")}:`));
     const row = h("div", { class: "pkgpicks", role: "group", "aria-labelledby": "pkg-label" });
     for (const c of chips) {
-      const on = this.pkgPick.includes(c.id);
+      const on = pick.includes(c.id);
       const more = new Map(chosen);
       more.set(c.pair, (more.get(c.pair) ?? 0) + 1);
       const can = on || ways.some((m) => covers(m, more));
@@ -620,8 +634,11 @@ export class MulleTable implements Table {
             "data-pkg": c.id,
             "aria-pressed": String(on),
             disabled: !can,
-            onclick: () => {
-              this.pkgPick = on ? this.pkgPick.filter((id) => id !== c.id) : [...this.pkgPick, c.id];
+            onclick: (e: MouseEvent) => {
+              // a disabled package stays unpressed whatever sends the click; a double click's second click (one
+              // on the group's button that opened this list) presses nothing
+              if ((!on && !can) || e.detail > 1) return;
+              this.pkgPick = on ? pick.filter((id) => id !== c.id) : [...pick, c.id];
               this.draw();
               this.root.querySelector<HTMLElement>(`.pkgpick[data-pkg="${c.id}"]`)?.focus();
             },
@@ -648,14 +665,18 @@ export class MulleTable implements Table {
     }
   }
 
-  private pkgPick: string[] = []; // the packages pressed in an opened build's or package's ways (packagePicker)
+  // the packages pressed in an opened build's or package's ways (packagePicker); null: not yet, the chosen table
+  // cards' move (if it is one of the ways) gives the first presses
+  private pkgPick: string[] | null = null;
 
   /** Open one group of the chosen card's moves (null: back to all of them). */
   private openGroup(key: string | null): void {
+    const was = this.group;
     this.group = key;
-    this.pkgPick = [];
+    this.pkgPick = null;
     this.draw();
-    const first = this.root.querySelector<HTMLElement>(key === null ? ".allmoves .group" : ".allmoves .move");
+    const back = was === null ? null : this.root.querySelector<HTMLElement>(`.allmoves .group[data-group="${CSS.escape(was)}"]`);
+    const first = back ?? this.root.querySelector<HTMLElement>(key === null ? ".allmoves .group" : ".allmoves .move");
     first?.focus();
   }
 
@@ -778,7 +799,7 @@ export class MulleTable implements Table {
     this.loose = [];
     this.builds = [];
     this.group = null;
-    this.pkgPick = [];
+    this.pkgPick = null;
     this.draw();
     this.focusSel(`.hand-card[data-idx="${i}"]`);
   }
@@ -834,13 +855,21 @@ export class MulleTable implements Table {
       }
     }
     if (e.key === "Escape") {
+      // an opened group closes first (the focus back on its button); then the chosen card is put back (the
+      // focus on it, not lost to the page)
+      if (this.group !== null) {
+        this.openGroup(null);
+        return true;
+      }
+      const idx = this.cardIdx;
       this.card = null;
       this.cardIdx = -1;
       this.loose = [];
       this.builds = [];
       this.group = null;
-      this.pkgPick = [];
+      this.pkgPick = null;
       this.draw();
+      if (idx >= 0) this.focusSel(`.hand-card[data-idx="${idx}"]`);
       return true;
     }
     if (e.key === "ArrowLeft" || e.key === "ArrowRight") {
@@ -864,8 +893,9 @@ export class MulleTable implements Table {
     const focused = document.activeElement;
     const onChosenCard = focused instanceof HTMLElement && focused.matches(".hand-card.chosen");
     if (e.key === "Enter" && (onChosenCard || !(focused instanceof HTMLButtonElement))) {
-      const exact = this.root.querySelectorAll<HTMLButtonElement>(".move.legal");
-      if (exact.length === 1) {
+      // the one move proposed (an opened build's chooser may propose the same move as the button above it)
+      const exact = Array.from(this.root.querySelectorAll<HTMLButtonElement>(".move.legal"));
+      if (exact.length && new Set(exact.map((b) => b.dataset.move)).size === 1) {
         exact[0].click();
         return true;
       }
