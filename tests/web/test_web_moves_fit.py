@@ -109,19 +109,27 @@ def _show(page: Any, view: dict[str, Any], legal: list[Any]) -> None:
     page.route_web_socket(re.compile(r"/ws/games/"), route)
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
-def test_phone_moves_of_a_tall_table_all_in_sight(server: str, browser: Any, case: tuple[Any, ...]) -> None:
-    name, table, hand, opp, builds, card = case
+def _open(server: str, browser: Any, case: tuple[Any, ...], lang: str) -> tuple[list[Any], Any, Any, PageErrors]:
+    """A 390x844 page in ``lang`` showing ``case``'s position (a game started from the lobby, its states rewritten):
+    the legal moves (move JSON), the context, the page and its error watch."""
+    _name, table, hand, opp, builds, card = case
     view, legal = _position(table, hand, opp, builds)
-    want = {m["notation"] for m in legal if m["card"] == card}
-    assert len(want) >= 6, want  # the case is the long list it is meant to be
-    ctx = new_context(browser, width=390, height=844, lang="sv", speed="off")
+    ctx = new_context(browser, width=390, height=844, lang=lang, speed="off")
     page = ctx.new_page()
     errors = PageErrors(page)
     _show(page, view, legal)
     create_game(page, server, "mulle", options={"game_length": "single_round"})
     page.wait_for_selector(f".mulle .hand-card[data-code='{card}']")
     close_modals(page)
+    return legal, ctx, page, errors
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
+def test_phone_moves_of_a_tall_table_all_in_sight(server: str, browser: Any, case: tuple[Any, ...]) -> None:
+    name, card = case[0], case[-1]
+    legal, ctx, page, errors = _open(server, browser, case, "sv")
+    want = {m["notation"] for m in legal if m["card"] == card}
+    assert len(want) >= 6, want  # the case is the long list it is meant to be
     page.click(f".hand-card[data-code='{card}']")
     page.wait_for_selector(".controls .allmoves")
     problems = page.evaluate(MOVE_BOXES)
@@ -151,15 +159,8 @@ def test_package_chooser_double_click_disabled_chosen_cards_and_escape(server: s
     click lands on a package drawn under the pointer); a disabled package stays unpressed whatever clicks it; table
     cards chosen first press their packages (both proposed buttons say one move, which Enter plays); Escape closes
     the group (focus back on its button), then puts the card back (focus on it).  A helper's bad-input findings."""
-    _name, table, hand, opp, builds, card = CASES[-1]
-    view, legal = _position(table, hand, opp, builds)
-    ctx = new_context(browser, width=390, height=844, lang="en", speed="off")
-    page = ctx.new_page()
-    errors = PageErrors(page)
-    _show(page, view, legal)
-    create_game(page, server, "mulle", options={"game_length": "single_round"})
-    page.wait_for_selector(f".mulle .hand-card[data-code='{card}']")
-    close_modals(page)
+    card = CASES[-1][-1]
+    legal, ctx, page, errors = _open(server, browser, CASES[-1], "en")
     group = ".controls button.group[data-group='B JH 2D 13']"
     page.click(f".hand-card[data-code='{card}']")
     page.dblclick(group)
