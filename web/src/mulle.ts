@@ -590,7 +590,7 @@ export class MulleTable implements Table {
       const has = counts(m.pkg.map(pairKey));
       return [...want].every(([p, n]) => (has.get(p) ?? 0) >= n);
     };
-    // the package buttons: every pair the ways take, as many copies as one way takes it, in the ways' order
+    // the package buttons: every pair the ways take, as many copies as one way takes it
     const chips: { id: string; pair: string }[] = [];
     for (const m of ways) {
       const has = counts(m.pkg.map(pairKey));
