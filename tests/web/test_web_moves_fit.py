@@ -170,6 +170,12 @@ def test_package_chooser_double_click_disabled_chosen_cards_and_escape(server: s
     # AH+QS pressed: every other ace-of-hearts package is disabled, and a click sent to one by script does nothing
     page.click(".pkgpick[data-pkg='AH+QS#0']")
     page.wait_for_selector(".pkgpick[data-pkg='AH+QH#0'][disabled]")
+    assert (
+        page.get_attribute(".pkgpick[data-pkg='AH+QH#0']", "title") == "It shares a card with a package already pressed"
+    )
+    # the table cards the move now takes are marked: the build's 2D and the package's AH and QS
+    marked = page.eval_on_selector_all(".table-card.preview", "cs => cs.map(c => c.dataset.code)")
+    assert sorted(marked) == ["2D", "AH", "QS"], marked
     page.eval_on_selector(
         ".pkgpick[data-pkg='AH+QH#0']", "b => b.dispatchEvent(new MouseEvent('click', {bubbles: true}))"
     )

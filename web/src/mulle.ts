@@ -634,6 +634,7 @@ export class MulleTable implements Table {
             "data-pkg": c.id,
             "aria-pressed": String(on),
             disabled: !can,
+            title: can ? undefined : t("pkgClash"),
             onclick: (e: MouseEvent) => {
               // a disabled package stays unpressed whatever sends the click; a double click's second click (one
               // on the group's button that opened this list) presses nothing
@@ -641,6 +642,9 @@ export class MulleTable implements Table {
               this.pkgPick = on ? pick.filter((id) => id !== c.id) : [...pick, c.id];
               this.draw();
               this.root.querySelector<HTMLElement>(`.pkgpick[data-pkg="${c.id}"]`)?.focus();
+              // the table cards the move now takes are marked, as when its button has the focus
+              const move = parseMove(this.root.querySelector<HTMLElement>(".pkgplay")?.dataset.move ?? "");
+              if (move) this.preview(move);
             },
           },
           `${short(a)}+${short(b)}`,
