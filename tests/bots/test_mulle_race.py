@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from kortbord.bots import registry
-from kortbord.bots.mulle_expert import LEVEL_ITERATIONS, LEVEL_RACE, ExpertBot
+from kortbord.bots.mulle_expert import LEVEL_EPSILON, LEVEL_ITERATIONS, LEVEL_RACE, ExpertBot
 from kortbord.bots.mulle_strong import StrongBot
 from kortbord.mulle import Game, Rules
 
@@ -89,6 +89,7 @@ def test_the_expert_level_races_over_its_worlds_and_is_reproducible() -> None:
     bot: Any = registry.make_bot("mulle", "expert")
     assert isinstance(bot, ExpertBot)
     assert (bot.iterations, bot.race, bot.infer, bot.time_budget_ms) == (LEVEL_ITERATIONS, LEVEL_RACE, False, None)
+    assert bot.EPSILON == LEVEL_EPSILON == 0.2 and StrongBot.EPSILON == 0.1  # the expert's playouts only
     assert registry.level_work("mulle", "expert") == {"iterations": LEVEL_ITERATIONS}
     assert "expert" in registry.player_levels("mulle")
     assert "expert" not in registry.LEVELS["cribbage"]  # no Cribbage expert earns the name yet (docs/bots.md)

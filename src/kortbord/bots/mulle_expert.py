@@ -63,14 +63,17 @@ from kortbord.mulle.transitions import apply_code
 from kortbord.mulle.view import View, sample_state, unseen_cards
 from kortbord.mulle.view import view as seat_view
 
-__all__ = ["HORIZONS", "ITERATIONS", "LEVEL_ITERATIONS", "LEVEL_RACE", "ExpertBot", "make_expert"]
+__all__ = ["HORIZONS", "ITERATIONS", "LEVEL_EPSILON", "LEVEL_ITERATIONS", "LEVEL_RACE", "ExpertBot", "make_expert"]
 
 #: Worlds sampled per decision by an ``ExpertBot`` made without ``iterations`` (the experiments' default: strong's).
 ITERATIONS: Final = 150
 #: The registry's ``expert`` level (:func:`make_expert`): at most this many worlds a decision ...
 LEVEL_ITERATIONS: Final = 200
-#: ... raced (``race``): a candidate is dropped once the leader beats it by this many standard errors.
+#: ... raced (``race``): a candidate is dropped once the leader beats it by this many standard errors ...
 LEVEL_RACE: Final = 2.5
+#: ... its playouts with this share of random moves (strong's 0.1): +2.93 (+1.07 .. +4.79) points a round over the
+#: same level at 0.1, 150 duplicate single-round blocks (docs/bots.md, "The Mulle expert").
+LEVEL_EPSILON: Final = 0.2
 #: The playout horizons (``horizon`` option).
 HORIZONS: Final = ("deal", "round")
 #: How the next seat's immediate reply to a candidate is chosen (``reply`` option): by the playout policy with its
@@ -587,7 +590,8 @@ def make_expert(
 
     Why racing: strong halves its candidates every four worlds, so a good move is often dropped on the noise of
     four playouts; against its own search given unlimited worlds that costs about 7 points a round, and the
-    expert's schedule about 2 (``bench/mulle_regret.py``, docs/bots.md "The Mulle expert").
+    expert's schedule about 2 (``bench/mulle_regret.py``, docs/bots.md "The Mulle expert").  Its playouts make a
+    random move a fifth of the time (:data:`LEVEL_EPSILON`; strong a tenth), which measured better.
 
     Args:
         rules: the game's rules (None: the ``standard`` profile).
@@ -603,5 +607,6 @@ def make_expert(
         iterations=LEVEL_ITERATIONS if iterations is None else iterations,
         time_budget_ms=time_budget_ms,
         race=LEVEL_RACE,
+        epsilon=LEVEL_EPSILON,
         infer=False,
     )
