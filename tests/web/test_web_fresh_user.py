@@ -17,6 +17,7 @@ Chromium driven by Playwright) against the real server:
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -33,6 +34,8 @@ from drivers import (
     shot,
 )
 from web_layout import at_rest
+
+from kortbord.cribbage.scoring import score_show
 
 pytestmark = PLAYWRIGHT
 
@@ -182,6 +185,80 @@ def test_cribbage_game_nothing_jumps_the_banner_is_whole_and_the_count_is_readab
     assert seen["jumps"] and seen["sequence"] and (seen["banner"] or not phone), seen
     _one_voice(page, "Tester")
     shot(page, f"71-cribbage-fresh-over-{width}", full=False)
+    errors.check()
+    ctx.close()
+
+
+#: The longest show sentences there are (221 letters in English, the most of 60,000 random hands: a crib of two
+#: jacks and two fives with a five for starter, worth 23; and the 29 hand): the hand, the starter, the crib flag.
+_LONGEST = [(["JD", "JC", "5S", "5H"], "5C", True), (["5S", "5H", "5D", "JC"], "5C", False)]
+
+
+def _with_shows(page: Any, shows: list[dict[str, Any]]) -> list[bool]:
+    """Once armed (the returned list given an item), append ``shows`` (engine ``reveal`` events) to the history of
+    the next state message to seat 0 that carries one (the page's first after a reload): the page's latest event is
+    then the last of them, said in the banner and the log."""
+    armed: list[bool] = []
+
+    def route(ws: Any) -> None:
+        server = ws.connect_to_server()
+
+        def from_server(msg: str | bytes) -> None:
+            if isinstance(msg, str) and armed and armed[-1]:
+                data = json.loads(msg)
+                if data.get("type") == "state" and data.get("seat") == 0 and data.get("history") is not None:
+                    data["history"] = data["history"] + shows
+                    armed.append(False)
+                    msg = json.dumps(data)
+            ws.send(msg)
+
+        server.on_message(from_server)
+
+    page.route_web_socket(re.compile(r"/ws/games/"), route)
+    return armed
+
+
+@pytest.mark.parametrize("lang", ["en", "sv"])
+@pytest.mark.parametrize("which", [0, 1], ids=["crib-23", "hand-29"])
+def test_phone_banner_says_the_longest_show_whole(server: str, browser: Any, lang: str, which: int) -> None:
+    """A four-player table on a 390x844 phone: a computer's show of the longest spoken count there is stands whole
+    in the banner (no line cut, nothing clipped), equal to the log's latest line, and the board and the table do
+    not move for it."""
+    hand, starter, crib = _LONGEST[which]
+    shown = score_show(hand, starter, crib=crib)
+    assert shown.total == (23 if which == 0 else 29)  # the rules' count (spec §2.5): the sentence is the long one
+    event = {
+        "kind": "reveal",
+        "seat": 3,
+        "crib": crib,
+        "cards": hand,
+        "starter": starter,
+        "points": shown.total,
+        "groups": shown.groups_json(),
+    }
+    ctx = new_context(browser, width=390, height=844, lang=lang, name="Tester")
+    page = ctx.new_page()
+    errors = PageErrors(page)
+    armed = _with_shows(page, [event])
+    create_game(page, server, "cribbage", players=4)
+    page.wait_for_selector(".cribbage .hand-card")
+    # the computers before the viewer lay their card away; then nothing happens until the viewer lays theirs away,
+    # and a reload's history ends in the show
+    page.wait_for_function("() => document.querySelector('.cribbage')?.dataset.mine === '1'")
+    at_rest(page)
+    armed.append(True)
+    page.reload()
+    page.wait_for_selector(".cribbage .hand-card")
+    close_modals(page)
+    page.wait_for_function(f"() => document.querySelector('#last-event .text')?.textContent.includes('{shown.total}')")
+    at_rest(page)
+    page.wait_for_timeout(300)  # the banner is fitted once laid out (a frame)
+    text, problems = page.evaluate(_BANNER)
+    shot(page, f"72-cribbage-longest-show-{which}-{lang}", full=False)
+    assert not problems, (text, problems)
+    assert len(text) > 190, text  # the sentence is the whole spoken count
+    latest = page.eval_on_selector(".log-list li", "li => li.textContent")
+    assert text == latest, (text, latest)
     errors.check()
     ctx.close()
 

@@ -372,6 +372,25 @@ _PLAY_IN_SIGHT = """
 """
 
 
+#: The opponents' and the table's boxes ([left, top, width, height], rounded), and the deck's stacks the cut for
+#: deal's words (said at the table's foot) are written over.
+_DEAL_BOXES = """
+() => {
+  const box = (el) => { const r = el.getBoundingClientRect(); return [Math.round(r.left), Math.round(r.top), Math.round(r.width), Math.round(r.height)]; };
+  const cut = document.querySelector('.cribbage .center > .cut');
+  const over = [];
+  if (cut) {
+    const c = cut.getBoundingClientRect();
+    for (const st of document.querySelectorAll('.cribbage .deck .stack')) {
+      const r = st.getBoundingClientRect();
+      if (c.top < r.bottom - 1 && r.top < c.bottom - 1 && c.left < r.right - 1 && r.left < c.right - 1) over.push(st.textContent.trim());
+    }
+  }
+  return { boxes: [box(document.querySelector('.opponents')), box(document.querySelector('.cribbage .center'))], cut: !!cut, over };
+}
+"""
+
+
 @pytest.mark.parametrize("players", [3, 4])
 @pytest.mark.parametrize("lang", ["en", "sv"])
 def test_phone_pegging_with_three_or_four_players_keeps_the_count_and_the_newest_callout_in_sight(
@@ -386,6 +405,7 @@ def test_phone_pegging_with_three_or_four_players_keeps_the_count_and_the_newest
     create_game(page, server, "cribbage", players=players)
     problems: list[str] = []
     turns = called = 0
+    laid: dict[str, Any] = {}  # the first deal's boxes as its cards are laid away
     for _ in range(200):
         if not wait_mine_or_over(page, ".cribbage") or turns >= 8:
             break
@@ -393,10 +413,29 @@ def test_phone_pegging_with_three_or_four_players_keeps_the_count_and_the_newest
         data = root_data(page, ".cribbage")
         legal = json.loads(data["legal"])
         if data["phase"] == "discard":
+            if data["deal"] == "1":
+                # a fresh table (found 2026-12-05 at four players): the opponents' boxes stacked a row each and the
+                # cut for deal's words lay over the stock, the starter and the crib
+                at_rest(page)
+                laid = page.evaluate(_DEAL_BOXES)
+                assert laid["cut"] and not laid["over"], laid
+                shot(page, f"w11-phone-laying-away-{players}-players-{lang}", full=False)
             _lay_away(page)
         elif data["phase"] == "play":
             turns += 1
             at_rest(page)
+            if data["deal"] == "1" and laid:
+                # nothing jumps when the play begins: the opponents and the table stand where they stood
+                # (within a pixel: the boxes' edges are rounded from fractions)
+                now = page.evaluate(_DEAL_BOXES)["boxes"]
+                moved = [
+                    abs(a - b)
+                    for was, box in zip(laid["boxes"], now, strict=True)
+                    for a, b in zip(was, box, strict=True)
+                ]
+                if max(moved) > 1:
+                    shot(page, f"w11-phone-jump-{players}-players-{lang}", full=False)
+                assert max(moved) <= 1, (laid["boxes"], now)
             found = page.evaluate(_PLAY_IN_SIGHT)
             where = f"play turn {turns} ({len(legal)} legal)"
             if not found["count"] or not found["count"][1]:

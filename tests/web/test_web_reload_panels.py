@@ -90,6 +90,28 @@ def test_cribbage_show_opened_again_stays_open_over_a_reload(server: str, browse
     ctx.close()
 
 
+def test_cribbage_show_summary_after_a_reload_is_the_last_deals_only(server: str, browser: Any) -> None:
+    # found 2026-12-05: after a reload the "last deal's show" listed every deal's shows (the history replayed them all
+    # into one list).  Two players: a deal's show counts the pone's hand, the dealer's hand and the crib (spec §2.5)
+    ctx = new_context(browser, width=1280, height=800, speed="off")
+    page = ctx.new_page()
+    errors = PageErrors(page)
+    create_game(page, server, "cribbage")
+    play_cribbage_to_the_show_summary(page)
+    page.click("#show-close")
+    play_cribbage_to_the_show_summary(page)  # the second deal's
+    titles = page.eval_on_selector_all("#show-panel .show h3", "hs => hs.map(h => h.textContent)")
+    assert len(titles) == 3, titles
+    page.click("#show-close")
+    page.wait_for_selector("#reopen-show")
+    _reload(page, ".cribbage")
+    page.click("#reopen-show")
+    page.wait_for_selector("#show-panel")
+    assert page.eval_on_selector_all("#show-panel .show h3", "hs => hs.map(h => h.textContent)") == titles
+    errors.check()
+    ctx.close()
+
+
 def test_reload_while_counting_focuses_the_count_box(server: str, browser: Any) -> None:
     # issue #11 item 6: the count box is focused when you must count -- after a reload in the show too (the w10 fresh
     # report: the focus went to the Announce button, and typed digits went nowhere)

@@ -52,6 +52,7 @@ export class CribbageTable implements Table {
   private lastScores: number[] = [];
   private callouts: { text: string; seat: number }[] = [];
   private shows: ShowItem[] = []; // the last show (no Muggins), shown until dismissed
+  private showsDone = true; // the shows kept are a finished deal's: the next show event starts the list afresh
   private showOpen = false;
   private settled: ShowItem | null = null; // the Muggins count being settled
   private settledList: ShowItem[] = []; // this show's settled counts with their true breakdowns (M9)
@@ -139,6 +140,7 @@ export class CribbageTable implements Table {
     this.drawn = ""; // what the history restores is drawn with the next state
     this.callouts = [];
     this.shows = [];
+    this.showsDone = true;
     this.showOpen = false;
     this.settled = null;
     this.settledList = [];
@@ -192,7 +194,10 @@ export class CribbageTable implements Table {
         const said = plain(eventText("cribbage", ev, fmt));
         this.callouts.push({ text: said.charAt(0).toUpperCase() + said.slice(1), seat: ev.kind === "go" ? ev.seat : -1 });
       } else if (ev.kind === "show") {
-        if (!newShow) this.shows = [];
+        // the first show after a deal starts the list: the summary is the last deal's shows only (a reload's
+        // history replays every deal's)
+        if (this.showsDone) this.shows = [];
+        this.showsDone = false;
         newShow = true;
         this.shows.push({ seat: ev.seat, crib: Boolean(ev.crib), cards: shown(ev), points: ev.points, groups: ev.groups ?? [] });
       } else if (ev.kind === "announce") {
@@ -215,6 +220,7 @@ export class CribbageTable implements Table {
         this.settledList.push(this.settled);
       } else if (ev.kind === "deal") {
         this.callouts = [];
+        this.showsDone = true;
         if (this.settledList.length) {
           // The Muggins show is over: keep its settled counts in the show summary until dismissed.
           this.shows = this.settledList;

@@ -160,14 +160,14 @@ export class GamePage {
     this.logBtn.addEventListener("click", () => this.toggleLog());
     // A banner line cut short on a phone: a tap opens the log, where the whole line stands (the log is a drawer
     // there); on a wide screen the log column is beside it and the title shows the whole line on hover.
-    // A sentence longer than the phone banner's two lines is cut (an ellipsis and a "▾" mark say so): a tap shows
+    // A sentence longer than the phone banner's three smallest lines is cut (an ellipsis and a "▾" mark say so): a tap shows
     // it whole over what is below, a second tap folds it again -- it never covers the buttons unasked.
     this.flashEl.addEventListener("click", (e) => {
       if ((e.target as HTMLElement).closest("a")) return;
       if (this.flashEl.classList.contains("cut") || this.flashEl.classList.contains("open")) {
         this.flashEl.classList.toggle("open");
         this.flashEl.classList.toggle("cut");
-        this.flashEl.classList.toggle("fit3");
+        this.flashEl.classList.toggle("fit4");
         this.flashEl.setAttribute("aria-expanded", String(this.flashEl.classList.contains("open")));
       } else if (this.logBtn.offsetParent !== null) this.toggleLog(true);
     });
@@ -639,11 +639,12 @@ export class GamePage {
   }
 
   /** Fit the banner's sentence to the lines it has (a phone: two): in smaller type if it needs more ("fit1",
-   * "fit2", "fit3"), and if even the smallest does not hold it, cut it there ("cut": an ellipsis and a mark; a tap shows it
-   * whole) -- it never grows over the buttons below.  Measured once laid out. */
+   * "fit2", "fit3"), then three lines of the smallest ("fit4"), and if even that does not hold it, cut it there
+   * ("cut": an ellipsis and a mark; a tap shows it whole) -- it never grows over the buttons below.  Measured once
+   * laid out. */
   private markCut(): void {
     const el = this.flashEl;
-    el.classList.remove("open", "cut", "fit1", "fit2", "fit3");
+    el.classList.remove("open", "cut", "fit1", "fit2", "fit3", "fit4");
     el.removeAttribute("aria-expanded");
     requestAnimationFrame(() => {
       const text = el.querySelector<HTMLElement>(".text");
@@ -652,12 +653,12 @@ export class GamePage {
       range.selectNodeContents(text);
       const cs = getComputedStyle(text);
       const room = () => text.clientHeight - parseFloat(cs.paddingTop) - parseFloat(cs.paddingBottom) + 1;
-      for (const fit of ["", "fit1", "fit2", "fit3"]) {
+      for (const fit of ["", "fit1", "fit2", "fit3", "fit4"]) {
         if (fit) el.classList.add(fit);
         if (range.getBoundingClientRect().height <= room()) return;
         if (fit) el.classList.remove(fit);
       }
-      el.classList.add("fit3", "cut");
+      el.classList.add("fit4", "cut");
       el.setAttribute("aria-expanded", "false");
     });
   }
