@@ -199,8 +199,8 @@ def options_for(game: str) -> dict[str, Any] | None:
 
     Returns:
         ``{"game", "options": [...], "profiles": [{"name", "rules"}], "players": [..], "teams": words,
-        "bot_levels": [...], "bot_level_words": {level: ...}}`` (the levels' words: see ``_level_words``) (a new dict each call).  A profile's ``rules`` are every option of that profile
-        (``spec.rules_to_dict``).
+        "bot_levels": [...], "bot_level_words": {level: ...}}`` (the levels' words: see ``_level_words``), a new
+        dict each call.  A profile's ``rules`` are every option of that profile (``spec.rules_to_dict``).
     """
     if game not in core.GAMES:
         return None
