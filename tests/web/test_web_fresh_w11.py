@@ -363,10 +363,13 @@ _PLAY_IN_SIGHT = """
   const table = document.querySelector('.cribbage .center');
   const count = document.querySelector('.cribbage .center > .countbox');
   const calls = [...document.querySelectorAll('.cribbage .center > .callouts li')];
+  const list = document.querySelector('.cribbage .center > .callouts');
+  const lb = list ? list.getBoundingClientRect().bottom : 0;
   return {
     count: count ? inSight(count) : null,
     newest: calls.length ? inSight(calls[calls.length - 1]) : null,
     scroll: table ? [table.scrollHeight, table.clientHeight] : null,
+    part: calls.filter(li => li.getBoundingClientRect().bottom > lb + 1).map(li => li.textContent.trim()),
   };
 }
 """
@@ -424,6 +427,12 @@ def test_phone_pegging_with_three_or_four_players_keeps_the_count_and_the_newest
         elif data["phase"] == "play":
             turns += 1
             at_rest(page)
+            # a computer thinking (its seat marked, the spinner in its corner) moves nothing: the opponents' row
+            # and the table keep their boxes (the spinner was a row of the seat's box: 16 px taller)
+            still = page.evaluate(_DEAL_BOXES)["boxes"]
+            page.evaluate("() => document.querySelector('.opponents .seatbox').classList.add('thinking')")
+            assert page.evaluate(_DEAL_BOXES)["boxes"] == still, "a thinking computer's seat moved the table"
+            page.evaluate("() => document.querySelector('.opponents .seatbox').classList.remove('thinking')")
             if data["deal"] == "1" and laid:
                 # nothing jumps when the play begins: the opponents and the table stand where they stood
                 # (within a pixel: the boxes' edges are rounded from fractions)
@@ -444,6 +453,8 @@ def test_phone_pegging_with_three_or_four_players_keeps_the_count_and_the_newest
                 called += 1
                 if not found["newest"][1]:
                     problems.append(f"{where}: the newest callout out of sight: {found['newest']}")
+            if found["part"]:  # a callout half in sight (a new user's pass: "Computer 2: go for 1" cut in half)
+                problems.append(f"{where}: callouts shown in part: {found['part']}")
             if found["scroll"] is None or found["scroll"][0] > found["scroll"][1] + 1:
                 problems.append(f"{where}: the table box scrolls (scroll, client height): {found['scroll']}")
             if problems:

@@ -287,17 +287,21 @@ export class CribbageTable implements Table {
   }
 
   /** The table's box holds what it shows without scrolling (three or four players leave it short: the opponents'
-   * boxes take the room).  The newest callout stays in sight -- the oldest go first, the log keeps them; a count
-   * settled in the show says its groups in the spoken count only ("fifteen two, ... a pair is fourteen"), their
-   * list left out (class tight), then its cards too (tighter) -- the show summary and the log have them all.
-   * Looked at after each draw and when the window's size changes. */
+   * boxes take the room).  The newest callout stays in sight, and no other is shown in part -- the oldest go first,
+   * the log keeps them; a count settled in the show says its groups in the spoken count only ("fifteen two, ... a
+   * pair is fourteen"), their list left out (class tight), then its cards too (tighter) -- the show summary and the
+   * log have them all.  Looked at after each draw and when the window's size changes. */
   private fitTable(): void {
     const center = this.root.querySelector<HTMLElement>(".center");
     if (!center || !center.isConnected) return;
     const scrolls = () => center.scrollHeight > center.clientHeight + 1;
     const list = center.querySelector<HTMLElement>(":scope > .callouts");
     const below = () => !!list && list.getBoundingClientRect().bottom > center.getBoundingClientRect().bottom + 1;
-    while (list && list.children.length > 1 && (scrolls() || below())) list.firstElementChild!.remove();
+    // a list cut at its foot (a phone's play with three or four players) shows no callout in part: the oldest, at
+    // the foot, goes while it is not whole inside the list's box
+    const cut = () =>
+      !!list && list.firstElementChild!.getBoundingClientRect().bottom > list.getBoundingClientRect().bottom + 1;
+    while (list && list.children.length > 1 && (scrolls() || below() || cut())) list.firstElementChild!.remove();
     const settled = Array.from(center.querySelectorAll<HTMLElement>(".settled"));
     for (const b of settled) b.classList.remove("tight", "tighter");
     for (const cls of ["tight", "tighter"]) {
