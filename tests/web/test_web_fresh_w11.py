@@ -468,3 +468,54 @@ def test_phone_pegging_with_three_or_four_players_keeps_the_count_and_the_newest
     assert not problems, "\n".join(problems)
     errors.check()
     ctx.close()
+
+
+#: Adds callouts to the table's list as the page draws them (the newest last) and has the page fit its table anew.
+_ADD_CALLOUTS = """
+(texts) => {
+  const list = document.querySelector('.cribbage .center > .callouts');
+  for (const text of texts) { const li = document.createElement('li'); li.textContent = text; list.append(li); }
+  window.dispatchEvent(new Event('resize'));
+  const li = list.lastElementChild;
+  return li ? [li.getBoundingClientRect().height, parseFloat(getComputedStyle(li).lineHeight)] : null;
+}
+"""
+
+
+def test_phone_three_players_a_two_line_newest_callout_stands_whole(server: str, browser: Any) -> None:
+    # the risk left on 2026-12-06: on a 390x844 phone with three players the list under the count had ~41 px when
+    # the count showed its cards, and a two-line callout ("Dator 2: his heels (knekt som startkort) för 2", 44 px)
+    # was cut with nothing older left to give way.  The count's cards are then drawn smaller (as high as the count).
+    ctx = new_context(browser, width=390, height=844, lang="sv", speed="off")
+    page = ctx.new_page()
+    errors = PageErrors(page)
+    create_game(page, server, "cribbage", players=3)
+    on_count = 0
+    for _ in range(100):
+        if not wait_mine_or_over(page, ".cribbage"):
+            break
+        close_modals(page)
+        data = root_data(page, ".cribbage")
+        if data["phase"] == "discard":
+            _lay_away(page)
+        elif data["phase"] == "play":
+            on_count = page.evaluate("() => document.querySelectorAll('.cribbage .center .sequence img').length")
+            if on_count >= 1:
+                break
+            play_first_card(page, json.loads(data["legal"]))
+        else:
+            break
+        wait_next_state(page, ".cribbage", data["version"])
+    assert on_count >= 1, "no turn of the play with cards on the count came"
+    at_rest(page)
+    older = ["Dator 1: femton för 2", "Dator 2: par för 2"]
+    height, line = page.evaluate(_ADD_CALLOUTS, [*older, "Dator 2: his heels (knekt som startkort) för 2"])
+    assert height > 1.5 * line, f"the callout is not two lines here ({height} px, lines of {line} px)"
+    found = page.evaluate(_PLAY_IN_SIGHT)
+    shot(page, "w11-phone-two-line-callout", full=False)
+    assert found["newest"] and found["newest"][1], found
+    assert not found["part"], found
+    assert found["count"] and found["count"][1], found
+    assert found["scroll"] is not None and found["scroll"][0] <= found["scroll"][1] + 1, found
+    errors.check()
+    ctx.close()

@@ -288,7 +288,7 @@ export class CribbageTable implements Table {
 
   /** The table's box holds what it shows without scrolling (three or four players leave it short: the opponents'
    * boxes take the room).  The newest callout stays in sight, and no other is shown in part -- the oldest go first,
-   * the log keeps them; a count settled in the show says its groups in the spoken count only ("fifteen two, ... a
+   * the log keeps them, and if the newest alone has no room the count's cards are drawn smaller; a count settled in the show says its groups in the spoken count only ("fifteen two, ... a
    * pair is fourteen"), their list left out (class tight), then its cards too (tighter) -- the show summary and the
    * log have them all.  Looked at after each draw and when the window's size changes. */
   private fitTable(): void {
@@ -302,6 +302,10 @@ export class CribbageTable implements Table {
     const cut = () =>
       !!list && list.firstElementChild!.getBoundingClientRect().bottom > list.getBoundingClientRect().bottom + 1;
     while (list && list.children.length > 1 && (scrolls() || below() || cut())) list.firstElementChild!.remove();
+    // the newest alone still short of room (a two-line callout on a phone's three-player table): the count's
+    // cards drawn smaller, as high as the count itself
+    center.classList.remove("squeeze");
+    if (list && list.children.length && (scrolls() || below() || cut())) center.classList.add("squeeze");
     const settled = Array.from(center.querySelectorAll<HTMLElement>(".settled"));
     for (const b of settled) b.classList.remove("tight", "tighter");
     for (const cls of ["tight", "tighter"]) {
