@@ -427,6 +427,9 @@ class _Game:
         for e in events:
             if e.kind == "show":
                 self.shows.append(e)
+                if self.deals:
+                    shown = self.deals[-1].setdefault("show", [0, 0])
+                    shown[e.data["seat"]] += e.data["points"]
 
     def scores(self) -> tuple[int, int]:
         s = self.state.scores

@@ -22,6 +22,10 @@ Usage (from the repository root, one process or two)::
 
     nice -n 10 .venv/bin/python bench/cribbage_outside.py --bot strong --games 200 --seed 1 [--peer greedy] [--jobs 2]
 
+``--bot oracle`` is strong with its pegging search on the true deal (the program's real hand, from the referee):
+the ceiling on what reading the program's hand in the play could gain.  The report splits each margin into the
+pegging and the shows (hands and cribs: what the discards are worth).
+
 ``--games`` is the number of games per bot (rounded up to whole blocks of two); ``--json FILE`` writes every
 game's record.  Needs ``/usr/games/cribbage`` (apt ``bsdgames``), ``gcc`` and the ``pexpect``/``pyte`` packages
 (the ``dev`` extra).
@@ -44,8 +48,32 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bsd_cribbage as bridge
 from kortbord import core
 from kortbord.arena import BotSpec, cluster_mean_ci, wilson
+from kortbord.bots import cribbage_strong
 
 GOAL = 0.8  # points per deal, issue #14 item 2
+
+
+class OracleBot(cribbage_strong.StrongBot):
+    """``--bot oracle``: strong, but its pegging search sees the true deal (the program's real hand, read from the
+    referee) -- a ceiling on what reading the program's hand could gain, not a player.  It discards as strong."""
+
+    truth: Any = None
+
+    def play_values(self, view: Any, legal_moves: Any, rng: random.Random, *args: Any, **kw: Any) -> list[float]:
+        search = cribbage_strong._Search(view.seat, view.rules, self.truth)
+        return [search.value_after(m) for m in legal_moves]
+
+
+_ask_bot = bridge._Game.ask_bot
+
+
+def _ask_with_truth(game: Any, state: Any) -> Any:
+    if isinstance(game.bot, OracleBot):
+        game.bot.truth = state
+    return _ask_bot(game, state)
+
+
+bridge._Game.ask_bot = _ask_with_truth  # type: ignore[method-assign]
 
 
 def _rules() -> Any:
@@ -58,11 +86,11 @@ def play_block(bot_text: str, seed: int, block: int) -> dict[str, Any]:
     bridge broke, ``{"index", "bot_seat", "error"}``."""
     rules = _rules()
     plan = bridge.Plan.draw(rules, random.Random(f"kortbord-outside:{seed}:deals:{block}"))
-    spec = BotSpec.parse(bot_text)
+    spec = None if bot_text == "oracle" else BotSpec.parse(bot_text)
     games = []
     for seat in (0, 1):
         index = 2 * block + seat
-        bot = spec.make("cribbage", rules)
+        bot = OracleBot(rules) if spec is None else spec.make("cribbage", rules)
         rng = random.Random(f"kortbord-outside:{seed}:game:{index}:bot")
         t0 = time.perf_counter()
         try:
@@ -90,6 +118,8 @@ def figures(blocks: list[dict[str, Any]]) -> dict[str, Any]:
     margin: list[list[float]] = []
     dealer: list[list[float]] = []
     pone: list[list[float]] = []
+    shows: list[list[float]] = []
+    pegging: list[list[float]] = []
     wins = games = errors = checks = 0
     seconds = 0.0
     for blk in sorted(blocks, key=lambda b: b["block"]):
@@ -107,6 +137,7 @@ def figures(blocks: list[dict[str, Any]]) -> dict[str, Any]:
         m: list[float] = []
         d_: list[float] = []
         p_: list[float] = []
+        sh: list[float] = []
         for d0, d1 in zip(recs[0]["deals"], recs[1]["deals"], strict=False):
             if not (d0["complete"] and d1["complete"]) or d0["dealer"] != d1["dealer"]:
                 break
@@ -114,6 +145,9 @@ def figures(blocks: list[dict[str, Any]]) -> dict[str, Any]:
             ours0, theirs0 = d0["points"][0], d0["points"][1]
             ours1, theirs1 = d1["points"][1], d1["points"][0]
             m.append(((ours0 - theirs0) + (ours1 - theirs1)) / 2)
+            if "show" in d0 and "show" in d1:  # the shows' part of the margin (hands and cribs); the rest is pegging
+                s0, s1 = d0["show"], d1["show"]
+                sh.append(((s0[0] - s0[1]) + (s1[1] - s1[0])) / 2)
             k = d0["dealer"]  # the dealer's seat in both games
             bot_as_dealer = d0["points"][k] if k == 0 else d1["points"][k]
             prog_as_dealer = d1["points"][k] if k == 0 else d0["points"][k]
@@ -125,6 +159,8 @@ def figures(blocks: list[dict[str, Any]]) -> dict[str, Any]:
         margin.append(m)
         dealer.append(d_)
         pone.append(p_)
+        shows.append(sh)
+        pegging.append([a - b for a, b in zip(m, sh, strict=False)] if len(sh) == len(m) else [])
     lo, hi = wilson(wins, games)
     return {
         "games": games,
@@ -135,9 +171,28 @@ def figures(blocks: list[dict[str, Any]]) -> dict[str, Any]:
         "margin": cluster_mean_ci(margin),
         "as_dealer": cluster_mean_ci(dealer),
         "as_pone": cluster_mean_ci(pone),
+        "shows": cluster_mean_ci(shows),
+        "pegging": cluster_mean_ci(pegging),
         "checks": checks,
         "seconds_per_game": seconds / games if games else None,
     }
+
+
+def paired_difference(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> dict[str, Any]:
+    """Bot ``a`` against bot ``b`` on the same blocks: per block, the difference of their mean margins (and of its
+    pegging and shows parts) over the block's deal pairs; the mean and normal 95% interval over blocks (blocks are
+    independent; a block either bot did not finish is left out)."""
+    by_a = {blk["block"]: blk for blk in a}
+    by_b = {blk["block"]: blk for blk in b}
+    out: dict[str, Any] = {}
+    for key in ("margin", "pegging", "shows"):
+        diffs = []
+        for k in sorted(set(by_a) & set(by_b)):
+            fa, fb = figures([by_a[k]])[key]["mean"], figures([by_b[k]])[key]["mean"]
+            if fa is not None and fb is not None:
+                diffs.append([fa - fb])
+        out[key] = cluster_mean_ci(diffs)
+    return out
 
 
 def _ci(d: dict[str, Any]) -> str:
@@ -171,7 +226,8 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--games and --jobs must be at least 1")
     bots = [args.bot] + ([] if args.peer == "none" else [args.peer])
     for text in bots:
-        BotSpec.parse(text).make("cribbage", _rules())  # a bad spec fails here, before any game
+        if text != "oracle":
+            BotSpec.parse(text).make("cribbage", _rules())  # a bad spec fails here, before any game
     nblocks = (args.games + 1) // 2
     tasks = [(b, args.seed, k) for k in range(nblocks) for b in bots]
     results: dict[str, list[dict[str, Any]]] = {b: [] for b in bots}
@@ -212,9 +268,17 @@ def _print(args: dict[str, Any], results: dict[str, list[dict[str, Any]]], summa
         )
     for b in bots:
         f = summary[b]
+        if f.get("shows", {}).get("mean") is not None:
+            print(f"{b}: of the margin, pegging {_ci(f['pegging'])}, hands and cribs {_ci(f['shows'])}")
+    for b in bots:
+        f = summary[b]
         pairs = f["margin"]["n"]
         print(f"{b}: {pairs} deal pairs, {f['checks']} referee checks passed, {f['errors']} bridge errors, "
               f"{f['seconds_per_game'] or 0:.1f} s a game")  # fmt: skip
+    if len(bots) == 2:
+        paired = paired_difference(results[bots[0]], results[bots[1]])
+        print(f"{bots[0]} minus {bots[1]} on the same blocks ({paired['margin']['n']} blocks): margin "
+              f"{_ci(paired['margin'])}, pegging {_ci(paired['pegging'])}, hands and cribs {_ci(paired['shows'])}")  # fmt: skip
     mean = summary[args["bot"]]["margin"]["mean"]
     ci = summary[args["bot"]]["margin"]["ci95"]
     verdict = (

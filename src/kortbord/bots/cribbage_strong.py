@@ -63,7 +63,7 @@ from kortbord.cards import Card, full_deck
 from kortbord.cribbage import engine
 from kortbord.cribbage.moves import Accept, Announce, Discard, Move, MugginsCall, Overcount, Play
 from kortbord.cribbage.rules import Rules
-from kortbord.cribbage.scoring import card_value, show_total
+from kortbord.cribbage.scoring import _rank_points, card_value, score_play, show_total
 from kortbord.cribbage.spec import SPEC
 from kortbord.cribbage.state import State
 from kortbord.cribbage.view import View
@@ -101,6 +101,8 @@ _PEG_PAIR: Final = 0.15
 _PEG_LOW: Final = 0.05
 #: Node budget of one alpha-beta search (one deal) before it finishes with greedy playouts.
 _NODE_BUDGET: Final = 600
+#: with ``resample`` = K, at most this many deals drawn per play decision (this // K searched)
+_RESAMPLE_DRAWS: Final = 1_600
 #: A generous bound on the points a side still pegs in one play (spec §2.4: a few points per card).
 _PLAY_REACH: Final = 40
 #: Weight of a hidden hand's average (points) in the deal's likelihood, by players: fitted (log-ratio slope) on
@@ -300,6 +302,16 @@ class StrongBot:
             (points) of an opponent model in the pegging search (two players, not Lowball): on each sampled deal the
             opponent lays a card drawn from a soft-max over :func:`judge_plays`, judged from its own seat (it does
             not see this player's hand), and the search takes the expectation instead of the minimum.
+        take: an experiment (default 0: off): evidence from the opponent's plays (two players, not Lowball), the
+            chance (0 to below 1) that a player lays the card scoring the most when a card of its hand scores
+            (spec §2.4); otherwise, and when none scores, any legal card alike (:class:`_PlayModel`).  With
+            ``play_model`` also given, ``take`` decides the evidence.
+        keep_model: an experiment (default 0: off): the temperature (points) of a model of the opponent's discard
+            (two players, not Lowball) that replaces the level's keep weight: each sampled deal is weighted by
+            the soft-max chance that the opponent kept its four of the six (:class:`_KeepModel`, spec §5).
+        resample: an experiment (default 1: off): deals drawn for each deal searched, the one searched picked
+            in proportion to its weight (sampling-importance-resampling; 1 to 256); at most
+            :data:`_RESAMPLE_DRAWS` drawn a decision.
     Attributes:
         decisions: play decisions searched (more than one legal card) since the bot was made.
         capped: how many of them the time cap cut short.
@@ -322,6 +334,9 @@ class StrongBot:
         peg_weight: float = 0.0,
         play_model: float = 0.0,
         reply: float = 0.0,
+        take: float = 0.0,
+        keep_model: float = 0.0,
+        resample: int = 1,
     ):
         if time_budget_ms is not None and not time_budget_ms > 0:
             raise ValueError(f"time_budget_ms must be positive, got {time_budget_ms!r}")
@@ -345,6 +360,15 @@ class StrongBot:
         if not 0.0 <= reply <= 10.0:
             raise ValueError(f"reply must be from 0 to 10, got {reply!r}")
         self.reply = float(reply)
+        if not 0.0 <= take < 1.0:
+            raise ValueError(f"take must be from 0 to below 1, got {take!r}")
+        self.take = float(take)
+        if not 0.0 <= keep_model <= 10.0:
+            raise ValueError(f"keep_model must be from 0 to 10, got {keep_model!r}")
+        self.keep_model = float(keep_model)
+        if isinstance(resample, bool) or not 1 <= int(resample) <= 256:
+            raise ValueError(f"resample must be from 1 to 256, got {resample!r}")
+        self.resample = int(resample)
         self.decisions = 0
         self.capped = 0
         self.last_stats: dict[str, Any] = {"deals": 0, "nodes": 0, "capped": False}
@@ -398,7 +422,7 @@ class StrongBot:
             twice the chance of winning, less one); negated in Lowball.  ``samples``, when given, receives each
             deal's ``(weight, [value of each move])`` (the same deals for every move: the review's noise test).
         """
-        sampler = _Sampler(view, self.play_model)
+        sampler = _Sampler(view, self.play_model, self.take, self.keep_model)
         totals = [0.0] * len(legal_moves)
         done = 0
         start = time.perf_counter()
@@ -406,12 +430,19 @@ class StrongBot:
         limit = self.iterations
         if not sampler.hidden:  # every card is known: one deal is the truth
             limit = 1
+        elif self.resample > 1:  # the draws bounded too: a late play's searches are cheap, its draws are not
+            limit = min(limit, max(1, _RESAMPLE_DRAWS // self.resample))
         capped = False
         nodes = 0
         weights = 0.0
         use_board = self.board and _board_applies(view)
         while True:
-            state, weight = sampler.sample(rng)
+            if self.resample > 1:  # sampling-importance-resampling: search one of several deals drawn by weight
+                drawn = [sampler.draw(rng) for _ in range(self.resample)]
+                pick = rng.choices(range(len(drawn)), weights=[w for _, w in drawn])[0]
+                state, weight = sampler.settle(drawn[pick][0]), 1.0
+            else:
+                state, weight = sampler.sample(rng)
             search = _Search(view.seat, view.rules, state, sampler.shows() if use_board else None, win, self.reply)
             deal = [0.0] * len(legal_moves)
             for i, move in enumerate(legal_moves):
@@ -479,12 +510,12 @@ class _Sampler:
     the one sampler of unseen cards: every go of the play honoured), each weighted by how likely its hidden hands
     are to have been kept."""
 
-    def __init__(self, view: View, play_model: float = 0.0) -> None:
+    def __init__(self, view: View, play_model: float = 0.0, take: float = 0.0, keep_model: float = 0.0) -> None:
         self.view = view
         self.n = view.rules.players
-        self._plays = (
-            _PlayModel(view, play_model) if play_model > 0 and self.n == 2 and not view.rules.lowball else None
-        )
+        two = self.n == 2 and not view.rules.lowball
+        self._plays = _PlayModel(view, play_model, take) if (play_model > 0 or take > 0) and two else None
+        self._keeps = _KeepModel(view, keep_model) if keep_model > 0 and two else None
         # cards of the other hands the view hides: none, and the play is known exactly
         self.hidden = sum(view.hand_sizes) - len(view.hand)
         self._muggins_rules: Rules | None = None
@@ -492,8 +523,26 @@ class _Sampler:
 
     def sample(self, rng: random.Random) -> tuple[State, float]:
         """A state at the seat's decision and its weight."""
+        state, weight = self.draw(rng)
+        return self.settle(state), weight
+
+    def draw(self, rng: random.Random) -> tuple[State, float]:
+        """A deal consistent with the view and its weight, before :meth:`settle`."""
         view = self.view
         state = SPEC.sample(view, rng)
+        kept = state._kept
+        if self._keeps is not None:
+            opp = 1 - view.seat
+            weight = self._keeps.likelihood(kept[opp], state._discards[opp])
+        else:
+            weight = self._weight(kept)
+        if self._plays is not None:
+            weight *= self._plays.likelihood(kept[1 - view.seat])
+        return state, weight
+
+    def settle(self, state: State) -> State:
+        """``state`` made the deal :meth:`shows` reads, and stopped at the show when its show cannot end the game."""
+        view = self.view
         kept, crib = state._kept, state._crib
         self._last = (kept, crib)
         rules = view.rules
@@ -508,10 +557,7 @@ class _Sampler:
                 # this deal's show cannot end the game: the search may stop where it starts (under Muggins the
                 # play ends at the show; the play's rules are the same), which spares scoring it at every leaf
                 state = State((self._stop_at_show(), *state[1:]))
-        weight = self._weight(kept)
-        if self._plays is not None:
-            weight *= self._plays.likelihood(kept[1 - view.seat])
-        return state, weight
+        return state
 
     def shows(self) -> tuple[int, tuple[int, ...], int]:
         """The last sampled deal's (dealer, show value of each seat's hand, crib value), points (spec §2.5)."""
@@ -544,6 +590,84 @@ class _Sampler:
         return self._muggins_rules
 
 
+@cache
+def _rank_mean(kept: tuple[int, ...], out: tuple[int, ...]) -> float:
+    """The mean fifteens, pairs and runs (points) of four cards of the sorted 1-based ranks ``kept`` over the
+    starters not among the six cards ``kept`` + ``out`` (46), plus 0.25 a jack for his nobs (spec §2.5); flushes
+    left out (the rank part of a keep's value, memoised per rank multiset)."""
+    left = [4] * 14
+    for r in kept + out:
+        left[r] -= 1
+    total = sum(left[r] * _rank_points(tuple(sorted(x - 1 for x in (*kept, r)))) for r in range(1, 14) if left[r])
+    return total / 46.0 + 0.25 * kept.count(11)
+
+
+_SPLITS: Final = tuple(
+    (tuple(k for k in range(6) if k not in (i, j)), (i, j)) for i in range(6) for j in range(i + 1, 6)
+)
+
+
+class _KeepModel:
+    """How likely the opponent was to keep the four cards it holds in a sampled deal, given the six it was dealt
+    there (its four and the two it laid away; two players; ``keep_model`` of :class:`StrongBot`).
+
+    A sensible player keeps the four of the most points (spec §5): each of the 15 ways to lay away two of the six
+    is valued as the kept four's mean fifteens, pairs and runs over the starters (:func:`_rank_mean`) plus the
+    crib table's value of the two laid away to its own crib, minus it to the other's (:func:`crib_value`), and
+    the keep is chosen by a soft-max at ``temperature`` (points).  This likelihood replaces the coarser
+    :meth:`_Sampler._weight`.
+    """
+
+    def __init__(self, view: View, temperature: float) -> None:
+        assert view.dealer is not None
+        self.t = temperature
+        self.own = view.dealer != view.seat  # the opponent deals: the crib is its own
+
+    def likelihood(self, kept: Sequence[Card], thrown: Sequence[Card]) -> float:
+        """exp(value of ``kept`` / t) over the sum of it for the 15 keeps of ``kept`` + ``thrown`` (1.0, no
+        evidence, unless they are four and two cards: a position set up without its discards)."""
+        if len(kept) != 4 or len(thrown) != 2:
+            return 1.0
+        six = sorted((*kept, *thrown))  # by rank (a card's number is rank then suit)
+        ranks = tuple(c.rank for c in six)
+        hands = _six_means(ranks)
+        crib = _signed_cribs(self.own)
+        suits = [c.suit for c in six]
+        values = [
+            hand + crib[ranks[i], ranks[j], suits[i] == suits[j]]
+            for hand, (_, (i, j)) in zip(hands, _SPLITS, strict=True)
+        ]
+        i, j = (k for k, c in enumerate(six) if c in thrown)
+        chosen = values[_SPLIT_OF[i, j]]
+        top = max(values)
+        t = self.t
+        return math.exp((chosen - top) / t) / sum(math.exp((v - top) / t) for v in values)
+
+
+#: the index in :data:`_SPLITS` of each pair of positions laid away
+_SPLIT_OF: Final = {out: k for k, (_, out) in enumerate(_SPLITS)}
+
+
+@cache
+def _six_means(ranks: tuple[int, ...]) -> tuple[float, ...]:
+    """:func:`_rank_mean` of each keep of :data:`_SPLITS` from six cards of the sorted ranks ``ranks``."""
+    return tuple(_rank_mean(tuple(ranks[i] for i in keep), tuple(ranks[i] for i in out)) for keep, out in _SPLITS)
+
+
+@cache
+def _signed_cribs(own: bool) -> dict[tuple[int, int, bool], float]:
+    """The crib table's value of two cards laid away, by (lower rank, higher rank, same suit), to the thrower's own
+    crib (positive) or the other's (negative): :func:`crib_value`."""
+    out: dict[tuple[int, int, bool], float] = {}
+    for a in range(1, 14):
+        for b in range(a, 14):
+            for suited in (False, True) if a != b else (False,):
+                pair = (Card((a - 1) * 4), Card((b - 1) * 4 + (0 if suited else 1)))
+                value = crib_value(pair, own)
+                out[a, b, suited] = value if own else -value
+    return out
+
+
 class _PlayModel:
     """How likely the opponent's plays so far were, given a sampled hand (two players; ``play_model`` of
     :class:`StrongBot`).
@@ -558,8 +682,9 @@ class _PlayModel:
     plus a small preference for laying high cards).  Values are cached per play and hand (ranks only).
     """
 
-    def __init__(self, view: View, temperature: float) -> None:
+    def __init__(self, view: View, temperature: float, take: float = 0.0) -> None:
         self.t = temperature
+        self.take = take
         opp = 1 - view.seat
         starter = view.starter
         assert starter is not None
@@ -615,6 +740,13 @@ class _PlayModel:
         legal = [c for c in held if count + card_value(c) <= 31]
         if len(legal) <= 1:
             return 0.0
+        if self.take > 0:  # players take points: the most at once with chance ``take``, else any legal card
+            gains = [score_play((*seq, c)).points for c in legal]
+            most = max(gains)
+            chance = (1.0 - self.take) / len(legal) if most > 0 else 1.0 / len(legal)
+            if most > 0 and gains[legal.index(card)] == most:
+                chance += self.take / gains.count(most)
+            return math.log(chance)
         values = judge_plays(held, seen, seq, count, n, passed)
         t = self.t
         top = max(values.values())

@@ -196,6 +196,12 @@ OPTIONS: Final[dict[str, str]] = {
     "reply": "Cribbage strong, an experiment: temperature of an opponent model in the pegging search -- the opponent lays what a "
     "sensible player who cannot see your hand would, instead of the card worst for you (two players; default 0: "
     "off, it minimises)",
+    "take": "Cribbage strong, an experiment: the chance 0..1 that the opponent lays the card scoring the most when "
+    "one scores -- sampled deals weighted by it (two players; default 0: off)",
+    "keep_model": "Cribbage strong, an experiment: temperature of an opponent model of the discard -- sampled deals "
+    "weighted by the chance that the opponent kept its four of the six (two players; default 0: off)",
+    "resample": "Cribbage strong, an experiment: deals drawn for each one searched, the one searched picked by its "
+    "weight (default 1: every deal searched with its weight)",
 }
 
 
@@ -418,6 +424,9 @@ def make_bot(
     peg_weight: float | None = None,
     play_model: float | None = None,
     reply: float | None = None,
+    take: float | None = None,
+    keep_model: float | None = None,
+    resample: int | None = None,
     slip_rate: float | None = None,
     overlook_rate: float | None = None,
 ) -> Bot[Any]:
@@ -443,6 +452,8 @@ def make_bot(
             off).
         reply: Cribbage strong, an experiment: the temperature of the opponent model in the pegging search (None: 0, off; the
             search then minimises at the opponent's choices).
+        take, keep_model: Cribbage strong, experiments: the opponent models of the play's points and of the
+            discard (None: 0, off; :class:`kortbord.bots.cribbage_strong.StrongBot`).
     Options a level does not use are ignored (an arena of ``strong,greedy`` passes one time budget to both),
     but they are still checked: a negative budget, zero iterations or a rate outside 0..1 is refused.
     Returns:
@@ -465,6 +476,9 @@ def make_bot(
             ("peg_weight", peg_weight),
             ("play_model", play_model),
             ("reply", reply),
+            ("take", take),
+            ("keep_model", keep_model),
+            ("resample", resample),
             ("slip_rate", slip_rate),
             ("overlook_rate", overlook_rate),
         )
@@ -499,6 +513,16 @@ def make_bot(
         raise ValueError(f"play_model must be a number from 0 to 10, got {play_model!r}")
     if "reply" in given and (isinstance(reply, bool) or not isinstance(reply, int | float) or not 0.0 <= reply <= 10.0):
         raise ValueError(f"reply must be a number from 0 to 10, got {reply!r}")
+    if "take" in given and (isinstance(take, bool) or not isinstance(take, int | float) or not 0.0 <= take < 1.0):
+        raise ValueError(f"take must be a number from 0 to below 1, got {take!r}")
+    if "keep_model" in given and (
+        isinstance(keep_model, bool) or not isinstance(keep_model, int | float) or not 0.0 <= keep_model <= 10.0
+    ):
+        raise ValueError(f"keep_model must be a number from 0 to 10, got {keep_model!r}")
+    if "resample" in given and (
+        isinstance(resample, bool) or not isinstance(resample, int) or not 1 <= resample <= 256
+    ):
+        raise ValueError(f"resample must be a whole number from 1 to 256, got {resample!r}")
     for key in _RATE_OPTIONS:
         if key in given and (
             isinstance(given[key], bool) or not isinstance(given[key], int | float) or not 0.0 <= given[key] <= 1.0
