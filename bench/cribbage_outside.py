@@ -195,6 +195,10 @@ def paired_difference(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> dict[
     return out
 
 
+def _blocks(n: int) -> str:
+    return f"{n} block" if n == 1 else f"{n} blocks"
+
+
 def _ci(d: dict[str, Any]) -> str:
     if d["mean"] is None:
         return "n/a"
@@ -227,7 +231,11 @@ def main(argv: list[str] | None = None) -> int:
     bots = [args.bot] + ([] if args.peer == "none" else [args.peer])
     for text in bots:
         if text != "oracle":
-            BotSpec.parse(text).make("cribbage", _rules())  # a bad spec fails here, before any game
+            try:  # a bad spec fails here, before any game
+                BotSpec.parse(text).make("cribbage", _rules())
+            except ValueError as exc:
+                hint = " (or 'oracle', alone: strong seeing the program's hand)" if "level" in str(exc) else ""
+                ap.error(f"{text!r}: {exc}{hint}")
     nblocks = (args.games + 1) // 2
     tasks = [(b, args.seed, k) for k in range(nblocks) for b in bots]
     results: dict[str, list[dict[str, Any]]] = {b: [] for b in bots}
@@ -242,7 +250,7 @@ def main(argv: list[str] | None = None) -> int:
             for g in blk["games"]:
                 if "error" in g:
                     print(f"bridge error ({blk['bot']}, game {g['index']}):\n{g['error']}", file=sys.stderr)
-            print(f"\r{done}/{len(tasks)} blocks, {time.perf_counter() - t0:.0f} s", end="", file=sys.stderr)
+            print(f"\r{done}/{len(tasks)} blocks of a bot, {time.perf_counter() - t0:.0f} s", end="", file=sys.stderr)
             if args.json:
                 Path(args.json).write_text(json.dumps({"args": vars(args), "blocks": results}, indent=1))
     print(file=sys.stderr)
@@ -256,7 +264,7 @@ def _print(args: dict[str, Any], results: dict[str, list[dict[str, Any]]], summa
     bots = list(summary)
     nblocks = max(len(v) for v in results.values())
     print(f"Cribbage v BSD cribbage(6) ({bridge.BINARY}), bridged through kortbord's engine as referee")
-    print(f"seed {args['seed']}, {nblocks} blocks of duplicate deals (each block twice, the seats swapped)")
+    print(f"seed {args['seed']}, {_blocks(nblocks)} of duplicate deals (each block twice, the seats swapped)")
     print(
         f"{'bot':<24} {'games':>5} {'points per deal (95%)':>26} {'as dealer':>24} {'as pone':>24} {'win rate (95%)':>22}"
     )
@@ -277,7 +285,7 @@ def _print(args: dict[str, Any], results: dict[str, list[dict[str, Any]]], summa
               f"{f['seconds_per_game'] or 0:.1f} s a game")  # fmt: skip
     if len(bots) == 2:
         paired = paired_difference(results[bots[0]], results[bots[1]])
-        print(f"{bots[0]} minus {bots[1]} on the same blocks ({paired['margin']['n']} blocks): margin "
+        print(f"{bots[0]} minus {bots[1]} on the same blocks ({_blocks(paired['margin']['n'])}): margin "
               f"{_ci(paired['margin'])}, pegging {_ci(paired['pegging'])}, hands and cribs {_ci(paired['shows'])}")  # fmt: skip
     mean = summary[args["bot"]]["margin"]["mean"]
     ci = summary[args["bot"]]["margin"]["ci95"]

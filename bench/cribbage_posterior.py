@@ -14,7 +14,7 @@ experiments ``keep_model=0.5``, ``take=0.9``, ``play_model=0.1`` and ``take=0.9 
 
 Reproduce with::
 
-    nice -n 10 .venv/bin/python bench/cribbage_posterior.py --deals 100 --opp greedy
+    nice -n 5 .venv/bin/python bench/cribbage_posterior.py --deals 100 --samples 200 --opp greedy
 """
 
 from __future__ import annotations
@@ -48,6 +48,8 @@ def main() -> int:
     parser.add_argument("--opp", default="greedy", help="the opponent's level (greedy, strong)")
     parser.add_argument("--seed", type=int, default=4)
     args = parser.parse_args()
+    if args.deals < 1 or args.samples < 1:
+        parser.error("--deals and --samples must be at least 1")
     master = random.Random(args.seed)
     deck = list(full_deck())
     me = cs.StrongBot(RULES)
@@ -84,6 +86,9 @@ def main() -> int:
             bot = me if seat == 0 else opp
             state = engine.apply(state, bot.choose(v, moves, rng))
     n = len(chance)
+    if n < 2:
+        print(f"only {n} play decisions with a choice: give more --deals")
+        return 1
     print(f"strong v {args.opp}: {args.deals} deals, {n} play decisions, {args.samples} sampled deals each")
     print(f"  the true deal (oracle)        1.000\n  chance level                  {statistics.fmean(chance):.3f}")
     for name, xs in shares.items():

@@ -73,6 +73,49 @@ def test_each_play_with_points_passed_up_counts() -> None:
     assert model.likelihood(parse_cards("4H 7S 2C 3D")) == pytest.approx(1 / 4 * 1 / 3)
 
 
+def test_taking_the_points_is_likely_and_ties_share_the_chance() -> None:
+    # After the lead of 5S (count 5), holding 5D 4H 2C 3D only the 5D scores (a pair, spec §2.4): under take = 0.7
+    # laying it has chance take + (1 - take) / 4 legal cards ...
+    model = cs._PlayModel(_after(["5S", "4H"]), 0.0, take=0.7)
+    five, four, two, three = parse_cards("5D 4H 2C 3D")
+    held = [five, four, two, three]
+    assert math.exp(model._log_chance(held, (5, 11), tuple(parse_cards("5S")), 5, five, 4, False)) == pytest.approx(
+        0.7 + 0.3 / 4
+    )
+    # ... and two cards scoring alike (a ten-card after a 5 makes fifteen for 2 either way) share it
+    king, queen = parse_cards("KH QD")
+    held = [king, queen, two, three]
+    chance = math.exp(model._log_chance(held, (5, 11), tuple(parse_cards("5S")), 5, king, 4, False))
+    assert chance == pytest.approx(0.7 / 2 + 0.3 / 4)
+
+
+def test_resample_searches_the_deals_drawn_in_proportion_to_weight(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the sampler offers two deals, the second with nine times the weight of the first: the deals searched are the
+    # second about nine times in ten
+    v = _after(["5S", "4H"])
+    first = cs._Sampler(v).sample(random.Random(1))[0]
+    second = cs._Sampler(v).sample(random.Random(2))[0]
+    assert first._hands != second._hands
+    offers = iter(range(10**6))
+
+    def draw(self: cs._Sampler, rng: random.Random) -> tuple[object, float]:
+        return (second, 9.0) if next(offers) % 2 else (first, 1.0)
+
+    searched: list[object] = []
+    real = cs._Search.__init__
+
+    def spy(self: cs._Search, seat: int, rules: Rules, root: object, *args: object, **kw: object) -> None:
+        searched.append(root._hands)  # type: ignore[attr-defined]
+        real(self, seat, rules, root, *args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(cs._Sampler, "draw", draw)
+    monkeypatch.setattr(cs._Search, "__init__", spy)
+    bot = cs.StrongBot(RULES, iterations=100, resample=2)
+    bot.play_values(v, list(v.legal_moves), random.Random(4))
+    share = sum(1 for h in searched if h == second._hands) / len(searched)
+    assert len(searched) == 100 and 0.8 < share < 0.98
+
+
 def test_keep_model_is_a_distribution_over_the_fifteen_keeps() -> None:
     rng = random.Random(8)
     deck = list(full_deck())
@@ -100,7 +143,7 @@ def test_keep_model_prefers_the_keep_of_most_points() -> None:
     assert best > 0.5 and worse < 0.01
 
 
-def test_rank_mean_is_the_shows_mean_without_flush_and_nobs() -> None:
+def test_rank_mean_is_the_shows_mean_without_flush_with_a_quarter_point_a_jack_for_nobs() -> None:
     # the mean over the 46 starters not among the six of the hand's fifteens, pairs and runs, plus 1/4 a jack
     rng = random.Random(5)
     deck = list(full_deck())
