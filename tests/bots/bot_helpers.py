@@ -5,10 +5,12 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from kortbord.cards import Card
+from kortbord.cards import Card, parse_cards
 from kortbord.cribbage import engine
+from kortbord.cribbage.moves import Play
 from kortbord.cribbage.rules import Rules
 from kortbord.cribbage.scoring import show_total
+from kortbord.cribbage.view import View, view
 
 
 def seat(name: str) -> int:
@@ -51,3 +53,20 @@ def muggins_position(case: dict[str, Any]) -> tuple[Any, int, int, int]:
         show="crib" if is_crib else counter,
     )
     return state, counter, inp["announced"], true
+
+
+def pone_view_after(rules: Rules, plays: list[str]) -> View:
+    """Seat 1 (the pone, who leads) views a two-player play after ``plays`` (cards in play order, seats
+    alternating): the dealer holds 4H 2C 3D 7S, the pone 5S 8C 9D AH, the crib QH QD 6C 6D, the starter JC."""
+    state = engine.position(
+        rules,
+        phase="play",
+        dealer=0,
+        hands=["4H 2C 3D 7S", "5S 8C 9D AH"],
+        crib="QH QD 6C 6D",
+        starter="JC",
+    )
+    for text in plays:
+        (card,) = parse_cards(text)
+        state = engine.apply(state, Play(card))
+    return view(state, 1)

@@ -9,12 +9,12 @@ import math
 import random
 
 import pytest
+from bot_helpers import pone_view_after
 
 from kortbord.bots import cribbage_strong as cs
 from kortbord.bots.registry import make_bot
 from kortbord.cards import full_deck, parse_cards
 from kortbord.cribbage import Rules, engine
-from kortbord.cribbage.moves import Play
 from kortbord.cribbage.scoring import score_show
 from kortbord.cribbage.view import View, view
 
@@ -22,19 +22,7 @@ RULES = Rules.from_dict({"players": 2, "target": 121})
 
 
 def _after(plays: list[str]) -> View:
-    """Seat 1 (the pone, who leads) views the play after ``plays`` (cards in play order, seats alternating)."""
-    state = engine.position(
-        RULES,
-        phase="play",
-        dealer=0,
-        hands=["4H 2C 3D 7S", "5S 8C 9D AH"],
-        crib="QH QD 6C 6D",
-        starter="JC",
-    )
-    for text in plays:
-        (card,) = parse_cards(text)
-        state = engine.apply(state, Play(card))
-    return view(state, 1)
+    return pone_view_after(RULES, plays)
 
 
 def test_off_by_default() -> None:
