@@ -288,9 +288,10 @@ export class CribbageTable implements Table {
 
   /** The table's box holds what it shows without scrolling (three or four players leave it short: the opponents'
    * boxes take the room).  The newest callout stays in sight, and no other is shown in part -- the oldest go first,
-   * the log keeps them, and if the newest alone has no room the count's cards are drawn smaller; a count settled in the show says its groups in the spoken count only ("fifteen two, ... a
-   * pair is fourteen"), their list left out (class tight), then its cards too (tighter) -- the show summary and the
-   * log have them all.  Looked at after each draw and when the window's size changes. */
+   * the log keeps them, and if the newest alone has no room the count's cards are drawn smaller (class squeeze); a
+   * count settled in the show says its groups in the spoken count only ("fifteen two, ... a pair is fourteen"),
+   * their list left out (class tight), then its cards too (tighter) -- the show summary and the log have them all.
+   * Looked at after each draw and when the window's size changes. */
   private fitTable(): void {
     const center = this.root.querySelector<HTMLElement>(".center");
     if (!center || !center.isConnected) return;

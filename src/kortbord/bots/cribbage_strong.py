@@ -679,7 +679,9 @@ class _PlayModel:
     at ``temperature`` over a greedy evaluation (:meth:`GreedyBot.play_value
     <kortbord.bots.cribbage_simple.GreedyBot.play_value>`'s: the points at once, minus the points it offers the
     next player weighted by the chance, from the cards the opponent had not seen, that the viewer holds the answer,
-    plus a small preference for laying high cards).  Values are cached per play and hand (ranks only).
+    plus a small preference for laying high cards).  With ``take`` > 0 the choice is modelled instead as: the card
+    scoring the most at once (spec §2.4; ties share it) with chance ``take`` when a legal card scores, otherwise
+    any legal card alike.  Values are cached per play and hand (ranks only).
     """
 
     def __init__(self, view: View, temperature: float, take: float = 0.0) -> None:
