@@ -67,6 +67,17 @@ CASES = [
         [],
         "JH",
     ),
+    # eleven ways of capturing with an ace (14 from the hand) from ten small loose cards, most of them taking six
+    # cards and more ("Ta in A♣, 2♥, 3♣, 4♦, 5♠, 6♥ och 7♦"): a fresh-clone CI run's random deal had a group like it
+    # whose ways, opened, were taller than the whole stage
+    (
+        "eleven-captures-opened",
+        ["AC", "2H", "3C", "4D", "7D", "5S", "6H", "8C", "9D", "QC"],
+        ["AH", "KS", "QS", "JS"],
+        ["2D", "9D", "TD", "JD"],
+        [],
+        "AH",
+    ),
 ]
 
 #: How much of each table card shows above the moves' sheet: (card's top, the sheet's top) in px.
@@ -155,12 +166,13 @@ def test_phone_moves_of_a_tall_table_all_in_sight(server: str, browser: Any, cas
 
 
 def test_package_chooser_double_click_disabled_chosen_cards_and_escape(server: str, browser: Any) -> None:
-    """The 26-way build (CASES' last): a double click on the group's button opens it and presses nothing (its second
+    """The 26-way build (CASES' "twenty-six-ways-opened"): a double click on the group's button opens it and presses nothing (its second
     click lands on a package drawn under the pointer); a disabled package stays unpressed whatever clicks it; table
     cards chosen first press their packages (both proposed buttons say one move, which Enter plays); Escape closes
     the group (focus back on its button), then puts the card back (focus on it).  A helper's bad-input findings."""
-    card = CASES[-1][-1]
-    legal, ctx, page, errors = _open(server, browser, CASES[-1], "en")
+    case = next(c for c in CASES if c[0] == "twenty-six-ways-opened")
+    card = case[-1]
+    legal, ctx, page, errors = _open(server, browser, case, "en")
     group = ".controls button.group[data-group='B JH 2D 13']"
     page.click(f".hand-card[data-code='{card}']")
     page.dblclick(group)

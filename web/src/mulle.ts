@@ -260,6 +260,13 @@ export class MulleTable implements Table {
       return;
     }
     body.style.maxHeight = `${Math.floor(stage.height)}px`;
+    // taller than the whole stage (a group of many long ways, opened): the list drawn denser, then denser again
+    // (smaller words, narrower columns) until every way is in sight
+    const list = body.querySelector<HTMLElement>(".allmoves");
+    for (const dense of ["dense", "denser"]) {
+      if (!list || body.scrollHeight <= body.clientHeight + 1) return;
+      list.classList.add(dense);
+    }
   }
 
   /** The choice the squeezed (grouped) list belongs to: this state's version and the chosen hand card. */
