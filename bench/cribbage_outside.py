@@ -24,7 +24,10 @@ Usage (from the repository root, one process or two)::
 
 ``--bot oracle`` is strong with its pegging search on the true deal (the program's real hand, from the referee):
 the ceiling on what reading the program's hand in the play could gain.  The report splits each margin into the
-pegging and the shows (hands and cribs: what the discards are worth).
+pegging and the shows (hands and cribs: what the discards are worth).  ``--bot modelled[:option=value...]`` is
+strong (its options, plus ``slip`` and ``rule_reply=1``) given the program's own play rule (``program_rank``) as
+evidence and, with ``rule_reply=1``, as the program's replies in its search: the ceiling on what a model of the
+program learnt from the hands it shows could gain.
 
 ``--games`` is the number of games per bot (rounded up to whole blocks of two); ``--json FILE`` writes every
 game's record.  Needs ``/usr/games/cribbage`` (apt ``bsdgames``), ``gcc`` and the ``pexpect``/``pyte`` packages
@@ -35,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import random
 import sys
@@ -49,6 +53,10 @@ import bsd_cribbage as bridge
 from kortbord import core
 from kortbord.arena import BotSpec, cluster_mean_ci, wilson
 from kortbord.bots import cribbage_strong
+from kortbord.cards import Card
+from kortbord.cribbage import engine
+from kortbord.cribbage.moves import Play
+from kortbord.cribbage.scoring import card_value, score_play
 
 GOAL = 0.8  # points per deal, issue #14 item 2
 
@@ -62,6 +70,125 @@ class OracleBot(cribbage_strong.StrongBot):
     def play_values(self, view: Any, legal_moves: Any, rng: random.Random, *args: Any, **kw: Any) -> list[float]:
         search = cribbage_strong._Search(view.seat, view.rules, self.truth)
         return [search.value_after(m) for m in legal_moves]
+
+
+#: the counts the program's rule tries to leave, in its order, when it can answer the next card to make 15
+_FIFTEEN_SETUPS = (8, 7, 9, 6, 11, 12, 13, 14, 10, 5)
+
+
+def program_rank(held: list[Card], seq: tuple[Card, ...], count: int) -> int:
+    """The rank (1-13) of the card the program lays from ``held`` on the count's cards ``seq`` summing to ``count``,
+    as its play rule is published (BSD ``games/cribbage``, ``crib.c`` and ``support.c``): the card scoring the most
+    at once (the lowest rank of equals); when none scores, in order: a lead of 4 (or 3 on an empty count) when the
+    count is under 4; a count of 21 - v kept for an answer of v to 31 (under 20); a count kept for an answer to 15
+    (under 15); else the highest card that leaves neither 5, 10 nor 21, then the highest not leaving 5 or 21, then
+    the highest that fits.  Written for the ``modelled`` bench bot (the ceiling of a learnt model of this program),
+    never used by kortbord's players."""
+    hand = sorted(held, key=lambda c: c.rank)
+    legal = [c for c in hand if count + card_value(c) <= 31]
+    gains = [score_play((*seq, c)).points for c in legal]
+    if gains and max(gains) > 0:
+        return legal[gains.index(max(gains))].rank
+    vals = [card_value(c) for c in hand]
+    if len(hand) <= 1:
+        return hand[0].rank
+
+    def reaching(total: int) -> int:
+        return next((i for i, v in enumerate(vals) if count + v == total), -1)
+
+    if count < 4 and ((j := reaching(4)) >= 0 or ((j := reaching(3)) >= 0 and count == 0)):
+        return hand[j].rank
+    if 0 < count < 20:
+        for answer in range(1, 11):
+            j = reaching(21 - answer)
+            held_answers = vals.count(answer)
+            if j >= 0 and held_answers and (held_answers > 1 or vals[j] != answer):
+                return hand[j].rank
+    if count < 15:
+        for total in _FIFTEEN_SETUPS:
+            j = reaching(total)
+            held_answers = vals.count(15 - total)
+            if j >= 0 and held_answers and (held_answers > 1 or vals[j] != 15 - total):
+                return hand[j].rank
+    for avoid in ((5, 10, 21), (5, 21)):
+        for i in range(len(hand) - 1, -1, -1):
+            if count + vals[i] <= 31 and count + vals[i] not in avoid:
+                return hand[i].rank
+    return max(c.rank for c in legal)
+
+
+class _ProgramModel(cribbage_strong._PlayModel):
+    """The opponent's plays as evidence under :func:`program_rank`: the card it names with chance 1 - ``slip``
+    (shared by the cards of its rank), any other legal card alike otherwise."""
+
+    def __init__(self, view: Any, slip: float) -> None:
+        super().__init__(view, 1.0)
+        self.slip = slip
+
+    def _log_chance(self, held: list[Card], seen: Any, seq: Any, count: int, card: Card, n: int, passed: bool) -> float:
+        legal = [c for c in held if count + card_value(c) <= 31]
+        if len(legal) <= 1:
+            return 0.0
+        want = program_rank(held, seq, count)
+        same = sum(1 for c in legal if c.rank == want)
+        if card.rank == want:
+            return math.log((1.0 - self.slip) / same)
+        return math.log(self.slip / (len(legal) - same))
+
+
+class _ProgramSearch(cribbage_strong._Search):
+    """Strong's search of one deal in which the program lays the card :func:`program_rank` names (its rule, as if
+    learnt) instead of the card worst for the searcher."""
+
+    def _value(self, state: Any, alpha: float, beta: float) -> float:
+        mover = engine.to_act(state)
+        if state.phase_name == "play" and mover is not None and self.rules.side_of(mover) != self.side:
+            moves = engine.legal_moves(state)
+            plays = [m for m in moves if isinstance(m, Play)]
+            if len(plays) > 1:
+                want = program_rank(list(state._hands[mover]), tuple(state.sequence), state.count)
+                move = next(m for m in plays if m.card.rank == want)
+                self.nodes += 1
+                return self._value(engine.apply(state, move), alpha, beta)
+        return super()._value(state, alpha, beta)
+
+
+class ModelledBot(cribbage_strong.StrongBot):
+    """``--bot modelled[:option=value...]``: strong (with the options given) whose sampled deals are weighted by
+    the program's own play rule (:func:`program_rank`, a slip of ``slip``, default 0.02) and, with ``rule_reply=1``,
+    whose search has the program lay the card of its rule (:class:`_ProgramSearch`) -- what a model of the program
+    learnt perfectly from the hands it shows would be worth; a measurement, not a player."""
+
+    def __init__(self, rules: Any, slip: float = 0.02, rule_reply: float = 0.0, **options: Any) -> None:
+        if not 0.0 < slip < 1.0:
+            raise ValueError(f"slip must be between 0 and 1, got {slip!r}")
+        super().__init__(rules, **options)
+        self.slip = slip
+        self.rule_reply = bool(rule_reply)
+
+    def _search(self, view: Any, state: Any, shows: Any, win: float) -> Any:
+        if not self.rule_reply or view.rules.players != 2 or view.rules.lowball:
+            return super()._search(view, state, shows, win)
+        return _ProgramSearch(view.seat, view.rules, state, shows, win)
+
+    def _sampler(self, view: Any) -> Any:
+        sampler = super()._sampler(view)
+        if view.rules.players == 2 and not view.rules.lowball:
+            sampler._plays = _ProgramModel(view, self.slip)
+        return sampler
+
+
+def _is_modelled(text: str) -> bool:
+    return text == "modelled" or text.startswith("modelled:")
+
+
+def make_modelled(text: str, rules: Any) -> ModelledBot:
+    """``modelled`` or ``modelled:key=value:...`` (strong's options and ``slip``) as a :class:`ModelledBot`."""
+    options: dict[str, Any] = {}
+    for part in text.split(":")[1:]:
+        key, _, value = part.partition("=")
+        options[key] = int(value) if key in ("resample", "iterations", "nodes") else float(value)
+    return ModelledBot(rules, **options)
 
 
 _ask_bot = bridge._Game.ask_bot
@@ -86,11 +213,14 @@ def play_block(bot_text: str, seed: int, block: int) -> dict[str, Any]:
     bridge broke, ``{"index", "bot_seat", "error"}``."""
     rules = _rules()
     plan = bridge.Plan.draw(rules, random.Random(f"kortbord-outside:{seed}:deals:{block}"))
-    spec = None if bot_text == "oracle" else BotSpec.parse(bot_text)
+    spec = None if bot_text == "oracle" or _is_modelled(bot_text) else BotSpec.parse(bot_text)
     games = []
     for seat in (0, 1):
         index = 2 * block + seat
-        bot = OracleBot(rules) if spec is None else spec.make("cribbage", rules)
+        if spec is not None:
+            bot = spec.make("cribbage", rules)
+        else:
+            bot = make_modelled(bot_text, rules) if _is_modelled(bot_text) else OracleBot(rules)
         rng = random.Random(f"kortbord-outside:{seed}:game:{index}:bot")
         t0 = time.perf_counter()
         try:
@@ -230,11 +360,20 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--games and --jobs must be at least 1")
     bots = [args.bot] + ([] if args.peer == "none" else [args.peer])
     for text in bots:
-        if text != "oracle":
+        if _is_modelled(text):
+            try:
+                make_modelled(text, _rules())
+            except (ValueError, TypeError) as exc:
+                ap.error(f"{text!r}: {exc}")
+        elif text != "oracle":
             try:  # a bad spec fails here, before any game
                 BotSpec.parse(text).make("cribbage", _rules())
             except ValueError as exc:
-                hint = " (or 'oracle', alone: strong seeing the program's hand)" if "level" in str(exc) else ""
+                hint = (
+                    " (or 'oracle', alone: strong seeing the program's hand; or 'modelled[:option=value...]')"
+                    if "level" in str(exc)
+                    else ""
+                )
                 ap.error(f"{text!r}: {exc}{hint}")
     nblocks = (args.games + 1) // 2
     tasks = [(b, args.seed, k) for k in range(nblocks) for b in bots]

@@ -422,7 +422,7 @@ class StrongBot:
             twice the chance of winning, less one); negated in Lowball.  ``samples``, when given, receives each
             deal's ``(weight, [value of each move])`` (the same deals for every move: the review's noise test).
         """
-        sampler = _Sampler(view, self.play_model, self.take, self.keep_model)
+        sampler = self._sampler(view)
         totals = [0.0] * len(legal_moves)
         done = 0
         start = time.perf_counter()
@@ -443,7 +443,7 @@ class StrongBot:
                 state, weight = sampler.settle(drawn[pick][0]), 1.0
             else:
                 state, weight = sampler.sample(rng)
-            search = _Search(view.seat, view.rules, state, sampler.shows() if use_board else None, win, self.reply)
+            search = self._search(view, state, sampler.shows() if use_board else None, win)
             deal = [0.0] * len(legal_moves)
             for i, move in enumerate(legal_moves):
                 deal[i] = value = search.value_after(move)
@@ -463,6 +463,15 @@ class StrongBot:
         self.capped += capped
         self.last_stats = {"deals": done, "nodes": nodes, "capped": capped}
         return [t / weights for t in totals]
+
+    def _search(self, view: View, state: State, shows: tuple[int, tuple[int, ...], int] | None, win: float) -> _Search:
+        """The search of one sampled deal (:class:`_Search`); a bench may give another (the ``modelled`` bot)."""
+        return _Search(view.seat, view.rules, state, shows, win, self.reply)
+
+    def _sampler(self, view: View) -> _Sampler:
+        """The deals a play decision searches, with their evidence (the bot's experiments); a bench may give
+        another opponent model here (``bench/cribbage_outside.py``'s ``modelled``)."""
+        return _Sampler(view, self.play_model, self.take, self.keep_model)
 
 
 def split_values(

@@ -1,0 +1,92 @@
+"""The outside player's play rule as ``bench/cribbage_outside.py`` writes it (``program_rank``, issue #14 item 2):
+the ceiling bench bot ``modelled`` weighs its sampled deals by it, so it must be the program's rule.
+
+The hand-made cases take their answers from the rule as BSD ``games/cribbage`` publishes it (``crib.c``: the card
+scoring the most at once, the first of equals in the sorted hand; else ``support.c`` ``cchose``: a count reaching 4,
+or 3 on a lead, under 4; a count of 21 - v kept with an answer of v to 31; a count kept with an answer to 15; else
+the highest card leaving neither 5, 10 nor 21).  The last test plays a short game against the program itself
+through the bridge and checks every card it laid from a choice against the rule.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kortbord import core
+from kortbord.bots import registry
+from kortbord.cards import Card
+from kortbord.cribbage import engine
+from kortbord.cribbage.moves import Play
+from kortbord.cribbage.scoring import card_value
+
+_BENCH = Path(__file__).resolve().parents[2] / "bench"
+sys.path.insert(0, str(_BENCH))
+
+
+def _load(name: str) -> Any:
+    spec = importlib.util.spec_from_file_location(name, _BENCH / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+bridge = sys.modules.get("bsd_cribbage") or _load("bsd_cribbage")
+outside = _load("cribbage_outside")
+
+
+def _cards(text: str) -> list[Card]:
+    return [Card.parse(c) for c in text.split()]
+
+
+@pytest.mark.parametrize(
+    ("hand", "seq", "want", "why"),
+    [
+        ("5S 9H", "TD", 5, "the 5 makes 15 (2 points), the 9 nothing"),
+        ("6H 9S", "9D", 6, "the 6 makes 15 and the 9 pairs, 2 points each: the first of equals, the lower"),
+        ("4C 9D KS", "", 4, "nothing scores on a lead: a count of 4"),
+        ("3C 9D KS", "", 3, "nothing scores on a lead and no 4: a count of 3"),
+        ("7H 2S QD", "2C TD", 7, "count 12: the 7 leaves 19 and the 2 in hand answers a 10 to 31"),
+        ("5H 6D KC", "", 13, "a lead: the king leaves 10 and the 5 in hand answers a 5 to 15"),
+        ("2H 7D 9C", "", 9, "no set-up: the highest card leaving neither 5, 10 nor 21"),
+    ],
+)
+def test_the_rule_on_hand_made_positions(hand: str, seq: str, want: int, why: str) -> None:
+    cards = _cards(seq)
+    count = sum(card_value(c) for c in cards)
+    assert outside.program_rank(_cards(hand), tuple(cards), count) == want, why
+
+
+needs_program = pytest.mark.skipif(not bridge.available(), reason="needs /usr/games/cribbage (bsdgames) and gcc")
+
+
+@needs_program
+def test_the_program_lays_the_card_of_the_rule(monkeypatch: pytest.MonkeyPatch) -> None:
+    spec = core.get("cribbage")
+    rules = spec.make_rules({"target": 61}, players=2, teams=False)
+    checked: list[tuple[str, int, int]] = []
+    step = bridge._Game.step
+
+    def watched(game: Any, move: Any) -> None:
+        state = game.state
+        if isinstance(move, Play) and engine.to_act(state) == game.them:
+            held = list(state._hands[game.them])
+            if sum(state.count + card_value(c) <= 31 for c in held) > 1:
+                want = outside.program_rank(held, tuple(state.sequence), state.count)
+                checked.append((" ".join(map(str, held)), want, move.card.rank))
+        step(game, move)
+
+    monkeypatch.setattr(bridge._Game, "step", watched)
+    for seat in (0, 1):
+        plan = bridge.Plan.draw(rules, random.Random(f"program-rule:{seat}"))
+        bot = registry.make_bot("cribbage", "greedy", rules)
+        bridge.play_game(bot, seat, rules, plan, random.Random(seat))
+    assert len(checked) >= 10
+    assert [c for c in checked if c[1] != c[2]] == []
