@@ -25,7 +25,7 @@ Usage (from the repository root, one process or two)::
 ``--bot oracle`` is strong with its pegging search on the true deal (the program's real hand, from the referee):
 the ceiling on what reading the program's hand in the play could gain.  The report splits each margin into the
 pegging and the shows (hands and cribs: what the discards are worth).  ``--bot modelled[:option=value...]`` is
-strong (its options, plus ``slip`` and ``rule_reply=1``) given the program's own play rule (``program_rank``) as
+strong (its options, plus ``slip``, ``rule_reply=1`` and ``draws``, the deals drawn a decision at most) given the program's own play rule (``program_rank``) as
 evidence and, with ``rule_reply=1``, as the program's replies in its search: the ceiling on what a model of the
 program learnt from the hands it shows could gain.
 
@@ -159,12 +159,28 @@ class ModelledBot(cribbage_strong.StrongBot):
     whose search has the program lay the card of its rule (:class:`_ProgramSearch`) -- what a model of the program
     learnt perfectly from the hands it shows would be worth; a measurement, not a player."""
 
-    def __init__(self, rules: Any, slip: float = 0.02, rule_reply: float = 0.0, **options: Any) -> None:
+    def __init__(
+        self, rules: Any, slip: float = 0.02, rule_reply: float = 0.0, draws: int | None = None, **options: Any
+    ) -> None:
         if not 0.0 < slip < 1.0:
             raise ValueError(f"slip must be between 0 and 1, got {slip!r}")
+        if draws is not None and draws < 1:
+            raise ValueError(f"draws must be at least 1, got {draws!r}")
         super().__init__(rules, **options)
         self.slip = slip
         self.rule_reply = bool(rule_reply)
+        self.draws = draws
+
+    def play_values(self, *args: Any, **kw: Any) -> list[float]:
+        """Strong's, with ``draws`` (when given) in place of the level's bound on the deals drawn a decision."""
+        if self.draws is None:
+            return super().play_values(*args, **kw)
+        level = cribbage_strong._RESAMPLE_DRAWS
+        setattr(cribbage_strong, "_RESAMPLE_DRAWS", self.draws)  # noqa: B010 (a Final constant, for this call)
+        try:
+            return super().play_values(*args, **kw)
+        finally:
+            setattr(cribbage_strong, "_RESAMPLE_DRAWS", level)  # noqa: B010
 
     def _search(self, view: Any, state: Any, shows: Any, win: float) -> Any:
         if not self.rule_reply or view.rules.players != 2 or view.rules.lowball:
@@ -187,7 +203,7 @@ def make_modelled(text: str, rules: Any) -> ModelledBot:
     options: dict[str, Any] = {}
     for part in text.split(":")[1:]:
         key, _, value = part.partition("=")
-        options[key] = int(value) if key in ("resample", "iterations", "nodes") else float(value)
+        options[key] = int(value) if key in ("resample", "iterations", "nodes", "draws") else float(value)
     return ModelledBot(rules, **options)
 
 
