@@ -131,6 +131,8 @@ class _ProgramModel(cribbage_strong._PlayModel):
             return 0.0
         want = program_rank(held, seq, count)
         same = sum(1 for c in legal if c.rank == want)
+        if same == len(legal):  # every card it could lay is of the rank named: no evidence
+            return 0.0
         if card.rank == want:
             return math.log((1.0 - self.slip) / same)
         return math.log(self.slip / (len(legal) - same))
@@ -164,8 +166,12 @@ class ModelledBot(cribbage_strong.StrongBot):
     ) -> None:
         if not 0.0 < slip < 1.0:
             raise ValueError(f"slip must be between 0 and 1, got {slip!r}")
-        if draws is not None and draws < 1:
-            raise ValueError(f"draws must be at least 1, got {draws!r}")
+        if draws is not None and (draws < 1 or options.get("resample", 1) < 2):
+            raise ValueError("draws (the deals drawn a decision, >= 1) bounds resampling: give resample=2..256 too")
+        if rule_reply not in (0, 1):
+            raise ValueError(f"rule_reply must be 0 or 1, got {rule_reply!r}")
+        if options.get("take") or options.get("play_model"):
+            raise ValueError("the modelled bot's evidence of the plays is the program's rule: no take or play_model")
         super().__init__(rules, **options)
         self.slip = slip
         self.rule_reply = bool(rule_reply)
@@ -202,7 +208,9 @@ def make_modelled(text: str, rules: Any) -> ModelledBot:
     """``modelled`` or ``modelled:key=value:...`` (strong's options and ``slip``) as a :class:`ModelledBot`."""
     options: dict[str, Any] = {}
     for part in text.split(":")[1:]:
-        key, _, value = part.partition("=")
+        key, eq, value = part.partition("=")
+        if not key or not eq or not value:
+            raise ValueError(f"options are key=value, got {part!r}")
         options[key] = int(value) if key in ("resample", "iterations", "nodes", "draws") else float(value)
     return ModelledBot(rules, **options)
 

@@ -4,7 +4,7 @@ the ceiling bench bot ``modelled`` weighs its sampled deals by it, so it must be
 The hand-made cases take their answers from the rule as BSD ``games/cribbage`` publishes it (``crib.c``: the card
 scoring the most at once, the first of equals in the sorted hand; else ``support.c`` ``cchose``: a count reaching 4,
 or 3 on a lead, under 4; a count of 21 - v kept with an answer of v to 31; a count kept with an answer to 15; else
-the highest card leaving neither 5, 10 nor 21).  The last test plays a short game against the program itself
+the highest card leaving neither 5, 10 nor 21).  The last test plays six short games against the program itself
 through the bridge and checks every card it laid from a choice against the rule.
 """
 
@@ -56,6 +56,13 @@ def _cards(text: str) -> list[Card]:
         ("7H 2S QD", "2C TD", 7, "count 12: the 7 leaves 19 and the 2 in hand answers a 10 to 31"),
         ("5H 6D KC", "", 13, "a lead: the king leaves 10 and the 5 in hand answers a 5 to 15"),
         ("2H 7D 9C", "", 9, "no set-up: the highest card leaving neither 5, 10 nor 21"),
+        ("2H 8D KS", "AC", 13, "a count of 3 is sought on a lead only: count 1 keeps the king (11)"),
+        ("3H 2S 9C", "6C TD", 3, "count 16 (under 20): the 3 leaves 19 and the 2 answers a 10 to 31"),
+        ("5H 8S KC", "AC TD", 8, "the 5 leaves 16 but is its own only answer of 5: the 8, leaving 19"),
+        ("5H 5D KC", "AC TD", 5, "the 5 leaves 16 and the other 5 answers a 5 to 31"),
+        ("6H 7D QS", "3C", 12, "the 6 leaves 9 but is its own only answer of 6 to 15: the queen, leaving 13"),
+        ("6H 6D QS", "3C", 6, "the 6 leaves 9 and the other 6 answers to 15"),
+        ("TH KS", "AC", 10, "count 1: a ten leaves 11, the other ten answers to 31; the first of the sorted hand"),
     ],
 )
 def test_the_rule_on_hand_made_positions(hand: str, seq: str, want: int, why: str) -> None:
@@ -84,9 +91,9 @@ def test_the_program_lays_the_card_of_the_rule(monkeypatch: pytest.MonkeyPatch) 
         step(game, move)
 
     monkeypatch.setattr(bridge._Game, "step", watched)
-    for seat in (0, 1):
-        plan = bridge.Plan.draw(rules, random.Random(f"program-rule:{seat}"))
+    for game in range(6):
+        plan = bridge.Plan.draw(rules, random.Random(f"program-rule:{game}"))
         bot = registry.make_bot("cribbage", "greedy", rules)
-        bridge.play_game(bot, seat, rules, plan, random.Random(seat))
-    assert len(checked) >= 10
+        bridge.play_game(bot, game % 2, rules, plan, random.Random(game))
+    assert len(checked) >= 50
     assert [c for c in checked if c[1] != c[2]] == []
