@@ -157,6 +157,10 @@ def test_phone_moves_of_a_tall_table_all_in_sight(server: str, browser: Any, cas
         page.wait_for_selector("#moves-back")
         problems = page.evaluate(MOVE_BOXES)
         assert not problems, (group, problems)
+        # and once the aids' words have come in (a round trip later) and the table's room has shrunk for them
+        page.wait_for_timeout(600)
+        problems = page.evaluate(MOVE_BOXES)
+        assert not problems, (group, "settled", problems)
         shot(page, f"moves-fit-{name}-{group.replace(' ', '_')}", full=False)
         reach |= moves_in_reach(page)
         page.click("#moves-back")
