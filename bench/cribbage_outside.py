@@ -27,7 +27,9 @@ the ceiling on what reading the program's hand in the play could gain.  The repo
 pegging and the shows (hands and cribs: what the discards are worth).  ``--bot modelled[:option=value...]`` is
 strong (its options, plus ``slip``, ``rule_reply=1`` and ``draws``, the deals drawn a decision at most) given the program's own play rule (``program_rank``) as
 evidence and, with ``rule_reply=1``, as the program's replies in its search: the ceiling on what a model of the
-program learnt from the hands it shows could gain.
+program learnt from the hands it shows could gain.  ``--bot belief[:option=value...]`` (``bench/cribbage_belief.py``)
+searches the play exactly over the program's possible hands, weighted by a keep table (``keep=bsd``: the program's
+own discard) and by its rule: a perfectly learnt model of the program with nothing sampled.
 
 ``--games`` is the number of games per bot (rounded up to whole blocks of two); ``--json FILE`` writes every
 game's record.  Needs ``/usr/games/cribbage`` (apt ``bsdgames``), ``gcc`` and the ``pexpect``/``pyte`` packages
@@ -50,13 +52,14 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import bsd_cribbage as bridge
+import cribbage_belief
 from kortbord import core
 from kortbord.arena import BotSpec, cluster_mean_ci, wilson
 from kortbord.bots import cribbage_strong
 from kortbord.cards import Card
 from kortbord.cribbage import engine
 from kortbord.cribbage.moves import Play
-from kortbord.cribbage.scoring import card_value, score_play
+from kortbord.cribbage.scoring import card_value
 
 GOAL = 0.8  # points per deal, issue #14 item 2
 
@@ -72,49 +75,14 @@ class OracleBot(cribbage_strong.StrongBot):
         return [search.value_after(m) for m in legal_moves]
 
 
-#: the counts the program's rule tries to leave, in its order, when it can answer the next card to make 15
-_FIFTEEN_SETUPS = (8, 7, 9, 6, 11, 12, 13, 14, 10, 5)
-
-
 def program_rank(held: list[Card], seq: tuple[Card, ...], count: int) -> int:
-    """The rank (1-13) of the card the program lays from ``held`` on the count's cards ``seq`` summing to ``count``,
-    as its play rule is published (BSD ``games/cribbage``, ``crib.c`` and ``support.c``): the card scoring the most
-    at once (the lowest rank of equals); when none scores, in order: a lead of 4 (or 3 on an empty count) when the
-    count is under 4; a count of 21 - v kept for an answer of v to 31 (under 20); a count kept for an answer to 15
-    (under 15); else the highest card that leaves neither 5, 10 nor 21, then the highest not leaving 5 or 21, then
-    the highest that fits.  Written for the ``modelled`` bench bot (the ceiling of a learnt model of this program),
-    never used by kortbord's players."""
-    hand = sorted(held, key=lambda c: c.rank)
-    legal = [c for c in hand if count + card_value(c) <= 31]
-    gains = [score_play((*seq, c)).points for c in legal]
-    if gains and max(gains) > 0:
-        return legal[gains.index(max(gains))].rank
-    vals = [card_value(c) for c in hand]
-    if len(hand) <= 1:
-        return hand[0].rank
-
-    def reaching(total: int) -> int:
-        return next((i for i, v in enumerate(vals) if count + v == total), -1)
-
-    if count < 4 and ((j := reaching(4)) >= 0 or ((j := reaching(3)) >= 0 and count == 0)):
-        return hand[j].rank
-    if 0 < count < 20:
-        for answer in range(1, 11):
-            j = reaching(21 - answer)
-            held_answers = vals.count(answer)
-            if j >= 0 and held_answers and (held_answers > 1 or vals[j] != answer):
-                return hand[j].rank
-    if count < 15:
-        for total in _FIFTEEN_SETUPS:
-            j = reaching(total)
-            held_answers = vals.count(15 - total)
-            if j >= 0 and held_answers and (held_answers > 1 or vals[j] != 15 - total):
-                return hand[j].rank
-    for avoid in ((5, 10, 21), (5, 21)):
-        for i in range(len(hand) - 1, -1, -1):
-            if count + vals[i] <= 31 and count + vals[i] not in avoid:
-                return hand[i].rank
-    return max(c.rank for c in legal)
+    """The rank (1-13) of the card the program lays from ``held`` (at least one card fits) on the count's cards
+    ``seq`` summing to ``count``: its published play rule, :func:`cribbage_belief.rule_rank` (written for the
+    ceiling bench bots ``modelled`` and ``belief``, never used by kortbord's players)."""
+    rank = cribbage_belief.rule_rank(tuple(sorted(c.rank for c in held)), tuple(c.rank for c in seq), count)
+    if rank is None:
+        raise ValueError(f"no card of {held} fits on a count of {count}")
+    return rank
 
 
 class _ProgramModel(cribbage_strong._PlayModel):
@@ -201,7 +169,7 @@ class ModelledBot(cribbage_strong.StrongBot):
 
 
 def _is_modelled(text: str) -> bool:
-    return text == "modelled" or text.startswith("modelled:")
+    return text in ("modelled", "belief") or text.startswith(("modelled:", "belief:"))
 
 
 def make_modelled(text: str, rules: Any) -> ModelledBot:
@@ -244,7 +212,10 @@ def play_block(bot_text: str, seed: int, block: int) -> dict[str, Any]:
         if spec is not None:
             bot = spec.make("cribbage", rules)
         else:
-            bot = make_modelled(bot_text, rules) if _is_modelled(bot_text) else OracleBot(rules)
+            if bot_text.startswith("belief"):
+                bot = cribbage_belief.make_belief(bot_text, rules)
+            else:
+                bot = make_modelled(bot_text, rules) if _is_modelled(bot_text) else OracleBot(rules)
         rng = random.Random(f"kortbord-outside:{seed}:game:{index}:bot")
         t0 = time.perf_counter()
         try:
@@ -386,7 +357,7 @@ def main(argv: list[str] | None = None) -> int:
     for text in bots:
         if _is_modelled(text):
             try:
-                make_modelled(text, _rules())
+                (cribbage_belief.make_belief if text.startswith("belief") else make_modelled)(text, _rules())
             except (ValueError, TypeError) as exc:
                 ap.error(f"{text!r}: {exc}")
         elif text != "oracle":

@@ -22,7 +22,7 @@ from kortbord import core
 from kortbord.bots import registry
 from kortbord.cards import Card
 from kortbord.cribbage import engine
-from kortbord.cribbage.moves import Play
+from kortbord.cribbage.moves import Discard, Play
 from kortbord.cribbage.scoring import card_value
 
 _BENCH = Path(__file__).resolve().parents[2] / "bench"
@@ -40,6 +40,7 @@ def _load(name: str) -> Any:
 
 bridge = sys.modules.get("bsd_cribbage") or _load("bsd_cribbage")
 outside = _load("cribbage_outside")
+belief = sys.modules["cribbage_belief"]  # imported by cribbage_outside
 
 
 def _cards(text: str) -> list[Card]:
@@ -71,6 +72,14 @@ def test_the_rule_on_hand_made_positions(hand: str, seq: str, want: int, why: st
     assert outside.program_rank(_cards(hand), tuple(cards), count) == want, why
 
 
+def _six_games(rules: Any, label: str) -> None:
+    """Six games against the program through the bridge, greedy in seat 0 then 1 in turn."""
+    for game in range(6):
+        plan = bridge.Plan.draw(rules, random.Random(f"{label}:{game}"))
+        bot = registry.make_bot("cribbage", "greedy", rules)
+        bridge.play_game(bot, game % 2, rules, plan, random.Random(game))
+
+
 needs_program = pytest.mark.skipif(not bridge.available(), reason="needs /usr/games/cribbage (bsdgames) and gcc")
 
 
@@ -91,9 +100,33 @@ def test_the_program_lays_the_card_of_the_rule(monkeypatch: pytest.MonkeyPatch) 
         step(game, move)
 
     monkeypatch.setattr(bridge._Game, "step", watched)
-    for game in range(6):
-        plan = bridge.Plan.draw(rules, random.Random(f"program-rule:{game}"))
-        bot = registry.make_bot("cribbage", "greedy", rules)
-        bridge.play_game(bot, game % 2, rules, plan, random.Random(game))
+    _six_games(rules, "program-rule")
     assert len(checked) >= 50
     assert [c for c in checked if c[1] != c[2]] == []
+
+
+@needs_program
+def test_the_program_lays_away_as_modelled(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every discard the program makes in six games to 61 is one of the keeps ``bench/cribbage_belief.py``'s
+    ``bsd_keeps`` values best (its ``cdiscard``, whose crib sums ``test_cribbage_belief.py`` checks against the
+    program's published tables)."""
+    spec = core.get("cribbage")
+    rules = spec.make_rules({"target": 61}, players=2, teams=False)
+    checked: list[tuple[str, list[str], bool]] = []
+    step = bridge._Game.step
+
+    def watched(game: Any, move: Any) -> None:
+        state = game.state
+        theirs = state._hands[game.them]
+        if isinstance(move, Discard) and len(theirs) == 6 and set(move.cards) <= set(theirs):
+            six = sorted(theirs)
+            keeps = belief.bsd_keeps([(c.rank, c.suit) for c in six], state.dealer == game.them)
+            thrown = sorted(c.rank for c in move.cards)
+            ok = any(sorted((six[i].rank, six[j].rank)) == thrown for i, j in keeps)
+            checked.append((" ".join(map(str, six)), [str(c) for c in move.cards], ok))
+        step(game, move)
+
+    monkeypatch.setattr(bridge._Game, "step", watched)
+    _six_games(rules, "program-discard")
+    assert len(checked) >= 30
+    assert [c for c in checked if not c[2]] == []

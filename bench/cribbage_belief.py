@@ -1,0 +1,576 @@
+"""Exact belief search of the pegging against a modelled opponent (issue #14 item 2: the ceiling measurement).
+
+``bench/cribbage_outside.py --bot belief[:option=value...]`` plays BSD ``cribbage(6)`` with :class:`BeliefBot`:
+strong's discard and shows, and a play that knows how the program lays its cards.
+
+* **The opponent's hand** is a posterior over the rank multisets it may hold (suits never score in the play, spec
+  §2.4): each weighted by the ways the unseen cards give it, by how likely a sensible discard keeps it (a keep
+  table: spec §5's keep of six random cards, arg-max or a soft-max; or, ``keep=bsd``, the program's own discard,
+  :func:`bsd_keeps`), and by the chance of every card it laid under an opponent model (a ``slip`` of any legal
+  card); a hand that could have laid a card where it said go is out (:class:`Posterior`).
+* **The opponent models** (:data:`MODELS`): ``book``, the program's published play rule (:func:`rule_rank`, BSD
+  ``crib.c``/``support.c``, checked against every card the program lays in ``tests/bots/test_bsd_program_rule.py``);
+  ``greedy``, kortbord's greedy judgement (:func:`kortbord.bots.cribbage_simple.judge_plays`); ``any``, any legal
+  card alike.  Several models make the hidden state (hand, model), weighted by the plays.
+* **The search** (:class:`BeliefSearch`) is an expectimax over the public history to the end of the play: at this
+  player's turns one card for every hand the opponent may hold (its choice depends on what it has seen, never on
+  the hidden hand: no strategy fusion), at the opponent's the (hand, model) pairs split by the card laid.  Values:
+  own pegging points minus the other's.  Near the end of the game (the board decides) and off two players the bot
+  plays as strong.
+
+A measurement, not a player: with ``book`` alone it is what a perfectly learnt model of the program is worth.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections import Counter
+from collections.abc import Callable
+from functools import cache
+from itertools import combinations_with_replacement
+from typing import Any
+
+from kortbord.bots import cribbage_simple, cribbage_strong
+from kortbord.cards import Card
+from kortbord.cribbage.moves import Play
+from kortbord.cribbage.scoring import _rank_points, score_play
+from kortbord.cribbage.view import View
+
+#: a card's value in the count, by rank (1 = ace .. 13 = king)
+VAL = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
+#: the counts the program's rule tries to leave, in its order, when it holds the answer to make 15
+_FIFTEEN_SETUPS = (8, 7, 9, 6, 11, 12, 13, 14, 10, 5)
+Hand = tuple[int, ...]
+
+
+def _cards(*groups: Hand) -> list[list[Card]]:
+    """Cards of the ranks of each group, the suits told apart across all of them (ranks are all the play reads)."""
+    used = [0] * 14
+    out = []
+    for ranks in groups:
+        cards = []
+        for r in ranks:
+            cards.append(Card((r - 1) * 4 + used[r]))
+            used[r] += 1
+        out.append(cards)
+    return out
+
+
+@cache
+def lay_points(seq: Hand, r: int) -> int:
+    """The points (spec §2.4 step 3: 15, 31, pairs, runs; no go) for laying a card of rank ``r`` on a count of the
+    ranks ``seq``: the engine's :func:`~kortbord.cribbage.scoring.score_play`, memoised on ranks."""
+    (cards,) = _cards((*seq, r))
+    return score_play(cards).points
+
+
+@cache
+def rule_rank(hand: Hand, seq: Hand, count: int) -> int | None:
+    """The rank the program lays from the sorted ranks ``hand`` on a count of the ranks ``seq`` summing to
+    ``count`` (None: it says go), as its play rule is published (BSD ``games/cribbage``, ``crib.c`` and
+    ``support.c``): the card scoring the most at once (the lowest rank of equals); when none scores, in order: a
+    lead of 4 (or 3 on an empty count) when the count is under 4; a count of 21 - v kept for an answer of v to 31
+    (under 20); a count kept for an answer to 15 (under 15); else the highest card that leaves neither 5, 10 nor
+    21, then the highest not leaving 5 or 21, then the highest that fits."""
+    legal = [r for r in hand if count + VAL[r] <= 31]
+    if not legal:
+        return None
+    gains = [lay_points(seq, r) for r in legal]
+    if max(gains) > 0:
+        return legal[gains.index(max(gains))]
+    if len(hand) <= 1:
+        return hand[0]
+    vals = [VAL[r] for r in hand]
+
+    def reaching(total: int) -> int:
+        return next((i for i, v in enumerate(vals) if count + v == total), -1)
+
+    if count < 4 and ((j := reaching(4)) >= 0 or ((j := reaching(3)) >= 0 and count == 0)):
+        return hand[j]
+    if 0 < count < 20:
+        for answer in range(1, 11):
+            j = reaching(21 - answer)
+            held = vals.count(answer)
+            if j >= 0 and held and (held > 1 or vals[j] != answer):
+                return hand[j]
+    if count < 15:
+        for total in _FIFTEEN_SETUPS:
+            j = reaching(total)
+            held = vals.count(15 - total)
+            if j >= 0 and held and (held > 1 or vals[j] != 15 - total):
+                return hand[j]
+    for avoid in ((5, 10, 21), (5, 21)):
+        for i in range(len(hand) - 1, -1, -1):
+            if count + vals[i] <= 31 and count + vals[i] not in avoid:
+                return hand[i]
+    return max(legal)
+
+
+def _remove(hand: Hand, r: int) -> Hand:
+    """``hand`` without one card of rank ``r``."""
+    i = hand.index(r)
+    return hand[:i] + hand[i + 1 :]
+
+
+#: an opponent model: (its hand, the count's ranks, the count, the ranks it has seen laid or turned (counts by rank,
+#: 14 long), the cards the searcher holds, the searcher said go in this count) -> ((rank or None for a go, chance), ...)
+Model = Callable[[Hand, Hand, int, tuple[int, ...], int, bool], tuple[tuple[int | None, float], ...]]
+
+
+def book_model(hand: Hand, seq: Hand, count: int, seen: tuple[int, ...], n: int, passed: bool) -> Any:
+    """The book player: :func:`rule_rank` (BSD cribbage(6)'s published rule)."""
+    return ((rule_rank(hand, seq, count), 1.0),)
+
+
+@cache
+def greedy_values(hand: Hand, seq: Hand, count: int, seen: tuple[int, ...], n: int, passed: bool) -> dict[int, float]:
+    """Greedy's judgement of each rank of ``hand`` (:func:`~kortbord.bots.cribbage_simple.judge_plays`), memoised:
+    ``seen`` the cards it has seen laid or turned, counts by rank (14 long); ``n`` the cards the next player
+    holds; ``passed`` it has said go."""
+    held, sq = _cards(hand, seq)
+    seen_ranks = [r for r in range(1, 14) for _ in range(seen[r])]
+    return cribbage_simple.judge_plays(held, seen_ranks, sq, count, n, passed)
+
+
+def greedy_model(hand: Hand, seq: Hand, count: int, seen: tuple[int, ...], n: int, passed: bool) -> Any:
+    """The greedy player: the card of the best :func:`greedy_values` (equal cards alike)."""
+    values = greedy_values(hand, seq, count, seen, n, passed)
+    if not values:
+        return ((None, 1.0),)
+    top = max(values.values())
+    best = [r for r in hand if r in values and values[r] >= top - 1e-9]
+    return tuple((r, best.count(r) / len(best)) for r in sorted(set(best)))
+
+
+def any_model(hand: Hand, seq: Hand, count: int, seen: tuple[int, ...], n: int, passed: bool) -> Any:
+    """A player of no rule: any legal card alike."""
+    legal = [r for r in hand if count + VAL[r] <= 31]
+    if not legal:
+        return ((None, 1.0),)
+    return tuple((r, legal.count(r) / len(legal)) for r in sorted(set(legal)))
+
+
+MODELS: dict[str, Model] = {"book": book_model, "greedy": greedy_model, "any": any_model}
+
+
+class BeliefSearch:
+    """Expectimax of the rest of the play over the opponent's possible (hand, model) pairs; values: this player's
+    pegging points minus the opponent's."""
+
+    def __init__(self, models: list[Model] | Model) -> None:
+        self.models = models if isinstance(models, list) else [models]
+        self.nodes = 0
+        self._cache: dict[Any, Any] = {}
+
+    def root(
+        self,
+        us: Hand,
+        cands: list[tuple[Any, float]],
+        seq: Hand,
+        count: int,
+        seen: tuple[int, ...] = (0,) * 14,
+        passed: bool = False,
+    ) -> dict[int, float]:
+        """The value of each legal rank of ours (normalised by the candidates' weight).  ``cands``: ``(hand, w)``
+        for the first model, or ``((hand, model index), w)``; ``seen``: ranks laid this deal and the starter, by
+        rank; ``passed``: this player said go in the count (it is then not its turn: unused at the root)."""
+        cands = [(c if isinstance(c[0], tuple) else (c, 0), w) for c, w in cands]
+        total = sum(w for _, w in cands)
+        out = {}
+        for r in sorted(set(us)):
+            if count + VAL[r] > 31:
+                continue
+            out[r] = self._lay_ours(us, cands, seq, count, r, total, seen) / total
+        return out
+
+    def _lay_ours(self, us, cands, seq, count, r, total, seen):  # type: ignore[no-untyped-def]
+        p = lay_points(seq, r)
+        nseq, ncount = (*seq, r), count + VAL[r]
+        if ncount == 31:
+            nseq, ncount = (), 0
+        seen = (*seen[:r], seen[r] + 1, *seen[r + 1 :])
+        return p * total + self._f(_remove(us, r), cands, nseq, ncount, 1, 0, seen, False)
+
+    def _reset(self, us, cands, count, last, seen):  # type: ignore[no-untyped-def]
+        total = sum(w for _, w in cands)
+        pts = (1.0 if count > 0 else 0.0) * (1 if last == 0 else -1) * total
+        if not us and not cands[0][0][0]:
+            return pts
+        return pts + self._f(us, cands, (), 0, 1 - last, last, seen, False)
+
+    def _f(self, us, cands, seq, count, mover, last, seen, passed):  # type: ignore[no-untyped-def]
+        self.nodes += 1
+        if mover == 0:
+            legal = sorted({r for r in us if count + VAL[r] <= 31})
+            if legal:
+                total = sum(w for _, w in cands)
+                if len(legal) == 1:
+                    return self._lay_ours(us, cands, seq, count, legal[0], total, seen)
+                return max(self._lay_ours(us, cands, seq, count, r, total, seen) for r in legal)
+            room = 31 - count
+            can = [(c, w) for c, w in cands if c[0] and VAL[c[0][0]] <= room]
+            cant = [(c, w) for c, w in cands if not (c[0] and VAL[c[0][0]] <= room)]
+            s = 0.0
+            if can:  # this player says go
+                s += self._f(us, can, seq, count, 1, last, seen, True)
+            if cant:
+                s += self._reset(us, cant, count, last, seen)
+            return s
+        groups: dict[int | None, list[tuple[Any, float]]] = {}
+        models = self.models
+        n = len(us)
+        said = passed or not us
+        cache = self._cache
+        for (h, t), w in cands:
+            key = (t, h, seq, count, seen, n, said)
+            dist = cache.get(key)
+            if dist is None:
+                dist = cache[key] = models[t](h, seq, count, seen, n, said)
+            for r, p in dist:
+                groups.setdefault(r, []).append(((h, t), w * p))
+        s = 0.0
+        for r, group in groups.items():
+            if r is None:
+                if any(count + VAL[x] <= 31 for x in us):
+                    s += self._f(us, group, seq, count, 0, last, seen, passed)
+                else:
+                    s += self._reset(us, group, count, last, seen)
+                continue
+            gw = sum(w for _, w in group)
+            p = lay_points(seq, r)
+            nseq, ncount = (*seq, r), count + VAL[r]
+            if ncount == 31:
+                nseq, ncount = (), 0
+            nseen = (*seen[:r], seen[r] + 1, *seen[r + 1 :])
+            nxt = [((_remove(h, r), t), w) for (h, t), w in group]
+            s += -p * gw + self._f(us, nxt, nseq, ncount, 0, 1, nseen, passed and ncount != 0)
+        return s
+
+
+# -- the opponent's hand: prior and evidence ---------------------------------------------------------------------
+
+_ALL4 = [m for m in combinations_with_replacement(range(1, 14), 4) if max(Counter(m).values()) <= 4]
+
+
+def _ratios(counts: Counter[tuple[int, ...]], n: int) -> dict[tuple[int, ...], float]:
+    """Each rank multiset's share of ``n`` keeps over its chance as four random cards, smoothed by 5% of chance."""
+    table = {}
+    for m in _ALL4:
+        c = Counter(m)
+        p_rand = math.prod(math.comb(4, k) for k in c.values()) / math.comb(52, 4)
+        table[m] = (counts[m] + 0.05 * p_rand * n) / (1.05 * p_rand * n)
+    return table
+
+
+@cache
+def keep_table(own_crib: bool, t: float = 0.0, n: int = 200_000, seed: int = 1) -> dict[tuple[int, ...], float]:
+    """Likelihood ratio of each kept rank multiset: P(a spec §5 keep of six random cards keeps it) over
+    P(four random cards are it), smoothed."""
+    rng = random.Random(seed)
+    deck = list(range(52))
+    crib = cribbage_strong._signed_cribs(own_crib)
+    counts: Counter[tuple[int, ...]] = Counter()
+    if t > 0:
+        n //= 4
+    for _ in range(n):
+        six = sorted(rng.sample(deck, 6))
+        ranks = tuple(c // 4 + 1 for c in six)
+        suits = [c % 4 for c in six]
+        hands = cribbage_strong._six_means(ranks)
+        vs = [
+            hands[k] + crib[ranks[i], ranks[j], suits[i] == suits[j]]
+            for k, (_, (i, j)) in enumerate(cribbage_strong._SPLITS)
+        ]
+        if t > 0:
+            top = max(vs)
+            es = [math.exp((v - top) / t) for v in vs]
+            z = sum(es)
+            for k, e in enumerate(es):
+                counts[tuple(ranks[i] for i in cribbage_strong._SPLITS[k][0])] += e / z
+        else:
+            best = vs.index(max(vs))
+            counts[tuple(ranks[i] for i in cribbage_strong._SPLITS[best][0])] += 1
+    return _ratios(counts, n)
+
+
+class Posterior:
+    """The opponent's remaining (hand, model) pairs and their weights at ``view``'s play decision.
+
+    ``cands``: ``[((remaining ranks, model index), weight), ...]``, heaviest first.  A hand's weight: the ways the
+    unseen cards give it, times the keep table's ratio (``keep``: True our spec §5 keep, arg-max or a soft-max at
+    ``kt``; ``"bsd"`` the program's; False none), times the model's prior, times the chance of each card it laid
+    under the model mixed with any legal card at ``slip``; a hand that could have laid a card where it said go
+    is out.
+    """
+
+    def __init__(
+        self,
+        view: View,
+        keep: bool | str = True,
+        slip: float = 0.02,
+        models: tuple[str, ...] = ("book",),
+        priors: tuple[float, ...] | None = None,
+        kt: float = 0.0,
+    ) -> None:
+        me, opp = view.seat, 1 - view.seat
+        assert view.starter is not None and view.dealer is not None
+        avail = [0] + [4] * 13
+        for c in (*view.hand, *view.discards, view.starter):
+            avail[c.rank] -= 1
+        for seat, c in view.played:
+            if seat == me:
+                avail[c.rank] -= 1
+        if keep == "bsd":
+            table: dict[tuple[int, ...], float] | None = bsd_keep_table(view.dealer == opp, 200_000)
+        else:
+            table = keep_table(view.dealer == opp, kt) if keep else None
+        fns = [MODELS[m] for m in models]
+        priors = priors or tuple(1.0 / len(models) for _ in models)
+        # replay the play: the opponent's plays (cards it laid before, count's ranks, count, rank, seen, n, passed)
+        plays: list[tuple[int, Hand, int, int, tuple[int, ...], int, bool]] = []
+        goes: list[tuple[int, int]] = []
+        seq: list[int] = []
+        count = 0
+        last: int | None = None
+        opp_laid: list[int] = []
+        seen = [0] * 14
+        seen[view.starter.rank] += 1
+        mine_laid = 0
+        for seat, c in view.played:
+            v = VAL[c.rank]
+            if count == 31 or count + v > 31:
+                if count != 31 and count > 0:
+                    goes.append((len(opp_laid), count))  # nobody could lay: the opponent neither
+                seq, count, last = [], 0, None
+            elif last == seat == me and count > 0:
+                goes.append((len(opp_laid), count))  # this player laid twice running: the opponent said go
+            if seat == opp:
+                held_mine = 4 - mine_laid
+                passed = held_mine == 0 or last == opp
+                plays.append((len(opp_laid), tuple(seq), count, c.rank, tuple(seen), held_mine, passed))
+                opp_laid.append(c.rank)
+            else:
+                mine_laid += 1
+            seen[c.rank] += 1
+            seq.append(c.rank)
+            count += v
+            last = seat
+        if opp in view.passed:
+            goes.append((len(opp_laid), view.count))
+        self.seen = tuple(seen)
+        laid = Counter(opp_laid)
+        out: dict[tuple[Hand, int], float] = {}
+        for m in _ALL4:
+            c = Counter(m)
+            if any(c[r] < k for r, k in laid.items()):
+                continue
+            w0 = math.prod(math.comb(avail[r], k) for r, k in c.items())
+            if not w0:
+                continue
+            if table is not None:
+                w0 *= table[m]
+            befores = []
+            held = list(m)
+            for r in opp_laid:
+                befores.append(tuple(held))
+                held.remove(r)
+            rest = tuple(held)
+            if any(any(cnt + VAL[x] <= 31 for x in (befores[n] if n < len(befores) else rest)) for n, cnt in goes):
+                continue
+            for t, fn in enumerate(fns):
+                w = w0 * priors[t]
+                for n_before, sq, cnt, r, sn, n_mine, passed in plays:
+                    before = befores[n_before]
+                    legal = [x for x in before if cnt + VAL[x] <= 31]
+                    if len(set(legal)) <= 1:
+                        continue
+                    dist = dict(fn(before, sq, cnt, sn, n_mine, passed))
+                    w *= (1.0 - slip) * dist.get(r, 0.0) + slip * legal.count(r) / len(legal)
+                if w > 0:
+                    out[rest, t] = out.get((rest, t), 0.0) + w
+        self.cands = sorted(out.items(), key=lambda kv: -kv[1])
+        self.models = fns
+        #: each model's share of the weight
+        total = sum(out.values()) or 1.0
+        self.model_weights = tuple(sum(w for (_, t), w in out.items() if t == i) / total for i in range(len(fns)))
+
+
+class BeliefBot(cribbage_strong.StrongBot):
+    """``--bot belief[:option=value...]``: strong's discard and shows, the play by :class:`BeliefSearch` over
+    :class:`Posterior` (two players, not Lowball, away from the end of the game; else strong's play).
+
+    Args:
+        rules: as :class:`~kortbord.bots.cribbage_strong.StrongBot`.
+        keep: the keep table: True (spec §5's keep, a soft-max at ``kt`` points, arg-max at 0), ``"bsd"`` (the
+            program's discard) or False (none).
+        slip: the chance (0 < slip < 1) that a laid card is any legal card rather than the model's.
+        kt: the keep table's temperature (points; 0: arg-max).
+        models: names from :data:`MODELS` (the hidden (hand, model) pairs start with equal weight).
+        options: strong's (its discard; its play where this bot does not search).
+    Raises:
+        ValueError: a slip outside (0, 1), a negative temperature, no or an unknown model, another keep.
+    """
+
+    def __init__(
+        self,
+        rules: Any = None,
+        keep: bool | str = True,
+        slip: float = 0.02,
+        kt: float = 0.0,
+        models: tuple[str, ...] = ("book",),
+        **options: Any,
+    ) -> None:
+        if not 0.0 < slip < 1.0:
+            raise ValueError(f"slip must be between 0 and 1, got {slip!r}")
+        if kt < 0:
+            raise ValueError(f"kt must be 0 or more, got {kt!r}")
+        if not models or any(m not in MODELS for m in models):
+            raise ValueError(f"models must be some of {', '.join(MODELS)}, got {models!r}")
+        if keep not in (True, False, "bsd"):
+            raise ValueError(f"keep must be 1, 0 or bsd, got {keep!r}")
+        super().__init__(rules, **options)
+        self.keep = keep
+        self.slip = slip
+        self.kt = kt
+        self.models = tuple(models)
+        #: per searched decision: nodes, CPU seconds (posterior and search)
+        self.stats: list[tuple[int, float]] = []
+
+    def play_values(self, view: View, legal_moves: Any, rng: random.Random, *args: Any, **kw: Any) -> list[float]:
+        """The belief search's value of each legal move (pegging points, own minus the other's); strong's
+        :meth:`~kortbord.bots.cribbage_strong.StrongBot.play_values` where this bot does not search, or when no
+        hand the opponent could hold explains its play."""
+        if view.rules.players != 2 or view.rules.lowball or (self.board and cribbage_strong._board_applies(view)):
+            return super().play_values(view, legal_moves, rng, *args, **kw)
+        t0 = time.process_time()
+        post = Posterior(view, self.keep, self.slip, self.models, kt=self.kt)
+        if not post.cands:
+            return super().play_values(view, legal_moves, rng, *args, **kw)
+        search = BeliefSearch(post.models)
+        us = tuple(sorted(c.rank for c in view.hand))
+        values = search.root(us, post.cands, tuple(c.rank for c in view.sequence), view.count, post.seen)
+        self.stats.append((search.nodes, time.process_time() - t0))
+        return [values[m.card.rank] if isinstance(m, Play) else 0.0 for m in legal_moves]
+
+
+def make_belief(text: str, rules: Any) -> BeliefBot:
+    """``belief`` or ``belief:key=value:...`` as a :class:`BeliefBot`: ``keep`` (1, 0, bsd), ``kt``, ``slip``,
+    ``models`` (names joined by ``+``) and strong's options.
+
+    Raises:
+        ValueError: a part that is not key=value, or a bad value (:class:`BeliefBot`).
+    """
+    options: dict[str, Any] = {}
+    for part in text.split(":")[1:]:
+        key, eq, value = part.partition("=")
+        if not key or not eq or not value:
+            raise ValueError(f"options are key=value, got {part!r}")
+        if key == "keep":
+            options[key] = value if value == "bsd" else {"1": True, "0": False}.get(value, value)
+        elif key == "models":
+            options[key] = tuple(value.split("+"))
+        else:
+            options[key] = int(value) if key in ("resample", "iterations", "nodes") else float(value)
+    return BeliefBot(rules, **options)
+
+
+# -- BSD cribbage(6)'s discard (support.c ``cdiscard``, ``adjust``), for the ceiling measurement ------------------
+
+
+@cache
+def crib_sums() -> dict[tuple[int, int, bool], int]:
+    """The total crib points over the (50 choose 2) * 48 = 58,800 ways to complete a crib of two cards (ranks
+    ``lo <= hi``, same suit or not) with two more cards and a starter: fifteens, pairs, runs, a five-card flush,
+    his nobs -- and a flush of the crib's four (as BSD's tables ``crbescr``/``crbnescr``, which hold these sums, were
+    computed; spec §2.5 does not score it in a crib)."""
+    out: dict[tuple[int, int, bool], int] = {}
+    deck = [(r, s) for r in range(1, 14) for s in range(4)]
+    for lo in range(1, 14):
+        for hi in range(lo, 14):
+            for suited in (True, False) if lo != hi else (False,):
+                c0, c1 = (lo, 0), (hi, 0 if suited else 1)
+                rest = [c for c in deck if c not in (c0, c1)]
+                total = 0
+                for i, x in enumerate(rest):
+                    for y in rest[i + 1 :]:
+                        four = (c0, c1, x, y)
+                        one_suit = len({c[1] for c in four}) == 1
+                        jacks = [c[1] for c in four if c[0] == 11]
+                        base = (lo - 1, hi - 1, x[0] - 1, y[0] - 1)
+                        for s in rest:
+                            if s in (x, y):
+                                continue
+                            pts = _rank_points(tuple(sorted((*base, s[0] - 1))))
+                            if one_suit:  # the tables count a four-card flush in the crib too
+                                pts += 5 if s[1] == c0[1] else 4
+                            if s[1] in jacks:
+                                pts += 1
+                            total += pts
+                out[lo, hi, suited] = total
+    return out
+
+
+def bsd_adjust(a: tuple[int, int], b: tuple[int, int]) -> int:
+    """BSD's crib term of two cards laid away, ``(rank, suit)`` each: the mean crib rounded, ``(sum + 29400) //
+    58800``."""
+    lo, hi = sorted((a[0], b[0]))
+    return (crib_sums()[lo, hi, a[1] == b[1] and lo != hi] + 29400) // 58800
+
+
+@cache
+def _bsd_rank_sums(ranks: tuple[int, ...]) -> tuple[int, ...]:
+    """Per split of six cards of the sorted ranks ``ranks``: the kept four's fifteens, pairs and runs summed over
+    the 46 starters not among the six (ranks only)."""
+    left = [4] * 14
+    for r in ranks:
+        left[r] -= 1
+    out = []
+    for i in range(5):
+        for j in range(i + 1, 6):
+            keep = tuple(ranks[k] - 1 for k in range(6) if k not in (i, j))
+            out.append(sum(left[r] * _rank_points(tuple(sorted((*keep, r - 1)))) for r in range(1, 14) if left[r]))
+    return tuple(out)
+
+
+def bsd_keeps(six: list[tuple[int, int]], own_crib: bool) -> list[tuple[int, int]]:
+    """The splits ``(i, j)`` (i < j: the two laid away) of ``six`` (``(rank, suit)``, sorted as the program sorts
+    its hand) that BSD's ``cdiscard`` values best -- all of them when several tie (the program takes the first in
+    its order): each of the 15 valued as the kept four's show over the 46 starters the program has not seen (its
+    hand counted as a crib: a flush only of five) plus (own crib) or minus (the other's) 46 times
+    :func:`bsd_adjust`.  ``tests/bots/test_cribbage_belief.py`` checks it against the program's discards."""
+    ranks = tuple(c[0] for c in six)
+    sums = _bsd_rank_sums(ranks)
+    values = []
+    k = 0
+    for i in range(5):
+        for j in range(i + 1, 6):
+            keep = [c for m, c in enumerate(six) if m not in (i, j)]
+            v = sums[k]
+            k += 1
+            suits = {c[1] for c in keep}
+            if len(suits) == 1:
+                suit = keep[0][1]
+                v += 5 * (13 - sum(1 for c in six if c[1] == suit))
+            for c in keep:
+                if c[0] == 11:
+                    v += 13 - sum(1 for d in six if d[1] == c[1])
+            adj = 46 * bsd_adjust(six[i], six[j])
+            values.append(((i, j), v + adj if own_crib else v - adj))
+    top = max(v for _, v in values)
+    return [s for s, v in values if v == top]
+
+
+@cache
+def bsd_keep_table(own_crib: bool, n: int = 100_000, seed: int = 1) -> dict[tuple[int, ...], float]:
+    """:func:`keep_table` for BSD's discard (:func:`bsd_keeps`, ties shared)."""
+    rng = random.Random(seed)
+    deck = [(r, s) for r in range(1, 14) for s in range(4)]
+    counts: Counter[tuple[int, ...]] = Counter()
+    for _ in range(n):
+        six = sorted(rng.sample(deck, 6))
+        best = bsd_keeps(six, own_crib)
+        for i, j in best:
+            counts[tuple(c[0] for m, c in enumerate(six) if m not in (i, j))] += 1.0 / len(best)
+    return _ratios(counts, n)

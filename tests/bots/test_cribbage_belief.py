@@ -1,0 +1,131 @@
+"""The belief search of ``bench/cribbage_belief.py`` (issue #14 item 2's ceiling measurement) against outside
+references: BSD cribbage(6)'s published crib tables, the engine's pegging scores and play.  The program's play
+rule (``rule_rank``) and discard (``bsd_keeps``) are checked against the program in ``test_bsd_program_rule.py``."""
+
+from __future__ import annotations
+
+import importlib
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kortbord.cards import Card, full_deck
+from kortbord.cribbage import Rules, engine
+from kortbord.cribbage.moves import Play
+from kortbord.cribbage.scoring import card_value, score_play
+from kortbord.cribbage.view import view
+
+_BENCH = Path(__file__).resolve().parents[2] / "bench"
+sys.path.insert(0, str(_BENCH))
+
+
+belief = importlib.import_module("cribbage_belief")
+outside = importlib.import_module("cribbage_outside")  # after test_bsd_program_rule's load, the same module
+
+#: from BSD ``games/cribbage/extern.c``: ``crbescr`` (same suit) and ``crbnescr`` (not), the total crib points of
+#: the 58,800 ways to complete a crib of two cards, indexed 13 * lower rank + higher rank (ace 0)
+PUBLISHED = [
+    ((1, 2, True), 271827),
+    ((1, 3, True), 278883),
+    ((1, 4, True), 332319),
+    ((1, 5, True), 347769),
+    ((1, 6, True), 261129),
+    ((12, 13, True), 244131),
+    ((1, 1, False), 325272),
+    ((1, 2, False), 260772),
+    ((1, 6, False), 250074),
+    ((2, 2, False), 342528),
+    ((5, 5, False), 528768),
+    ((12, 13, False), 233076),
+    ((13, 13, False), 295896),
+]
+
+
+@pytest.mark.parametrize(("key", "total"), PUBLISHED)
+def test_crib_sums_are_the_programs_tables(key: tuple[int, int, bool], total: int) -> None:
+    assert belief.crib_sums()[key] == total
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.randoms(use_true_random=False))
+def test_lay_points_are_the_engines(rng: random.Random) -> None:
+    deck = list(full_deck())
+    rng.shuffle(deck)
+    seq: list[Card] = []
+    count = 0
+    for card in deck:
+        if count + card_value(card) > 31:
+            break
+        want = score_play((*seq, card)).points
+        assert belief.lay_points(tuple(c.rank for c in seq), card.rank) == want
+        seq.append(card)
+        count += card_value(card)
+
+
+_RULES = Rules.from_dict({"players": 2, "target": 121, "muggins": True})  # the deal stops at the show
+
+
+def _play_points(state: Any) -> tuple[int, int]:
+    return state.scores[0], state.scores[1]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_one_known_hand_gives_the_engines_values(seed: int) -> None:
+    """With the opponent's hand known (one candidate) the belief search is a search of the true deal in which the
+    opponent lays its rule's card: each first card's value is the engine's pegging margin from best play after it
+    (``_ProgramSearch`` on the true deal, which maximises over this player's cards and applies the rule)."""
+    rng = random.Random(seed)
+    cards = rng.sample(list(full_deck()), 13)
+    state = engine.position(_RULES, phase="discard", dealer=0, hands=[cards[:6], cards[6:12]], starter=cards[12])
+    while state.phase_name == "discard":  # both lay away their last two cards
+        seat = engine.to_act(state)
+        assert seat is not None
+        state = engine.apply(state, engine.legal_moves(state)[-1])
+    seat = engine.to_act(state)
+    assert seat == 1  # the pone leads
+    heels = state.scores
+    opp = tuple(sorted(c.rank for c in state._hands[0]))
+    search = belief.BeliefSearch(belief.book_model)
+    us = tuple(sorted(c.rank for c in state._hands[1]))
+    values = search.root(us, [(opp, 1.0)], (), 0)
+    truth = outside._ProgramSearch(1, _RULES, state)
+    for move in engine.legal_moves(state):
+        assert isinstance(move, Play)
+        end = truth.value_after(move)
+        assert values[move.card.rank] == pytest.approx(end), (move, heels)
+
+
+def test_the_true_hand_stays_a_candidate() -> None:
+    """When the opponent lays the cards of its rule, its true remaining hand keeps a weight at every decision."""
+    rng = random.Random(3)
+    checked = 0
+    for _ in range(30):
+        cards = rng.sample(list(full_deck()), 13)
+        state = engine.position(_RULES, phase="discard", dealer=0, hands=[cards[:6], cards[6:12]], starter=cards[12])
+        while state.phase_name in ("discard", "play"):
+            seat = engine.to_act(state)
+            assert seat is not None
+            moves = engine.legal_moves(state)
+            if state.phase_name == "discard":
+                state = engine.apply(state, moves[0])
+                continue
+            plays = [m for m in moves if isinstance(m, Play)]
+            if seat == 1 and len(plays) > 1:
+                post = belief.Posterior(view(state, 1), keep=False)
+                true = tuple(sorted(c.rank for c in state._hands[0]))
+                assert dict(post.cands).get((true, 0), 0.0) > 0.0
+                checked += 1
+            if seat == 0 and len(plays) > 1:
+                want = belief.rule_rank(
+                    tuple(sorted(c.rank for c in state._hands[0])), tuple(c.rank for c in state.sequence), state.count
+                )
+                move = next(m for m in plays if m.card.rank == want)
+            else:
+                move = moves[rng.randrange(len(moves))]
+            state = engine.apply(state, move)
+    assert checked >= 30
