@@ -176,7 +176,7 @@ class BeliefSearch:
         """The value of each legal rank of ours (normalised by the candidates' weight).  ``cands``: ``(hand, w)``
         for the first model, or ``((hand, model index), w)``; ``seen``: ranks laid this deal and the starter, by
         rank; ``passed``: this player said go in the count (it is then not its turn: unused at the root)."""
-        cands = [(c if isinstance(c[0], tuple) else (c, 0), w) for c, w in cands]
+        cands = [(c if c and isinstance(c[0], tuple) else (c, 0), w) for c, w in cands]
         total = sum(w for _, w in cands)
         out = {}
         for r in sorted(set(us)):
@@ -359,6 +359,8 @@ class Posterior:
             last = seat
         if opp in view.passed:
             goes.append((len(opp_laid), view.count))
+        elif view.count == 0 and count not in (0, 31):
+            goes.append((len(opp_laid), count))  # the count restarted after the last card: nobody could lay
         self.seen = tuple(seen)
         laid = Counter(opp_laid)
         out: dict[tuple[Hand, int], float] = {}

@@ -129,3 +129,20 @@ def test_the_true_hand_stays_a_candidate() -> None:
                 move = moves[rng.randrange(len(moves))]
             state = engine.apply(state, move)
     assert checked >= 30
+
+
+def test_a_go_before_the_count_restarts_is_evidence() -> None:
+    """The opponent lays to 29 and we say go; it cannot lay either, so the count restarts and we lead.  Its
+    hand then holds no ace or two (spec §2.4: a player who can lay must), though ``view.passed`` is empty again."""
+    state = engine.position(
+        _RULES, phase="play", dealer=0, hands=["6S KS 8S QS", "9C 4C 7C JC"], crib="2H 3H 5H AH", starter="3D"
+    )
+    for card in ("9C", "6S", "4C", "KS"):  # 9, 15, 19, 29
+        state = engine.apply(state, Play(Card.parse(card)))
+    state = engine.apply(state, engine.legal_moves(state)[0])  # we (seat 1, 7 and J left) say go
+    state = engine.apply(state, engine.legal_moves(state)[0])  # the opponent (8 and Q left) says go: a restart
+    seen = view(state, 1)
+    assert seen.count == 0 and seen.passed == () and seen.to_act == 1
+    post = belief.Posterior(seen, keep=False)
+    assert post.cands and all(min(hand) > 2 for (hand, _), _ in post.cands)
+    assert dict(post.cands).get(((8, 12), 0), 0.0) > 0.0  # the true hand stays
