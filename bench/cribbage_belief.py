@@ -17,6 +17,10 @@ strong's discard and shows, and a play that knows how the program lays its cards
   the hidden hand: no strategy fusion), at the opponent's the (hand, model) pairs split by the card laid.  Values:
   own pegging points minus the other's.  Near the end of the game (the board decides) and off two players the bot
   plays as strong.
+* **The discard** is strong's; with ``discard=M`` the keeps within M points of strong's best are valued by their
+  show and crib value plus the whole play's value against hands drawn from the keep prior
+  (:meth:`BeliefBot.choose`).  ``python bench/cribbage_belief.py`` estimates what that is worth in the model's own
+  values (:func:`discard_gain`).
 
 A measurement, not a player: with ``book`` alone it is what a perfectly learnt model of the program is worth.
 """
@@ -410,6 +414,9 @@ class BeliefBot(cribbage_strong.StrongBot):
         slip: the chance (0 < slip < 1) that a laid card is any legal card rather than the model's.
         kt: the keep table's temperature (points; 0: arg-max).
         models: names from :data:`MODELS` (the hidden (hand, model) pairs start with equal weight).
+        discard: 0 (strong's discard) or a margin (points, up to 10): the keeps within it of strong's best are
+            valued with the play against the opponent's keep prior (:meth:`choose`; the first model).
+        dsamples: the opponent's hands drawn for that (1 or more).
         options: strong's (its discard; its play where this bot does not search).
     Raises:
         ValueError: a slip outside (0, 1), a negative temperature, no or an unknown model, another keep.
@@ -422,6 +429,8 @@ class BeliefBot(cribbage_strong.StrongBot):
         slip: float = 0.02,
         kt: float = 0.0,
         models: tuple[str, ...] = ("book",),
+        discard: float = 0.0,
+        dsamples: int = 300,
         **options: Any,
     ) -> None:
         if not 0.0 < slip < 1.0:
@@ -432,6 +441,10 @@ class BeliefBot(cribbage_strong.StrongBot):
             raise ValueError(f"models must be some of {', '.join(MODELS)}, got {models!r}")
         if keep not in (True, False, "bsd"):
             raise ValueError(f"keep must be 1, 0 or bsd, got {keep!r}")
+        if not 0.0 <= discard <= 10.0:
+            raise ValueError(f"discard must be from 0 to 10 points, got {discard!r}")
+        if dsamples < 1:
+            raise ValueError(f"dsamples must be 1 or more, got {dsamples!r}")
         super().__init__(rules, **options)
         self.keep = keep
         self.slip = slip
@@ -439,6 +452,47 @@ class BeliefBot(cribbage_strong.StrongBot):
         self.models = tuple(models)
         #: per searched decision: nodes, CPU seconds (posterior and search)
         self.stats: list[tuple[int, float]] = []
+        self.discard = discard
+        self.dsamples = dsamples
+        #: per discard valued by the play: keeps searched, CPU seconds
+        self.discard_stats: list[tuple[int, float]] = []
+
+    def choose(self, view: View, legal_moves: Any, rng: random.Random) -> Any:
+        """Strong's choice, but with ``discard`` > 0 (two players, not Lowball, away from the end of the game) the
+        discard is valued as strong's show and crib value (less its small pegging term) plus the play's value of
+        the kept four against ``dsamples`` hands drawn from the opponent's keep prior (:func:`keep_prior`,
+        :func:`play_value`), for the keeps within ``discard`` points of strong's best."""
+        if (
+            view.phase != "discard"
+            or not self.discard
+            or len(legal_moves) < 2
+            or view.rules.players != 2
+            or view.rules.lowball
+            or (self.board and cribbage_strong._board_applies(view))
+        ):
+            return super().choose(view, legal_moves, rng)
+        t0 = time.process_time()
+        self.last_stats = {"deals": 0, "nodes": 0, "capped": False}
+        values = cribbage_strong.discard_values(view, legal_moves, self.peg_weight)
+        top = max(values)
+        six = tuple(sorted(c.rank for c in view.hand))
+        opp_deals = view.dealer != view.seat
+        hands, weights = keep_prior(six, opp_deals, self.keep, self.kt)
+        drawn = Counter(rng.choices(hands, weights, k=self.dsamples))
+        cands = [(h, float(n)) for h, n in sorted(drawn.items())]
+        models = [MODELS[m] for m in self.models[:1]]
+        memo: dict[Hand, float] = {}
+        scores = []
+        for move, v in zip(legal_moves, values, strict=True):
+            if v < top - self.discard:
+                scores.append(v - 1e6)
+                continue
+            kept = tuple(sorted(c.rank for c in view.hand if c not in move.cards))
+            if kept not in memo:
+                memo[kept] = play_value(kept, cands, opp_deals, models)
+            scores.append(v - _peg_terms(kept) + memo[kept])
+        self.discard_stats.append((len(memo), time.process_time() - t0))
+        return cribbage_strong._pick(legal_moves, scores, rng)
 
     def play_values(self, view: View, legal_moves: Any, rng: random.Random, *args: Any, **kw: Any) -> list[float]:
         """The belief search's value of each legal move (pegging points, own minus the other's); strong's
@@ -457,9 +511,47 @@ class BeliefBot(cribbage_strong.StrongBot):
         return [values[m.card.rank] if isinstance(m, Play) else 0.0 for m in legal_moves]
 
 
+def keep_prior(six: Hand, opp_deals: bool, keep: bool | str = True, kt: float = 0.0) -> tuple[list[Hand], list[float]]:
+    """The four ranks the opponent may keep before the play, and their weights, when this player holds the six
+    ranks ``six`` (the starter unknown): the ways the other 46 cards give each rank multiset times the keep table's
+    ratio (as :class:`Posterior`; ``opp_deals``: the crib is the opponent's)."""
+    avail = [0] + [4] * 13
+    for r in six:
+        avail[r] -= 1
+    if keep == "bsd":
+        table: dict[tuple[int, ...], float] | None = bsd_keep_table(opp_deals, 200_000)
+    else:
+        table = keep_table(opp_deals, kt) if keep else None
+    hands, weights = [], []
+    for m in _ALL4:
+        w = math.prod(math.comb(avail[r], k) for r, k in Counter(m).items())
+        if w:
+            hands.append(m)
+            weights.append(w * (table[m] if table is not None else 1.0))
+    return hands, weights
+
+
+def play_value(us: Hand, cands: list[tuple[Any, float]], we_lead: bool, models: list[Model]) -> float:
+    """The whole play's value (this player's pegging points minus the opponent's, spec §2.4, as
+    :class:`BeliefSearch`) for the four ranks ``us`` against the opponent's weighted hands ``cands`` (``(hand,
+    w)``), this player leading when ``we_lead``: an expectimax in which this player's choices see only the play."""
+    search = BeliefSearch(models)
+    cands = [((h, 0), w) for h, w in cands]
+    if we_lead:
+        return max(search.root(us, cands, (), 0).values())
+    return search._f(us, cands, (), 0, 1, 0, (0,) * 14, False) / sum(w for _, w in cands)
+
+
+def _peg_terms(kept: Hand) -> float:
+    """Strong's small pegging term of a kept four (its pairs and low cards), :func:`~kortbord.bots.cribbage_strong.
+    discard_values`'s, which :meth:`BeliefBot.choose` replaces by the play's value."""
+    pairs = sum(1 for i in range(4) for j in range(i + 1, 4) if kept[i] == kept[j])
+    return cribbage_strong._PEG_PAIR * pairs + cribbage_strong._PEG_LOW * sum(1 for r in kept if VAL[r] <= 4)
+
+
 def make_belief(text: str, rules: Any) -> BeliefBot:
     """``belief`` or ``belief:key=value:...`` as a :class:`BeliefBot`: ``keep`` (1, 0, bsd), ``kt``, ``slip``,
-    ``models`` (names joined by ``+``) and strong's options.
+    ``models`` (names joined by ``+``), ``discard``, ``dsamples`` and strong's options.
 
     Raises:
         ValueError: a part that is not key=value, or a bad value (:class:`BeliefBot`).
@@ -474,7 +566,7 @@ def make_belief(text: str, rules: Any) -> BeliefBot:
         elif key == "models":
             options[key] = tuple(value.split("+"))
         else:
-            options[key] = int(value) if key in ("resample", "iterations", "nodes") else float(value)
+            options[key] = int(value) if key in ("resample", "iterations", "nodes", "dsamples") else float(value)
     return BeliefBot(rules, **options)
 
 
@@ -576,3 +668,74 @@ def bsd_keep_table(own_crib: bool, n: int = 100_000, seed: int = 1) -> dict[tupl
         for i, j in best:
             counts[tuple(c[0] for m, c in enumerate(six) if m not in (i, j))] += 1.0 / len(best)
     return _ratios(counts, n)
+
+
+# -- what the discard by the play is worth in the model's own values ----------------------------------------------
+
+
+def discard_gain(deals: int, seed: int, margin: float, samples: int) -> tuple[list[float], int]:
+    """Per discard of ``deals`` random two-player deals (the seat to lay away first, the dealer alternating): how
+    much the keep of ``belief:kt=0.5:discard=margin:dsamples=samples`` is worth more than strong's, each valued as
+    its show and crib value (strong's, less its small pegging term) plus the play's value (:func:`play_value`
+    against the program's rule) over ``4 * samples`` other hands drawn from the keep prior -- so the choice's own
+    draws do not flatter it.  Returns (the gains in points, the discards that differ)."""
+    from kortbord.cribbage import Rules, engine
+    from kortbord.cribbage.view import view as seat_view
+
+    rules = Rules.from_dict({"players": 2, "target": 121})
+    bot = BeliefBot(rules, kt=0.5, discard=margin, dsamples=samples)
+    strong = cribbage_strong.StrongBot(rules)
+    rng = random.Random(f"kortbord-discard-gain:{seed}")
+    deck = list(range(52))
+    gains, changed = [], 0
+    for d in range(deals):
+        cards = [Card(i) for i in rng.sample(deck, 13)]
+        state = engine.position(rules, phase="discard", dealer=d % 2, hands=[cards[:6], cards[6:12]], starter=cards[12])
+        seat = engine.to_act(state)
+        assert seat is not None
+        seen = seat_view(state, seat)
+        moves = engine.legal_moves(state)
+        mine = bot.choose(seen, moves, random.Random(rng.random()))
+        base = strong.choose(seen, moves, random.Random(rng.random()))
+        keep = [tuple(sorted(c.rank for c in seen.hand if c not in m.cards)) for m in (mine, base)]
+        if keep[0] == keep[1]:
+            gains.append(0.0)
+            continue
+        changed += 1
+        opp_deals = seen.dealer != seat
+        hands, weights = keep_prior(tuple(sorted(c.rank for c in seen.hand)), opp_deals, True, 0.5)
+        drawn = Counter(rng.choices(hands, weights, k=4 * samples))
+        cands = [(h, float(n)) for h, n in sorted(drawn.items())]
+        shows = cribbage_strong.discard_values(seen, [mine, base])
+        v = [
+            s - _peg_terms(k) + play_value(k, cands, opp_deals, [book_model]) for s, k in zip(shows, keep, strict=True)
+        ]
+        gains.append(v[0] - v[1])
+    return gains, changed
+
+
+def main() -> None:
+    """``python bench/cribbage_belief.py [--deals N --seed S --margin M --samples K]``: :func:`discard_gain`'s mean
+    and 95% interval (points a deal: one discard a deal)."""
+    import argparse
+
+    ap = argparse.ArgumentParser(description="what a discard valued by the play against the program's rule adds")
+    ap.add_argument("--deals", type=int, default=300)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--margin", type=float, default=2.5, help="points (belief's discard option)")
+    ap.add_argument("--samples", type=int, default=300, help="the opponent's hands drawn for the choice")
+    args = ap.parse_args()
+    t0 = time.perf_counter()
+    gains, changed = discard_gain(args.deals, args.seed, args.margin, args.samples)
+    n = len(gains)
+    mean = sum(gains) / n
+    half = 1.96 * (sum((g - mean) ** 2 for g in gains) / (n - 1) / n) ** 0.5
+    print(
+        f"{n} discards (seed {args.seed}, margin {args.margin}, {args.samples} hands drawn): {changed} differ from "
+        f"strong's; worth {mean:+.3f} ({mean - half:+.3f} .. {mean + half:+.3f}) points a deal more, valued with the "
+        f"program's rule known ({time.perf_counter() - t0:.0f} s)"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -146,3 +146,53 @@ def test_a_go_before_the_count_restarts_is_evidence() -> None:
     post = belief.Posterior(seen, keep=False)
     assert post.cands and all(min(hand) > 2 for (hand, _), _ in post.cands)
     assert dict(post.cands).get(((8, 12), 0), 0.0) > 0.0  # the true hand stays
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_plays_value_of_a_known_hand_is_the_engines(seed: int) -> None:
+    """``play_value`` (the discard's measure of a kept four) with the opponent's four known is the engine's pegging
+    margin from best play against its rule's cards: whoever leads (spec §2.4: the pone), the best first card's
+    ``_ProgramSearch`` value on the true deal."""
+    rng = random.Random(100 + seed)
+    cards = rng.sample(list(full_deck()), 13)
+    for dealer in (0, 1):  # the searcher is seat 1: the pone, then the dealer
+        state = engine.position(
+            _RULES, phase="discard", dealer=dealer, hands=[cards[:6], cards[6:12]], starter=cards[12]
+        )
+        while state.phase_name == "discard":
+            state = engine.apply(state, engine.legal_moves(state)[-1])
+        opp = tuple(sorted(c.rank for c in state._hands[0]))
+        us = tuple(sorted(c.rank for c in state._hands[1]))
+        value = belief.play_value(us, [(opp, 1.0)], dealer == 0, [belief.book_model])
+        if dealer == 1:  # the opponent leads its rule's card (a lead scores nothing)
+            want = belief.rule_rank(opp, (), 0)
+            state = engine.apply(state, next(m for m in engine.legal_moves(state) if m.card.rank == want))
+        assert engine.to_act(state) == 1
+        truth = outside._ProgramSearch(1, _RULES, state)
+        assert value == pytest.approx(max(truth.value_after(m) for m in engine.legal_moves(state)))
+
+
+def test_the_discard_by_the_play_keeps_within_its_margin() -> None:
+    """``belief:discard=M`` picks a keep whose show and crib value is within M points of strong's best (the play's
+    value only reorders those, though it would often prefer another); with M = 0 it is strong's discard."""
+    from kortbord.bots.cribbage_strong import StrongBot, discard_values
+
+    rules = Rules.from_dict({"players": 2, "target": 121})
+    narrow = belief.BeliefBot(rules, kt=0.5, discard=0.0)
+    wide = belief.BeliefBot(rules, kt=0.5, discard=0.3, dsamples=30)
+    strong = StrongBot(rules)
+    for seed in range(30):
+        rng = random.Random(seed)
+        cards = rng.sample(list(full_deck()), 13)
+        state = engine.position(
+            rules, phase="discard", dealer=seed % 2, hands=[cards[:6], cards[6:12]], starter=cards[12]
+        )
+        seat = engine.to_act(state)
+        assert seat is not None
+        seen = view(state, seat)
+        moves = engine.legal_moves(state)
+        values = discard_values(seen, moves)
+        chosen = wide.choose(seen, moves, random.Random(seed))
+        assert values[moves.index(chosen)] >= max(values) - 0.3
+        assert narrow.choose(seen, moves, random.Random(seed)) == strong.choose(seen, moves, random.Random(seed))
+    assert len(wide.discard_stats) == 30
