@@ -415,11 +415,13 @@ class BeliefBot(cribbage_strong.StrongBot):
         kt: the keep table's temperature (points; 0: arg-max).
         models: names from :data:`MODELS` (the hidden (hand, model) pairs start with equal weight).
         discard: 0 (strong's discard) or a margin (points, up to 10): the keeps within it of strong's best are
-            valued with the play against the opponent's keep prior (:meth:`choose`; the first model).
+            valued with the play against the opponent's keep prior (:meth:`choose`; the first model; not with
+            strong's ``peg_weight``).
         dsamples: the opponent's hands drawn for that (1 or more).
         options: strong's (its discard; its play where this bot does not search).
     Raises:
-        ValueError: a slip outside (0, 1), a negative temperature, no or an unknown model, another keep.
+        ValueError: a slip outside (0, 1), a negative temperature, no or an unknown model, another keep, a discard
+            margin outside 0-10 or with ``peg_weight``, ``dsamples`` under 1.
     """
 
     def __init__(
@@ -445,6 +447,8 @@ class BeliefBot(cribbage_strong.StrongBot):
             raise ValueError(f"discard must be from 0 to 10 points, got {discard!r}")
         if dsamples < 1:
             raise ValueError(f"dsamples must be 1 or more, got {dsamples!r}")
+        if discard and options.get("peg_weight"):
+            raise ValueError("discard and peg_weight both value the discard's pegging: give one")
         super().__init__(rules, **options)
         self.keep = keep
         self.slip = slip
@@ -673,12 +677,13 @@ def bsd_keep_table(own_crib: bool, n: int = 100_000, seed: int = 1) -> dict[tupl
 # -- what the discard by the play is worth in the model's own values ----------------------------------------------
 
 
-def discard_gain(deals: int, seed: int, margin: float, samples: int) -> tuple[list[float], int]:
-    """Per discard of ``deals`` random two-player deals (the seat to lay away first, the dealer alternating): how
-    much the keep of ``belief:kt=0.5:discard=margin:dsamples=samples`` is worth more than strong's, each valued as
-    its show and crib value (strong's, less its small pegging term) plus the play's value (:func:`play_value`
-    against the program's rule) over ``4 * samples`` other hands drawn from the keep prior -- so the choice's own
-    draws do not flatter it.  Returns (the gains in points, the discards that differ)."""
+def discard_gain(deals: int, seed: int, margin: float, samples: int) -> dict[str, list[float]]:
+    """Both discards of each of ``deals`` random two-player deals (the pone's, then, after strong's discard for the
+    pone, the dealer's): how much the keep of ``belief:kt=0.5:discard=margin:dsamples=samples`` is worth more than
+    strong's, each valued as its show and crib value (strong's, less its small pegging term) plus the play's value
+    (:func:`play_value` against the program's rule) over ``4 * samples`` other hands drawn from spec §5's keep prior
+    -- draws of their own, so the choice's draws do not flatter it.  Returns the gains (points) by role,
+    ``{"pone": [...], "dealer": [...]}`` (0 where the keeps are the same)."""
     from kortbord.cribbage import Rules, engine
     from kortbord.cribbage.view import view as seat_view
 
@@ -687,36 +692,46 @@ def discard_gain(deals: int, seed: int, margin: float, samples: int) -> tuple[li
     strong = cribbage_strong.StrongBot(rules)
     rng = random.Random(f"kortbord-discard-gain:{seed}")
     deck = list(range(52))
-    gains, changed = [], 0
+    gains: dict[str, list[float]] = {"pone": [], "dealer": []}
     for d in range(deals):
         cards = [Card(i) for i in rng.sample(deck, 13)]
         state = engine.position(rules, phase="discard", dealer=d % 2, hands=[cards[:6], cards[6:12]], starter=cards[12])
-        seat = engine.to_act(state)
-        assert seat is not None
-        seen = seat_view(state, seat)
-        moves = engine.legal_moves(state)
-        mine = bot.choose(seen, moves, random.Random(rng.random()))
-        base = strong.choose(seen, moves, random.Random(rng.random()))
-        keep = [tuple(sorted(c.rank for c in seen.hand if c not in m.cards)) for m in (mine, base)]
-        if keep[0] == keep[1]:
-            gains.append(0.0)
-            continue
-        changed += 1
-        opp_deals = seen.dealer != seat
-        hands, weights = keep_prior(tuple(sorted(c.rank for c in seen.hand)), opp_deals, True, 0.5)
-        drawn = Counter(rng.choices(hands, weights, k=4 * samples))
-        cands = [(h, float(n)) for h, n in sorted(drawn.items())]
-        shows = cribbage_strong.discard_values(seen, [mine, base])
-        v = [
-            s - _peg_terms(k) + play_value(k, cands, opp_deals, [book_model]) for s, k in zip(shows, keep, strict=True)
-        ]
-        gains.append(v[0] - v[1])
-    return gains, changed
+        while state.phase_name == "discard":
+            seat = engine.to_act(state)
+            assert seat is not None
+            seen = seat_view(state, seat)
+            moves = engine.legal_moves(state)
+            mine = bot.choose(seen, moves, random.Random(rng.random()))
+            base = strong.choose(seen, moves, random.Random(rng.random()))
+            state = engine.apply(state, base)
+            role = "dealer" if seen.dealer == seat else "pone"
+            keep = [tuple(sorted(c.rank for c in seen.hand if c not in m.cards)) for m in (mine, base)]
+            if keep[0] == keep[1]:
+                gains[role].append(0.0)
+                continue
+            opp_deals = role == "pone"
+            hands, weights = keep_prior(tuple(sorted(c.rank for c in seen.hand)), opp_deals, True, 0.5)
+            drawn = Counter(rng.choices(hands, weights, k=4 * samples))
+            cands = [(h, float(n)) for h, n in sorted(drawn.items())]
+            shows = cribbage_strong.discard_values(seen, [mine, base])
+            v = [
+                s - _peg_terms(k) + play_value(k, cands, opp_deals, [book_model])
+                for s, k in zip(shows, keep, strict=True)
+            ]
+            gains[role].append(v[0] - v[1])
+    return gains
+
+
+def _mean_ci(xs: list[float]) -> str:
+    n = len(xs)
+    mean = sum(xs) / n
+    half = 1.96 * (sum((x - mean) ** 2 for x in xs) / (n - 1) / n) ** 0.5
+    return f"{mean:+.3f} ({mean - half:+.3f} .. {mean + half:+.3f})"
 
 
 def main() -> None:
     """``python bench/cribbage_belief.py [--deals N --seed S --margin M --samples K]``: :func:`discard_gain`'s mean
-    and 95% interval (points a deal: one discard a deal)."""
+    and 95% interval, by role and a deal (a player deals every other deal: the mean of both roles' discards)."""
     import argparse
 
     ap = argparse.ArgumentParser(description="what a discard valued by the play against the program's rule adds")
@@ -726,15 +741,14 @@ def main() -> None:
     ap.add_argument("--samples", type=int, default=300, help="the opponent's hands drawn for the choice")
     args = ap.parse_args()
     t0 = time.perf_counter()
-    gains, changed = discard_gain(args.deals, args.seed, args.margin, args.samples)
-    n = len(gains)
-    mean = sum(gains) / n
-    half = 1.96 * (sum((g - mean) ** 2 for g in gains) / (n - 1) / n) ** 0.5
+    gains = discard_gain(args.deals, args.seed, args.margin, args.samples)
     print(
-        f"{n} discards (seed {args.seed}, margin {args.margin}, {args.samples} hands drawn): {changed} differ from "
-        f"strong's; worth {mean:+.3f} ({mean - half:+.3f} .. {mean + half:+.3f}) points a deal more, valued with the "
-        f"program's rule known ({time.perf_counter() - t0:.0f} s)"
+        f"{args.deals} deals (seed {args.seed}, margin {args.margin}, {args.samples} hands drawn), the keep valued by "
+        f"the play against the program's rule over strong's, in the model's own values ({time.perf_counter() - t0:.0f} s)"
     )
+    for role, xs in gains.items():
+        print(f"  as {role}: {sum(1 for x in xs if x)} of {len(xs)} keeps differ; {_mean_ci(xs)} points a discard")
+    print(f"  a deal (both roles alike): {_mean_ci(gains['pone'] + gains['dealer'])} points")
 
 
 if __name__ == "__main__":

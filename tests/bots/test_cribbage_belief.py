@@ -174,25 +174,34 @@ def test_the_plays_value_of_a_known_hand_is_the_engines(seed: int) -> None:
 
 def test_the_discard_by_the_play_keeps_within_its_margin() -> None:
     """``belief:discard=M`` picks a keep whose show and crib value is within M points of strong's best (the play's
-    value only reorders those, though it would often prefer another); with M = 0 it is strong's discard."""
+    value only reorders those, though it would often prefer another), as pone and as dealer."""
     from kortbord.bots.cribbage_strong import StrongBot, discard_values
 
     rules = Rules.from_dict({"players": 2, "target": 121})
-    narrow = belief.BeliefBot(rules, kt=0.5, discard=0.0)
     wide = belief.BeliefBot(rules, kt=0.5, discard=0.3, dsamples=30)
     strong = StrongBot(rules)
-    for seed in range(30):
+    roles = []
+    for seed in range(15):
         rng = random.Random(seed)
         cards = rng.sample(list(full_deck()), 13)
         state = engine.position(
             rules, phase="discard", dealer=seed % 2, hands=[cards[:6], cards[6:12]], starter=cards[12]
         )
-        seat = engine.to_act(state)
-        assert seat is not None
-        seen = view(state, seat)
-        moves = engine.legal_moves(state)
-        values = discard_values(seen, moves)
-        chosen = wide.choose(seen, moves, random.Random(seed))
-        assert values[moves.index(chosen)] >= max(values) - 0.3
-        assert narrow.choose(seen, moves, random.Random(seed)) == strong.choose(seen, moves, random.Random(seed))
+        while state.phase_name == "discard":
+            seat = engine.to_act(state)
+            assert seat is not None
+            seen = view(state, seat)
+            moves = engine.legal_moves(state)
+            values = discard_values(seen, moves)
+            chosen = wide.choose(seen, moves, random.Random(seed))
+            assert values[moves.index(chosen)] >= max(values) - 0.3
+            roles.append(seen.dealer == seat)
+            state = engine.apply(state, strong.choose(seen, moves, random.Random(seed)))
+    assert roles.count(True) == roles.count(False) == 15
     assert len(wide.discard_stats) == 30
+
+
+def test_the_discard_by_the_play_refuses_a_second_pegging_term() -> None:
+    """``discard`` and strong's ``peg_weight`` both value the keep's pegging: the bot refuses both at once."""
+    with pytest.raises(ValueError, match="peg_weight"):
+        belief.BeliefBot(Rules.from_dict({"players": 2, "target": 121}), discard=2.5, peg_weight=1.0)
