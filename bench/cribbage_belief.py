@@ -299,6 +299,14 @@ def keep_table(own_crib: bool, t: float = 0.0, n: int = 200_000, seed: int = 1) 
     return _ratios(counts, n)
 
 
+def _keep_ratios(keep: bool | str, opp_deals: bool, kt: float) -> dict[tuple[int, ...], float] | None:
+    """The opponent's keep table (``opp_deals``: the crib is its own): ``"bsd"`` the program's discard, True spec
+    §5's keep at ``kt`` points, False none (None)."""
+    if keep == "bsd":
+        return bsd_keep_table(opp_deals, 200_000)
+    return keep_table(opp_deals, kt) if keep else None
+
+
 class Posterior:
     """The opponent's remaining (hand, model) pairs and their weights at ``view``'s play decision.
 
@@ -326,10 +334,7 @@ class Posterior:
         for seat, c in view.played:
             if seat == me:
                 avail[c.rank] -= 1
-        if keep == "bsd":
-            table: dict[tuple[int, ...], float] | None = bsd_keep_table(view.dealer == opp, 200_000)
-        else:
-            table = keep_table(view.dealer == opp, kt) if keep else None
+        table = _keep_ratios(keep, view.dealer == opp, kt)
         fns = [MODELS[m] for m in models]
         priors = priors or tuple(1.0 / len(models) for _ in models)
         # replay the play: the opponent's plays (cards it laid before, count's ranks, count, rank, seen, n, passed)
@@ -522,10 +527,7 @@ def keep_prior(six: Hand, opp_deals: bool, keep: bool | str = True, kt: float = 
     avail = [0] + [4] * 13
     for r in six:
         avail[r] -= 1
-    if keep == "bsd":
-        table: dict[tuple[int, ...], float] | None = bsd_keep_table(opp_deals, 200_000)
-    else:
-        table = keep_table(opp_deals, kt) if keep else None
+    table = _keep_ratios(keep, opp_deals, kt)
     hands, weights = [], []
     for m in _ALL4:
         w = math.prod(math.comb(avail[r], k) for r, k in Counter(m).items())
@@ -723,10 +725,10 @@ def discard_gain(deals: int, seed: int, margin: float, samples: int) -> dict[str
 
 
 def _mean_ci(xs: list[float]) -> str:
-    n = len(xs)
-    mean = sum(xs) / n
-    half = 1.96 * (sum((x - mean) ** 2 for x in xs) / (n - 1) / n) ** 0.5
-    return f"{mean:+.3f} ({mean - half:+.3f} .. {mean + half:+.3f})"
+    from kortbord.arena import cluster_mean_ci
+
+    d = cluster_mean_ci([[x] for x in xs])
+    return f"{d['mean']:+.3f} ({d['ci95'][0]:+.3f} .. {d['ci95'][1]:+.3f})"
 
 
 def main() -> None:
@@ -740,6 +742,12 @@ def main() -> None:
     ap.add_argument("--margin", type=float, default=2.5, help="points (belief's discard option)")
     ap.add_argument("--samples", type=int, default=300, help="the opponent's hands drawn for the choice")
     args = ap.parse_args()
+    if args.deals < 2:
+        ap.error(f"--deals must be 2 or more (an interval needs two), got {args.deals}")
+    if args.samples < 1:
+        ap.error(f"--samples must be 1 or more, got {args.samples}")
+    if not 0.0 <= args.margin <= 10.0:
+        ap.error(f"--margin must be from 0 to 10 points, got {args.margin}")
     t0 = time.perf_counter()
     gains = discard_gain(args.deals, args.seed, args.margin, args.samples)
     print(
