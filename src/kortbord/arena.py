@@ -547,14 +547,16 @@ def cluster_mean_ci(clusters: Sequence[Sequence[float]], z: float = _Z95) -> dic
 
 def _pairs(config: ArenaConfig, records: Sequence[GameRecord], has_deals: bool) -> list[list[tuple[int, int]]]:
     """Per block (the two games ``2b``, ``2b + 1``), the index pairs ``(i1, i2)`` of its deals (``has_deals``) or
-    rounds that both games played in full, with the same dealer."""
+    rounds that both games played in full, with the same dealer; none for a block whose games are not both among
+    ``records`` without an error (the list's position is the block's number)."""
     by_index = {r.index: r for r in records if r.error is None}
     blocks: list[list[tuple[int, int]]] = []
     for b in range((config.games + 1) // 2):
         one, two = by_index.get(2 * b), by_index.get(2 * b + 1)
-        if one is None or two is None:
-            continue
         pairs: list[tuple[int, int]] = []
+        if one is None or two is None:
+            blocks.append(pairs)
+            continue
         if has_deals:
             for k, (d1, d2) in enumerate(zip(one.deals, two.deals, strict=False)):
                 if not (d1["complete"] and d2["complete"]) or d1["dealer"] != d2["dealer"]:
@@ -593,6 +595,8 @@ def duplicate(config: ArenaConfig, records: Sequence[GameRecord]) -> dict[str, A
     seats: dict[str, list[list[float]]] = {name: [] for name in names}
     margin: list[list[float]] = []
     for b, pairs in enumerate(blocks):
+        if not pairs:
+            continue
         one, two = by_index[2 * b], by_index[2 * b + 1]
         per_seat: dict[str, list[float]] = {name: [] for name in names}
         block_margin: list[float] = []

@@ -71,6 +71,26 @@ def test_cribbage_pairs_by_hand() -> None:
     assert margin["ci95"] == pytest.approx([-1 / 3 - Z * 10 / 9, -1 / 3 + Z * 10 / 9])
 
 
+def test_a_block_with_a_failed_game_is_left_out_and_the_next_keeps_its_own_games() -> None:
+    config = ArenaConfig("cribbage", (BotSpec("greedy"), BotSpec("random")), games=4)
+    failed = GameRecord(0, (0, 1), sides=(0, 1), deals=[_deal(0, [10, 8])])
+    failed.error = {"seat": 0, "kind": "raised", "move": None, "message": "a bot raised"}
+    records = [
+        failed,
+        GameRecord(1, (1, 0), sides=(1, 0), deals=[_deal(0, [9, 6])]),
+        GameRecord(2, (0, 1), sides=(0, 1), deals=[_deal(1, [7, 15])]),
+        GameRecord(3, (1, 0), sides=(1, 0), deals=[_deal(1, [9, 13])]),
+    ]
+    got = duplicate(config, records)
+    # only block 1 (games 2 and 3), seat 1 deals: A as dealer 13 (game 3), B 15 (game 2): -2; A as pone 7, B 9: -2
+    assert got is not None and got["blocks"] == 1 and got["pairs"] == 1
+    assert got["by_seat"]["as_dealer"]["mean"] == pytest.approx(-2.0)
+    assert got["by_seat"]["as_pone"]["mean"] == pytest.approx(-2.0)
+    # and a run whose records are one later block alone is that block's figures, not a failure
+    alone = duplicate(config, records[2:])
+    assert alone is not None and alone["margin"]["mean"] == pytest.approx(-2.0) and alone["pairs"] == 1
+
+
 def test_mulle_pairs_by_hand_and_no_pairs_without_two_bots() -> None:
     config = ArenaConfig("mulle", (BotSpec("greedy"), BotSpec("random")), games=4)
     records = [
