@@ -10,10 +10,14 @@ STAMP  := $(VENV)/.installed
 
 setup: $(STAMP)
 
+# CribbageSim, the second outside Cribbage player (bench/cribbage_hoyleish.py): its packages declare Python >= 3.12
+# though the code runs on 3.11, so they are installed past that check, pinned, without dependencies.
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[server,postgres,research,reference,dev]'
+	$(BIN)/python -m pip install --quiet --ignore-requires-python --no-deps \
+		CribbageSim==1.0.2 HandsDecksCards==1.0.0 UserResponseCollector==1.1.0
 	touch $(STAMP)
 
 run: $(STAMP)
