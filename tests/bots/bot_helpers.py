@@ -1,8 +1,12 @@
-"""Helpers shared by the Cribbage bot tests: positions built from the rules spec's worked Muggins cases."""
+"""Helpers shared by the Cribbage bot tests: positions built from the rules spec's worked Muggins cases, and the
+bench modules (``bench/*.py``, not a package) loaded by name."""
 
 from __future__ import annotations
 
+import importlib.util
+import sys
 from itertools import combinations
+from pathlib import Path
 from typing import Any
 
 from kortbord.cards import Card, parse_cards
@@ -11,6 +15,23 @@ from kortbord.cribbage.moves import Play
 from kortbord.cribbage.rules import Rules
 from kortbord.cribbage.scoring import show_total
 from kortbord.cribbage.view import View, view
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+
+
+def load_bench(name: str) -> Any:
+    """The module ``bench/<name>.py``, loaded once under ``name`` (the bench dir put on ``sys.path`` first, so
+    that the bench modules it imports load from there too)."""
+    if name in sys.modules:
+        return sys.modules[name]
+    if str(BENCH) not in sys.path:
+        sys.path.insert(0, str(BENCH))
+    spec = importlib.util.spec_from_file_location(name, BENCH / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
 
 
 def seat(name: str) -> int:

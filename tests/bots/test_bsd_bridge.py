@@ -14,13 +14,11 @@ Skipped when ``/usr/games/cribbage`` (apt ``bsdgames``, installed by ``.ci/run``
 
 from __future__ import annotations
 
-import importlib.util
 import random
 import struct
-import sys
-from pathlib import Path
 
 import pytest
+from bot_helpers import load_bench
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -28,12 +26,7 @@ from kortbord import core
 from kortbord.bots import registry
 from kortbord.cards import Card
 
-_PATH = Path(__file__).resolve().parents[2] / "bench" / "bsd_cribbage.py"
-_spec = importlib.util.spec_from_file_location("bsd_cribbage", _PATH)
-assert _spec is not None and _spec.loader is not None
-bridge = importlib.util.module_from_spec(_spec)
-sys.modules["bsd_cribbage"] = bridge
-_spec.loader.exec_module(bridge)
+bridge = load_bench("bsd_cribbage")
 
 needs_program = pytest.mark.skipif(not bridge.available(), reason="needs /usr/games/cribbage (bsdgames) and gcc")
 

@@ -10,13 +10,11 @@ through the bridge and checks every card it laid from a choice against the rule.
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
+from bot_helpers import load_bench
 
 from kortbord import core
 from kortbord.bots import registry
@@ -25,22 +23,9 @@ from kortbord.cribbage import engine
 from kortbord.cribbage.moves import Discard, Play
 from kortbord.cribbage.scoring import card_value
 
-_BENCH = Path(__file__).resolve().parents[2] / "bench"
-sys.path.insert(0, str(_BENCH))
-
-
-def _load(name: str) -> Any:
-    spec = importlib.util.spec_from_file_location(name, _BENCH / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-bridge = sys.modules.get("bsd_cribbage") or _load("bsd_cribbage")
-outside = _load("cribbage_outside")
-belief = sys.modules["cribbage_belief"]  # imported by cribbage_outside
+bridge = load_bench("bsd_cribbage")
+outside = load_bench("cribbage_outside")
+belief = load_bench("cribbage_belief")  # imported by cribbage_outside
 
 
 def _cards(text: str) -> list[Card]:

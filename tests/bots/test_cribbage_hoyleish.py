@@ -10,12 +10,10 @@ installs it).
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
-from pathlib import Path
 
 import pytest
+from bot_helpers import load_bench
 
 from kortbord import arena
 from kortbord.cards import Card
@@ -24,12 +22,7 @@ from kortbord.cribbage.moves import GO, Discard, Play
 from kortbord.cribbage.rules import Rules
 from kortbord.cribbage.view import view
 
-_PATH = Path(__file__).resolve().parents[2] / "bench" / "cribbage_hoyleish.py"
-_spec = importlib.util.spec_from_file_location("cribbage_hoyleish", _PATH)
-assert _spec is not None and _spec.loader is not None
-hoyle = importlib.util.module_from_spec(_spec)
-sys.modules["cribbage_hoyleish"] = hoyle
-_spec.loader.exec_module(hoyle)
+hoyle = load_bench("cribbage_hoyleish")
 
 pytestmark = pytest.mark.skipif(hoyle.SimCard is None, reason="needs CribbageSim (make setup installs it)")
 
