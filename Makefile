@@ -12,7 +12,7 @@ setup: $(STAMP)
 
 # CribbageSim, the second outside Cribbage player (bench/cribbage_hoyleish.py): its packages declare Python >= 3.12
 # though the code runs on 3.11, so they are installed past that check, pinned, without dependencies.
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml Makefile
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[server,postgres,research,reference,dev]'

@@ -10,11 +10,14 @@ a card under 5, a 5 last); it follows with the card that scores most at once, or
 
 **The bridge** (``HoyleishBot``): kortbord's engine referees every game; at each of the player's turns the bridge
 gives CribbageSim's own strategy object, through the callbacks its ``CribbageDeal`` would give, the player's seat's
-hand (in the order kortbord dealt it), the cards of the current count and the count -- nothing else, as in
-CribbageSim's own game -- and plays the card or discard the strategy hands back.  A "go" is the engine's (the
-strategy declares one exactly when no card fits).  CribbageSim plays its cards after an opponent's go one at a time
-with the same follow rating (``go``), so one ``follow`` call per card is its play.  Only the standard game (two
-players, no Muggins, no Lowball): the program knows no other.
+hand, the cards of the current count and the count -- nothing else, as in CribbageSim's own game -- and plays the
+card or discard the strategy hands back.  The hand is in an order drawn at random at the discard and kept for the
+deal's play (the program holds its cards as drawn, never sorted, and breaks every tie by that order -- kortbord's
+view lists a hand sorted, which would make it always lay away its highest of equal choices).  A "go" is the
+engine's (the strategy declares one exactly when no card fits).  CribbageSim plays its cards after an opponent's go
+one at a time with the same follow rating (``go``), so one ``follow`` call per card is its play while the count has
+cards; at a new count with the other hand empty it plays out by ``go`` (the follow rating on an empty pile), not by
+its lead.  Only the standard game (two players, no Muggins, no Lowball): the program knows no other.
 
 Duplicate deals, the arena's (``kortbord.arena.play_game``; the bridge rides as a bot factory, as in
 ``bench/mulle_expert.py``): block ``b`` is played twice with the seats swapped; figures per bot: points per deal
@@ -65,8 +68,9 @@ try:
         HoyleishPlayerCribbagePlayStrategy,
     )
     from HandsDecksCards.card import Card as SimCard
+    from HandsDecksCards.hand import Hand
 except ImportError:  # pragma: no cover - the message below says what to install
-    HoyleishDealerCribbagePlayStrategy = HoyleishPlayerCribbagePlayStrategy = SimCard = None
+    HoyleishDealerCribbagePlayStrategy = HoyleishPlayerCribbagePlayStrategy = SimCard = Hand = None
 
 GOAL = 0.8  # points per deal against an outside player (issue #14 item 2)
 _PIPS = {1: "A", 10: "10", 11: "J", 12: "Q", 13: "K"}
@@ -98,16 +102,31 @@ class HoyleishBot:
             raise ValueError("CribbageSim plays the standard two-player game only (no Muggins, no Lowball)")
         self.dealer_strategy = HoyleishDealerCribbagePlayStrategy()
         self.pone_strategy = HoyleishPlayerCribbagePlayStrategy()
+        #: the place of each card in the hand as the program holds it: drawn at random at the discard (``rng``), kept
+        #: for the deal's play (the program's own hand is as drawn, never sorted; its ties go to the first card)
+        self._place: dict[Card, float] = {}
+
+    def _as_held(self, hand: Sequence[Card], rng: random.Random, new_deal: bool) -> list[Card]:
+        if new_deal:
+            self._place = {}
+        for c in hand:
+            if c not in self._place:
+                self._place[c] = rng.random()
+        return sorted(hand, key=self._place.__getitem__)
 
     def choose(self, view: View, legal_moves: Sequence[Move], rng: random.Random) -> Move:
-        """The program's discard or card for the seat of ``view`` (``rng`` unused: the program is deterministic).
+        """The program's discard or card for the seat of ``view``.
+
+        ``rng`` orders the hand as the program would hold it (drawn, not sorted: kortbord's view lists it sorted,
+        and the program breaks every tie by the order of its hand).
 
         Raises:
             ValueError: the program chose a move that is not among ``legal_moves`` (a bridge error).
         """
         strategy = self.dealer_strategy if view.dealer == view.seat else self.pone_strategy
-        sims = [to_sim(c) for c in view.hand]
-        back = {id(s): c for s, c in zip(sims, view.hand, strict=True)}
+        held = self._as_held(view.hand, rng, new_deal=view.phase == "discard")
+        sims = [to_sim(c) for c in held]
+        back = {id(s): c for s, c in zip(sims, held, strict=True)}
         hand = list(sims)
         chosen: list[Any] = []
 
@@ -122,6 +141,16 @@ class HoyleishBot:
                     return m
             raise ValueError(f"CribbageSim laid away {sorted(map(str, thrown))}: not a legal discard")
         if view.phase == "play":
+            if not view.sequence and view.hand_sizes[1 - view.seat] == 0 and GO not in legal_moves:
+                # a new count with the other hand empty: in the program's own deal the other player declares go at
+                # once and this one plays out by its go rule (``go``: the follow rating on an empty pile, so the
+                # highest card), not by its lead
+                ratings = strategy.rate_follows_in_hand(Hand().add_cards(hand), Hand())
+                best = sorted(ratings, key=lambda r: r[1], reverse=True)[0][0]
+                card = back[id(best)]
+                if Play(card) in legal_moves:
+                    return Play(card)
+                raise ValueError(f"CribbageSim played {card} at count {view.count}: not legal")
             pile = [to_sim(c) for c in view.sequence]
             _, said_go = strategy.follow(view.count, take, lambda: hand, lambda: pile)
             if said_go:
@@ -140,7 +169,14 @@ def _parse(text: str) -> arena.BotSpec:
     the factory reads: the arena knows the registry's levels only)."""
     if text.strip() == "oracle":
         return arena.BotSpec("strong", (("variant", "oracle"),))
+    if text.strip().startswith("oracle:"):
+        raise ValueError("oracle takes no options (it is strong at its level's work, searching the true deal)")
     return arena.BotSpec.parse(text)
+
+
+def _name(spec: arena.BotSpec) -> str:
+    """The bot's name in the report: ``oracle``, or the spec as given (``strong:reply=0.05``)."""
+    return "oracle" if dict(spec.options).get("variant") == "oracle" else str(spec)
 
 
 def _factory(spec: arena.BotSpec, game: str, rules: Any) -> Any:
@@ -176,8 +212,22 @@ def _play_one(job: tuple[arena.ArenaConfig, int]) -> Any:
 
 
 def _fmt(ci: dict[str, Any]) -> str:
-    lo, hi = ci["ci95"] or (float("nan"), float("nan"))
+    """``+0.59 (+0.43 .. +0.75)``; ``n/a`` without a value, the mean alone without an interval (one block)."""
+    if ci.get("mean") is None:
+        return "n/a"
+    if not ci.get("ci95"):
+        return f"{ci['mean']:+.2f} (no interval)"
+    lo, hi = ci["ci95"]
     return f"{ci['mean']:+.2f} ({lo:+.2f} .. {hi:+.2f})"
+
+
+def _verdict(name: str, margin: dict[str, Any]) -> str:
+    if name == "oracle":
+        return "a ceiling (it sees the program's hand), not a player"
+    if margin.get("mean") is None or not margin.get("ci95"):
+        return "not shown (no interval: too few blocks played in full)"
+    lo, hi = margin["ci95"]
+    return "met" if lo >= GOAL else ("not met" if hi < GOAL else "not shown (the interval holds the goal)")
 
 
 def run(bot: arena.BotSpec, games: int, seed: int, jobs: int) -> dict[str, Any]:
@@ -216,43 +266,54 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--bots", default="strong,greedy", help="kortbord levels (with options), comma-separated")
     ap.add_argument("--games", type=int, default=200, help="games per bot (rounded up to whole blocks of two)")
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--seed", type=int, default=1, help="the deals' seed (the same seed: the same deals for every bot)")
+    ap.add_argument("--jobs", type=int, default=1, help="worker processes (the games are the same whatever the number)")
     ap.add_argument("--json", default=None, help="write every bot's summary to this file")
     args = ap.parse_args(argv)
-    if args.games < 2:
-        ap.error("--games must be at least 2 (one block of duplicate deals)")
+    if args.games < 1:
+        ap.error("--games must be at least 1 (rounded up to one block of two games)")
     if args.jobs < 1:
         ap.error("--jobs must be at least 1")
-    try:
-        specs = [_parse(t) for t in args.bots.split(",") if t.strip()]
-        for spec in specs:
-            _config(spec, 2, args.seed)  # an unknown level stops here, before any game
-    except ValueError as exc:
-        ap.error(str(exc))
-    if not specs:
-        ap.error("--bots names no bot")
     if SimCard is None:
         ap.error(
             "CribbageSim is not installed: .venv/bin/pip install --ignore-requires-python --no-deps "
             "CribbageSim==1.0.2 HandsDecksCards==1.0.0 UserResponseCollector==1.1.0"
         )
+    try:  # every bot made once before any game: an unknown level or a bad option value stops here
+        specs = [_parse(t) for t in args.bots.split(",") if t.strip()]
+        for spec in specs:
+            config = _config(spec, 2, args.seed)
+            _factory(spec, "cribbage", config.make_rules())
+    except (ValueError, TypeError) as exc:
+        ap.error(str(exc))
+    if not specs:
+        ap.error("--bots names no bot")
+    if len({_name(spec) for spec in specs}) < len(specs):
+        ap.error("--bots names a bot twice (the same seed plays the same games: run it once)")
+    if args.json is not None and (
+        not args.json or Path(args.json).is_dir() or not Path(args.json).resolve().parent.is_dir()
+    ):
+        ap.error(f"--json {args.json!r}: not a file in an existing directory")
     print(
         "Cribbage v CribbageSim 1.0.2 (Hoyleish dealer/pone strategies), bridged through kortbord's engine as referee"
     )
     print(f"seed {args.seed}, {(args.games + 1) // 2} blocks of duplicate deals (each block twice, the seats swapped)")
+    print("points per deal: the bot's points minus the program's with the same cards in the same seat")
     print(f"{'bot':24} {'games':>5}  {'points per deal (95%)':>26} {'as dealer':>24} {'as pone':>24}  win rate (95%)")
     out: dict[str, Any] = {}
     for spec in specs:
         s = run(spec, args.games, args.seed, args.jobs)
-        out[str(spec)] = s
+        out[_name(spec)] = s
         dup = s["duplicate"]
         res = s["results"][s["bots"][0]]
         seats = dup["by_seat"]
-        lo, hi = res["win_rate_ci95"]
+        win = "n/a"
+        if res.get("win_rate") is not None:
+            lo, hi = res["win_rate_ci95"]
+            win = f"{100 * res['win_rate']:.1f}% ({100 * lo:.1f}%-{100 * hi:.1f}%)"
         print(
-            f"{spec!s:24} {s['games']:>5}  {_fmt(dup['margin']):>26} {_fmt(seats['as_dealer']):>24} "
-            f"{_fmt(seats['as_pone']):>24}  {100 * res['win_rate']:.1f}% ({100 * lo:.1f}%-{100 * hi:.1f}%)"
+            f"{_name(spec):24} {s['games']:>5}  {_fmt(dup['margin']):>26} {_fmt(seats['as_dealer']):>24} "
+            f"{_fmt(seats['as_pone']):>24}  {win}"
         )
         print(
             f"  {dup['pairs']} deal pairs, {dup['blocks']} blocks, {len(s['errors'])} errors, "
@@ -265,11 +326,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name} minus {names[0]} on the same blocks: {_fmt(d)} points per deal ({d['n']} blocks)")
     for name, s in out.items():
         m = s["duplicate"]["margin"]
-        lo, hi = m["ci95"] or (float("nan"), float("nan"))
-        verdict = "met" if lo >= GOAL else ("not met" if hi < GOAL else "not shown (the interval holds the goal)")
-        if "variant=oracle" in name:
-            verdict = "a ceiling (it sees the program's hand), not a player"
-        print(f"goal (expert): >= +{GOAL} points per deal against the outside player; {name}: {_fmt(m)} -- {verdict}")
+        print(
+            f"goal (expert): >= +{GOAL} points per deal against the outside player; {name}: {_fmt(m)} -- "
+            + _verdict(name, m)
+        )
     if args.json:
         with open(args.json, "w") as fh:
             json.dump({"argv": sys.argv, "summaries": out}, fh, default=str)

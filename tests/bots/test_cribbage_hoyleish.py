@@ -29,10 +29,10 @@ pytestmark = pytest.mark.skipif(hoyle.SimCard is None, reason="needs CribbageSim
 _CRIB = "AS AD 6C 6D"
 
 
-def _choose(state: engine.State) -> object:
+def _choose(state: engine.State, seed: int = 0) -> object:
     seat = engine.to_act(state)
     v = view(state, seat)
-    return hoyle.HoyleishBot(Rules()).choose(v, v.legal_moves, random.Random(0))
+    return hoyle.HoyleishBot(Rules()).choose(v, v.legal_moves, random.Random(seed))
 
 
 def _discard(*cards: str) -> Discard:
@@ -65,7 +65,7 @@ def test_the_same_six_laid_away_as_pone_and_as_dealer() -> None:
 @pytest.mark.parametrize(
     ("hand", "lead"),
     [
-        ("7S 7H 4D KC", "7S"),  # a card of a pair (rating 18) before a 4 (9)
+        ("7S 7H 4D KC", "7S 7H"),  # a card of a pair (rating 18) before a 4 (9)
         ("5S 5H 4D KC", "KC"),  # not from a pair of 5s: the ten-card with a 5 (14)
         ("4D KC 9S 2H", "4D"),  # a card under 5, the 4 first (9)
         ("5D KC 9S 7H", "7H"),  # a 7 with a 9 (15) before a ten-card with a 5 (14); the 5 last (0)
@@ -74,7 +74,8 @@ def test_the_same_six_laid_away_as_pone_and_as_dealer() -> None:
 def test_the_lead_follows_hoyles_preferences(hand: str, lead: str) -> None:
     state = engine.position(Rules(), phase="play", dealer=0, hands=["2C 3C 8C 9D", hand], crib=_CRIB, starter="QD")
     assert engine.to_act(state) == 1  # the pone leads
-    assert _choose(state) == Play(Card.parse(lead))
+    for seed in range(4):  # the hand's order (drawn) only breaks ties between the cards of the pair
+        assert _choose(state, seed) in {Play(Card.parse(c)) for c in lead.split()}
 
 
 def test_the_follow_takes_the_most_points_at_once_else_the_highest_card() -> None:
@@ -84,6 +85,38 @@ def test_the_follow_takes_the_most_points_at_once_else_the_highest_card() -> Non
     assert _choose(after_ten) == Play(Card.parse("5C"))
     after_two = engine.apply(state, Play(Card.parse("2D")))  # count 2: no card scores, so the highest, the 9
     assert _choose(after_two) == Play(Card.parse("9D"))
+
+
+def test_equal_choices_follow_the_order_the_cards_are_held_not_their_rank() -> None:
+    # A-3-7-9-J-K: no fifteen, pair, run or flush among any of them, so all 15 ways to lay away two tie at 0 certain
+    # points and the program takes the first in the order it holds its cards; it holds them as drawn, so over many
+    # draws it lays away many different pairs -- never always the two highest, as a hand sorted by rank would give
+    six = "AS 3H 7D 9C JS KH"
+    state = engine.position(Rules(), phase="discard", dealer=0, hands=["2C 4D 6S 8H TC QD", six])
+    thrown = set()
+    for seed in range(30):
+        move = _choose(state, seed)
+        assert isinstance(move, Discard)
+        thrown.add(frozenset(move.cards))
+    assert len(thrown) >= 5
+
+
+def test_a_new_count_against_an_empty_hand_is_played_out_by_the_go_rule() -> None:
+    # The pone lays all four: A (1), the dealer K (11), 2 (13), Q (23), 5 (28), the dealer cannot (go), 3 (31).  The
+    # dealer then starts a count holding 4C and 8H with the other hand empty.  In the program's own deal the pone
+    # declares go at once and the dealer plays out by its go rule -- the highest card when none scores, the 8 --
+    # where its lead rule would lay the 4 (a card under 5 before an 8 without a 6)
+    hands = ["KC QD 4C 8H", "AS 2S 5S 3S"]
+    state = engine.position(Rules(), phase="play", dealer=0, hands=hands, crib="AD AC 6C 6D", starter="9D")
+    for move in (Play(Card.parse("AS")), Play(Card.parse("KC")), Play(Card.parse("2S")), Play(Card.parse("QD"))):
+        state = engine.apply(state, move)
+    state = engine.apply(state, Play(Card.parse("5S")))
+    assert engine.legal_moves(state) == [GO]
+    state = engine.apply(state, GO)
+    state = engine.apply(state, Play(Card.parse("3S")))
+    v = view(state, 0)
+    assert engine.to_act(state) == 0 and v.count == 0 and v.hand_sizes[1] == 0
+    assert _choose(state) == Play(Card.parse("8H"))
 
 
 def test_no_card_fits_is_a_go() -> None:
