@@ -10,8 +10,13 @@ strong's discard and shows, and a play that knows how the program lays its cards
   card); a hand that could have laid a card where it said go is out (:class:`Posterior`).
 * **The opponent models** (:data:`MODELS`): ``book``, the program's published play rule (:func:`rule_rank`, BSD
   ``crib.c``/``support.c``, checked against every card the program lays in ``tests/bots/test_bsd_program_rule.py``);
-  ``greedy``, kortbord's greedy judgement (:func:`kortbord.bots.cribbage_simple.judge_plays`); ``any``, any legal
-  card alike.  Several models make the hidden state (hand, model), weighted by the plays.
+  ``hoyle``, CribbageSim 1.0.2's Hoyle-based rule (:func:`hoyle_model`, checked against the program's own choice in
+  ``tests/bots/test_hoyle_program_rule.py``; its discard ``keep=hoyle``, :func:`hoyle_keep_table`); ``greedy``,
+  kortbord's greedy judgement (:func:`kortbord.bots.cribbage_simple.judge_plays`); ``any``, any legal card alike.
+  Several models make the hidden state (hand, model), weighted by the plays.
+* **A model learnt, not told** (``learn=game`` or ``learn=session``, :class:`LearningBot`): a soft-max over a few
+  features any player's rule may weigh (:func:`features`), fitted at each deal to the opponent's decisions seen whole
+  in the deals before (:func:`decisions_seen`, :class:`LearntModel`) -- the general form of reading a player.
 * **The search** (:class:`BeliefSearch`) is an expectimax over the public history to the end of the play: at this
   player's turns one card for every hand the opponent may hold (its choice depends on what it has seen, never on
   the hidden hand: no strategy fusion), at the opponent's the (hand, model) pairs split by the card laid.  Values:
@@ -22,7 +27,8 @@ strong's discard and shows, and a play that knows how the program lays its cards
   (:meth:`BeliefBot.choose`).  ``python bench/cribbage_belief.py`` estimates what that is worth in the model's own
   values (:func:`discard_gain`).
 
-A measurement, not a player: with ``book`` alone it is what a perfectly learnt model of the program is worth.
+A measurement, not a player: with ``book`` or ``hoyle`` alone it is what a perfectly learnt model of the program is
+worth; with ``learn`` what a model learnt from the plays gets of it (its search is not bounded to a level's time).
 """
 
 from __future__ import annotations
@@ -156,7 +162,65 @@ def any_model(hand: Hand, seq: Hand, count: int, seen: tuple[int, ...], n: int, 
     return tuple((r, legal.count(r) / len(legal)) for r in sorted(set(legal)))
 
 
-MODELS: dict[str, Model] = {"book": book_model, "greedy": greedy_model, "any": any_model}
+#: CribbageSim's lead ratings (``rate_leads_in_hand``, after Hoyle): a card of a pair, by rank (a pair of 5s is rated 0)
+_HOYLE_PAIR = (0, 22, 23, 24, 25, 0, 17, 18, 19, 20, 21, 21, 21, 21)
+#: ... and a card of no pair and none of the companions below
+_HOYLE_SINGLE = (0, 6, 7, 8, 9, 0, 1, 2, 3, 4, 5, 5, 5, 5)
+
+
+def hoyle_lead_rating(hand: Hand, r: int) -> int:
+    """CribbageSim 1.0.2's rating of leading a card of rank ``r`` from ``hand`` (``HoyleishCribbagePlayStrategy.
+    rate_leads_in_hand``, in its order: a card of a pair; an 8 with a 6 (16); a 7 with a 9 (15); a ten-card with a
+    5 (14); a 9 with a 6 (13); an 8 with a 7 (12); a 7 with an 8 (11); a 6 with a 9 (10); else 4 > 3 > 2 > A >
+    ten-card > 9 > 8 > 7 > 6 > 5)."""
+    if hand.count(r) > 1:
+        return _HOYLE_PAIR[r]
+    for rank, other, rating in ((8, 6, 16), (7, 9, 15), (9, 6, 13), (8, 7, 12), (7, 8, 11), (6, 9, 10)):
+        if r == rank and other in hand:
+            return rating
+    if r >= 10 and 5 in hand:
+        return 14
+    return _HOYLE_SINGLE[r]
+
+
+def hoyle_follow_rating(seq: Hand, count: int, r: int) -> int:
+    """CribbageSim 1.0.2's rating of laying a card of rank ``r`` on the count's ranks ``seq`` (``rate_follows_in_hand``):
+    the points of a fifteen, a pair and a run it makes; 2 for a 31 that makes nothing else (a 31 with a pair rates the
+    pair alone)."""
+    p = lay_points(seq, r)
+    if count + VAL[r] == 31:
+        p -= 2
+        if p == 0:
+            p = 2
+    return p
+
+
+def hoyle_model(hand: Hand, seq: Hand, count: int, seen: tuple[int, ...], n: int, passed: bool) -> Any:
+    """CribbageSim 1.0.2's Hoyle-based computer (``HoyleishCribbagePlayStrategy.follow``/``go``): on a new count it
+    leads the card of the best :func:`hoyle_lead_rating` (or, the other hand empty, plays out its highest card by
+    its go rule); on a count it lays the card of the best :func:`hoyle_follow_rating`, or when none scores, its
+    highest (by the count's value: a ten-card is any ten-card).  Ties go to the first card in its hand, held as
+    drawn: each tied card alike."""
+    return _hoyle_choice(hand, seq, count, n > 0)
+
+
+@cache
+def _hoyle_choice(hand: Hand, seq: Hand, count: int, others_hold: bool) -> Any:
+    legal = [r for r in hand if count + VAL[r] <= 31]
+    if not legal:
+        return ((None, 1.0),)
+    if not seq and others_hold:
+        rating = {r: hoyle_lead_rating(hand, r) for r in set(legal)}
+    else:
+        rating = {r: hoyle_follow_rating(seq, count, r) for r in set(legal)}
+        if not seq or not any(rating.values()):
+            rating = {r: VAL[r] for r in rating}
+    top = max(rating.values())
+    best = [r for r in legal if rating[r] == top]
+    return tuple((r, best.count(r) / len(best)) for r in sorted(set(best)))
+
+
+MODELS: dict[str, Model] = {"book": book_model, "greedy": greedy_model, "any": any_model, "hoyle": hoyle_model}
 
 
 class BeliefSearch:
@@ -304,6 +368,8 @@ def _keep_ratios(keep: bool | str, opp_deals: bool, kt: float) -> dict[tuple[int
     §5's keep at ``kt`` points, False none (None)."""
     if keep == "bsd":
         return bsd_keep_table(opp_deals, 200_000)
+    if keep == "hoyle":
+        return hoyle_keep_table(opp_deals)
     return keep_table(opp_deals, kt) if keep else None
 
 
@@ -335,7 +401,7 @@ class Posterior:
             if seat == me:
                 avail[c.rank] -= 1
         table = _keep_ratios(keep, view.dealer == opp, kt)
-        fns = [MODELS[m] for m in models]
+        fns = [MODELS[m] if isinstance(m, str) else m for m in models]
         priors = priors or tuple(1.0 / len(models) for _ in models)
         # replay the play: the opponent's plays (cards it laid before, count's ranks, count, rank, seen, n, passed)
         plays: list[tuple[int, Hand, int, int, tuple[int, ...], int, bool]] = []
@@ -446,8 +512,8 @@ class BeliefBot(cribbage_strong.StrongBot):
             raise ValueError(f"kt must be 0 or more, got {kt!r}")
         if not models or any(m not in MODELS for m in models):
             raise ValueError(f"models must be some of {', '.join(MODELS)}, got {models!r}")
-        if keep not in (True, False, "bsd"):
-            raise ValueError(f"keep must be 1, 0 or bsd, got {keep!r}")
+        if keep not in (True, False, "bsd", "hoyle"):
+            raise ValueError(f"keep must be 1, 0, bsd or hoyle, got {keep!r}")
         if not 0.0 <= discard <= 10.0:
             raise ValueError(f"discard must be from 0 to 10 points, got {discard!r}")
         if dsamples < 1:
@@ -455,6 +521,8 @@ class BeliefBot(cribbage_strong.StrongBot):
         if discard and options.get("peg_weight"):
             raise ValueError("discard and peg_weight both value the discard's pegging: give one")
         super().__init__(rules, **options)
+        if keep == "hoyle":  # made once here, before the arena's worker processes fork
+            hoyle_keep_table(True), hoyle_keep_table(False)
         self.keep = keep
         self.slip = slip
         self.kt = kt
@@ -556,8 +624,9 @@ def _peg_terms(kept: Hand) -> float:
 
 
 def make_belief(text: str, rules: Any) -> BeliefBot:
-    """``belief`` or ``belief:key=value:...`` as a :class:`BeliefBot`: ``keep`` (1, 0, bsd), ``kt``, ``slip``,
-    ``models`` (names joined by ``+``), ``discard``, ``dsamples`` and strong's options.
+    """``belief`` or ``belief:key=value:...`` as a :class:`BeliefBot`: ``keep`` (1, 0, bsd, hoyle), ``kt``, ``slip``,
+    ``models`` (names joined by ``+``), ``discard``, ``dsamples`` and strong's options; with ``learn`` (game,
+    session; and ``sd``, ``prune``) a :class:`LearningBot`.
 
     Raises:
         ValueError: a part that is not key=value, or a bad value (:class:`BeliefBot`).
@@ -568,12 +637,14 @@ def make_belief(text: str, rules: Any) -> BeliefBot:
         if not key or not eq or not value:
             raise ValueError(f"options are key=value, got {part!r}")
         if key == "keep":
-            options[key] = value if value == "bsd" else {"1": True, "0": False}.get(value, value)
+            options[key] = value if value in ("bsd", "hoyle") else {"1": True, "0": False}.get(value, value)
         elif key == "models":
             options[key] = tuple(value.split("+"))
+        elif key == "learn":
+            options[key] = value
         else:
             options[key] = int(value) if key in ("resample", "iterations", "nodes", "dsamples") else float(value)
-    return BeliefBot(rules, **options)
+    return LearningBot(rules, **options) if "learn" in options else BeliefBot(rules, **options)
 
 
 # -- BSD cribbage(6)'s discard (support.c ``cdiscard``, ``adjust``), for the ceiling measurement ------------------
@@ -674,6 +745,256 @@ def bsd_keep_table(own_crib: bool, n: int = 100_000, seed: int = 1) -> dict[tupl
         for i, j in best:
             counts[tuple(c[0] for m, c in enumerate(six) if m not in (i, j))] += 1.0 / len(best)
     return _ratios(counts, n)
+
+
+@cache
+def hoyle_keep_table(own_crib: bool, n: int = 100_000, seed: int = 1) -> dict[tuple[int, ...], float]:
+    """:func:`keep_table` for CribbageSim 1.0.2's discard (its own ``permute_and_score_dealt_hand`` on ``n`` random
+    six-card hands in a random order: the keep of the most certain points, as dealer plus, as pone minus the
+    certain points of the two laid away; ties to the first of its order).  Needs CribbageSim installed."""
+    from CribbageSim.CribbagePlayStrategy import HoyleishDealerCribbagePlayStrategy, HoyleishPlayerCribbagePlayStrategy
+    from HandsDecksCards.card import Card as SimCard
+    from HandsDecksCards.hand import Hand as SimHand
+
+    strategy = HoyleishDealerCribbagePlayStrategy() if own_crib else HoyleishPlayerCribbagePlayStrategy()
+    sign = 1 if own_crib else -1
+    pips = ("", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+    rng = random.Random(seed)
+    deck = [(r, s) for r in range(1, 14) for s in "SHDC"]
+    rank_of = {p: r for r, p in enumerate(pips) if p}
+    counts: Counter[tuple[int, ...]] = Counter()
+    for _ in range(n):
+        six = SimHand()
+        six.add_cards([SimCard(s, pips[r]) for r, s in rng.sample(deck, 6)])
+        options = strategy.permute_and_score_dealt_hand(six)
+        best = sorted(options, key=lambda o: o.hand_score + sign * o.crib_score, reverse=True)[0]
+        counts[tuple(sorted(rank_of[c.pips] for c in best.hand))] += 1
+    return _ratios(counts, n)
+
+
+# -- a model learnt from the plays seen: no program's rule told (issue #14 item 2's general form) ----------------
+
+#: one of the opponent's play decisions seen whole: (its ranks before the card, the count's ranks, the count, the
+#: rank it laid, the other player still held a card)
+Decision = tuple[Hand, Hand, int, int, bool]
+#: the features' names, in :func:`features`' order (the first five a card laid on a count, the rest a lead)
+FEATURES = (
+    "points",
+    "value",
+    "leaves 5 or 21",
+    "leaves 10",
+    "holds the answer",
+    "lead value",
+    "lead pair",
+    "lead low",
+    "lead 5",
+    "lead fifteen",
+    "lead gap 2",
+)
+
+
+def features(hand: Hand, seq: Hand, count: int, r: int, others_hold: bool) -> tuple[float, ...]:
+    """The features of laying a card of rank ``r`` from the ranks ``hand`` on the count's ranks ``seq`` (summing to
+    ``count``), each of which a sensible player's rule may weigh: on a count, the points it scores at once (spec §2.4),
+    its value (tenths), whether it leaves 5 or 21 (a fifteen or 31 for a ten-card) or 10, whether a card still held
+    would answer the count it leaves with 15 or 31; leading a new count (the
+    other player holding a card), its value, whether it is a card of a pair, under 5, a 5, makes 15 with another card
+    held, or lies two ranks from one (8 with 6, 7 with 9).  All zero on the side not in play."""
+    if seq or not others_hold:
+        after = count + VAL[r]
+        rest = list(hand)
+        rest.remove(r)
+        answer = any(after + VAL[x] in (15, 31) for x in rest)
+        return (
+            float(lay_points(seq, r)),
+            VAL[r] / 10,
+            float(after in (5, 21)),
+            float(after == 10),
+            float(answer),
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+        )
+    rest = list(hand)
+    rest.remove(r)
+    return (
+        0,
+        0,
+        0,
+        0,
+        0,
+        VAL[r] / 10,
+        float(r in rest),
+        float(r < 5),
+        float(r == 5),
+        float(any(VAL[x] + VAL[r] == 15 for x in rest)),
+        float(r + 2 in rest or r - 2 in rest),
+    )
+
+
+def decisions_seen(played: tuple[tuple[int, Card], ...], me: int) -> list[Decision]:
+    """The opponent's play decisions of a deal whose four cards of the opponent are all in ``played`` (seat, card),
+    replayed: its hand before each card is the cards it laid from then on.  [] when fewer than four are there."""
+    opp = 1 - me
+    theirs = [c.rank for s, c in played if s == opp]
+    if len(theirs) != 4:
+        return []
+    remaining = list(theirs)
+    seq: list[int] = []
+    count = mine = 0
+    out: list[Decision] = []
+    for seat, c in played:
+        v = VAL[c.rank]
+        if count == 31 or count + v > 31:
+            seq, count = [], 0
+        if seat == opp:
+            out.append((tuple(sorted(remaining)), tuple(seq), count, c.rank, mine < 4))
+            remaining.remove(c.rank)
+        else:
+            mine += 1
+        seq.append(c.rank)
+        count += v
+    return out
+
+
+class LearntModel:
+    """An opponent model learnt from its plays: the chance of each legal card a soft-max of ``weights`` times
+    :func:`features` (equal ranks alike), the weights fitted to the decisions seen by maximum likelihood with a
+    Gaussian prior (sd ``sd``, centred on taking the points a card scores: weight 1 on ``points``) by Newton's method;
+    cards under ``prune`` of the chance are dropped (the search's branches).  A :data:`Model`."""
+
+    def __init__(self, sd: float = 3.0, prune: float = 0.05) -> None:
+        import numpy as np
+
+        self.np = np
+        self.prune = prune
+        self.sd = sd
+        self.prior = np.zeros(len(FEATURES))
+        self.prior[0] = 1.0
+        self.weights = self.prior.copy()
+        self._w = [float(x) for x in self.weights]
+        self._memo: dict[Any, Any] = {}
+
+    def fit(self, decisions: list[Decision]) -> None:
+        """Refit the weights to ``decisions`` (those with one legal rank are no evidence)."""
+        np = self.np
+        rows = []
+        for hand, seq, count, r, others in decisions:
+            legal = sorted({x for x in hand if count + VAL[x] <= 31})
+            if len(legal) < 2:
+                continue
+            x = np.array([features(hand, seq, count, y, others) for y in legal])
+            mult = np.log(np.array([hand.count(y) for y in legal], dtype=float))
+            rows.append((x, mult, legal.index(r)))
+        w = self.prior.copy()
+        k = len(w)
+        for _ in range(25):
+            grad = -(w - self.prior) / self.sd**2
+            hess = -np.eye(k) / self.sd**2
+            for x, mult, j in rows:
+                z = x @ w + mult
+                p = np.exp(z - z.max())
+                p /= p.sum()
+                mean = p @ x
+                grad += x[j] - mean
+                hess -= (x * p[:, None]).T @ x - np.outer(mean, mean)
+            step = np.linalg.solve(hess, grad)
+            w = w - step
+            if np.abs(step).max() < 1e-6:
+                break
+        self.weights = w
+        self._w = [float(x) for x in w]
+        self._memo = {}
+
+    def _score(self, hand: Hand, seq: Hand, count: int, r: int, others_hold: bool) -> float:
+        """``weights`` times :func:`features`, the zero features skipped (the search calls it on every hand)."""
+        w = self._w
+        if seq or not others_hold:
+            after = count + VAL[r]
+            z = w[0] * lay_points(seq, r) + w[1] * VAL[r] / 10
+            if after in (5, 21):
+                z += w[2]
+            elif after == 10:
+                z += w[3]
+            if w[4]:
+                rest = list(hand)
+                rest.remove(r)
+                if any(after + VAL[x] in (15, 31) for x in rest):
+                    z += w[4]
+            return z
+        return sum(a * b for a, b in zip(features(hand, seq, count, r, True)[5:], w[5:], strict=True))
+
+    def __call__(self, hand: Hand, seq: Hand, count: int, seen: tuple[int, ...], n: int, passed: bool) -> Any:
+        key = (hand, seq, count, n > 0)
+        dist = self._memo.get(key)
+        if dist is None:
+            legal = sorted({x for x in hand if count + VAL[x] <= 31})
+            if not legal:
+                dist = ((None, 1.0),)
+            else:
+                z = [self._score(hand, seq, count, y, n > 0) for y in legal]
+                top = max(z)
+                e = [hand.count(y) * math.exp(v - top) for y, v in zip(legal, z, strict=True)]
+                total = sum(e)
+                kept = [(y, v) for y, v in zip(legal, e, strict=True) if v >= self.prune * total]
+                total = sum(v for _, v in kept)
+                dist = tuple((y, v / total) for y, v in kept)
+            self._memo[key] = dist
+        return dist
+
+
+#: the decisions a learning bot has seen, kept across its games in one process when ``memory="session"``
+_SESSION: list[Decision] = []
+
+
+class LearningBot(BeliefBot):
+    """``belief:learn=game`` or ``learn=session``: the belief search with the opponent's play rule learnt, not told --
+    a :class:`LearntModel` refitted at each deal to the opponent's decisions seen whole in the deals before (its four
+    cards all laid while this bot still had a decision), over this game or over every game of this process (one
+    opponent a session).  The keep table is a general one (``keep``), not the program's."""
+
+    def __init__(
+        self, rules: Any = None, learn: str = "game", sd: float = 3.0, prune: float = 0.05, **options: Any
+    ) -> None:
+        if learn not in ("game", "session"):
+            raise ValueError(f"learn must be game or session, got {learn!r}")
+        super().__init__(rules, **options)
+        self.learn = learn
+        self.model = LearntModel(sd, prune)
+        self._decisions: list[Decision] = _SESSION if learn == "session" else []
+        self._deal: Any = None
+        self._played: tuple[tuple[int, Card], ...] = ()
+        self._seat = 0
+
+    def _observe(self, view: View) -> None:
+        deal = (view.deal_number, view.dealer)
+        if deal != self._deal:
+            if self._played:
+                self._decisions.extend(decisions_seen(self._played, self._seat))
+                self.model.fit(self._decisions[-3000:])
+            self._deal, self._played = deal, ()
+        if view.phase == "play":
+            self._played, self._seat = view.played, view.seat
+
+    def choose(self, view: View, legal_moves: Any, rng: random.Random) -> Any:
+        self._observe(view)
+        return super().choose(view, legal_moves, rng)
+
+    def play_values(self, view: View, legal_moves: Any, rng: random.Random, *args: Any, **kw: Any) -> list[float]:
+        if view.rules.players != 2 or view.rules.lowball or (self.board and cribbage_strong._board_applies(view)):
+            return cribbage_strong.StrongBot.play_values(self, view, legal_moves, rng, *args, **kw)
+        t0 = time.process_time()
+        post = Posterior(view, self.keep, self.slip, (self.model,), kt=self.kt)  # type: ignore[arg-type]
+        if not post.cands:
+            return cribbage_strong.StrongBot.play_values(self, view, legal_moves, rng, *args, **kw)
+        search = BeliefSearch(post.models)
+        us = tuple(sorted(c.rank for c in view.hand))
+        values = search.root(us, post.cands, tuple(c.rank for c in view.sequence), view.count, post.seen)
+        self.stats.append((search.nodes, time.process_time() - t0))
+        return [values[m.card.rank] if isinstance(m, Play) else 0.0 for m in legal_moves]
 
 
 # -- what the discard by the play is worth in the model's own values ----------------------------------------------

@@ -33,6 +33,10 @@ Needs CribbageSim and its two packages (they declare Python >= 3.12; the code ru
 
 ``--bots oracle`` is strong with its pegging search on the true deal (the program's real hand, from the referee;
 ``bench/cribbage_outside.py``'s ``OracleBot``): what reading the program's hand could gain at most, not a player.
+``--bots belief:keep=hoyle:models=hoyle`` is the exact belief search of ``bench/cribbage_belief.py`` told the
+program's discard and play rule (what a perfectly learnt model of it is worth); ``belief:learn=session:kt=0.5`` the
+same search with the program's play learnt from the hands its plays show (over the games of a worker process), a
+general keep table, and nothing told.
 
 Usage (from the repository root)::
 
@@ -54,6 +58,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import cribbage_belief  # the belief search told a program's rule (a ceiling, not a player)
 from cribbage_outside import OracleBot  # strong with its pegging search on the true deal (a ceiling, not a player)
 from kortbord import arena
 from kortbord.bots import registry
@@ -171,12 +176,15 @@ def _parse(text: str) -> arena.BotSpec:
         return arena.BotSpec("strong", (("variant", "oracle"),))
     if text.strip().startswith("oracle:"):
         raise ValueError("oracle takes no options (it is strong at its level's work, searching the true deal)")
+    if text.strip() == "belief" or text.strip().startswith("belief:"):
+        return arena.BotSpec("strong", (("variant", text.strip()),))
     return arena.BotSpec.parse(text)
 
 
 def _name(spec: arena.BotSpec) -> str:
     """The bot's name in the report: ``oracle``, or the spec as given (``strong:reply=0.05``)."""
-    return "oracle" if dict(spec.options).get("variant") == "oracle" else str(spec)
+    variant = dict(spec.options).get("variant")
+    return str(variant) if variant in ("oracle",) or str(variant).startswith("belief") else str(spec)
 
 
 def _factory(spec: arena.BotSpec, game: str, rules: Any) -> Any:
@@ -185,6 +193,8 @@ def _factory(spec: arena.BotSpec, game: str, rules: Any) -> Any:
         return HoyleishBot(rules)
     if variant == "oracle":
         return OracleBot(rules)
+    if isinstance(variant, str) and variant.startswith("belief"):
+        return cribbage_belief.make_belief(variant, rules)
     return registry.make_bot(game, spec.level, rules, **dict(spec.options))
 
 
@@ -224,6 +234,8 @@ def _fmt(ci: dict[str, Any]) -> str:
 def _verdict(name: str, margin: dict[str, Any]) -> str:
     if name == "oracle":
         return "a ceiling (it sees the program's hand), not a player"
+    if name.startswith("belief") and "learn=" not in name:
+        return "a ceiling (it is told how the program plays), not a player"
     if margin.get("mean") is None or not margin.get("ci95"):
         return "not shown (no interval: too few blocks played in full)"
     lo, hi = margin["ci95"]
