@@ -867,6 +867,10 @@ class LearntModel:
     cards under ``prune`` of the chance are dropped (the search's branches).  A :data:`Model`."""
 
     def __init__(self, sd: float = 3.0, prune: float = 0.05) -> None:
+        if not sd > 0:
+            raise ValueError(f"sd must be over 0, got {sd!r}")
+        if not 0.0 <= prune < 1.0:
+            raise ValueError(f"prune must be from 0 to under 1, got {prune!r}")
         import numpy as np
 
         self.np = np
@@ -954,13 +958,23 @@ class LearningBot(BeliefBot):
     """``belief:learn=game`` or ``learn=session``: the belief search with the opponent's play rule learnt, not told --
     a :class:`LearntModel` refitted at each deal to the opponent's decisions seen whole in the deals before (its four
     cards all laid while this bot still had a decision), over this game or over every game of this process (one
-    opponent a session).  The keep table is a general one (``keep``), not the program's."""
+    opponent a session).  The keep table is a general one (``keep``), not the program's.
+
+    As measured on 2026-12-06: a game's first deal plays on the weights of a fresh model (the prior; with
+    ``session`` too) and its last deal is not harvested; with ``session`` what each worker process learnt depends on
+    which games it was handed, so runs with ``--jobs`` over 1 are not repeatable game for game (``game`` is).
+
+    Raises:
+        ValueError: ``learn`` not game or session, a ``discard`` margin, ``sd`` not over 0, ``prune`` outside [0, 1).
+    """
 
     def __init__(
         self, rules: Any = None, learn: str = "game", sd: float = 3.0, prune: float = 0.05, **options: Any
     ) -> None:
         if learn not in ("game", "session"):
             raise ValueError(f"learn must be game or session, got {learn!r}")
+        if options.get("discard"):
+            raise ValueError("learn plays strong's discard: no discard margin (it would value the play by book)")
         super().__init__(rules, **options)
         self.learn = learn
         self.model = LearntModel(sd, prune)

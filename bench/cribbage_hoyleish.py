@@ -234,7 +234,9 @@ def _fmt(ci: dict[str, Any]) -> str:
 def _verdict(name: str, margin: dict[str, Any]) -> str:
     if name == "oracle":
         return "a ceiling (it sees the program's hand), not a player"
-    if name.startswith("belief") and "learn=" not in name:
+    # told a program's discard or play rule (the belief search's default model is BSD's rule, "book")
+    told = any(f"{key}={prog}" in name for key in ("keep", "models") for prog in ("hoyle", "bsd", "book"))
+    if name.startswith("belief") and (told or ("models=" not in name and "learn=" not in name)):
         return "a ceiling (it is told how the program plays), not a player"
     if margin.get("mean") is None or not margin.get("ci95"):
         return "not shown (no interval: too few blocks played in full)"
