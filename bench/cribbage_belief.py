@@ -508,7 +508,7 @@ class BeliefBot(cribbage_strong.StrongBot):
     ) -> None:
         if not 0.0 < slip < 1.0:
             raise ValueError(f"slip must be between 0 and 1, got {slip!r}")
-        if kt < 0:
+        if not kt >= 0:
             raise ValueError(f"kt must be 0 or more, got {kt!r}")
         if not models or any(m not in MODELS for m in models):
             raise ValueError(f"models must be some of {', '.join(MODELS)}, got {models!r}")
@@ -643,7 +643,10 @@ def make_belief(text: str, rules: Any) -> BeliefBot:
         elif key == "learn":
             options[key] = value
         else:
-            options[key] = int(value) if key in ("resample", "iterations", "nodes", "dsamples") else float(value)
+            try:
+                options[key] = int(value) if key in ("resample", "iterations", "nodes", "dsamples") else float(value)
+            except ValueError:
+                raise ValueError(f"{key} must be a number, got {value!r}") from None
     return LearningBot(rules, **options) if "learn" in options else BeliefBot(rules, **options)
 
 
@@ -962,10 +965,12 @@ class LearningBot(BeliefBot):
 
     As measured on 2026-12-06: a game's first deal plays on the weights of a fresh model (the prior; with
     ``session`` too) and its last deal is not harvested; with ``session`` what each worker process learnt depends on
-    which games it was handed, so runs with ``--jobs`` over 1 are not repeatable game for game (``game`` is).
+    which games it was handed, so runs with ``--jobs`` over 1 are not repeatable game for game (``game`` is), and two
+    ``session`` bots in one process share one memory; a refit reads the last 3,000 decisions.
 
     Raises:
-        ValueError: ``learn`` not game or session, a ``discard`` margin, ``sd`` not over 0, ``prune`` outside [0, 1).
+        ValueError: ``learn`` not game or session, a ``discard`` margin or ``models``, ``sd`` not over 0, ``prune``
+            outside [0, 1).
     """
 
     def __init__(
@@ -975,6 +980,8 @@ class LearningBot(BeliefBot):
             raise ValueError(f"learn must be game or session, got {learn!r}")
         if options.get("discard"):
             raise ValueError("learn plays strong's discard: no discard margin (it would value the play by book)")
+        if "models" in options:
+            raise ValueError("learn learns the opponent's play: no models to be told")
         super().__init__(rules, **options)
         self.learn = learn
         self.model = LearntModel(sd, prune)

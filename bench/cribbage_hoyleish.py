@@ -231,12 +231,18 @@ def _fmt(ci: dict[str, Any]) -> str:
     return f"{ci['mean']:+.2f} ({lo:+.2f} .. {hi:+.2f})"
 
 
+def _told(name: str) -> bool:
+    """A ``belief`` bot told a program's discard (``keep=hoyle``, ``keep=bsd``) or play rule (a model ``hoyle`` or
+    ``book``, BSD's; ``book`` is the default model of a bot that does not learn)."""
+    options = dict(part.partition("=")[::2] for part in name.split(":")[1:])
+    models = options.get("models", "" if "learn" in options else "book").split("+")
+    return options.get("keep") in ("hoyle", "bsd") or any(m in ("hoyle", "book") for m in models)
+
+
 def _verdict(name: str, margin: dict[str, Any]) -> str:
     if name == "oracle":
         return "a ceiling (it sees the program's hand), not a player"
-    # told a program's discard or play rule (the belief search's default model is BSD's rule, "book")
-    told = any(f"{key}={prog}" in name for key in ("keep", "models") for prog in ("hoyle", "bsd", "book"))
-    if name.startswith("belief") and (told or ("models=" not in name and "learn=" not in name)):
+    if name.startswith("belief") and _told(name):
         return "a ceiling (it is told how the program plays), not a player"
     if margin.get("mean") is None or not margin.get("ci95"):
         return "not shown (no interval: too few blocks played in full)"
