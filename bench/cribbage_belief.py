@@ -571,6 +571,10 @@ class BeliefBot(cribbage_strong.StrongBot):
         self.discard_stats.append((len(memo), time.process_time() - t0))
         return cribbage_strong._pick(legal_moves, scores, rng)
 
+    def _play_models(self) -> tuple[Any, ...]:
+        """The opponent models of the play: names from :data:`MODELS` (a learning bot: its learnt model)."""
+        return self.models
+
     def play_values(self, view: View, legal_moves: Any, rng: random.Random, *args: Any, **kw: Any) -> list[float]:
         """The belief search's value of each legal move (pegging points, own minus the other's); strong's
         :meth:`~kortbord.bots.cribbage_strong.StrongBot.play_values` where this bot does not search, or when no
@@ -578,7 +582,7 @@ class BeliefBot(cribbage_strong.StrongBot):
         if view.rules.players != 2 or view.rules.lowball or (self.board and cribbage_strong._board_applies(view)):
             return super().play_values(view, legal_moves, rng, *args, **kw)
         t0 = time.process_time()
-        post = Posterior(view, self.keep, self.slip, self.models, kt=self.kt)
+        post = Posterior(view, self.keep, self.slip, self._play_models(), kt=self.kt)
         if not post.cands:
             return super().play_values(view, legal_moves, rng, *args, **kw)
         search = BeliefSearch(post.models)
@@ -803,10 +807,10 @@ def features(hand: Hand, seq: Hand, count: int, r: int, others_hold: bool) -> tu
     would answer the count it leaves with 15 or 31; leading a new count (the
     other player holding a card), its value, whether it is a card of a pair, under 5, a 5, makes 15 with another card
     held, or lies two ranks from one (8 with 6, 7 with 9).  All zero on the side not in play."""
+    rest = list(hand)
+    rest.remove(r)
     if seq or not others_hold:
         after = count + VAL[r]
-        rest = list(hand)
-        rest.remove(r)
         answer = any(after + VAL[x] in (15, 31) for x in rest)
         return (
             float(lay_points(seq, r)),
@@ -821,8 +825,6 @@ def features(hand: Hand, seq: Hand, count: int, r: int, others_hold: bool) -> tu
             0,
             0,
         )
-    rest = list(hand)
-    rest.remove(r)
     return (
         0,
         0,
@@ -1004,18 +1006,8 @@ class LearningBot(BeliefBot):
         self._observe(view)
         return super().choose(view, legal_moves, rng)
 
-    def play_values(self, view: View, legal_moves: Any, rng: random.Random, *args: Any, **kw: Any) -> list[float]:
-        if view.rules.players != 2 or view.rules.lowball or (self.board and cribbage_strong._board_applies(view)):
-            return cribbage_strong.StrongBot.play_values(self, view, legal_moves, rng, *args, **kw)
-        t0 = time.process_time()
-        post = Posterior(view, self.keep, self.slip, (self.model,), kt=self.kt)  # type: ignore[arg-type]
-        if not post.cands:
-            return cribbage_strong.StrongBot.play_values(self, view, legal_moves, rng, *args, **kw)
-        search = BeliefSearch(post.models)
-        us = tuple(sorted(c.rank for c in view.hand))
-        values = search.root(us, post.cands, tuple(c.rank for c in view.sequence), view.count, post.seen)
-        self.stats.append((search.nodes, time.process_time() - t0))
-        return [values[m.card.rank] if isinstance(m, Play) else 0.0 for m in legal_moves]
+    def _play_models(self) -> tuple[Any, ...]:
+        return (self.model,)
 
 
 # -- what the discard by the play is worth in the model's own values ----------------------------------------------

@@ -88,3 +88,22 @@ def test_a_model_fitted_to_a_rules_choices_picks_that_rules_card(name: str) -> N
         # ... and CribbageSim's rule (the most points, else the highest; leads by fixed preferences) is an order of
         # the model's own features, so nearly always; BSD's (setups for 15 and 31 in a fixed order) only in part
         assert agree / len(test) > 0.9
+
+
+def test_the_fast_score_is_the_weights_times_the_features() -> None:
+    rng = random.Random(7)
+    model = belief.LearntModel()
+    model.fit([(h, s, c, min(_rule("hoyle", h, s, c)), o) for h, s, c, o in _positions(rng, 200)])
+    for hand, seq, count, _ in _positions(rng, 300):
+        for others in (True, False):
+            for r in {x for x in hand if count + belief.VAL[x] <= 31}:
+                f = belief.features(hand, seq, count, r, others)
+                expected = sum(a * float(b) for a, b in zip(f, model.weights, strict=True))
+                assert model._score(hand, seq, count, r, others) == pytest.approx(expected, abs=1e-9)
+
+
+def test_a_learning_bot_searches_with_its_learnt_model() -> None:
+    bot = belief.make_belief("belief:learn=game", None)
+    assert bot._play_models() == (bot.model,)
+    with pytest.raises(ValueError, match="no models"):
+        belief.make_belief("belief:learn=game:models=hoyle", None)
