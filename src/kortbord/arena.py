@@ -4,7 +4,8 @@ One loop plays one whole game of any game of the registry through its entry ``ko
 :class:`~kortbord.contract.GameSpec`: ``new_game``, ``is_chance``, ``chance_outcome``, ``legal_moves``, ``view``,
 ``apply``/``step``, ``result``, ``side_of``); each bot is made by
 :func:`kortbord.bots.registry.make_bot` and receives only ``view(state, seat)``, a fresh list of the legal moves
-and its own seeded ``random.Random``.  The time of every decision is measured with ``time.perf_counter`` around
+and its own seeded ``random.Random``; a bot with an ``observe`` method (:class:`kortbord.bots.base.Observer`) is
+also told the public events of every step, chance steps included.  The time of every decision is measured with ``time.perf_counter`` around
 ``choose`` alone.  A bot that raises or returns a move that is not legal is *not* corrected: the game stops and is
 reported as a bot error (it counts in no statistic, and ``kortbord arena`` exits with status 1).
 
@@ -67,7 +68,7 @@ from typing import Any, Final
 
 from kortbord import core
 from kortbord.bots import registry
-from kortbord.bots.base import Bot
+from kortbord.bots.base import Bot, Observer
 from kortbord.contract import GameSpec
 
 __all__ = [
@@ -406,10 +407,17 @@ def _play(
             record.deals.append(deal)
             deal = None
 
+    observers: list[Observer] = [bot for bot in bots.values() if isinstance(bot, Observer)]
+
+    def tell(events: Sequence[Any]) -> None:
+        for bot in observers:
+            bot.observe(events)
+
     while not spec.is_over(state):
         if spec.is_chance(state):
             before = state
             state, events = spec.step(state, spec.chance_outcome(state, chance_rng))
+            tell(events)
             for event in events:
                 if event.kind == "deal" and "dealer" in event.data:  # a new deal: the last one was complete
                     now = _side_scores(spec, before)
@@ -438,7 +446,11 @@ def _play(
         kind = _DECISION_KINDS.get((game, phase), phase)
         record.times[j].setdefault(kind, []).append(ms)
         record.moves[j] += 1
-        state = spec.apply(state, move)
+        if observers:
+            state, events = spec.step(state, move)
+            tell(events)
+        else:
+            state = spec.apply(state, move)
         decisions += 1
         if decisions > MAX_DECISIONS:
             raise _BotFailure(_failure(config, j, seat, "endless game", None, f"over {MAX_DECISIONS} decisions"))

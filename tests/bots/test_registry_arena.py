@@ -548,3 +548,43 @@ def test_a_killed_pool_leaves_no_manager_thread_behind() -> None:
         arena_mod._kill_pool(pool)
         assert not manager.is_alive()
         assert all(f.cancelled() or f.done() for f in futures)
+
+
+class _Watching:
+    """Greedy that also watches the table (``kortbord.bots.base.Observer``): it keeps every event it is told."""
+
+    def __init__(self, rules: Any) -> None:
+        self.inner = registry.make_bot("cribbage", "greedy", rules)
+        self.name = "watching"
+        self.events: list[Any] = []
+
+    def choose(self, view: Any, legal_moves: Any, rng: random.Random) -> Any:
+        return self.inner.choose(view, legal_moves, rng)
+
+    def observe(self, events: Sequence[Any]) -> None:
+        self.events.extend(events)
+
+
+def test_the_arena_tells_a_watching_bot_every_public_event() -> None:
+    config = ArenaConfig("cribbage", (BotSpec("greedy"), BotSpec("greedy")), games=2, seed=4)
+    made: list[_Watching] = []
+
+    def factory(spec: BotSpec, game: str, rules: Any) -> Any:
+        made.append(_Watching(rules))
+        return made[-1]
+
+    plain = play_game(config, 0)
+    record = play_game(config, 0, factory=factory)
+    assert record.scores == plain.scores  # watching changes nothing in the game
+    for bot in made:
+        kinds = [e.kind for e in bot.events]
+        deals = [i for i, k in enumerate(kinds) if k == "deal"]
+        assert len(deals) == len(record.deals)  # every deal's start, the first included
+        assert kinds[-1] == "game_over"
+        # spec §2.4 with two players: each lays all four kept cards, so a deal played out shows eight cards laid
+        # before the next deal begins (every deal but the one the game ended in)
+        for a, b in itertools.pairwise(deals):
+            assert kinds[a:b].count("play") == 8
+        assert all(set(e.data) >= {"seat", "card"} for e in bot.events if e.kind == "play")
+        # never a hidden card: no event names the cards laid away (spec: a discard is face down)
+        assert all("cards" not in e.data for e in bot.events if e.kind == "discard")

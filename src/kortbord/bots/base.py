@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 M = TypeVar("M")
 
@@ -33,4 +33,17 @@ class Bot(Protocol[M]):
         Returns:
             One element of ``legal_moves``.
         """
+        ...
+
+
+@runtime_checkable
+class Observer(Protocol):
+    """A bot that also watches the table: the arena calls ``observe`` after every step of the game, chance steps
+    included, with the public events the step caused (``kortbord.contract.Event``, as ``spec.step`` returns them;
+    never a card the rules keep hidden).  A bot that learns from the play (the cards laid after its last decision of
+    a deal, the show) implements it; drivers that do not call it leave such a bot to what its views show.
+    """
+
+    def observe(self, events: Sequence[Any]) -> None:
+        """Take note of one step's public events, in order (``Event.kind``, ``Event.data``)."""
         ...
