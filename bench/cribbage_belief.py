@@ -16,7 +16,10 @@ strong's discard and shows, and a play that knows how the program lays its cards
   Several models make the hidden state (hand, model), weighted by the plays.
 * **A model learnt, not told** (``learn=game`` or ``learn=session``, :class:`LearningBot`): a soft-max over a few
   features any player's rule may weigh (:func:`features`), fitted at each deal to the opponent's decisions seen whole
-  in the deals before (:func:`decisions_seen`, :class:`LearntModel`) -- the general form of reading a player.
+  in the deals before (:func:`decisions_seen`, :class:`LearntModel`) -- the general form of reading a player.  Told
+  the table's events (``observe``, :class:`kortbord.bots.base.Observer`: the arena tells them), it reads every deal.
+* **The work bound** (``hands=K:budget=N``): the search is given K hands drawn from the posterior and visits at most
+  N nodes (else again on half the draws): a decision's work fixed, as a level's must be (issue #14 items 1 and 6).
 * **The search** (:class:`BeliefSearch`) is an expectimax over the public history to the end of the play: at this
   player's turns one card for every hand the opponent may hold (its choice depends on what it has seen, never on
   the hidden hand: no strategy fusion), at the opponent's the (hand, model) pairs split by the card laid.  Values:
@@ -223,13 +226,19 @@ def _hoyle_choice(hand: Hand, seq: Hand, count: int, others_hold: bool) -> Any:
 MODELS: dict[str, Model] = {"book": book_model, "greedy": greedy_model, "any": any_model, "hoyle": hoyle_model}
 
 
+class OverBudget(Exception):
+    """A :class:`BeliefSearch` reached its node budget."""
+
+
 class BeliefSearch:
     """Expectimax of the rest of the play over the opponent's possible (hand, model) pairs; values: this player's
     pegging points minus the opponent's."""
 
-    def __init__(self, models: list[Model] | Model) -> None:
+    def __init__(self, models: list[Model] | Model, budget: int = 0) -> None:
         self.models = models if isinstance(models, list) else [models]
         self.nodes = 0
+        #: the most nodes a search may visit (0: no bound); past it the search raises :class:`OverBudget`
+        self.budget = budget
         self._cache: dict[Any, Any] = {}
 
     def root(
@@ -270,6 +279,8 @@ class BeliefSearch:
 
     def _f(self, us, cands, seq, count, mover, last, seen, passed):  # type: ignore[no-untyped-def]
         self.nodes += 1
+        if self.nodes == self.budget:
+            raise OverBudget
         if mover == 0:
             legal = sorted({r for r in us if count + VAL[r] <= 31})
             if legal:
@@ -489,10 +500,15 @@ class BeliefBot(cribbage_strong.StrongBot):
             valued with the play against the opponent's keep prior (:meth:`choose`; the first model; not with
             strong's ``peg_weight``).
         dsamples: the opponent's hands drawn for that (1 or more).
+        hands: the work bound of a play decision: the search is given this many hands drawn from the posterior by
+            weight (with the bot's rng; 0: every hand, unbounded), and
+        budget: the most search nodes a decision may visit (0: no bound); a search that reaches it is done again
+            on half as many draws, down to one hand (no bound then) -- so a decision's work, and so its choice,
+            does not depend on the machine's speed or load.
         options: strong's (its discard; its play where this bot does not search).
     Raises:
         ValueError: a slip outside (0, 1), a negative temperature, no or an unknown model, another keep, a discard
-            margin outside 0-10 or with ``peg_weight``, ``dsamples`` under 1.
+            margin outside 0-10 or with ``peg_weight``, ``dsamples`` under 1, a negative ``hands`` or ``budget``.
     """
 
     def __init__(
@@ -504,8 +520,14 @@ class BeliefBot(cribbage_strong.StrongBot):
         models: tuple[str, ...] = ("book",),
         discard: float = 0.0,
         dsamples: int = 300,
+        hands: int = 0,
+        budget: int = 0,
         **options: Any,
     ) -> None:
+        if hands < 0:
+            raise ValueError(f"hands must be 0 (all) or more, got {hands!r}")
+        if budget < 0:
+            raise ValueError(f"budget must be 0 (none) or more nodes, got {budget!r}")
         if not 0.0 < slip < 1.0:
             raise ValueError(f"slip must be between 0 and 1, got {slip!r}")
         if not kt >= 0:
@@ -523,6 +545,8 @@ class BeliefBot(cribbage_strong.StrongBot):
         super().__init__(rules, **options)
         if keep == "hoyle":  # made once here, before the arena's worker processes fork
             hoyle_keep_table(True), hoyle_keep_table(False)
+        elif keep is True:  # the same: a decision's time is its search's, not a table's first build
+            keep_table(True, kt), keep_table(False, kt)
         self.keep = keep
         self.slip = slip
         self.kt = kt
@@ -531,6 +555,8 @@ class BeliefBot(cribbage_strong.StrongBot):
         self.stats: list[tuple[int, float]] = []
         self.discard = discard
         self.dsamples = dsamples
+        self.hands = hands
+        self.budget = budget
         #: per discard valued by the play: keeps searched, CPU seconds
         self.discard_stats: list[tuple[int, float]] = []
 
@@ -585,10 +611,22 @@ class BeliefBot(cribbage_strong.StrongBot):
         post = Posterior(view, self.keep, self.slip, self._play_models(), kt=self.kt)
         if not post.cands:
             return super().play_values(view, legal_moves, rng, *args, **kw)
-        search = BeliefSearch(post.models)
         us = tuple(sorted(c.rank for c in view.hand))
-        values = search.root(us, post.cands, tuple(c.rank for c in view.sequence), view.count, post.seen)
-        self.stats.append((search.nodes, time.process_time() - t0))
+        seq = tuple(c.rank for c in view.sequence)
+        k, nodes = self.hands, 0
+        while True:  # the work bound: k draws of the posterior by weight; over the node budget, half as many
+            cands = post.cands
+            if k and len(cands) > k:
+                drawn = Counter(rng.choices(range(len(cands)), [w for _, w in cands], k=k))
+                cands = [(cands[i][0], float(n)) for i, n in sorted(drawn.items())]
+            search = BeliefSearch(post.models, self.budget if k != 1 else 0)
+            try:
+                values = search.root(us, cands, seq, view.count, post.seen)
+                break
+            except OverBudget:
+                nodes += search.nodes
+                k = max(1, (k or len(cands)) // 2)
+        self.stats.append((nodes + search.nodes, time.process_time() - t0))
         return [values[m.card.rank] if isinstance(m, Play) else 0.0 for m in legal_moves]
 
 
@@ -648,7 +686,11 @@ def make_belief(text: str, rules: Any) -> BeliefBot:
             options[key] = value
         else:
             try:
-                options[key] = int(value) if key in ("resample", "iterations", "nodes", "dsamples") else float(value)
+                options[key] = (
+                    int(value)
+                    if key in ("resample", "iterations", "nodes", "dsamples", "hands", "budget")
+                    else float(value)
+                )
             except ValueError:
                 raise ValueError(f"{key} must be a number, got {value!r}") from None
     return LearningBot(rules, **options) if "learn" in options else BeliefBot(rules, **options)
@@ -784,13 +826,16 @@ def hoyle_keep_table(own_crib: bool, n: int = 100_000, seed: int = 1) -> dict[tu
 #: one of the opponent's play decisions seen whole: (its ranks before the card, the count's ranks, the count, the
 #: rank it laid, the other player still held a card)
 Decision = tuple[Hand, Hand, int, int, bool]
-#: the features' names, in :func:`features`' order (the first five a card laid on a count, the rest a lead)
+#: the features' names, in :func:`features`' order (the first eight a card laid on a count, the rest a lead)
 FEATURES = (
     "points",
     "value",
     "leaves 5 or 21",
     "leaves 10",
     "holds the answer",
+    "leaves 15 in reach",
+    "leaves 31 in reach",
+    "run open",
     "lead value",
     "lead pair",
     "lead low",
@@ -804,7 +849,8 @@ def features(hand: Hand, seq: Hand, count: int, r: int, others_hold: bool) -> tu
     """The features of laying a card of rank ``r`` from the ranks ``hand`` on the count's ranks ``seq`` (summing to
     ``count``), each of which a sensible player's rule may weigh: on a count, the points it scores at once (spec §2.4),
     its value (tenths), whether it leaves 5 or 21 (a fifteen or 31 for a ten-card) or 10, whether a card still held
-    would answer the count it leaves with 15 or 31; leading a new count (the
+    would answer the count it leaves with 15 or 31, whether the count it leaves is 5-14 or 21-30 (a card can make 15
+    or 31 on it), whether it lies one or two ranks from the count's last card (a run offered); leading a new count (the
     other player holding a card), its value, whether it is a card of a pair, under 5, a 5, makes 15 with another card
     held, or lies two ranks from one (8 with 6, 7 with 9).  All zero on the side not in play."""
     rest = list(hand)
@@ -818,6 +864,9 @@ def features(hand: Hand, seq: Hand, count: int, r: int, others_hold: bool) -> tu
             float(after in (5, 21)),
             float(after == 10),
             float(answer),
+            float(5 <= after <= 14),
+            float(21 <= after <= 30),
+            float(bool(seq) and 1 <= abs(r - seq[-1]) <= 2),
             0,
             0,
             0,
@@ -826,6 +875,9 @@ def features(hand: Hand, seq: Hand, count: int, r: int, others_hold: bool) -> tu
             0,
         )
     return (
+        0,
+        0,
+        0,
         0,
         0,
         0,
@@ -933,8 +985,14 @@ class LearntModel:
                 rest.remove(r)
                 if any(after + VAL[x] in (15, 31) for x in rest):
                     z += w[4]
+            if 5 <= after <= 14:
+                z += w[5]
+            elif 21 <= after <= 30:
+                z += w[6]
+            if seq and 1 <= abs(r - seq[-1]) <= 2:
+                z += w[7]
             return z
-        return sum(a * b for a, b in zip(features(hand, seq, count, r, True)[5:], w[5:], strict=True))
+        return sum(a * b for a, b in zip(features(hand, seq, count, r, True)[8:], w[8:], strict=True))
 
     def __call__(self, hand: Hand, seq: Hand, count: int, seen: tuple[int, ...], n: int, passed: bool) -> Any:
         key = (hand, seq, count, n > 0)
@@ -965,10 +1023,12 @@ class LearningBot(BeliefBot):
     cards all laid while this bot still had a decision), over this game or over every game of this process (one
     opponent a session).  The keep table is a general one (``keep``), not the program's.
 
-    As measured on 2026-12-06: a game's first deal plays on the weights of a fresh model (the prior; with
-    ``session`` too) and its last deal is not harvested; with ``session`` what each worker process learnt depends on
-    which games it was handed, so runs with ``--jobs`` over 1 are not repeatable game for game (``game`` is), and two
-    ``session`` bots in one process share one memory; a refit reads the last 3,000 decisions.
+    Where the driver tells it the table's events (:meth:`observe`: the arena, so the benches) it reads every deal
+    whole at the deal's end, the game's last included; elsewhere only the deals whose cards were all laid while it
+    still had a decision (about half; the evening of 2026-12-06 was measured so).  A ``session`` bot's new game
+    starts on what the session learnt; with ``session`` what each worker process learnt depends on which games it
+    was handed, so runs with ``--jobs`` over 1 are not repeatable game for game (``game`` is), and two ``session``
+    bots in one process share one memory; a refit reads the last 3,000 decisions.
 
     Raises:
         ValueError: ``learn`` not game or session, a ``discard`` margin or ``models``, ``sd`` not over 0, ``prune``
@@ -988,19 +1048,45 @@ class LearningBot(BeliefBot):
         self.learn = learn
         self.model = LearntModel(sd, prune)
         self._decisions: list[Decision] = _SESSION if learn == "session" else []
+        if self._decisions:  # a new game of the session starts on what was learnt before it
+            self.model.fit(self._decisions[-3000:])
         self._deal: Any = None
         self._played: tuple[tuple[int, Card], ...] = ()
-        self._seat = 0
+        self._seat: int | None = None
+        #: the table's events are given (``observe``): the deals are read from them, not from the views
+        self._watching = False
+        self._laid: list[tuple[int, Card]] = []
+
+    def _harvest(self, played: tuple[tuple[int, Card], ...], seat: int) -> None:
+        got = decisions_seen(played, seat)
+        if got:
+            self._decisions.extend(got)
+            self.model.fit(self._decisions[-3000:])
+
+    def observe(self, events: Any) -> None:
+        """The table's public events (:class:`kortbord.bots.base.Observer`): each deal's cards laid, read whole at
+        the deal's end (the show, or the game's end) -- every deal of a two-player game, not only those whose
+        last card comes while this bot still has a decision."""
+        self._watching = True
+        for event in events:
+            if event.kind == "play":
+                self._laid.append((int(event["seat"]), Card.parse(str(event["card"]))))
+            elif event.kind in ("deal", "game_over"):
+                if self._laid and self._seat is not None:
+                    self._harvest(tuple(self._laid), self._seat)
+                self._laid = []
 
     def _observe(self, view: View) -> None:
+        self._seat = view.seat
+        if self._watching:
+            return
         deal = (view.deal_number, view.dealer)
         if deal != self._deal:
             if self._played:
-                self._decisions.extend(decisions_seen(self._played, self._seat))
-                self.model.fit(self._decisions[-3000:])
+                self._harvest(self._played, view.seat)
             self._deal, self._played = deal, ()
         if view.phase == "play":
-            self._played, self._seat = view.played, view.seat
+            self._played = view.played
 
     def choose(self, view: View, legal_moves: Any, rng: random.Random) -> Any:
         self._observe(view)

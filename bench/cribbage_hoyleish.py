@@ -78,6 +78,7 @@ except ImportError:  # pragma: no cover - the message below says what to install
     HoyleishDealerCribbagePlayStrategy = HoyleishPlayerCribbagePlayStrategy = SimCard = Hand = None
 
 GOAL = 0.8  # points per deal against an outside player (issue #14 item 2)
+WIN_GOAL = 0.62  # share of games to 121 against kortbord's greedy, over at least 1,000 (issue #14 item 2)
 _PIPS = {1: "A", 10: "10", 11: "J", 12: "Q", 13: "K"}
 
 
@@ -198,11 +199,11 @@ def _factory(spec: arena.BotSpec, game: str, rules: Any) -> Any:
     return registry.make_bot(game, spec.level, rules, **dict(spec.options))
 
 
-def _config(bot: arena.BotSpec, games: int, seed: int) -> arena.ArenaConfig:
+def _config(bot: arena.BotSpec, games: int, seed: int, peer: str = "program") -> arena.ArenaConfig:
     # the arena knows the registry's levels only: the program rides as the greedy level with a variant option the
     # factory reads (the option is not a registry option, so the spec is built directly, not parsed)
-    program = arena.BotSpec("greedy", (("variant", "hoyleish"),))
-    return arena.ArenaConfig("cribbage", (bot, program), games=games, seed=seed)
+    other = arena.BotSpec("greedy", (("variant", "hoyleish"),)) if peer == "program" else arena.BotSpec.parse(peer)
+    return arena.ArenaConfig("cribbage", (bot, other), games=games, seed=seed)
 
 
 def _play_one(job: tuple[arena.ArenaConfig, int]) -> Any:
@@ -250,13 +251,14 @@ def _verdict(name: str, margin: dict[str, Any]) -> str:
     return "met" if lo >= GOAL else ("not met" if hi < GOAL else "not shown (the interval holds the goal)")
 
 
-def run(bot: arena.BotSpec, games: int, seed: int, jobs: int) -> dict[str, Any]:
-    """Play ``games`` games (whole blocks of two) of ``bot`` against the program; the arena's summary.
+def run(bot: arena.BotSpec, games: int, seed: int, jobs: int, peer: str = "program") -> dict[str, Any]:
+    """Play ``games`` games (whole blocks of two) of ``bot`` against the program (or the kortbord level ``peer``);
+    the arena's summary.
 
     Raises:
         ValueError: a bot that cannot be made (checked before any game).
     """
-    config = _config(bot, games + games % 2, seed)
+    config = _config(bot, games + games % 2, seed, peer)
     rules = config.make_rules()
     for spec in config.bots:
         _factory(spec, "cribbage", rules)
@@ -289,12 +291,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1, help="the deals' seed (the same seed: the same deals for every bot)")
     ap.add_argument("--jobs", type=int, default=1, help="worker processes (the games are the same whatever the number)")
     ap.add_argument("--json", default=None, help="write every bot's summary to this file")
+    ap.add_argument(
+        "--peer",
+        default="program",
+        help="the other player: the program (CribbageSim, the default) or a kortbord level (greedy: item 2's "
+        "other goal, >= 62%% of games to 121)",
+    )
     args = ap.parse_args(argv)
     if args.games < 1:
         ap.error("--games must be at least 1 (rounded up to one block of two games)")
     if args.jobs < 1:
         ap.error("--jobs must be at least 1")
-    if SimCard is None:
+    if SimCard is None and args.peer == "program":
         ap.error(
             "CribbageSim is not installed: .venv/bin/pip install --ignore-requires-python --no-deps "
             "CribbageSim==1.0.2 HandsDecksCards==1.0.0 UserResponseCollector==1.1.0"
@@ -302,7 +310,7 @@ def main(argv: list[str] | None = None) -> int:
     try:  # every bot made once before any game: an unknown level or a bad option value stops here
         specs = [_parse(t) for t in args.bots.split(",") if t.strip()]
         for spec in specs:
-            config = _config(spec, 2, args.seed)
+            config = _config(spec, 2, args.seed, args.peer)
             _factory(spec, "cribbage", config.make_rules())
     except (ValueError, TypeError) as exc:
         ap.error(str(exc))
@@ -314,15 +322,19 @@ def main(argv: list[str] | None = None) -> int:
         not args.json or Path(args.json).is_dir() or not Path(args.json).resolve().parent.is_dir()
     ):
         ap.error(f"--json {args.json!r}: not a file in an existing directory")
-    print(
-        "Cribbage v CribbageSim 1.0.2 (Hoyleish dealer/pone strategies), bridged through kortbord's engine as referee"
-    )
+    if args.peer == "program":
+        print(
+            "Cribbage v CribbageSim 1.0.2 (Hoyleish dealer/pone strategies), bridged through kortbord's engine as "
+            "referee"
+        )
+    else:
+        print(f"Cribbage v kortbord's {args.peer}, games to 121")
     print(f"seed {args.seed}, {(args.games + 1) // 2} blocks of duplicate deals (each block twice, the seats swapped)")
-    print("points per deal: the bot's points minus the program's with the same cards in the same seat")
+    print(f"points per deal: the bot's points minus the {args.peer}'s with the same cards in the same seat")
     print(f"{'bot':24} {'games':>5}  {'points per deal (95%)':>26} {'as dealer':>24} {'as pone':>24}  win rate (95%)")
     out: dict[str, Any] = {}
     for spec in specs:
-        s = run(spec, args.games, args.seed, args.jobs)
+        s = run(spec, args.games, args.seed, args.jobs, args.peer)
         out[_name(spec)] = s
         dup = s["duplicate"]
         res = s["results"][s["bots"][0]]
@@ -346,6 +358,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name} minus {names[0]} on the same blocks: {_fmt(d)} points per deal ({d['n']} blocks)")
     for name, s in out.items():
         m = s["duplicate"]["margin"]
+        if args.peer != "program":
+            res = s["results"][s["bots"][0]]
+            print(
+                f"goal (expert) against greedy: >= {100 * WIN_GOAL:.0f}% of >= 1,000 games to 121; {name}: "
+                f"{100 * res['win_rate']:.1f}% of {s['games']} -- "
+                + ("met" if res["win_rate"] >= WIN_GOAL and s["games"] >= 1000 else "not met")
+                + ("" if args.peer == "greedy" else f" (the goal's peer is greedy, not {args.peer})")
+            )
+            continue
         print(
             f"goal (expert): >= +{GOAL} points per deal against the outside player; {name}: {_fmt(m)} -- "
             + _verdict(name, m)

@@ -141,3 +141,16 @@ def test_whole_games_through_the_referee_have_no_bridge_error() -> None:
     assert all(r.outcome for r in records)
     summary = arena.summarize(config, records, elapsed_s=1.0)
     assert summary["duplicate"]["pairs"] > 0
+
+
+def test_the_peer_may_be_a_kortbord_level_judged_by_the_win_goal(capsys: pytest.CaptureFixture[str]) -> None:
+    # item 2's other goal: >= 62% of >= 1,000 games to 121 against greedy; two games can never meet it
+    assert hoyle.main(["--bots", "greedy", "--peer", "greedy", "--games", "2", "--seed", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "against kortbord's greedy" in out or "v kortbord's greedy" in out
+    assert "CribbageSim" not in out.splitlines()[0]
+    assert "goal (expert) against greedy: >= 62% of >= 1,000 games to 121" in out
+    assert out.rstrip().endswith("not met")
+    config = hoyle._config(arena.BotSpec("strong"), 2, 5, "greedy")
+    assert [spec.level for spec in config.bots] == ["strong", "greedy"]
+    assert config.bots[1].options == ()
