@@ -402,6 +402,7 @@ class Posterior:
         models: tuple[str, ...] = ("book",),
         priors: tuple[float, ...] | None = None,
         kt: float = 0.0,
+        table: dict[Hand, float] | None = None,
     ) -> None:
         me, opp = view.seat, 1 - view.seat
         assert view.starter is not None and view.dealer is not None
@@ -411,7 +412,8 @@ class Posterior:
         for seat, c in view.played:
             if seat == me:
                 avail[c.rank] -= 1
-        table = _keep_ratios(keep, view.dealer == opp, kt)
+        if table is None:
+            table = _keep_ratios(keep, view.dealer == opp, kt)
         fns = [MODELS[m] if isinstance(m, str) else m for m in models]
         priors = priors or tuple(1.0 / len(models) for _ in models)
         # replay the play: the opponent's plays (cards it laid before, count's ranks, count, rank, seen, n, passed)
@@ -601,6 +603,10 @@ class BeliefBot(cribbage_strong.StrongBot):
         """The opponent models of the play: names from :data:`MODELS` (a learning bot: its learnt model)."""
         return self.models
 
+    def _keep_table(self, opp_deals: bool) -> dict[Hand, float] | None:
+        """The opponent's keep table in place of ``keep``'s (a learning bot's learnt keep), or None."""
+        return None
+
     def play_values(self, view: View, legal_moves: Any, rng: random.Random, *args: Any, **kw: Any) -> list[float]:
         """The belief search's value of each legal move (pegging points, own minus the other's); strong's
         :meth:`~kortbord.bots.cribbage_strong.StrongBot.play_values` where this bot does not search, or when no
@@ -608,7 +614,8 @@ class BeliefBot(cribbage_strong.StrongBot):
         if view.rules.players != 2 or view.rules.lowball or (self.board and cribbage_strong._board_applies(view)):
             return super().play_values(view, legal_moves, rng, *args, **kw)
         t0 = time.process_time()
-        post = Posterior(view, self.keep, self.slip, self._play_models(), kt=self.kt)
+        opp_deals = view.dealer != view.seat
+        post = Posterior(view, self.keep, self.slip, self._play_models(), kt=self.kt, table=self._keep_table(opp_deals))
         if not post.cands:
             return super().play_values(view, legal_moves, rng, *args, **kw)
         us = tuple(sorted(c.rank for c in view.hand))
@@ -627,6 +634,8 @@ class BeliefBot(cribbage_strong.StrongBot):
                 nodes += search.nodes
                 k = max(1, (k or len(cands)) // 2)
         self.stats.append((nodes + search.nodes, time.process_time() - t0))
+        #: the last decision's search: the draws it was given (0: every hand) and the nodes it visited
+        self.last_search = (k, search.nodes)
         return [values[m.card.rank] if isinstance(m, Play) else 0.0 for m in legal_moves]
 
 
@@ -917,6 +926,21 @@ def decisions_seen(played: tuple[tuple[int, Card], ...], me: int) -> list[Decisi
     return out
 
 
+@cache
+def _decision_row(decision: Decision) -> tuple[tuple[tuple[float, ...], ...], tuple[int, ...], int] | None:
+    """One decision as the fit reads it: the features of each legal rank, the cards held of each, the rank laid's
+    place; None with fewer than two legal ranks (no evidence)."""
+    hand, seq, count, r, others = decision
+    legal = sorted({x for x in hand if count + VAL[x] <= 31})
+    if len(legal) < 2:
+        return None
+    return (
+        tuple(features(hand, seq, count, y, others) for y in legal),
+        tuple(hand.count(y) for y in legal),
+        legal.index(r),
+    )
+
+
 class LearntModel:
     """An opponent model learnt from its plays: the chance of each legal card a soft-max of ``weights`` times
     :func:`features` (equal ranks alike), the weights fitted to the decisions seen by maximum likelihood with a
@@ -940,32 +964,32 @@ class LearntModel:
         self._memo: dict[Any, Any] = {}
 
     def fit(self, decisions: list[Decision]) -> None:
-        """Refit the weights to ``decisions`` (those with one legal rank are no evidence)."""
+        """Refit the weights to ``decisions`` (those with one legal rank are no evidence); the decisions' features
+        are reckoned once each (memoised) and the fit is over arrays (at most four legal ranks a decision)."""
         np = self.np
-        rows = []
-        for hand, seq, count, r, others in decisions:
-            legal = sorted({x for x in hand if count + VAL[x] <= 31})
-            if len(legal) < 2:
-                continue
-            x = np.array([features(hand, seq, count, y, others) for y in legal])
-            mult = np.log(np.array([hand.count(y) for y in legal], dtype=float))
-            rows.append((x, mult, legal.index(r)))
+        k = len(FEATURES)
+        rows = [row for d in decisions if (row := _decision_row(d)) is not None]
         w = self.prior.copy()
-        k = len(w)
-        for _ in range(25):
-            grad = -(w - self.prior) / self.sd**2
-            hess = -np.eye(k) / self.sd**2
-            for x, mult, j in rows:
+        if rows:
+            x = np.zeros((len(rows), 4, k))
+            mult = np.full((len(rows), 4), -np.inf)  # log of the cards of each rank; -inf: no such card
+            chosen = np.zeros(len(rows), dtype=np.int64)
+            for n, (feats, counts, j) in enumerate(rows):
+                x[n, : len(feats)] = feats
+                mult[n, : len(counts)] = np.log(counts)
+                chosen[n] = j
+            picked = x[np.arange(len(rows)), chosen].sum(axis=0)
+            for _ in range(25):
                 z = x @ w + mult
-                p = np.exp(z - z.max())
-                p /= p.sum()
-                mean = p @ x
-                grad += x[j] - mean
-                hess -= (x * p[:, None]).T @ x - np.outer(mean, mean)
-            step = np.linalg.solve(hess, grad)
-            w = w - step
-            if np.abs(step).max() < 1e-6:
-                break
+                p = np.exp(z - z.max(axis=1, keepdims=True))
+                p /= p.sum(axis=1, keepdims=True)
+                mean = np.einsum("nc,ncf->nf", p, x)
+                grad = picked - mean.sum(axis=0) - (w - self.prior) / self.sd**2
+                hess = -(np.einsum("nc,ncf,ncg->fg", p, x, x) - mean.T @ mean) - np.eye(k) / self.sd**2
+                step = np.linalg.solve(hess, grad)
+                w = w - step
+                if np.abs(step).max() < 1e-6:
+                    break
         self.weights = w
         self._w = [float(x) for x in w]
         self._memo = {}
@@ -1013,8 +1037,130 @@ class LearntModel:
         return dist
 
 
+@cache
+def certain_points(ranks: Hand) -> int:
+    """The points the sorted ranks ``ranks`` (two or four cards) hold without a starter: fifteens 2 each, pairs 2
+    each, runs of three or more their length (spec §2.5) -- the certain count a keep may be judged by."""
+    n = len(ranks)
+    pts = 0
+    for mask in range(1, 1 << n):
+        if sum(VAL[ranks[i]] for i in range(n) if mask >> i & 1) == 15:
+            pts += 2
+    pts += sum(2 for i in range(n) for j in range(i + 1, n) if ranks[i] == ranks[j])
+    counts = Counter(ranks)
+    best = 0
+    for start in sorted(counts):
+        length, ways, r = 0, 1, start
+        while counts.get(r):
+            length, ways, r = length + 1, ways * counts[r], r + 1
+        if length >= 3 and length * ways > best:
+            best = length * ways
+    return pts + best
+
+
+#: the features of a keep (:func:`keep_features`), in order
+KEEP_FEATURES = ("hand mean", "crib", "hand certain", "laid away certain")
+
+
+def keep_features(six: tuple[Card, ...], split: tuple[tuple[int, ...], tuple[int, int]], own_crib: bool) -> Any:
+    """A keep of the sorted six ``six`` (``split``: the four kept, the two laid away, by index) as the two ways a
+    player may count it: the kept four's mean show over the starters and the crib table's value of the two laid away
+    (spec §5, signed: plus for one's own crib), and the points certain without a starter in the four and in the two
+    (signed the same way; Hoyle's count)."""
+    keep, (i, j) = split
+    ranks = tuple(c.rank for c in six)
+    sign = 1.0 if own_crib else -1.0
+    crib = cribbage_strong._signed_cribs(own_crib)
+    a, b = sorted((ranks[i], ranks[j]))
+    return (
+        cribbage_strong._rank_mean(tuple(ranks[k] for k in keep), (ranks[i], ranks[j])),
+        crib[a, b, six[i].suit == six[j].suit and a != b],
+        float(certain_points(tuple(ranks[k] for k in keep))),
+        sign * certain_points((a, b)),
+    )
+
+
+@cache
+def _keep_sample(n: int = 30_000, seed: int = 2) -> Any:
+    """``n`` random six-card hands, for the learnt keep table: per hand and split, the keep's features (own crib,
+    the other's) and the kept rank multiset's index in the four-rank multisets; numpy arrays."""
+    import numpy as np
+
+    rng = random.Random(seed)
+    deck = [Card(i) for i in range(52)]
+    index = {m: k for k, m in enumerate(_ALL4)}
+    feats = np.zeros((2, n, 15, len(KEEP_FEATURES)))
+    kept = np.zeros((n, 15), dtype=np.int64)
+    for h in range(n):
+        six = tuple(sorted(rng.sample(deck, 6), key=lambda c: (c.rank, c.suit)))
+        for k, split in enumerate(cribbage_strong._SPLITS):
+            feats[0, h, k] = keep_features(six, split, True)
+            feats[1, h, k] = keep_features(six, split, False)
+            kept[h, k] = index[tuple(six[x].rank for x in split[0])]
+    p_rand = np.array(
+        [math.prod(math.comb(4, c) for c in Counter(m).values()) / math.comb(52, 4) for m in _ALL4], dtype=float
+    )
+    return feats, kept, p_rand
+
+
+class LearntKeep:
+    """The opponent's discard learnt from the keeps the shows reveal: a soft-max over the 15 keeps of a six of
+    ``weights`` times :func:`keep_features`, fitted by maximum likelihood (Newton) with a Gaussian prior (sd ``sd``)
+    centred on spec §5's keep at temperature ``kt`` (1/kt on the mean and the crib); :meth:`table` the keep table
+    (as :func:`keep_table`) it gives, over a fixed sample of six-card hands."""
+
+    def __init__(self, kt: float = 0.5, sd: float = 2.0) -> None:
+        import numpy as np
+
+        self.np = np
+        self.sd = sd
+        self.prior = np.array([1.0 / kt, 1.0 / kt, 0.0, 0.0])
+        self.weights = self.prior.copy()
+        self._tables: dict[bool, dict[Hand, float]] = {}
+
+    def fit(self, keeps: list[tuple[Any, int]]) -> None:
+        """Refit to ``keeps``: ``(features of the 15 splits (15 x 4), the split kept)``."""
+        np = self.np
+        w = self.prior.copy()
+        if keeps:
+            x = np.array([f for f, _ in keeps])
+            y = np.array([k for _, k in keeps])
+            for _ in range(25):
+                z = x @ w
+                p = np.exp(z - z.max(axis=1, keepdims=True))
+                p /= p.sum(axis=1, keepdims=True)
+                mean = np.einsum("nk,nkf->nf", p, x)
+                grad = (x[np.arange(len(y)), y] - mean).sum(axis=0) - (w - self.prior) / self.sd**2
+                second = np.einsum("nk,nkf,nkg->fg", p, x, x) - np.einsum("nf,ng->fg", mean, mean)
+                hess = -second - np.eye(len(w)) / self.sd**2
+                step = np.linalg.solve(hess, grad)
+                w = w - step
+                if np.abs(step).max() < 1e-6:
+                    break
+        self.weights = w
+        self._tables = {}
+
+    def table(self, own_crib: bool) -> dict[Hand, float]:
+        """Each kept rank multiset's likelihood ratio under the learnt keep (``own_crib``: the crib is the keeper's),
+        smoothed as :func:`keep_table`'s."""
+        if own_crib not in self._tables:
+            np = self.np
+            feats, kept, p_rand = _keep_sample()
+            z = feats[0 if own_crib else 1] @ self.weights
+            p = np.exp(z - z.max(axis=1, keepdims=True))
+            p /= p.sum(axis=1, keepdims=True)
+            counts = np.zeros(len(_ALL4))
+            np.add.at(counts, kept, p)
+            n = kept.shape[0]
+            ratio = (counts + 0.05 * p_rand * n) / (1.05 * p_rand * n)
+            self._tables[own_crib] = dict(zip(_ALL4, ratio.tolist(), strict=True))
+        return self._tables[own_crib]
+
+
 #: the decisions a learning bot has seen, kept across its games in one process when ``memory="session"``
 _SESSION: list[Decision] = []
+#: the keeps a learning bot has seen at the shows (``learnkeep``), kept as :data:`_SESSION`
+_SESSION_KEEPS: list[tuple[Any, int]] = []
 
 
 class LearningBot(BeliefBot):
@@ -1036,7 +1182,13 @@ class LearningBot(BeliefBot):
     """
 
     def __init__(
-        self, rules: Any = None, learn: str = "game", sd: float = 3.0, prune: float = 0.05, **options: Any
+        self,
+        rules: Any = None,
+        learn: str = "game",
+        sd: float = 3.0,
+        prune: float = 0.05,
+        learnkeep: bool = False,
+        **options: Any,
     ) -> None:
         if learn not in ("game", "session"):
             raise ValueError(f"learn must be game or session, got {learn!r}")
@@ -1056,6 +1208,15 @@ class LearningBot(BeliefBot):
         #: the table's events are given (``observe``): the deals are read from them, not from the views
         self._watching = False
         self._laid: list[tuple[int, Card]] = []
+        #: the opponent's discard learnt from the keeps the shows reveal (``learnkeep``; needs ``observe``)
+        self.learnt_keep = LearntKeep(self.kt or 0.5) if learnkeep else None
+        if learnkeep:  # the sample its tables are made over, once, before the arena's worker processes fork
+            _keep_sample()
+        self._keeps: list[tuple[Any, int]] = _SESSION_KEEPS if learn == "session" else []
+        if self.learnt_keep is not None and self._keeps:
+            self.learnt_keep.fit(self._keeps[-3000:])
+        self._dealer: int | None = None
+        self._mine: tuple[Card, ...] = ()
 
     def _harvest(self, played: tuple[tuple[int, Card], ...], seat: int) -> None:
         got = decisions_seen(played, seat)
@@ -1069,6 +1230,10 @@ class LearningBot(BeliefBot):
         last card comes while this bot still has a decision."""
         self._watching = True
         for event in events:
+            if event.kind == "show" and event["crib"] and self.learnt_keep is not None:
+                self._read_keep([Card.parse(str(c)) for c in event["cards"]])
+            elif event.kind == "deal":
+                self._dealer, self._mine = int(event["dealer"]), ()
             if event.kind == "play":
                 self._laid.append((int(event["seat"]), Card.parse(str(event["card"]))))
             elif event.kind in ("deal", "game_over"):
@@ -1076,8 +1241,32 @@ class LearningBot(BeliefBot):
                     self._harvest(tuple(self._laid), self._seat)
                 self._laid = []
 
+    def _read_keep(self, crib: list[Card]) -> None:
+        """At the crib's show: the opponent's six are the four it laid and the crib less this bot's two (two
+        players), its keep one more observation of :attr:`learnt_keep`."""
+        if self._seat is None or self._dealer is None or len(self._mine) != 2:
+            return
+        opp = 1 - self._seat
+        theirs = [c for s, c in self._laid if s == opp]
+        away = [c for c in crib if c not in self._mine]
+        if len(theirs) != 4 or len(away) != 2:
+            return
+        six = tuple(sorted(theirs + away, key=lambda c: (c.rank, c.suit)))
+        out = tuple(sorted(six.index(c) for c in away))
+        own = self._dealer == opp
+        splits = cribbage_strong._SPLITS
+        k = next(n for n, (_, pair) in enumerate(splits) if pair == out)
+        self._keeps.append(([keep_features(six, sp, own) for sp in splits], k))
+        assert self.learnt_keep is not None
+        self.learnt_keep.fit(self._keeps[-3000:])
+
+    def _keep_table(self, opp_deals: bool) -> dict[Hand, float] | None:
+        return None if self.learnt_keep is None else self.learnt_keep.table(opp_deals)
+
     def _observe(self, view: View) -> None:
         self._seat = view.seat
+        if view.discards:
+            self._mine = view.discards
         if self._watching:
             return
         deal = (view.deal_number, view.dealer)

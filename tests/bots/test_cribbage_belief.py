@@ -205,3 +205,28 @@ def test_the_discard_by_the_play_refuses_a_second_pegging_term() -> None:
     """``discard`` and strong's ``peg_weight`` both value the keep's pegging: the bot refuses both at once."""
     with pytest.raises(ValueError, match="peg_weight"):
         belief.BeliefBot(Rules.from_dict({"players": 2, "target": 121}), discard=2.5, peg_weight=1.0)
+
+
+def test_the_work_bound_fixes_a_decisions_work_not_its_time() -> None:
+    """``hands`` draws of the posterior and a node ``budget``: a first play decision (every hand the opponent may
+    hold) searches at most the budget on its last try, and the same rng gives the same choice."""
+    rng = random.Random(11)
+    search = belief.BeliefSearch([belief.book_model], budget=40)
+    with pytest.raises(belief.OverBudget):
+        search.root((1, 5, 10, 13), [(((2, 3, 4, 6), 0), 1.0), (((7, 8, 9, 12), 0), 1.0)], (), 0)
+    bot = belief.make_belief("belief:hands=16:budget=600", None)
+    for _ in range(6):
+        cards = rng.sample(list(full_deck()), 13)
+        state = engine.position(_RULES, phase="discard", dealer=0, hands=[cards[:6], cards[6:12]], starter=cards[12])
+        while state.phase_name == "discard":
+            state = engine.apply(state, engine.legal_moves(state)[0])
+        seat = engine.to_act(state)
+        assert seat is not None
+        v = view(state, seat)
+        legal = list(engine.legal_moves(state))
+        first = bot.play_values(v, legal, random.Random(5))
+        again = bot.play_values(v, legal, random.Random(5))
+        assert first == again
+        k, nodes = bot.last_search
+        assert 0 < nodes < 600 or k == 1  # within the budget, or down to one hand (then unbounded)
+        assert bot.stats[-1][0] >= nodes

@@ -152,3 +152,74 @@ def test_a_watching_learner_reads_every_deal_of_a_game() -> None:
     # every deal ends with a new deal's event or the game's end; the game's last deal may end mid-play
     assert 4 * (len(record.deals) - 1) <= len(bot._decisions) <= 4 * len(record.deals)
     assert len(bot._decisions) % 4 == 0
+
+
+def test_certain_points_are_the_shows_count_without_a_starter() -> None:
+    # spec §2.5 worked by hand: 5 5 T J -- four fifteens (8) and a pair (2); 3 4 5 5 -- a double run of three (6)
+    # and a pair (2), no fifteen; 7 8 -- a fifteen; 6 6 -- a pair; A 2 3 4 -- a run of four, no fifteen (sum 10);
+    # 5 T T T -- three fifteens (6) and a pair royal (6)
+    assert belief.certain_points((5, 5, 10, 11)) == 10
+    assert belief.certain_points((3, 4, 5, 5)) == 8
+    assert belief.certain_points((7, 8)) == 2
+    assert belief.certain_points((6, 6)) == 2
+    assert belief.certain_points((1, 2, 3, 4)) == 4
+    assert belief.certain_points((5, 10, 10, 10)) == 6 + 6
+
+
+def _sixes(rng: random.Random, n: int) -> list[tuple[Card, ...]]:
+    deck = [Card(i) for i in range(52)]
+    return [tuple(sorted(rng.sample(deck, 6), key=lambda c: (c.rank, c.suit))) for _ in range(n)]
+
+
+def test_a_keep_model_fitted_to_a_certain_points_rule_keeps_by_it() -> None:
+    # a player who keeps the four with the most points certain without a starter, plus (own crib) or minus the
+    # two laid away (Hoyle's count, CribbageSim's rule): the learnt keep finds it, where the prior (spec §5) does not
+    splits = belief.cribbage_strong._SPLITS
+    rng = random.Random("keeps")
+
+    def rule(six: tuple[Card, ...], own: bool) -> set[int]:
+        values = [f[2] + f[3] for f in (belief.keep_features(six, sp, own) for sp in splits)]
+        return {k for k, v in enumerate(values) if v == max(values)}
+
+    train = []
+    for n, six in enumerate(_sixes(rng, 300)):
+        own = n % 2 == 0
+        train.append(([belief.keep_features(six, sp, own) for sp in splits], min(rule(six, own))))
+    model = belief.LearntKeep(0.5)
+    prior = belief.LearntKeep(0.5)
+    model.fit(train)
+    hits = {"fitted": 0, "prior": 0}
+    # the sixes where the rule has one best keep (many sixes hold no certain points, and every keep ties)
+    test = [(six, n % 2 == 0) for n, six in enumerate(_sixes(rng, 1500)) if len(rule(six, n % 2 == 0)) == 1]
+    for six, own in test:
+        x = [belief.keep_features(six, sp, own) for sp in splits]
+        for name, m in (("fitted", model), ("prior", prior)):
+            z = [sum(a * b for a, b in zip(f, m.weights, strict=True)) for f in x]
+            hits[name] += z.index(max(z)) in rule(six, own)
+    # the two counts mostly agree (spec §5's mean keeps the certain points' best at about nine sixes in ten); the
+    # fitted model keeps the rule's four nearly always, the most of the prior's misses among them
+    assert hits["fitted"] / len(test) > 0.97
+    assert len(test) - hits["fitted"] < (len(test) - hits["prior"]) / 3
+    # its table favours the rule's keeps over the prior's: a pair of fives kept with a ten-card (certain points)
+    assert model.table(True)[(5, 5, 10, 13)] > 0
+
+
+def test_a_learner_reads_the_opponents_keep_at_the_crib_show() -> None:
+    # two players: the crib holds this bot's two cards and the opponent's two; with the opponent's four laid in the
+    # play its whole six and its keep are known at the show
+    bot = belief.make_belief("belief:learn=game:learnkeep=1", None)
+    from kortbord.contract import Event
+
+    bot._seat = 0
+    bot.observe([Event("deal", {"dealer": 1, "deal_number": 1, "cards": [6, 6], "crib": 0})])
+    bot._mine = (Card.parse("KS"), Card.parse("QH"))
+    laid = [(0, "5S"), (1, "TD"), (0, "8H"), (1, "7C"), (0, "4D"), (1, "9S"), (0, "2C"), (1, "KH")]
+    bot.observe([Event("play", {"seat": s, "card": c, "count": 0}) for s, c in laid])
+    bot.observe([Event("show", {"seat": 1, "crib": True, "cards": ["KS", "QH", "3D", "AC"], "starter": "6H"})])
+    assert len(bot._keeps) == 1
+    feats, kept = bot._keeps[0]
+    six = tuple(sorted(Card.parse(c) for c in ("TD", "7C", "9S", "KH", "3D", "AC")))
+    six = tuple(sorted(six, key=lambda c: (c.rank, c.suit)))
+    # it laid away A and 3 (the two lowest of its six: indices 0 and 1), the crib its own (it dealt)
+    assert belief.cribbage_strong._SPLITS[kept][1] == (0, 1)
+    assert feats[kept] == belief.keep_features(six, belief.cribbage_strong._SPLITS[kept], True)
