@@ -18,6 +18,10 @@ strong's discard and shows, and a play that knows how the program lays its cards
   features any player's rule may weigh (:func:`features`), fitted at each deal to the opponent's decisions seen whole
   in the deals before (:func:`decisions_seen`, :class:`LearntModel`) -- the general form of reading a player.  Told
   the table's events (``observe``, :class:`kortbord.bots.base.Observer`: the arena tells them), it reads every deal.
+* **The opponent's discard learnt** (``learnkeep=1``, :class:`LearntKeep`): with two players its whole six are
+  public at the crib's show (the four it laid and the crib less this player's two), so its keeps are read there and
+  a soft-max over two ways of counting a keep (spec §5's mean and crib table; the points certain without a
+  starter) is fitted to them, its keep table replacing spec §5's.
 * **The work bound** (``hands=K:budget=N``): the search is given K hands drawn from the posterior and visits at most
   N nodes (else again on half the draws): a decision's work fixed, as a level's must be (issue #14 items 1 and 6).
 * **The search** (:class:`BeliefSearch`) is an expectimax over the public history to the end of the play: at this
@@ -1167,7 +1171,9 @@ class LearningBot(BeliefBot):
     """``belief:learn=game`` or ``learn=session``: the belief search with the opponent's play rule learnt, not told --
     a :class:`LearntModel` refitted at each deal to the opponent's decisions seen whole in the deals before (its four
     cards all laid while this bot still had a decision), over this game or over every game of this process (one
-    opponent a session).  The keep table is a general one (``keep``), not the program's.
+    opponent a session).  The keep table is a general one (``keep``), not the program's; with ``learnkeep`` it is
+    learnt too (:class:`LearntKeep`, refitted at each crib's show to the opponent's keeps seen there; needs the
+    table's events).
 
     Where the driver tells it the table's events (:meth:`observe`: the arena, so the benches) it reads every deal
     whole at the deal's end, the game's last included; elsewhere only the deals whose cards were all laid while it
