@@ -283,7 +283,7 @@ class BeliefSearch:
 
     def _f(self, us, cands, seq, count, mover, last, seen, passed):  # type: ignore[no-untyped-def]
         self.nodes += 1
-        if self.nodes == self.budget:
+        if self.nodes > self.budget > 0:
             raise OverBudget
         if mover == 0:
             legal = sorted({r for r in us if count + VAL[r] <= 31})
@@ -636,7 +636,7 @@ class BeliefBot(cribbage_strong.StrongBot):
                 break
             except OverBudget:
                 nodes += search.nodes
-                k = max(1, (k or len(cands)) // 2)
+                k = max(1, min(k or len(post.cands), len(post.cands)) // 2)
         self.stats.append((nodes + search.nodes, time.process_time() - t0))
         #: the last decision's search: the draws it was given (0: every hand) and the nodes it visited
         self.last_search = (k, search.nodes)

@@ -55,6 +55,7 @@ game hang together; with the game-level Wilson interval they are the firm figure
 from __future__ import annotations
 
 import contextlib
+import copy
 import dataclasses
 import math
 import os
@@ -407,22 +408,31 @@ def _play(
             record.deals.append(deal)
             deal = None
 
-    observers: list[Observer] = [bot for bot in bots.values() if isinstance(bot, Observer)]
+    observers: list[tuple[int, Observer]] = [(j, bot) for j, bot in bots.items() if isinstance(bot, Observer)]
 
     def tell(events: Sequence[Any]) -> None:
-        for bot in observers:
-            bot.observe(events)
+        # each watching bot gets its own copy (it cannot change what the arena or another bot reads); a bot whose
+        # observe raises fails as one whose choose does
+        for j, bot in observers:
+            try:
+                bot.observe(copy.deepcopy(events))
+            except Exception as exc:
+                seat = seats.index(j)
+                raise _BotFailure(
+                    _failure(config, j, seat, "exception", None, f"observe: {type(exc).__name__}: {exc}")
+                ) from exc
 
     while not spec.is_over(state):
         if spec.is_chance(state):
             before = state
             state, events = spec.step(state, spec.chance_outcome(state, chance_rng))
-            tell(events)
             for event in events:
                 if event.kind == "deal" and "dealer" in event.data:  # a new deal: the last one was complete
                     now = _side_scores(spec, before)
                     close(now, True)
                     deal, start = {"dealer": event.data["dealer"]}, now
+            if observers:
+                tell(events)
             continue
         seat = spec.to_act(state)
         assert seat is not None

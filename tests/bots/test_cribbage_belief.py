@@ -228,5 +228,5 @@ def test_the_work_bound_fixes_a_decisions_work_not_its_time() -> None:
         again = bot.play_values(v, legal, random.Random(5))
         assert first == again
         k, nodes = bot.last_search
-        assert 0 < nodes < 600 or k == 1  # within the budget, or down to one hand (then unbounded)
+        assert 0 < nodes <= 600 or k == 1  # within the budget, or down to one hand (then unbounded)
         assert bot.stats[-1][0] >= nodes

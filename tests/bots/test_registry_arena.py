@@ -588,3 +588,33 @@ def test_the_arena_tells_a_watching_bot_every_public_event() -> None:
         assert all(set(e.data) >= {"seat", "card"} for e in bot.events if e.kind == "play")
         # never a hidden card: no event names the cards laid away (spec: a discard is face down)
         assert all("cards" not in e.data for e in bot.events if e.kind == "discard")
+
+
+class _Meddling(_Watching):
+    """Changes every event it is told; with ``fail``, raises at the game's end."""
+
+    fail = False
+
+    def observe(self, events: Sequence[Any]) -> None:
+        for e in events:
+            if "dealer" in e.data:
+                e.data["dealer"] = 0
+            if e.kind == "game_over" and self.fail:
+                raise RuntimeError("no more")
+
+
+class _Failing(_Meddling):
+    fail = True
+
+
+def test_a_watching_bot_cannot_change_the_game_and_its_failure_is_a_bot_error() -> None:
+    config = ArenaConfig("cribbage", (BotSpec("greedy"), BotSpec("greedy")), games=2, seed=4)
+    plain = play_game(config, 0)
+    record = play_game(config, 0, factory=lambda spec, game, rules: _Meddling(rules))
+    assert record.error is None and record.scores == plain.scores
+    # the dealers the arena recorded are the engine's (the deal passes to the left, spec §2.1), not the bot's edit
+    assert [d["dealer"] for d in record.deals] == [d["dealer"] for d in plain.deals]
+    assert len({d["dealer"] for d in record.deals}) == 2
+    failed = play_game(config, 0, factory=lambda spec, game, rules: _Failing(rules))
+    assert failed.error is not None and failed.error["kind"] == "exception"
+    assert "observe: RuntimeError: no more" in failed.error["message"]
