@@ -52,7 +52,7 @@ from typing import Any
 from kortbord.bots import cribbage_simple, cribbage_strong
 from kortbord.cards import Card
 from kortbord.cribbage.moves import Play
-from kortbord.cribbage.scoring import _rank_points, score_play
+from kortbord.cribbage.scoring import _fifteen_groups, _pair_groups, _rank_points, _run_groups, score_play
 from kortbord.cribbage.view import View
 
 #: a card's value in the count, by rank (1 = ace .. 13 = king)
@@ -1043,23 +1043,16 @@ class LearntModel:
 
 @cache
 def certain_points(ranks: Hand) -> int:
-    """The points the sorted ranks ``ranks`` (two or four cards) hold without a starter: fifteens 2 each, pairs 2
-    each, runs of three or more their length (spec §2.5) -- the certain count a keep may be judged by."""
-    n = len(ranks)
-    pts = 0
-    for mask in range(1, 1 << n):
-        if sum(VAL[ranks[i]] for i in range(n) if mask >> i & 1) == 15:
-            pts += 2
-    pts += sum(2 for i in range(n) for j in range(i + 1, n) if ranks[i] == ranks[j])
-    counts = Counter(ranks)
-    best = 0
-    for start in sorted(counts):
-        length, ways, r = 0, 1, start
-        while counts.get(r):
-            length, ways, r = length + 1, ways * counts[r], r + 1
-        if length >= 3 and length * ways > best:
-            best = length * ways
-    return pts + best
+    """The points the sorted ranks ``ranks`` (two or four cards) hold without a starter: fifteens, pairs and runs
+    as the show counts them (spec §2.5; the engine's own groups, :mod:`kortbord.cribbage.scoring`) -- the certain
+    count a keep may be judged by."""
+    seen: Counter[int] = Counter()
+    cards = []
+    for r in ranks:  # equal ranks in different suits (suits never score here)
+        cards.append(Card.of(r, seen[r]))
+        seen[r] += 1
+    groups = (*_fifteen_groups(cards), *_pair_groups(cards), *_run_groups(cards))
+    return sum(g.points for g in groups)
 
 
 #: the features of a keep (:func:`keep_features`), in order
