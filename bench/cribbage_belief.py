@@ -27,8 +27,8 @@ strong's discard and shows, and a play that knows how the program lays its cards
 * **The search** (:class:`BeliefSearch`) is an expectimax over the public history to the end of the play: at this
   player's turns one card for every hand the opponent may hold (its choice depends on what it has seen, never on
   the hidden hand: no strategy fusion), at the opponent's the (hand, model) pairs split by the card laid.  Values:
-  own pegging points minus the other's.  Near the end of the game (the board decides) and off two players the bot
-  plays as strong.
+  own pegging points minus the other's.  Near the end of the game (the board decides: a player within ``near``
+  points of the target, default strong's 45) and off two players the bot plays as strong.
 * **The discard** is strong's; with ``discard=M`` the keeps within M points of strong's best are valued by their
   show and crib value plus the whole play's value against hands drawn from the keep prior
   (:meth:`BeliefBot.choose`).  ``python bench/cribbage_belief.py`` estimates what that is worth in the model's own
@@ -49,10 +49,17 @@ from functools import cache
 from itertools import combinations_with_replacement
 from typing import Any
 
-from kortbord.bots import cribbage_simple, cribbage_strong
+from kortbord.bots import cribbage_board, cribbage_simple, cribbage_strong
 from kortbord.cards import Card
 from kortbord.cribbage.moves import Play
-from kortbord.cribbage.scoring import _fifteen_groups, _pair_groups, _rank_points, _run_groups, score_play
+from kortbord.cribbage.scoring import (
+    _fifteen_groups,
+    _pair_groups,
+    _rank_points,
+    _run_groups,
+    score_play,
+    show_total,
+)
 from kortbord.cribbage.view import View
 
 #: a card's value in the count, by rank (1 = ace .. 13 = king)
@@ -236,13 +243,15 @@ class OverBudget(Exception):
 
 class BeliefSearch:
     """Expectimax of the rest of the play over the opponent's possible (hand, model) pairs; values: this player's
-    pegging points minus the opponent's."""
+    pegging points minus the opponent's -- and, given a :class:`BoardEnd` (``end``), plus strong's bonus for
+    winning the game times twice the chance of winning less one (playing to the board, spec §5)."""
 
-    def __init__(self, models: list[Model] | Model, budget: int = 0) -> None:
+    def __init__(self, models: list[Model] | Model, budget: int = 0, end: BoardEnd | None = None) -> None:
         self.models = models if isinstance(models, list) else [models]
         self.nodes = 0
         #: the most nodes a search may visit (0: no bound); past it the search raises :class:`OverBudget`
         self.budget = budget
+        self.end = end
         self._cache: dict[Any, Any] = {}
 
     def root(
@@ -263,25 +272,35 @@ class BeliefSearch:
         for r in sorted(set(us)):
             if count + VAL[r] > 31:
                 continue
-            out[r] = self._lay_ours(us, cands, seq, count, r, total, seen) / total
+            out[r] = self._lay_ours(us, cands, seq, count, r, total, seen, 0, 0) / total
         return out
 
-    def _lay_ours(self, us, cands, seq, count, r, total, seen):  # type: ignore[no-untyped-def]
-        p = lay_points(seq, r)
+    def _lay_ours(self, us, cands, seq, count, r, total, seen, pm, po):  # type: ignore[no-untyped-def]
+        pm += lay_points(seq, r)
+        end = self.end
+        if end is not None and pm >= end.need_me:
+            return total * (pm - po + end.win)
         nseq, ncount = (*seq, r), count + VAL[r]
         if ncount == 31:
             nseq, ncount = (), 0
         seen = (*seen[:r], seen[r] + 1, *seen[r + 1 :])
-        return p * total + self._f(_remove(us, r), cands, nseq, ncount, 1, 0, seen, False)
+        return self._f(_remove(us, r), cands, nseq, ncount, 1, 0, seen, False, pm, po)
 
-    def _reset(self, us, cands, count, last, seen):  # type: ignore[no-untyped-def]
+    def _reset(self, us, cands, count, last, seen, pm, po):  # type: ignore[no-untyped-def]
         total = sum(w for _, w in cands)
-        pts = (1.0 if count > 0 else 0.0) * (1 if last == 0 else -1) * total
+        if count > 0:  # the go point: the last card laid in a count that ends under 31
+            if last == 0:
+                pm += 1
+            else:
+                po += 1
+            end = self.end
+            if end is not None and (pm >= end.need_me or po >= end.need_opp):
+                return total * (pm - po + (end.win if pm >= end.need_me else -end.win))
         if not us and not cands[0][0][0]:
-            return pts
-        return pts + self._f(us, cands, (), 0, 1 - last, last, seen, False)
+            return total * (pm - po if self.end is None else self.end.value(pm, po, seen))
+        return self._f(us, cands, (), 0, 1 - last, last, seen, False, pm, po)
 
-    def _f(self, us, cands, seq, count, mover, last, seen, passed):  # type: ignore[no-untyped-def]
+    def _f(self, us, cands, seq, count, mover, last, seen, passed, pm, po):  # type: ignore[no-untyped-def]
         self.nodes += 1
         if self.nodes > self.budget > 0:
             raise OverBudget
@@ -290,16 +309,16 @@ class BeliefSearch:
             if legal:
                 total = sum(w for _, w in cands)
                 if len(legal) == 1:
-                    return self._lay_ours(us, cands, seq, count, legal[0], total, seen)
-                return max(self._lay_ours(us, cands, seq, count, r, total, seen) for r in legal)
+                    return self._lay_ours(us, cands, seq, count, legal[0], total, seen, pm, po)
+                return max(self._lay_ours(us, cands, seq, count, r, total, seen, pm, po) for r in legal)
             room = 31 - count
             can = [(c, w) for c, w in cands if c[0] and VAL[c[0][0]] <= room]
             cant = [(c, w) for c, w in cands if not (c[0] and VAL[c[0][0]] <= room)]
             s = 0.0
             if can:  # this player says go
-                s += self._f(us, can, seq, count, 1, last, seen, True)
+                s += self._f(us, can, seq, count, 1, last, seen, True, pm, po)
             if cant:
-                s += self._reset(us, cant, count, last, seen)
+                s += self._reset(us, cant, count, last, seen, pm, po)
             return s
         groups: dict[int | None, list[tuple[Any, float]]] = {}
         models = self.models
@@ -314,22 +333,110 @@ class BeliefSearch:
             for r, p in dist:
                 groups.setdefault(r, []).append(((h, t), w * p))
         s = 0.0
+        end = self.end
         for r, group in groups.items():
             if r is None:
                 if any(count + VAL[x] <= 31 for x in us):
-                    s += self._f(us, group, seq, count, 0, last, seen, passed)
+                    s += self._f(us, group, seq, count, 0, last, seen, passed, pm, po)
                 else:
-                    s += self._reset(us, group, count, last, seen)
+                    s += self._reset(us, group, count, last, seen, pm, po)
                 continue
-            gw = sum(w for _, w in group)
-            p = lay_points(seq, r)
+            npo = po + lay_points(seq, r)
+            if end is not None and npo >= end.need_opp:
+                s += sum(w for _, w in group) * (pm - npo - end.win)
+                continue
             nseq, ncount = (*seq, r), count + VAL[r]
             if ncount == 31:
                 nseq, ncount = (), 0
             nseen = (*seen[:r], seen[r] + 1, *seen[r + 1 :])
             nxt = [((_remove(h, r), t), w) for (h, t), w in group]
-            s += -p * gw + self._f(us, nxt, nseq, ncount, 0, 1, nseen, passed and ncount != 0)
+            s += self._f(us, nxt, nseq, ncount, 0, 1, nseen, passed and ncount != 0, pm, npo)
         return s
+
+
+class BoardEnd:
+    """The end of a two-player game in the belief search (playing to the board, spec §5; the counting order of
+    §2.6): the points each player still needs, and the value of the play's end -- the pegging margin plus
+    ``win`` times twice the chance of winning less one, the pone's show counted first, then the dealer's hand and
+    crib, then the next deal's chance from the board table (:func:`kortbord.bots.cribbage_board.after_deal_chance`).
+
+    Args:
+        target: 61 or 121.
+        me, opp: the two players' points at the decision (this deal's pegging so far counted).
+        i_deal: this player deals (the crib is its).
+        my_show: this player's hand's show with the starter (points, exact).
+        opp_laid: the ranks the opponent has laid this deal before the decision; ``seen0``: the ``seen`` counts at
+            the decision and ``us0`` this player's ranks then -- at the play's end the opponent's four are its
+            laid ranks, counted from them (its show by ranks: fifteens, pairs, runs; no flush or nobs).
+        starter: the starter's rank.
+        crib_shift: the crib's expected points for this player's throw less the table's mean crib (the crib's
+            points are the table's distribution moved by it).
+        win: strong's bonus for the game (:data:`kortbord.bots.cribbage_strong.WIN`).
+    """
+
+    def __init__(
+        self,
+        target: int,
+        me: int,
+        opp: int,
+        i_deal: bool,
+        my_show: int,
+        opp_laid: Hand,
+        seen0: tuple[int, ...],
+        us0: Hand,
+        starter: int,
+        crib_shift: float,
+        win: float = cribbage_strong.WIN,
+    ) -> None:
+        import numpy as np
+
+        self.target, self.me, self.opp, self.i_deal = target, me, opp, i_deal
+        self.need_me, self.need_opp = target - me, target - opp
+        self.my_show = my_show
+        self.win = win
+        self._base = [seen0[r] + us0.count(r) for r in range(14)]  # at the end: seen0, our four, its since
+        self._opp_laid = opp_laid
+        self._starter = starter
+        self._crib = cribbage_board._shift(cribbage_board.distributions()["crib"], crib_shift)
+        self._crib = self._crib / self._crib.sum()
+        self._np = np
+        self._memo: dict[Any, float] = {}
+
+    def opp_hand(self, seen: tuple[int, ...]) -> Hand:
+        """The opponent's four at the play's end: its ranks laid before the decision and those laid since (every
+        rank laid since the decision less this player's)."""
+        since = [seen[r] - self._base[r] for r in range(14)]
+        return tuple(sorted(self._opp_laid + tuple(r for r in range(1, 14) for _ in range(since[r]))))
+
+    def value(self, pm: int, po: int, seen: tuple[int, ...]) -> float:
+        """The play's end with ``pm`` and ``po`` pegged since the decision (neither player out)."""
+        opp_show = _rank_points(tuple(sorted(r - 1 for r in (*self.opp_hand(seen), self._starter))))
+        key = (pm, po, opp_show)
+        chance = self._memo.get(key)
+        if chance is None:
+            chance = self._memo[key] = self.chance(self.me + pm, self.opp + po, opp_show)
+        return pm - po + self.win * (2.0 * chance - 1.0)
+
+    def chance(self, me: int, opp: int, opp_show: int) -> float:
+        """This player's chance of winning from ``me`` and ``opp`` points at the play's end (spec §2.6 order)."""
+        t = self.target
+        after = cribbage_board.after_deal_chance
+        crib = self._crib
+        if self.i_deal:  # the pone counts first
+            opp += opp_show
+            if opp >= t:
+                return 0.0
+            me += self.my_show
+            if me >= t:
+                return 1.0
+            return float(sum(p * after(t, me + c, opp, False) for c, p in enumerate(crib) if p))
+        me += self.my_show
+        if me >= t:
+            return 1.0
+        opp += opp_show
+        if opp >= t:
+            return 0.0
+        return float(sum(p * after(t, me, opp + c, True) for c, p in enumerate(crib) if p))
 
 
 # -- the opponent's hand: prior and evidence ---------------------------------------------------------------------
@@ -511,10 +618,16 @@ class BeliefBot(cribbage_strong.StrongBot):
         budget: the most search nodes a decision may visit (0: no bound); a search that reaches it is done again
             on half as many draws, down to one hand (no bound then) -- so a decision's work, and so its choice,
             does not depend on the machine's speed or load.
+        near: the play is strong's, to the board, once a player is within this many points of the target (two
+            players; from 0 to :data:`~kortbord.bots.cribbage_board.NEAR_END`, the default: strong's own end game);
+            further off the belief search plays for the points.
+        endgame: there too the belief search plays, to the board (its leaves valued as strong's: :class:`BoardEnd`)
+            in place of strong's search.
         options: strong's (its discard; its play where this bot does not search).
     Raises:
         ValueError: a slip outside (0, 1), a negative temperature, no or an unknown model, another keep, a discard
-            margin outside 0-10 or with ``peg_weight``, ``dsamples`` under 1, a negative ``hands`` or ``budget``.
+            margin outside 0-10 or with ``peg_weight``, ``dsamples`` under 1, a negative ``hands`` or ``budget``,
+            ``near`` outside 0-45.
     """
 
     def __init__(
@@ -528,8 +641,12 @@ class BeliefBot(cribbage_strong.StrongBot):
         dsamples: int = 300,
         hands: int = 0,
         budget: int = 0,
+        near: int = cribbage_board.NEAR_END,
+        endgame: bool = False,
         **options: Any,
     ) -> None:
+        if not 0 <= near <= cribbage_board.NEAR_END:
+            raise ValueError(f"near must be from 0 to {cribbage_board.NEAR_END} points, got {near!r}")
         if hands < 0:
             raise ValueError(f"hands must be 0 (all) or more, got {hands!r}")
         if budget < 0:
@@ -563,6 +680,8 @@ class BeliefBot(cribbage_strong.StrongBot):
         self.dsamples = dsamples
         self.hands = hands
         self.budget = budget
+        self.near = near
+        self.endgame = bool(endgame)
         #: per discard valued by the play: keeps searched, CPU seconds
         self.discard_stats: list[tuple[int, float]] = []
 
@@ -586,10 +705,10 @@ class BeliefBot(cribbage_strong.StrongBot):
         top = max(values)
         six = tuple(sorted(c.rank for c in view.hand))
         opp_deals = view.dealer != view.seat
-        hands, weights = keep_prior(six, opp_deals, self.keep, self.kt)
+        hands, weights = keep_prior(six, opp_deals, self.keep, self.kt, self._keep_table(opp_deals))
         drawn = Counter(rng.choices(hands, weights, k=self.dsamples))
         cands = [(h, float(n)) for h, n in sorted(drawn.items())]
-        models = [MODELS[m] for m in self.models[:1]]
+        models = [MODELS[m] if isinstance(m, str) else m for m in self._play_models()[:1]]
         memo: dict[Hand, float] = {}
         scores = []
         for move, v in zip(legal_moves, values, strict=True):
@@ -603,6 +722,12 @@ class BeliefBot(cribbage_strong.StrongBot):
         self.discard_stats.append((len(memo), time.process_time() - t0))
         return cribbage_strong._pick(legal_moves, scores, rng)
 
+    def _board_play(self, view: View) -> bool:
+        """Whether the play is strong's, to the board (spec §5): a player within ``near`` points of the target
+        (strong's own discard and play near the end: within :data:`~kortbord.bots.cribbage_board.NEAR_END`)."""
+        rules = view.rules
+        return self.board and cribbage_strong._board_applies(view) and max(view.side_scores) >= rules.target - self.near
+
     def _play_models(self) -> tuple[Any, ...]:
         """The opponent models of the play: names from :data:`MODELS` (a learning bot: its learnt model)."""
         return self.models
@@ -615,7 +740,8 @@ class BeliefBot(cribbage_strong.StrongBot):
         """The belief search's value of each legal move (pegging points, own minus the other's); strong's
         :meth:`~kortbord.bots.cribbage_strong.StrongBot.play_values` where this bot does not search, or when no
         hand the opponent could hold explains its play."""
-        if view.rules.players != 2 or view.rules.lowball or (self.board and cribbage_strong._board_applies(view)):
+        board = self._board_play(view)
+        if view.rules.players != 2 or view.rules.lowball or (board and not self.endgame):
             return super().play_values(view, legal_moves, rng, *args, **kw)
         t0 = time.process_time()
         opp_deals = view.dealer != view.seat
@@ -630,7 +756,9 @@ class BeliefBot(cribbage_strong.StrongBot):
             if k and len(cands) > k:
                 drawn = Counter(rng.choices(range(len(cands)), [w for _, w in cands], k=k))
                 cands = [(cands[i][0], float(n)) for i, n in sorted(drawn.items())]
-            search = BeliefSearch(post.models, self.budget if k != 1 else 0)
+            search = BeliefSearch(
+                post.models, self.budget if k != 1 else 0, _board_end(view, us, post.seen) if board else None
+            )
             try:
                 values = search.root(us, cands, seq, view.count, post.seen)
                 break
@@ -643,14 +771,42 @@ class BeliefBot(cribbage_strong.StrongBot):
         return [values[m.card.rank] if isinstance(m, Play) else 0.0 for m in legal_moves]
 
 
-def keep_prior(six: Hand, opp_deals: bool, keep: bool | str = True, kt: float = 0.0) -> tuple[list[Hand], list[float]]:
+def _board_end(view: View, us: Hand, seen: tuple[int, ...]) -> BoardEnd:
+    """The :class:`BoardEnd` of a two-player play decision: the scores now, this player's four (its hand and its
+    cards laid) counted with the starter, the opponent's ranks laid, this player's throw's crib shift."""
+    assert view.starter is not None and view.dealer is not None
+    me = view.seat
+    mine = [*view.hand, *(c for s, c in view.played if s == me)]
+    i_deal = view.dealer == me
+    crib = cribbage_board.distributions()["crib"]
+    mean_crib = float(crib @ range(len(crib)))
+    return BoardEnd(
+        view.rules.target,
+        view.side_scores[me],
+        view.side_scores[1 - me],
+        i_deal,
+        show_total(mine, view.starter),
+        tuple(c.rank for s, c in view.played if s != me),
+        seen,
+        us,
+        view.starter.rank,
+        # a position set up without its discard (a puzzle) takes the table's mean crib
+        cribbage_strong.crib_value(view.discards, i_deal) - mean_crib if len(view.discards) == 2 else 0.0,
+    )
+
+
+def keep_prior(
+    six: Hand, opp_deals: bool, keep: bool | str = True, kt: float = 0.0, table: dict[Hand, float] | None = None
+) -> tuple[list[Hand], list[float]]:
     """The four ranks the opponent may keep before the play, and their weights, when this player holds the six
     ranks ``six`` (the starter unknown): the ways the other 46 cards give each rank multiset times the keep table's
-    ratio (as :class:`Posterior`; ``opp_deals``: the crib is the opponent's)."""
+    ratio (as :class:`Posterior`; ``opp_deals``: the crib is the opponent's; ``table``: a keep table in place of
+    ``keep``'s, a learnt one)."""
     avail = [0] + [4] * 13
     for r in six:
         avail[r] -= 1
-    table = _keep_ratios(keep, opp_deals, kt)
+    if table is None:
+        table = _keep_ratios(keep, opp_deals, kt)
     hands, weights = [], []
     for m in _ALL4:
         w = math.prod(math.comb(avail[r], k) for r, k in Counter(m).items())
@@ -668,7 +824,7 @@ def play_value(us: Hand, cands: list[tuple[Any, float]], we_lead: bool, models: 
     cands = [((h, 0), w) for h, w in cands]
     if we_lead:
         return max(search.root(us, cands, (), 0).values())
-    return search._f(us, cands, (), 0, 1, 0, (0,) * 14, False) / sum(w for _, w in cands)
+    return search._f(us, cands, (), 0, 1, 0, (0,) * 14, False, 0, 0) / sum(w for _, w in cands)
 
 
 def _peg_terms(kept: Hand) -> float:
@@ -701,7 +857,7 @@ def make_belief(text: str, rules: Any) -> BeliefBot:
             try:
                 options[key] = (
                     int(value)
-                    if key in ("resample", "iterations", "nodes", "dsamples", "hands", "budget")
+                    if key in ("resample", "iterations", "nodes", "dsamples", "hands", "budget", "near", "endgame")
                     else float(value)
                 )
             except ValueError:
@@ -1176,7 +1332,7 @@ class LearningBot(BeliefBot):
     bots in one process share one memory; a refit reads the last 3,000 decisions.
 
     Raises:
-        ValueError: ``learn`` not game or session, a ``discard`` margin or ``models``, ``sd`` not over 0, ``prune``
+        ValueError: ``learn`` not game or session, ``models``, ``sd`` not over 0, ``prune``
             outside [0, 1).
     """
 
@@ -1191,8 +1347,6 @@ class LearningBot(BeliefBot):
     ) -> None:
         if learn not in ("game", "session"):
             raise ValueError(f"learn must be game or session, got {learn!r}")
-        if options.get("discard"):
-            raise ValueError("learn plays strong's discard: no discard margin (it would value the play by book)")
         if "models" in options:
             raise ValueError("learn learns the opponent's play: no models to be told")
         super().__init__(rules, **options)

@@ -230,3 +230,137 @@ def test_the_work_bound_fixes_a_decisions_work_not_its_time() -> None:
         k, nodes = bot.last_search
         assert 0 < nodes <= 600 or k == 1  # within the budget, or down to one hand (then unbounded)
         assert bot.stats[-1][0] >= nodes
+
+
+@pytest.mark.parametrize(
+    ("scores", "near", "searched"),
+    [((91, 60), 20, True), ((91, 60), 45, False), ((105, 60), 20, False), ((60, 101), 20, False), ((75, 40), 45, True)],
+)
+def test_near_is_where_the_end_game_board_takes_over(scores: tuple[int, int], near: int, searched: bool) -> None:
+    """``near=N``: the belief search plays for the points until a player (either) is within N points of the target,
+    then strong's play to the board (spec §5); the default is strong's own end game, 45 points
+    (121 - 91 = 30: inside 45, outside 20; 121 - 105 = 16 and 121 - 101 = 20: inside both)."""
+    rules = Rules.from_dict({"players": 2, "target": 121})
+    bot = belief.BeliefBot(rules, kt=0.5, near=near, hands=8, budget=2000)
+    state = engine.position(
+        rules,
+        phase="play",
+        dealer=0,
+        hands=[["5S", "6H", "JD", "QC"], ["4S", "7H", "9D", "KC"]],
+        crib=["AS", "2H", "3D", "8C"],
+        starter="TS",
+        scores=list(scores),
+    )
+    seat = engine.to_act(state)
+    assert seat is not None
+    bot.choose(view(state, seat), engine.legal_moves(state), random.Random(1))
+    assert len(bot.stats) == (1 if searched else 0)
+
+
+@pytest.mark.parametrize("near", [-1, 46])
+def test_near_outside_strongs_end_game_is_refused(near: int) -> None:
+    with pytest.raises(ValueError, match="near must be from 0 to 45"):
+        belief.BeliefBot(Rules.from_dict({"players": 2, "target": 121}), near=near)
+
+
+def _end(**kw: Any) -> Any:
+    args: dict[str, Any] = dict(
+        target=121,
+        me=100,
+        opp=100,
+        i_deal=True,
+        my_show=0,
+        opp_laid=(),
+        seen0=(0,) * 14,
+        us0=(),
+        starter=1,
+        crib_shift=0.0,
+    )
+    args.update(kw)
+    return belief.BoardEnd(**args)
+
+
+@pytest.mark.parametrize(("i_deal", "chance"), [(True, 0.0), (False, 1.0)])
+def test_the_board_end_counts_the_pone_first(i_deal: bool, chance: float) -> None:
+    """Spec §2.6: after the play the pone's hand is counted first, and the first to reach the target wins -- both
+    players at 119 with a two-point hand: the pone wins (this player deals: 0; this player is the pone: 1)."""
+    end = _end(me=119, opp=119, i_deal=i_deal, my_show=2)
+    assert end.chance(119, 119, 2) == chance
+
+
+def test_the_board_end_dealer_wins_with_the_crib_only_when_it_is_reached() -> None:
+    """The dealer at 110 with a 2-point hand needs 9 from its crib (counted last, spec §2.6), the pone at 115 with
+    nothing: the dealer wins outright with a crib of 9 or more; under it the pone deals next, and the board table
+    gives the rest -- so its chance lies between the crib's chance of 9 or more and that plus the rest times the
+    best next-deal chance."""
+    from kortbord.bots.cribbage_board import after_deal_chance
+
+    end = _end(me=110, opp=115, i_deal=True, my_show=2)
+    crib = end._crib
+    out = float(crib[9:].sum())
+    best_next = max(after_deal_chance(121, 112 + c, 115, False) for c in range(9))
+    got = end.chance(110, 115, 0)
+    assert out < got <= out + (1.0 - out) * best_next + 1e-12
+    assert best_next < 1.0
+
+
+def test_the_board_end_reads_the_opponents_four_at_the_plays_end() -> None:
+    """At the play's end the opponent's four are what it laid before the decision and every rank laid since less
+    this player's: 5S 6H (ours, held at the decision), the opponent's 4 laid before it, then 7 9 K laid by it."""
+    seen0 = [0] * 14
+    seen0[4] += 1  # its 4, laid before the decision
+    seen0[10] += 1  # the starter, a ten
+    end = _end(opp_laid=(4,), seen0=tuple(seen0), us0=(5, 6), starter=10)
+    at_end = list(seen0)
+    for r in (5, 6, 7, 9, 13):
+        at_end[r] += 1
+    assert end.opp_hand(tuple(at_end)) == (4, 7, 9, 13)
+
+
+def test_the_board_search_values_the_card_that_wins_the_game_at_the_whole_bonus() -> None:
+    """This player deals at 119 of 121, its hand worth nothing with the starter (8 9 Q K, 2); the pone, at 115,
+    counts first (spec §2.6) and leads a 7: this player's 8 makes 15 for two points (§2.4) and the game ends there
+    -- worth the two points and strong's whole bonus, whatever the pone holds; a 9, queen or king scores nothing now
+    and leaves the pone its chance of counting out first."""
+    rules = Rules.from_dict({"players": 2, "target": 121})
+    bot = belief.BeliefBot(rules, kt=0.5, endgame=True)  # every hand the pone may hold
+    state = engine.position(
+        rules,
+        phase="play",
+        dealer=0,
+        hands=[["8S", "9H", "QD", "KC"], ["7H", "7C", "8D", "5S"]],
+        crib=["AS", "2H", "3S", "4C"],
+        starter="2S",
+        scores=[119, 115],
+    )
+    lead = next(m for m in engine.legal_moves(state) if isinstance(m, Play) and m.card == Card.parse("7H"))
+    state = engine.apply(state, lead)
+    seen = view(state, 0)
+    moves = engine.legal_moves(state)
+    values = bot.play_values(seen, moves, random.Random(3))
+    by_card = {str(m.card): v for m, v in zip(moves, values, strict=True)}
+    assert by_card["8S"] == pytest.approx(2 + belief.cribbage_strong.WIN)
+    assert max(by_card["9H"], by_card["QD"], by_card["KC"]) < by_card["8S"]
+    assert bot.choose(seen, moves, random.Random(3)).card == Card.parse("8S")
+    assert len(bot.stats) == 2  # both searched by the belief search (not strong's)
+
+
+def test_the_board_search_far_from_the_end_is_the_points_search_plus_the_chance() -> None:
+    """Both at 0 (the game cannot end in this deal): the board search's values, less the bonus's part, order the
+    cards as the points search does whenever the points differ by more than a few hundredths -- the chance of the
+    game moves little with a deal's few points there (spec §5: away from the end the points decide)."""
+    rules = Rules.from_dict({"players": 2, "target": 121})
+    state = engine.position(
+        rules,
+        phase="play",
+        dealer=0,
+        hands=[["5S", "6H", "JD", "QC"], ["4S", "7H", "9D", "KC"]],
+        crib=["AS", "2H", "3D", "8C"],
+        starter="TS",
+    )
+    seen = view(state, 1)
+    moves = engine.legal_moves(state)
+    points = belief.BeliefBot(rules, kt=0.5, hands=16).play_values(seen, moves, random.Random(5))
+    board = belief.BeliefBot(rules, kt=0.5, hands=16, endgame=True, near=45)
+    assert not board._board_play(seen)  # 121 - 0 is far outside 45: the points search plays
+    assert board.play_values(seen, moves, random.Random(5)) == points

@@ -1,0 +1,179 @@
+"""Cribbage end games against greedy: what a bot's play near the end of a game is worth in games won (issue #14
+item 2, "play to the board").
+
+Points per deal measure a bot's play away from the end; near it, what counts is winning the game (spec §5,
+"weighted for the board position"), and a game to 121 passes through an end game once, so its share of a bot's
+win rate is hard to see in whole games.  This bench plays end games only:
+
+* **The boards** are those where real games enter their end game: from games of greedy against greedy (the arena's,
+  seed ``--seed``), the first deal of each game that starts with a player within ``--near`` points of 121 (45:
+  strong's end game, :data:`kortbord.bots.cribbage_board.NEAR_END`): both scores and the dealer.
+* **Each board is played to the game's end twice** with the seats swapped (duplicate deals: the arena's
+  ``play_game`` from a start at that board, its deals drawn from the board's own seed), by every bot of ``--bots``
+  against greedy -- the same boards and deals for every bot.
+* **Figures**: each bot's win rate (Wilson 95%), and each bot's games won per board less the first bot's on the
+  same boards and deals (mean over boards of the difference of the two games' wins, halved: a win rate; normal
+  95% interval over boards).
+
+Bots are the kortbord levels and the ``belief`` bench bots of ``bench/cribbage_belief.py``
+(``belief:learn=session:kt=0.5:hands=32:budget=12000:endgame=1``: the belief search to the board).  A ``session``
+learner learns greedy's play over the boards a worker process plays (the bots of one run share that memory).
+
+Usage (from the repository root)::
+
+    nice -n 5 .venv/bin/python bench/cribbage_endgame.py --boards 400 --seed 1 --jobs 2 \\
+        --bots belief:learn=session:kt=0.5:hands=32:budget=12000,belief:learn=session:kt=0.5:hands=32:budget=12000:endgame=1
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import multiprocessing
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import cribbage_hoyleish
+from kortbord import arena
+from kortbord.bots import cribbage_board
+from kortbord.cribbage import engine
+
+TARGET = 121
+
+
+@dataclasses.dataclass(frozen=True)
+class Board:
+    """A game's entry into its end game: ``scores`` per seat (points, both under 121), ``dealer`` (seat) and
+    ``deal`` (the deal's number, 1 = the game's first)."""
+
+    scores: tuple[int, int]
+    dealer: int
+    deal: int
+
+
+def boards(n: int, seed: int, near: int = cribbage_board.NEAR_END) -> list[Board]:
+    """The first deal within ``near`` points of the target of each of ``n`` games of greedy against greedy (the
+    arena's game ``i`` of seed ``seed``); games that never start a deal there (one deal takes a player from
+    outside ``near`` to the end) give none.
+
+    Raises:
+        ValueError: ``near`` not from 1 to 120.
+    """
+    if not 1 <= near < TARGET:
+        raise ValueError(f"near must be from 1 to {TARGET - 1} points, got {near!r}")
+    greedy = arena.BotSpec.parse("greedy")
+    config = arena.ArenaConfig("cribbage", (greedy, greedy), games=n, seed=seed)
+    out = []
+    for i in range(n):
+        record = arena.play_game(config, i)
+        scores = [0, 0]
+        for number, deal in enumerate(record.deals, start=1):
+            if max(scores) >= TARGET - near:
+                out.append(Board((scores[0], scores[1]), int(deal["dealer"]), number))
+                break
+            for side, points in enumerate(deal["points"]):
+                scores[side] += int(points)
+    return out
+
+
+@dataclasses.dataclass(frozen=True)
+class EndgameConfig(arena.ArenaConfig):
+    """An arena whose games start at ``board`` (the shuffle of its deal), not at the cut for deal."""
+
+    board: Board = Board((0, 0), 0, 1)
+
+    def new_game(self, rules: Any) -> Any:
+        b = self.board
+        return engine._between_deals(rules, b.dealer, b.scores, b.deal - 1, (), engine.DEAL)
+
+
+def _play_one(job: tuple[EndgameConfig, int]) -> Any:
+    config, index = job
+    return arena.play_game(config, index, factory=cribbage_hoyleish._factory)
+
+
+def _spec(text: str) -> arena.BotSpec:
+    # a bench bot rides as the greedy level with a variant option the factory reads (as cribbage_hoyleish's)
+    return arena.BotSpec("greedy", (("variant", text),)) if text.startswith("belief") else arena.BotSpec.parse(text)
+
+
+def run(bots: list[str], n_boards: int, seed: int, jobs: int, near: int = cribbage_board.NEAR_END) -> dict[str, Any]:
+    """Every bot of ``bots`` against greedy from the same boards (:func:`boards` of ``n_boards`` games) and deals.
+
+    Returns:
+        ``{"boards": k, "bots": {name: {"wins": [per board, 0..2], "win_rate", "win_rate_ci95"}}, "minus_first":
+        {name: {"mean", "ci95"}}, "elapsed_s"}`` (a difference is per game: wins over the two games halved).
+    Raises:
+        ValueError: a bot that cannot be made (checked before any game), a bad ``near``.
+    """
+    start = boards(n_boards, seed, near)
+    greedy = arena.BotSpec.parse("greedy")
+    jobs_list = []
+    for name in bots:
+        spec = _spec(name)
+        for b, board in enumerate(start):
+            config = EndgameConfig("cribbage", (spec, greedy), games=2 * len(start), seed=seed, board=board)
+            if b == 0:
+                cribbage_hoyleish._factory(spec, "cribbage", config.make_rules())  # a bad bot fails here, early
+            jobs_list += [(config, 2 * b), (config, 2 * b + 1)]
+    t0 = time.perf_counter()
+    if jobs > 1:
+        with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
+            records = list(pool.map(_play_one, jobs_list, chunksize=1))
+    else:
+        records = [_play_one(j) for j in jobs_list]
+    out: dict[str, Any] = {"boards": len(start), "seed": seed, "near": near, "bots": {}, "minus_first": {}}
+    per = 2 * len(start)
+    for k, name in enumerate(bots):
+        recs = records[k * per : (k + 1) * per]
+        errors = [r.error for r in recs if r.error]
+        if errors:
+            raise RuntimeError(f"{name}: {errors[0]}")
+        wins = [sum(1 for r in recs[2 * b : 2 * b + 2] if r.outcome.get(0) == "win") for b in range(len(start))]
+        total = sum(wins)
+        lo, hi = arena.wilson(total, per)
+        out["bots"][name] = {"wins": wins, "win_rate": total / per, "win_rate_ci95": [lo, hi]}
+    first = out["bots"][bots[0]]["wins"]
+    for name in bots[1:]:
+        diffs = [[(a - b) / 2] for a, b in zip(out["bots"][name]["wins"], first, strict=True)]
+        out["minus_first"][name] = arena.cluster_mean_ci(diffs)
+    out["elapsed_s"] = time.perf_counter() - t0
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--bots", required=True, help="bots (levels or belief bench bots), comma-separated")
+    ap.add_argument("--boards", type=int, default=200, help="games of greedy v greedy the boards are taken from")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--near", type=int, default=cribbage_board.NEAR_END, help="points from 121 (default 45)")
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--json", help="write the figures here")
+    args = ap.parse_args(argv)
+    if args.boards < 1 or args.jobs < 1:
+        ap.error("--boards and --jobs must be 1 or more")
+    try:
+        out = run(args.bots.split(","), args.boards, args.seed, args.jobs, args.near)
+    except ValueError as exc:
+        ap.error(str(exc))
+    print(f"Cribbage end games v greedy: {out['boards']} boards (seed {args.seed}, a player within {args.near} of 121)")
+    for name, r in out["bots"].items():
+        lo, hi = r["win_rate_ci95"]
+        print(f"  {name}: {r['win_rate']:.1%} ({lo:.1%}-{hi:.1%}) of {2 * out['boards']} games")
+    for name, d in out["minus_first"].items():
+        lo, hi = d["ci95"] or (float("nan"), float("nan"))
+        print(f"  {name} minus the first: {d['mean']:+.1%} ({lo:+.1%} .. {hi:+.1%}) of the games")
+    print(f"  {out['elapsed_s']:.0f} s")
+    if args.json:
+        Path(args.json).write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

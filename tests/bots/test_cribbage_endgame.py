@@ -1,0 +1,42 @@
+"""``bench/cribbage_endgame.py`` (issue #14 item 2, play to the board): the boards are where greedy's games enter
+their end game, a game played from a board starts at its scores and dealer, and a bot against itself on the same
+boards and deals wins exactly half (duplicate deals with the seats swapped)."""
+
+from __future__ import annotations
+
+import pytest
+from bot_helpers import load_bench
+
+from kortbord import arena
+
+endgame = load_bench("cribbage_endgame")
+
+
+def test_a_board_is_the_first_deal_with_a_player_near_the_target() -> None:
+    found = endgame.boards(6, seed=3, near=45)
+    assert found, "greedy's games to 121 enter the end game"
+    for board in found:
+        assert max(board.scores) >= 121 - 45 and max(board.scores) < 121
+        assert board.dealer in (0, 1) and board.deal >= 2  # no player is within 45 before the first deal
+
+
+def test_a_game_from_a_board_starts_at_its_scores() -> None:
+    board = endgame.Board((100, 90), 1, 9)
+    greedy = arena.BotSpec.parse("greedy")
+    config = endgame.EndgameConfig("cribbage", (greedy, greedy), games=2, seed=4, board=board)
+    state = config.new_game(config.make_rules())
+    assert tuple(state.scores) == (100, 90) and state.dealer == 1
+    record = arena.play_game(config, 0)
+    assert record.deals[0]["dealer"] == 1  # the board's dealer deals its first deal
+    assert max(record.scores) >= 121 and min(record.scores) >= 90
+
+
+def test_a_bot_against_itself_wins_half_of_the_end_games() -> None:
+    out = endgame.run(["greedy", "greedy"], 4, seed=5, jobs=1)
+    assert out["bots"]["greedy"]["win_rate"] == pytest.approx(0.5)
+    assert all(w == 1 for w in out["bots"]["greedy"]["wins"])  # each board: one win in each seat's game
+
+
+def test_a_bad_near_is_refused() -> None:
+    with pytest.raises(ValueError, match="near must be"):
+        endgame.boards(2, seed=1, near=0)
