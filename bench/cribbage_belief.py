@@ -410,12 +410,13 @@ class BoardEnd:
 
     def value(self, pm: int, po: int, seen: tuple[int, ...]) -> float:
         """The play's end with ``pm`` and ``po`` pegged since the decision (neither player out)."""
-        opp_show = _rank_points(tuple(sorted(r - 1 for r in (*self.opp_hand(seen), self._starter))))
-        key = (pm, po, opp_show)
-        chance = self._memo.get(key)
-        if chance is None:
-            chance = self._memo[key] = self.chance(self.me + pm, self.opp + po, opp_show)
-        return pm - po + self.win * (2.0 * chance - 1.0)
+        key = (pm, po, seen)
+        value = self._memo.get(key)
+        if value is None:
+            opp_show = _rank_points(tuple(sorted(r - 1 for r in (*self.opp_hand(seen), self._starter))))
+            chance = self.chance(self.me + pm, self.opp + po, opp_show)
+            value = self._memo[key] = pm - po + self.win * (2.0 * chance - 1.0)
+        return value
 
     def chance(self, me: int, opp: int, opp_show: int) -> float:
         """This player's chance of winning from ``me`` and ``opp`` points at the play's end (spec §2.6 order)."""

@@ -114,13 +114,15 @@ def run(bots: list[str], n_boards: int, seed: int, jobs: int, near: int = cribba
     """
     start = boards(n_boards, seed, near)
     greedy = arena.BotSpec.parse("greedy")
+    specs = [_spec(name) for name in bots]
+    rules = arena.ArenaConfig("cribbage", (greedy, greedy)).make_rules()
+    for spec in specs:
+        cribbage_hoyleish._factory(spec, "cribbage", rules)  # a bad bot fails here, before any game
+    # board by board, every bot's two games together: a learner's memory grows alike for every bot of the run
     jobs_list = []
-    for name in bots:
-        spec = _spec(name)
-        for b, board in enumerate(start):
+    for b, board in enumerate(start):
+        for spec in specs:
             config = EndgameConfig("cribbage", (spec, greedy), games=2 * len(start), seed=seed, board=board)
-            if b == 0:
-                cribbage_hoyleish._factory(spec, "cribbage", config.make_rules())  # a bad bot fails here, early
             jobs_list += [(config, 2 * b), (config, 2 * b + 1)]
     t0 = time.perf_counter()
     if jobs > 1:
@@ -129,9 +131,9 @@ def run(bots: list[str], n_boards: int, seed: int, jobs: int, near: int = cribba
     else:
         records = [_play_one(j) for j in jobs_list]
     out: dict[str, Any] = {"boards": len(start), "seed": seed, "near": near, "bots": {}, "minus_first": {}}
-    per = 2 * len(start)
+    per, k_bots = 2 * len(start), len(bots)
     for k, name in enumerate(bots):
-        recs = records[k * per : (k + 1) * per]
+        recs = [records[(b * k_bots + k) * 2 + i] for b in range(len(start)) for i in (0, 1)]
         errors = [r.error for r in recs if r.error]
         if errors:
             raise RuntimeError(f"{name}: {errors[0]}")
