@@ -622,13 +622,14 @@ class BeliefBot(cribbage_strong.StrongBot):
         near: the play is strong's, to the board, once a player is within this many points of the target (two
             players; from 0 to :data:`~kortbord.bots.cribbage_board.NEAR_END`, the default: strong's own end game);
             further off the belief search plays for the points.
-        endgame: there too the belief search plays, to the board (its leaves valued as strong's: :class:`BoardEnd`)
-            in place of strong's search.
+        endgame: there too the belief search plays, to the board (its leaves valued as strong's: :class:`BoardEnd`,
+            with strong's own bonus :data:`~kortbord.bots.cribbage_strong.WIN`: a ``win`` given to
+            :meth:`play_values` is strong's alone) in place of strong's search.
         options: strong's (its discard; its play where this bot does not search).
     Raises:
         ValueError: a slip outside (0, 1), a negative temperature, no or an unknown model, another keep, a discard
             margin outside 0-10 or with ``peg_weight``, ``dsamples`` under 1, a negative ``hands`` or ``budget``,
-            ``near`` outside 0-45.
+            ``near`` not a whole number from 0 to 45, ``endgame`` not 0 or 1.
     """
 
     def __init__(
@@ -646,8 +647,10 @@ class BeliefBot(cribbage_strong.StrongBot):
         endgame: bool = False,
         **options: Any,
     ) -> None:
-        if not 0 <= near <= cribbage_board.NEAR_END:
-            raise ValueError(f"near must be from 0 to {cribbage_board.NEAR_END} points, got {near!r}")
+        if endgame not in (0, 1):  # True and False among them
+            raise ValueError(f"endgame must be 0 or 1, got {endgame!r}")
+        if type(near) is not int or not 0 <= near <= cribbage_board.NEAR_END:
+            raise ValueError(f"near must be a whole number from 0 to {cribbage_board.NEAR_END} points, got {near!r}")
         if hands < 0:
             raise ValueError(f"hands must be 0 (all) or more, got {hands!r}")
         if budget < 0:

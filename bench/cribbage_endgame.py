@@ -59,7 +59,8 @@ class Board:
 
 def boards(n: int, seed: int, near: int = cribbage_board.NEAR_END) -> list[Board]:
     """The first deal within ``near`` points of the target of each of ``n`` games of greedy against greedy (the
-    arena's game ``i`` of seed ``seed``); games that never start a deal there (one deal takes a player from
+    arena's even games ``0, 2, .. 2n - 2`` of seed ``seed``: each block's first, as an odd game shares its deals
+    and would often give the same board); games that never start a deal there (one deal takes a player from
     outside ``near`` to the end) give none.
 
     Raises:
@@ -68,10 +69,10 @@ def boards(n: int, seed: int, near: int = cribbage_board.NEAR_END) -> list[Board
     if not 1 <= near < TARGET:
         raise ValueError(f"near must be from 1 to {TARGET - 1} points, got {near!r}")
     greedy = arena.BotSpec.parse("greedy")
-    config = arena.ArenaConfig("cribbage", (greedy, greedy), games=n, seed=seed)
+    config = arena.ArenaConfig("cribbage", (greedy, greedy), games=2 * n, seed=seed)
     out = []
     for i in range(n):
-        record = arena.play_game(config, i)
+        record = arena.play_game(config, 2 * i)
         scores = [0, 0]
         for number, deal in enumerate(record.deals, start=1):
             if max(scores) >= TARGET - near:
@@ -112,12 +113,12 @@ def run(bots: list[str], n_boards: int, seed: int, jobs: int, near: int = cribba
     Raises:
         ValueError: a bot that cannot be made (checked before any game), a bad ``near``.
     """
-    start = boards(n_boards, seed, near)
     greedy = arena.BotSpec.parse("greedy")
     specs = [_spec(name) for name in bots]
     rules = arena.ArenaConfig("cribbage", (greedy, greedy)).make_rules()
     for spec in specs:
         cribbage_hoyleish._factory(spec, "cribbage", rules)  # a bad bot fails here, before any game
+    start = boards(n_boards, seed, near)
     # board by board, every bot's two games together: a learner's memory grows alike for every bot of the run
     jobs_list = []
     for b, board in enumerate(start):

@@ -257,10 +257,16 @@ def test_near_is_where_the_end_game_board_takes_over(scores: tuple[int, int], ne
     assert len(bot.stats) == (1 if searched else 0)
 
 
-@pytest.mark.parametrize("near", [-1, 46])
-def test_near_outside_strongs_end_game_is_refused(near: int) -> None:
-    with pytest.raises(ValueError, match="near must be from 0 to 45"):
+@pytest.mark.parametrize("near", [-1, 46, 20.5])
+def test_near_outside_strongs_end_game_is_refused(near: Any) -> None:
+    with pytest.raises(ValueError, match="near must be a whole number from 0 to 45"):
         belief.BeliefBot(Rules.from_dict({"players": 2, "target": 121}), near=near)
+
+
+@pytest.mark.parametrize("endgame", [2, -1, "0", "yes"])
+def test_endgame_is_on_or_off(endgame: Any) -> None:
+    with pytest.raises(ValueError, match="endgame must be 0 or 1"):
+        belief.BeliefBot(Rules.from_dict({"players": 2, "target": 121}), endgame=endgame)
 
 
 def _end(**kw: Any) -> Any:
@@ -346,21 +352,35 @@ def test_the_board_search_values_the_card_that_wins_the_game_at_the_whole_bonus(
 
 
 def test_the_board_search_far_from_the_end_is_the_points_search_plus_the_chance() -> None:
-    """Both at 0 (the game cannot end in this deal): the board search's values, less the bonus's part, order the
-    cards as the points search does whenever the points differ by more than a few hundredths -- the chance of the
-    game moves little with a deal's few points there (spec §5: away from the end the points decide)."""
+    """Both at 0 (the game cannot end in this deal) the board search's value of a card is its points value plus the
+    bonus times twice a chance less one (so within the bonus of it), and it orders the cards as the points do
+    whenever their points differ by half a point or more -- away from the end a few points move the chance of the
+    game nearly in proportion (spec §5: the points decide there).  Random play positions, mid-count ones too."""
     rules = Rules.from_dict({"players": 2, "target": 121})
-    state = engine.position(
-        rules,
-        phase="play",
-        dealer=0,
-        hands=[["5S", "6H", "JD", "QC"], ["4S", "7H", "9D", "KC"]],
-        crib=["AS", "2H", "3D", "8C"],
-        starter="TS",
-    )
-    seen = view(state, 1)
-    moves = engine.legal_moves(state)
-    points = belief.BeliefBot(rules, kt=0.5, hands=16).play_values(seen, moves, random.Random(5))
-    board = belief.BeliefBot(rules, kt=0.5, hands=16, endgame=True, near=45)
-    assert not board._board_play(seen)  # 121 - 0 is far outside 45: the points search plays
-    assert board.play_values(seen, moves, random.Random(5)) == points
+    win = belief.cribbage_strong.WIN
+    pairs = 0
+    for seed in range(12):
+        rng = random.Random(seed)
+        cards = rng.sample(list(full_deck()), 13)
+        state = engine.position(
+            rules, phase="play", dealer=seed % 2, hands=[cards[:4], cards[4:8]], crib=cards[8:12], starter=cards[12]
+        )
+        for _ in range(seed % 3):
+            state = engine.apply(state, rng.choice(engine.legal_moves(state)))
+        seat = engine.to_act(state)
+        assert seat is not None and state.phase_name == "play"
+        seen = view(state, seat)
+        post = belief.Posterior(seen, True, 0.02, ("greedy",), kt=0.5)
+        us = tuple(sorted(c.rank for c in seen.hand))
+        seq = tuple(c.rank for c in seen.sequence)
+        points = belief.BeliefSearch(post.models).root(us, post.cands, seq, seen.count, post.seen)
+        end = belief._board_end(seen, us, post.seen)
+        board = belief.BeliefSearch(post.models, 0, end).root(us, post.cands, seq, seen.count, post.seen)
+        assert board.keys() == points.keys()
+        for r, v in board.items():
+            assert abs(v - points[r]) < win
+            for r2, v2 in board.items():
+                if points[r] >= points[r2] + 0.5:
+                    pairs += 1
+                    assert v > v2
+    assert pairs >= 10

@@ -44,3 +44,19 @@ def test_a_bot_against_itself_wins_half_of_the_end_games() -> None:
 def test_a_bad_near_is_refused() -> None:
     with pytest.raises(ValueError, match="near must be"):
         endgame.boards(2, seed=1, near=0)
+
+
+def test_a_bad_bot_is_refused_before_any_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_games(*args: object, **kw: object) -> None:
+        raise AssertionError("a game was played before the bots were checked")
+
+    monkeypatch.setattr(endgame, "boards", no_games)
+    with pytest.raises(ValueError, match="near must be"):
+        endgame.run(["belief:near=46"], 3, seed=1, jobs=1)
+
+
+def test_the_boards_are_those_of_distinct_deals() -> None:
+    """The arena's odd games share their deals with the even game before them (duplicate seating): only the even
+    ones are read, so greedy's mirrored game does not give the same board twice."""
+    found = endgame.boards(20, seed=1)
+    assert len(set(found)) == len(found)
