@@ -28,7 +28,10 @@ strong's discard and shows, and a play that knows how the program lays its cards
   player's turns one card for every hand the opponent may hold (its choice depends on what it has seen, never on
   the hidden hand: no strategy fusion), at the opponent's the (hand, model) pairs split by the card laid.  Values:
   own pegging points minus the other's.  Near the end of the game (the board decides: a player within ``near``
-  points of the target, default strong's 45) and off two players the bot plays as strong.
+  points of the target, default strong's 45) and off two players the bot plays as strong -- or, with ``endgame=1``,
+  the belief search plays the end game too, to the board: its leaves valued as strong's (:class:`BoardEnd`: a
+  player who pegs out wins there; the pone's show, the dealer's hand and crib in that order, then the board
+  table's chance).
 * **The discard** is strong's; with ``discard=M`` the keeps within M points of strong's best are valued by their
   show and crib value plus the whole play's value against hands drawn from the keep prior
   (:meth:`BeliefBot.choose`).  ``python bench/cribbage_belief.py`` estimates what that is worth in the model's own
