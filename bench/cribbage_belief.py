@@ -628,11 +628,14 @@ class BeliefBot(cribbage_strong.StrongBot):
         endgame: there too the belief search plays, to the board (its leaves valued as strong's: :class:`BoardEnd`,
             with strong's own bonus :data:`~kortbord.bots.cribbage_strong.WIN`: a ``win`` given to
             :meth:`play_values` is strong's alone) in place of strong's search.
+        ehands, ebudget: ``hands`` and ``budget`` of those end-game decisions (None: ``hands``, ``budget``; the
+            board's values are sharper than the points', so more draws may pay there).
         options: strong's (its discard; its play where this bot does not search).
     Raises:
         ValueError: a slip outside (0, 1), a negative temperature, no or an unknown model, another keep, a discard
             margin outside 0-10 or with ``peg_weight``, ``dsamples`` under 1, a negative ``hands`` or ``budget``,
-            ``near`` not a whole number from 0 to 45, ``endgame`` not 0 or 1.
+            ``near`` not a whole number from 0 to 45, ``endgame`` not 0 or 1, a negative ``ehands`` or ``ebudget`` or
+            either without ``endgame``.
     """
 
     def __init__(
@@ -648,10 +651,17 @@ class BeliefBot(cribbage_strong.StrongBot):
         budget: int = 0,
         near: int = cribbage_board.NEAR_END,
         endgame: bool = False,
+        ehands: int | None = None,
+        ebudget: int | None = None,
         **options: Any,
     ) -> None:
         if endgame not in (0, 1):  # True and False among them
             raise ValueError(f"endgame must be 0 or 1, got {endgame!r}")
+        for key, value in (("ehands", ehands), ("ebudget", ebudget)):
+            if value is not None and (type(value) is not int or value < 0):
+                raise ValueError(f"{key} must be a whole number, 0 or more, got {value!r}")
+            if value is not None and not endgame:
+                raise ValueError(f"{key} is the end game's (endgame=1): got {key}={value!r} without it")
         if type(near) is not int or not 0 <= near <= cribbage_board.NEAR_END:
             raise ValueError(f"near must be a whole number from 0 to {cribbage_board.NEAR_END} points, got {near!r}")
         if hands < 0:
@@ -689,6 +699,8 @@ class BeliefBot(cribbage_strong.StrongBot):
         self.budget = budget
         self.near = near
         self.endgame = bool(endgame)
+        self.ehands = hands if ehands is None else ehands
+        self.ebudget = budget if ebudget is None else ebudget
         #: per discard valued by the play: keeps searched, CPU seconds
         self.discard_stats: list[tuple[int, float]] = []
 
@@ -757,14 +769,14 @@ class BeliefBot(cribbage_strong.StrongBot):
             return super().play_values(view, legal_moves, rng, *args, **kw)
         us = tuple(sorted(c.rank for c in view.hand))
         seq = tuple(c.rank for c in view.sequence)
-        k, nodes = self.hands, 0
+        k, budget, nodes = (self.ehands, self.ebudget, 0) if board else (self.hands, self.budget, 0)
         while True:  # the work bound: k draws of the posterior by weight; over the node budget, half as many
             cands = post.cands
             if k and len(cands) > k:
                 drawn = Counter(rng.choices(range(len(cands)), [w for _, w in cands], k=k))
                 cands = [(cands[i][0], float(n)) for i, n in sorted(drawn.items())]
             search = BeliefSearch(
-                post.models, self.budget if k != 1 else 0, _board_end(view, us, post.seen) if board else None
+                post.models, budget if k != 1 else 0, _board_end(view, us, post.seen) if board else None
             )
             try:
                 values = search.root(us, cands, seq, view.count, post.seen)
@@ -864,7 +876,19 @@ def make_belief(text: str, rules: Any) -> BeliefBot:
             try:
                 options[key] = (
                     int(value)
-                    if key in ("resample", "iterations", "nodes", "dsamples", "hands", "budget", "near", "endgame")
+                    if key
+                    in (
+                        "resample",
+                        "iterations",
+                        "nodes",
+                        "dsamples",
+                        "hands",
+                        "budget",
+                        "near",
+                        "endgame",
+                        "ehands",
+                        "ebudget",
+                    )
                     else float(value)
                 )
             except ValueError:

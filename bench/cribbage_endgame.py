@@ -23,6 +23,12 @@ Usage (from the repository root)::
 
     nice -n 5 .venv/bin/python bench/cribbage_endgame.py --boards 400 --seed 1 --jobs 2 \\
         --bots belief:learn=session:kt=0.5:hands=32:budget=12000,belief:learn=session:kt=0.5:hands=32:budget=12000:endgame=1
+
+``--regret K:B,...`` measures instead, without comparing games, what the end game's work bound (``ehands=K``,
+``ebudget=B``) costs one belief bot in its own model (:func:`regret`)::
+
+    nice -n 5 .venv/bin/python bench/cribbage_endgame.py --boards 25 --seed 11 \
+        --bots belief:learn=session:kt=0.5:hands=32:budget=12000:endgame=1 --regret 32:12000,128:48000,256:96000
 """
 
 from __future__ import annotations
@@ -41,7 +47,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import cribbage_hoyleish
 from kortbord import arena
-from kortbord.bots import cribbage_board
+from kortbord.bots import cribbage_board, cribbage_strong
 from kortbord.cribbage import engine
 
 TARGET = 121
@@ -150,6 +156,80 @@ def run(bots: list[str], n_boards: int, seed: int, jobs: int, near: int = cribba
     return out
 
 
+def regret(bot: str, n_boards: int, seed: int, draws: list[tuple[int, int]]) -> dict[str, Any]:
+    """The in-model regret of the end game's work bound: ``bot`` (a ``belief`` bot with ``endgame=1``) plays greedy
+    from :func:`boards` (each board twice, the seats swapped); at each of its end-game play decisions with a choice
+    every legal card is valued by its search given every hand of the posterior and no node budget (the exact values
+    of its own model), and each ``(ehands, ebudget)`` of ``draws`` chooses from the same position with the same rng;
+    a choice's regret is the exact best value less the exact value of the card it chose.  The game goes on with the
+    bot's own choice.
+
+    Returns:
+        ``{"decisions": n, "games": 2 * boards, "draws": {"K:B": {"wrong": decisions, "games_lost": regret in games
+        (the values' bonus: twice strong's WIN a game), "per_game": that per game}}, "exact_s": [CPU seconds of
+        each exact search]}``.
+    Raises:
+        ValueError: a bot that is not a belief bot with ``endgame=1``.
+    """
+    import random
+
+    import cribbage_belief
+
+    greedy = arena.BotSpec.parse("greedy")
+    spec = _spec(bot)
+    rules = arena.ArenaConfig("cribbage", (greedy, greedy)).make_rules()
+    probe = cribbage_hoyleish._factory(spec, "cribbage", rules)
+    if not (isinstance(probe, cribbage_belief.BeliefBot) and probe.endgame):
+        raise ValueError(f"regret needs a belief bot with endgame=1, got {bot!r}")
+    rows: list[tuple[float, list[float]]] = []
+
+    def factory(s: arena.BotSpec, game: str, r: Any) -> Any:
+        made = cribbage_hoyleish._factory(s, game, r)
+        if isinstance(made, cribbage_belief.BeliefBot):
+            own = made.play_values
+
+            def play_values(view: Any, legal: Any, rng: random.Random, *args: Any, **kw: Any) -> list[float]:
+                if len(legal) > 1 and made._board_play(view):
+                    state, bound = rng.getstate(), (made.ehands, made.ebudget)
+                    made.ehands, made.ebudget = 0, 0
+                    t0 = time.process_time()
+                    exact = own(view, legal, random.Random(0), *args, **kw)
+                    spent = time.process_time() - t0
+                    lost = []
+                    for k, budget in draws:
+                        made.ehands, made.ebudget = k, budget
+                        again = random.Random()
+                        again.setstate(state)
+                        values = own(view, legal, again, *args, **kw)
+                        pick = max(range(len(legal)), key=values.__getitem__)
+                        lost.append(max(exact) - exact[pick])
+                    made.ehands, made.ebudget = bound
+                    rows.append((spent, lost))
+                return own(view, legal, rng, *args, **kw)
+
+            made.play_values = play_values  # type: ignore[method-assign,assignment]
+        return made
+
+    start = boards(n_boards, seed)
+    for board in start:
+        config = EndgameConfig("cribbage", (spec, greedy), games=2 * len(start), seed=seed, board=board)
+        for i in (0, 1):
+            record = arena.play_game(config, i, factory=factory)
+            if record.error:
+                raise RuntimeError(record.error)
+    games = 2 * len(start)
+    bonus = 2 * cribbage_strong.WIN
+    out: dict[str, Any] = {"decisions": len(rows), "games": games, "draws": {}, "exact_s": [t for t, _ in rows]}
+    for j, (k, budget) in enumerate(draws):
+        lost = [r[1][j] for r in rows]
+        out["draws"][f"{k}:{budget}"] = {
+            "wrong": sum(1 for x in lost if x > 1e-9),
+            "games_lost": sum(lost) / bonus,
+            "per_game": sum(lost) / bonus / games if games else 0.0,
+        }
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--bots", required=True, help="bots (levels or belief bench bots), comma-separated")
@@ -158,9 +238,34 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--near", type=int, default=cribbage_board.NEAR_END, help="points from 121 (default 45)")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--json", help="write the figures here")
+    ap.add_argument(
+        "--regret",
+        help="ehands:ebudget pairs, comma-separated: the in-model regret of each end-game work bound for the one bot "
+        "of --bots (:func:`regret`; one process)",
+    )
     args = ap.parse_args(argv)
     if args.boards < 1 or args.jobs < 1:
         ap.error("--boards and --jobs must be 1 or more")
+    if args.regret:
+        try:
+            draws = [(int(k), int(b)) for k, _, b in (p.partition(":") for p in args.regret.split(","))]
+            got = regret(args.bots, args.boards, args.seed, draws)
+        except ValueError as exc:
+            ap.error(str(exc))
+        times = sorted(got["exact_s"]) or [0.0]
+        print(
+            f"In-model regret of the end game's draws: {args.bots}, {got['games']} games from {args.boards} boards "
+            f"(seed {args.seed}), {got['decisions']} end-game decisions with a choice"
+        )
+        for key, r in got["draws"].items():
+            print(
+                f"  ehands:ebudget {key}: {r['wrong']} choices not the exact best, {r['games_lost']:.3f} games lost "
+                f"in all, {r['per_game']:.2%} of a game per game"
+            )
+        print(f"  the exact searches: p50 {times[len(times) // 2]:.2f} s, max {times[-1]:.2f} s CPU")
+        if args.json:
+            Path(args.json).write_text(json.dumps(got, indent=1) + "\n", encoding="utf-8")
+        return 0
     try:
         out = run(args.bots.split(","), args.boards, args.seed, args.jobs, args.near)
     except ValueError as exc:

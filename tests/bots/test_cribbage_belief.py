@@ -269,6 +269,43 @@ def test_endgame_is_on_or_off(endgame: Any) -> None:
         belief.BeliefBot(Rules.from_dict({"players": 2, "target": 121}), endgame=endgame)
 
 
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"endgame": 1, "ehands": -1}, "ehands must be a whole number"),
+        ({"endgame": 1, "ebudget": 2.5}, "ebudget must be a whole number"),
+        ({"ehands": 64}, "ehands is the end game's"),
+        ({"endgame": 0, "ebudget": 1000}, "ebudget is the end game's"),
+    ],
+)
+def test_the_end_games_work_bound_is_refused_when_bad(options: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        belief.BeliefBot(Rules.from_dict({"players": 2, "target": 121}), **options)
+
+
+@pytest.mark.parametrize(("scores", "draws"), [((60, 60), 4), ((105, 60), 0), ((60, 101), 0)])
+def test_the_end_game_searches_with_its_own_draws(scores: tuple[int, int], draws: int) -> None:
+    """``ehands``: within 45 points of the target (either player; strong's end game, spec §5) the belief search is
+    given ``ehands`` draws of the posterior (0: every hand), elsewhere ``hands`` -- the same position and rng, only
+    the scores differ.  The pone leads, so every four of the unseen cards (more than four) is a candidate."""
+    rules = Rules.from_dict({"players": 2, "target": 121})
+    bot = belief.make_belief("belief:kt=0.5:hands=4:endgame=1:ehands=0", rules)
+    state = engine.position(
+        rules,
+        phase="play",
+        dealer=0,
+        hands=[["5S", "6H", "JD", "QC"], ["4S", "7H", "9D", "KC"]],
+        crib=["AS", "2H", "3D", "8C"],
+        starter="TS",
+        scores=list(scores),
+    )
+    seat = engine.to_act(state)
+    assert seat is not None
+    bot.choose(view(state, seat), engine.legal_moves(state), random.Random(1))
+    assert len(bot.stats) == 1
+    assert bot.last_search[0] == draws
+
+
 def _end(**kw: Any) -> Any:
     args: dict[str, Any] = dict(
         target=121,

@@ -60,3 +60,21 @@ def test_the_boards_are_those_of_distinct_deals() -> None:
     ones are read, so greedy's mirrored game does not give the same board twice."""
     found = endgame.boards(20, seed=1)
     assert len(set(found)) == len(found)
+
+
+def test_the_exact_search_has_no_regret_and_draws_some_or_none() -> None:
+    """``regret``: a work bound of every hand and no budget (``0:0``) chooses as the exact search does -- no regret;
+    a bound of one draw loses a share of a game from 0 up (never below the exact best); the end game's decisions
+    counted are those with a choice."""
+    bot = "belief:learn=game:kt=0.5:hands=8:budget=4000:endgame=1"
+    got = endgame.regret(bot, 1, seed=2, draws=[(0, 0), (1, 0)])
+    assert got["games"] == 2 * len(endgame.boards(1, 2)) and got["decisions"] > 0
+    assert got["draws"]["0:0"] == {"wrong": 0, "games_lost": 0.0, "per_game": 0.0}
+    assert got["draws"]["1:0"]["games_lost"] >= 0.0
+    assert len(got["exact_s"]) == got["decisions"]
+
+
+@pytest.mark.parametrize("bot", ["greedy", "belief:kt=0.5:hands=8"])
+def test_regret_needs_a_belief_bot_with_the_end_game(bot: str) -> None:
+    with pytest.raises(ValueError, match="regret needs a belief bot with endgame=1"):
+        endgame.regret(bot, 1, seed=2, draws=[(0, 0)])
