@@ -246,9 +246,18 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.boards < 1 or args.jobs < 1:
         ap.error("--boards and --jobs must be 1 or more")
-    if args.regret:
+    if args.regret is not None:
+        if "," in args.bots:
+            ap.error("--regret measures one bot: give one in --bots")
+        draws = []
+        for pair in args.regret.split(","):
+            k, colon, b = pair.partition(":")
+            if not (colon and k.isdigit() and b.isdigit()):
+                ap.error(
+                    f"--regret takes ehands:ebudget pairs of whole numbers (0: every hand, no budget), got {pair!r}"
+                )
+            draws.append((int(k), int(b)))
         try:
-            draws = [(int(k), int(b)) for k, _, b in (p.partition(":") for p in args.regret.split(","))]
             got = regret(args.bots, args.boards, args.seed, draws)
         except ValueError as exc:
             ap.error(str(exc))

@@ -232,16 +232,9 @@ def test_the_work_bound_fixes_a_decisions_work_not_its_time() -> None:
         assert bot.stats[-1][0] >= nodes
 
 
-@pytest.mark.parametrize(
-    ("scores", "near", "searched"),
-    [((91, 60), 20, True), ((91, 60), 45, False), ((105, 60), 20, False), ((60, 101), 20, False), ((75, 40), 45, True)],
-)
-def test_near_is_where_the_end_game_board_takes_over(scores: tuple[int, int], near: int, searched: bool) -> None:
-    """``near=N``: the belief search plays for the points until a player (either) is within N points of the target,
-    then strong's play to the board (spec §5); the default is strong's own end game, 45 points
-    (121 - 91 = 30: inside 45, outside 20; 121 - 105 = 16 and 121 - 101 = 20: inside both)."""
-    rules = Rules.from_dict({"players": 2, "target": 121})
-    bot = belief.BeliefBot(rules, kt=0.5, near=near, hands=8, budget=2000)
+def _choose_the_lead(bot: Any, rules: Rules, scores: tuple[int, int]) -> None:
+    """``bot`` chooses the pone's lead of one deal (the dealer seat 0; 5 6 J Q against 4 7 9 K, starter T) at
+    ``scores``, with rng seed 1."""
     state = engine.position(
         rules,
         phase="play",
@@ -254,6 +247,19 @@ def test_near_is_where_the_end_game_board_takes_over(scores: tuple[int, int], ne
     seat = engine.to_act(state)
     assert seat is not None
     bot.choose(view(state, seat), engine.legal_moves(state), random.Random(1))
+
+
+@pytest.mark.parametrize(
+    ("scores", "near", "searched"),
+    [((91, 60), 20, True), ((91, 60), 45, False), ((105, 60), 20, False), ((60, 101), 20, False), ((75, 40), 45, True)],
+)
+def test_near_is_where_the_end_game_board_takes_over(scores: tuple[int, int], near: int, searched: bool) -> None:
+    """``near=N``: the belief search plays for the points until a player (either) is within N points of the target,
+    then strong's play to the board (spec §5); the default is strong's own end game, 45 points
+    (121 - 91 = 30: inside 45, outside 20; 121 - 105 = 16 and 121 - 101 = 20: inside both)."""
+    rules = Rules.from_dict({"players": 2, "target": 121})
+    bot = belief.BeliefBot(rules, kt=0.5, near=near, hands=8, budget=2000)
+    _choose_the_lead(bot, rules, scores)
     assert len(bot.stats) == (1 if searched else 0)
 
 
@@ -290,18 +296,7 @@ def test_the_end_game_searches_with_its_own_draws(scores: tuple[int, int], draws
     the scores differ.  The pone leads, so every four of the unseen cards (more than four) is a candidate."""
     rules = Rules.from_dict({"players": 2, "target": 121})
     bot = belief.make_belief("belief:kt=0.5:hands=4:endgame=1:ehands=0", rules)
-    state = engine.position(
-        rules,
-        phase="play",
-        dealer=0,
-        hands=[["5S", "6H", "JD", "QC"], ["4S", "7H", "9D", "KC"]],
-        crib=["AS", "2H", "3D", "8C"],
-        starter="TS",
-        scores=list(scores),
-    )
-    seat = engine.to_act(state)
-    assert seat is not None
-    bot.choose(view(state, seat), engine.legal_moves(state), random.Random(1))
+    _choose_the_lead(bot, rules, scores)
     assert len(bot.stats) == 1
     assert bot.last_search[0] == draws
 
