@@ -3,7 +3,8 @@
 Plays ``--games`` games to 121 of the bot against ``--peer`` (greedy, or ``program``: CribbageSim), the arena's
 duplicate deals of ``--seed``, in this one process, and prints the CPU time of the bot's searched play decisions
 (the bot's own ``stats``: the posterior and the search, every try of a work bound), all of them and those of the
-end game (a player within 45 points of 121, where ``endgame=1`` searches to the board), and of its discards valued
+end game (where the bot plays to the board: a player within ``near`` points of 121, 45 by default; with
+``endgame=1`` the belief search plays there, with ``ehands`` and ``ebudget``), and of its discards valued
 by the play (``discard=M``), p50 / p95 / max in milliseconds, beside item 6's goal (p95 under 250 ms on one core).
 The bot's first decision also builds its keep table (made when the bot is made, before the clock).
 
@@ -25,7 +26,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import cribbage_belief
 import cribbage_hoyleish
 from kortbord import arena
-from kortbord.bots import cribbage_board
 
 GOAL_MS = 250.0
 
@@ -62,7 +62,7 @@ def measure(bot: str, games: int, seed: int, peer: str = "greedy") -> dict[str, 
                 before = len(made_bot.stats)
                 values = own(view, *args, **kw)
                 if len(made_bot.stats) > before:  # searched: was it in the end game?
-                    near_end.append(max(view.side_scores) >= view.rules.target - cribbage_board.NEAR_END)
+                    near_end.append(made_bot._board_play(view))
                 return values
 
             made_bot.play_values = play_values  # type: ignore[method-assign,assignment]

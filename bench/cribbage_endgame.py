@@ -27,7 +27,7 @@ Usage (from the repository root)::
 ``--regret K:B,...`` measures instead, without comparing games, what the end game's work bound (``ehands=K``,
 ``ebudget=B``) costs one belief bot in its own model (:func:`regret`)::
 
-    nice -n 5 .venv/bin/python bench/cribbage_endgame.py --boards 25 --seed 11 \
+    nice -n 5 .venv/bin/python bench/cribbage_endgame.py --boards 25 --seed 11 \\
         --bots belief:learn=session:kt=0.5:hands=32:budget=12000:endgame=1 --regret 32:12000,128:48000,256:96000
 """
 
@@ -49,6 +49,7 @@ import cribbage_hoyleish
 from kortbord import arena
 from kortbord.bots import cribbage_board, cribbage_strong
 from kortbord.cribbage import engine
+from kortbord.cribbage.moves import Play
 
 TARGET = 121
 
@@ -110,6 +111,14 @@ def _spec(text: str) -> arena.BotSpec:
     return arena.BotSpec("greedy", (("variant", text),)) if text.startswith("belief") else arena.BotSpec.parse(text)
 
 
+def _board_games(start: list[Board], b: int, spec: arena.BotSpec, seed: int) -> list[tuple[EndgameConfig, int]]:
+    """Board ``b``'s two games (the seats swapped) of ``spec`` against greedy: the arena's games ``2b`` and ``2b + 1``
+    of seed ``seed`` from that board -- the board's own deals, the same for every bot."""
+    greedy = arena.BotSpec.parse("greedy")
+    config = EndgameConfig("cribbage", (spec, greedy), games=2 * len(start), seed=seed, board=start[b])
+    return [(config, 2 * b), (config, 2 * b + 1)]
+
+
 def run(bots: list[str], n_boards: int, seed: int, jobs: int, near: int = cribbage_board.NEAR_END) -> dict[str, Any]:
     """Every bot of ``bots`` against greedy from the same boards (:func:`boards` of ``n_boards`` games) and deals.
 
@@ -126,11 +135,7 @@ def run(bots: list[str], n_boards: int, seed: int, jobs: int, near: int = cribba
         cribbage_hoyleish._factory(spec, "cribbage", rules)  # a bad bot fails here, before any game
     start = boards(n_boards, seed, near)
     # board by board, every bot's two games together: a learner's memory grows alike for every bot of the run
-    jobs_list = []
-    for b, board in enumerate(start):
-        for spec in specs:
-            config = EndgameConfig("cribbage", (spec, greedy), games=2 * len(start), seed=seed, board=board)
-            jobs_list += [(config, 2 * b), (config, 2 * b + 1)]
+    jobs_list = [job for b in range(len(start)) for spec in specs for job in _board_games(start, b, spec, seed)]
     t0 = time.perf_counter()
     if jobs > 1:
         with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
@@ -156,18 +161,21 @@ def run(bots: list[str], n_boards: int, seed: int, jobs: int, near: int = cribba
     return out
 
 
-def regret(bot: str, n_boards: int, seed: int, draws: list[tuple[int, int]]) -> dict[str, Any]:
+def regret(
+    bot: str, n_boards: int, seed: int, draws: list[tuple[int, int]], near: int = cribbage_board.NEAR_END
+) -> dict[str, Any]:
     """The in-model regret of the end game's work bound: ``bot`` (a ``belief`` bot with ``endgame=1``) plays greedy
-    from :func:`boards` (each board twice, the seats swapped); at each of its end-game play decisions with a choice
-    every legal card is valued by its search given every hand of the posterior and no node budget (the exact values
-    of its own model), and each ``(ehands, ebudget)`` of ``draws`` chooses from the same position with the same rng;
-    a choice's regret is the exact best value less the exact value of the card it chose.  The game goes on with the
-    bot's own choice.
+    from :func:`boards` (each board twice, the seats swapped: :func:`run`'s games); at each of its end-game play
+    decisions with a choice of ranks every legal card is valued by its search given every hand of the posterior and
+    no node budget (the exact values of its own model), and each ``(ehands, ebudget)`` of ``draws`` chooses from the
+    same position with a copy of the same rng, as the bot's ``choose`` would (ties broken by that rng); a choice's
+    regret is the exact best value less the exact value of the card it chose.  The game goes on with the bot's own
+    choice, as in an unmeasured game (the probes read copies of the rng; the bot's ``stats`` are left as they were).
 
     Returns:
         ``{"decisions": n, "games": 2 * boards, "draws": {"K:B": {"wrong": decisions, "games_lost": regret in games
-        (the values' bonus: twice strong's WIN a game), "per_game": that per game}}, "exact_s": [CPU seconds of
-        each exact search]}``.
+        (the values' bonus: twice strong's WIN a game), "per_game": that per game}}, "played": the same for the
+        cards the bot played, "exact_s": [CPU seconds of each exact search]}``.
     Raises:
         ValueError: a bot that is not a belief bot with ``endgame=1``.
     """
@@ -175,58 +183,77 @@ def regret(bot: str, n_boards: int, seed: int, draws: list[tuple[int, int]]) -> 
 
     import cribbage_belief
 
-    greedy = arena.BotSpec.parse("greedy")
     spec = _spec(bot)
-    rules = arena.ArenaConfig("cribbage", (greedy, greedy)).make_rules()
+    rules = arena.ArenaConfig("cribbage", (spec, spec)).make_rules()
     probe = cribbage_hoyleish._factory(spec, "cribbage", rules)
     if not (isinstance(probe, cribbage_belief.BeliefBot) and probe.endgame):
         raise ValueError(f"regret needs a belief bot with endgame=1, got {bot!r}")
-    rows: list[tuple[float, list[float]]] = []
+    rows: list[tuple[float, list[float], list[float]]] = []  # CPU, regret of each bound, exact values
+    played: list[float] = []
 
     def factory(s: arena.BotSpec, game: str, r: Any) -> Any:
         made = cribbage_hoyleish._factory(s, game, r)
-        if isinstance(made, cribbage_belief.BeliefBot):
-            own = made.play_values
+        if not isinstance(made, cribbage_belief.BeliefBot):
+            return made
+        own, own_choose = made.play_values, made.choose
 
-            def play_values(view: Any, legal: Any, rng: random.Random, *args: Any, **kw: Any) -> list[float]:
-                if len(legal) > 1 and made._board_play(view):
-                    state, bound = rng.getstate(), (made.ehands, made.ebudget)
+        def play_values(view: Any, legal: Any, rng: random.Random, *args: Any, **kw: Any) -> list[float]:
+            ranks = {m.card.rank for m in legal if isinstance(m, Play)}
+            if len(ranks) > 1 and made._board_play(view):
+                state, bound, n_stats = rng.getstate(), (made.ehands, made.ebudget), len(made.stats)
+                try:
                     made.ehands, made.ebudget = 0, 0
                     t0 = time.process_time()
                     exact = own(view, legal, random.Random(0), *args, **kw)
                     spent = time.process_time() - t0
+                    searched = len(made.stats) > n_stats  # else strong's search (no hand explains the play)
                     lost = []
                     for k, budget in draws:
                         made.ehands, made.ebudget = k, budget
                         again = random.Random()
                         again.setstate(state)
                         values = own(view, legal, again, *args, **kw)
-                        pick = max(range(len(legal)), key=values.__getitem__)
+                        pick = legal.index(cribbage_strong._pick(legal, values, again))
                         lost.append(max(exact) - exact[pick])
+                finally:
                     made.ehands, made.ebudget = bound
-                    rows.append((spent, lost))
-                return own(view, legal, rng, *args, **kw)
+                    del made.stats[n_stats:]
+                if searched:
+                    rows.append((spent, lost, exact))
+            return own(view, legal, rng, *args, **kw)
 
-            made.play_values = play_values  # type: ignore[method-assign,assignment]
+        def choose(view: Any, legal: Any, rng: random.Random) -> Any:
+            n_rows = len(rows)
+            move = own_choose(view, legal, rng)
+            if len(rows) > n_rows:  # a measured decision: the card played, charged as the bounds are
+                exact = rows[-1][2]
+                played.append(max(exact) - exact[list(legal).index(move)])
+            return move
+
+        made.play_values = play_values  # type: ignore[method-assign,assignment]
+        made.choose = choose  # type: ignore[method-assign]
         return made
 
-    start = boards(n_boards, seed)
-    for board in start:
-        config = EndgameConfig("cribbage", (spec, greedy), games=2 * len(start), seed=seed, board=board)
-        for i in (0, 1):
-            record = arena.play_game(config, i, factory=factory)
+    start = boards(n_boards, seed, near)
+    for b in range(len(start)):
+        for config, index in _board_games(start, b, spec, seed):
+            record = arena.play_game(config, index, factory=factory)
             if record.error:
                 raise RuntimeError(record.error)
     games = 2 * len(start)
     bonus = 2 * cribbage_strong.WIN
-    out: dict[str, Any] = {"decisions": len(rows), "games": games, "draws": {}, "exact_s": [t for t, _ in rows]}
-    for j, (k, budget) in enumerate(draws):
-        lost = [r[1][j] for r in rows]
-        out["draws"][f"{k}:{budget}"] = {
+
+    def charged(lost: list[float]) -> dict[str, Any]:
+        return {
             "wrong": sum(1 for x in lost if x > 1e-9),
             "games_lost": sum(lost) / bonus,
             "per_game": sum(lost) / bonus / games if games else 0.0,
         }
+
+    out: dict[str, Any] = {"decisions": len(rows), "games": games, "draws": {}, "exact_s": [t for t, _, _ in rows]}
+    for j, (k, budget) in enumerate(draws):
+        out["draws"][f"{k}:{budget}"] = charged([r[1][j] for r in rows])
+    out["played"] = charged(played)
     return out
 
 
@@ -241,7 +268,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--regret",
         help="ehands:ebudget pairs, comma-separated: the in-model regret of each end-game work bound for the one bot "
-        "of --bots (:func:`regret`; one process)",
+        "of --bots (:func:`regret`; one process: --jobs is not used)",
     )
     args = ap.parse_args(argv)
     if args.boards < 1 or args.jobs < 1:
@@ -252,13 +279,13 @@ def main(argv: list[str] | None = None) -> int:
         draws = []
         for pair in args.regret.split(","):
             k, colon, b = pair.partition(":")
-            if not (colon and k.isdigit() and b.isdigit()):
+            if not (colon and k.isdecimal() and b.isdecimal()):
                 ap.error(
                     f"--regret takes ehands:ebudget pairs of whole numbers (0: every hand, no budget), got {pair!r}"
                 )
             draws.append((int(k), int(b)))
         try:
-            got = regret(args.bots, args.boards, args.seed, draws)
+            got = regret(args.bots, args.boards, args.seed, draws, args.near)
         except ValueError as exc:
             ap.error(str(exc))
         times = sorted(got["exact_s"]) or [0.0]
@@ -271,6 +298,8 @@ def main(argv: list[str] | None = None) -> int:
                 f"  ehands:ebudget {key}: {r['wrong']} choices not the exact best, {r['games_lost']:.3f} games lost "
                 f"in all, {r['per_game']:.2%} of a game per game"
             )
+        r = got["played"]
+        print(f"  the cards played: {r['wrong']} not the exact best, {r['per_game']:.2%} of a game per game")
         print(f"  the exact searches: p50 {times[len(times) // 2]:.2f} s, max {times[-1]:.2f} s CPU")
         if args.json:
             Path(args.json).write_text(json.dumps(got, indent=1) + "\n", encoding="utf-8")

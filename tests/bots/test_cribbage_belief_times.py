@@ -14,7 +14,6 @@ def test_the_searched_plays_and_the_end_games_among_them_are_timed() -> None:
     plays, end = out["plays"], out["end_game"]
     assert plays["n"] > 0 and 0 < end["n"] < plays["n"]
     assert 0 < plays["p50"] <= plays["p95"] <= plays["max"]
-    assert end["max"] <= plays["max"]
     assert out["discards"]["n"] == 0  # strong's discard: nothing searched
 
 

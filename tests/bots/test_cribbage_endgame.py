@@ -62,16 +62,26 @@ def test_the_boards_are_those_of_distinct_deals() -> None:
     assert len(set(found)) == len(found)
 
 
-def test_the_exact_search_has_no_regret_and_draws_some_or_none() -> None:
+def test_the_exact_search_has_no_regret_and_the_bots_own_bound_is_its_play() -> None:
     """``regret``: a work bound of every hand and no budget (``0:0``) chooses as the exact search does -- no regret;
-    a bound of one draw loses a share of a game from 0 up (never below the exact best); the end game's decisions
-    counted are those with a choice."""
-    bot = "belief:learn=game:kt=0.5:hands=8:budget=4000:endgame=1"
-    got = endgame.regret(bot, 1, seed=2, draws=[(0, 0), (1, 0)])
-    assert got["games"] == 2 * len(endgame.boards(1, 2)) and got["decisions"] > 0
+    the bot's own bound (``8:4000``), probed on a copy of its rng, is charged exactly what the cards it played are
+    (so the probes neither change its choices nor miss them); the games are :func:`run`'s, two a board."""
+    bot = "belief:learn=game:kt=0.5:hands=8:budget=4000:endgame=1:ehands=8:ebudget=4000"
+    got = endgame.regret(bot, 2, seed=2, draws=[(0, 0), (8, 4000)])
+    assert got["games"] == 2 * len(endgame.boards(2, 2)) and got["decisions"] > 0
     assert got["draws"]["0:0"] == {"wrong": 0, "games_lost": 0.0, "per_game": 0.0}
-    assert got["draws"]["1:0"]["games_lost"] >= 0.0
+    assert got["draws"]["8:4000"] == got["played"]
     assert len(got["exact_s"]) == got["decisions"]
+
+
+def test_each_board_has_its_own_deals() -> None:
+    """A board's two games are the arena's games 2b and 2b + 1 (one block: the seats swapped on the same deals), so
+    two boards never share their deals."""
+    start = endgame.boards(3, 1)
+    spec = arena.BotSpec.parse("greedy")
+    games = [endgame._board_games(start, b, spec, 1) for b in range(len(start))]
+    assert [[i for _, i in g] for g in games] == [[2 * b, 2 * b + 1] for b in range(len(start))]
+    assert all(c.board == start[b] for b, g in enumerate(games) for c, _ in g)
 
 
 @pytest.mark.parametrize("bot", ["greedy", "belief:kt=0.5:hands=8"])
