@@ -348,8 +348,9 @@ CARD = r"(?:[A2-9TJQK][SHDC])"
 
 
 def mulle_click_move(page: Any, move: str, before_play: Callable[[str], None] | None = None) -> None:
-    """Play ``move`` the way a person does: its hand card, its table cards and builds, then the move button
-    (``before_play`` runs with the button's selector once the cards are chosen)."""
+    """Play ``move`` the way a person does: its hand card, its table cards and builds (a build by its cards: a long
+    list of moves may lie over the builds' tags below their cards, never over a card -- mulle.ts ``fitActions``),
+    then the move button (``before_play`` runs with the button's selector once the cards are chosen)."""
     card = move.split()[1].split("+")[0]
     if page.locator(f".hand-card.chosen[data-code='{card}']").count() == 0:
         page.click(f".hand-card[data-code='{card}']")
@@ -362,7 +363,7 @@ def mulle_click_move(page: Any, move: str, before_play: Callable[[str], None] | 
     for c in loose:
         page.click(f".table-card[data-code='{c}']:not(.chosen)")
     for b in re.findall(r"\[(\w+)\]", move):
-        page.click(f".build[data-build='{b}']")
+        page.click(f".build[data-build='{b}'] .fan")
     if before_play is not None:
         before_play(f".move.legal[data-move='{move}']")
     page.click(f".move.legal[data-move='{move}']")

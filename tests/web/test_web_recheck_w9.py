@@ -46,7 +46,7 @@ from drivers import (
     wait_mine_or_over,
     wait_next_state,
 )
-from web_layout import VIEWPORTS, at_rest, fits_one_screen, nothing_moved, regions
+from web_layout import VIEWPORTS, ask_hint, at_rest, fits_one_screen, nothing_moved, regions
 
 __all__ = ["browser", "seeded_server", "server"]  # fixtures used by name
 
@@ -176,11 +176,7 @@ def test_phone_hint_covers_no_aid(server: str, browser: Any, lang: str) -> None:
         close_modals(page)
         data = root_data(page, ".mulle")
         page.wait_for_selector("#aid-pile:not(.stale)")
-        at_rest(page)
-        frame = regions(page)
-        page.tap("#hint-btn")
-        page.wait_for_selector("#hint-play")
-        at_rest(page)
+        frame = ask_hint(page, tap=True)
         problems = page.evaluate(_HINT)
         if turn == 0:
             _keep(page, f"w9-phone-hint-{lang}-390x844")

@@ -162,3 +162,14 @@ def nothing_moved(page: Any, before: dict[str, Any]) -> None:
     after = regions(page)
     moved = {k: (before[k], after[k]) for k in before if before[k] != after[k]}
     assert not moved, f"choosing cards moved: {moved}"
+
+
+def ask_hint(page: Any, tap: bool = False) -> dict[str, Any]:
+    """The table at rest, its regions (:func:`regions`) read, then the Hint button pressed (tapped on a touch
+    screen) and the hint waited for, at rest; returns the regions from before, for :func:`nothing_moved`."""
+    at_rest(page)
+    before = regions(page)
+    (page.tap if tap else page.click)("#hint-btn")
+    page.wait_for_selector("#hint-play")
+    at_rest(page)
+    return before

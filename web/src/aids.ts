@@ -55,8 +55,11 @@ export class Aids {
   private reviewAsked = false;
 
   private unsubscribe: () => void;
+  /** A new width (a window resized, a phone turned) fits the open hint again. */
+  private onResize = (): void => this.fit();
 
   constructor(private host: AidHost) {
+    window.addEventListener("resize", this.onResize);
     // A changed setting shows or hides the aids at once (and asks for numbers an aid now needs).
     this.unsubscribe = onSettings(() => {
       this.request();
@@ -76,6 +79,7 @@ export class Aids {
   }
 
   destroy(): void {
+    window.removeEventListener("resize", this.onResize);
     this.observer?.disconnect();
     this.unsubscribe();
   }
@@ -228,12 +232,46 @@ export class Aids {
           h("button", { class: "ghost small hint-close", id: "hint-close", "aria-label": aw("ui.hintClose"), title: aw("ui.hintClose"), onclick: () => this.closeHint() }, "×"),
         ),
       );
-      if (m.game === "cribbage" && PHONE.matches) requestAnimationFrame(() => this.placeHint());
-      if (m.game === "mulle" && PHONE.matches) this.fitHint();
+      this.fit();
     }
     if (this.allowed && m.game === "cribbage" && aidOn("advisor") && this.advice?.discards && this.myTurn()) this.el.append(this.advisor());
     clear(this.reviewEl);
     if (m.status === "over" && this.reviewAsked && aidOn("review")) this.reviewEl.append(this.reviewPanel());
+  }
+
+  /** The open hint fitted to its place for the screen's width and the game: a phone's (placeHint, fitHint) or a
+   * wide screen's two-line slot (fitSlot). */
+  private fit(): void {
+    const m = this.host.state();
+    const hint = this.el.querySelector<HTMLElement>("#hint");
+    if (!m || !hint) return;
+    // what the other width's fitting left (a phone turned, a window resized)
+    hint.classList.remove("fit1", "fit2", "slot1", "slot2", "spill", "on-felt");
+    hint.style.top = hint.style.marginBottom = "";
+    if (!PHONE.matches) this.fitSlot();
+    else if (m.game === "cribbage") requestAnimationFrame(() => this.placeHint());
+    else this.fitHint();
+  }
+
+  /** A wide screen: the hint's column of the aids' line is two lines high (aids.css) whether a hint shows or not,
+   * so asking moves nothing.  A hint whose words need more (a build with three packets, say, in Swedish: seen in
+   * CI as three lines clamped to two at 1280x800) is set in smaller type (slot1: two lines; slot2: three) and, if
+   * still longer, opens down over what lies below its column (spill, the slot's height kept by a negative margin)
+   * instead of being cut. */
+  private fitSlot(): void {
+    const hint = this.el.querySelector<HTMLElement>("#hint");
+    const text = hint?.querySelector<HTMLElement>(".hint-text");
+    if (!hint || !text) return;
+    const cut = (): boolean => text.scrollHeight > text.clientHeight + 1 || text.scrollWidth > text.clientWidth + 1;
+    for (const cls of ["slot1", "slot2"]) {
+      if (!cut()) return;
+      hint.classList.remove("slot1", "slot2");
+      hint.classList.add(cls);
+    }
+    if (!cut()) return;
+    const slot = hint.getBoundingClientRect().height;
+    hint.classList.add("spill");
+    hint.style.marginBottom = `${slot - hint.getBoundingClientRect().height}px`;
   }
 
   /** A phone at the Mulle table: the hint lies in the band at the foot of the aids' room (aids.css), which holds
