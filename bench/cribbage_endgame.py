@@ -161,34 +161,27 @@ def run(bots: list[str], n_boards: int, seed: int, jobs: int, near: int = cribba
     return out
 
 
-def regret(
-    bot: str, n_boards: int, seed: int, draws: list[tuple[int, int]], near: int = cribbage_board.NEAR_END
-) -> dict[str, Any]:
-    """The in-model regret of the end game's work bound: ``bot`` (a ``belief`` bot with ``endgame=1``) plays greedy
-    from :func:`boards` (each board twice, the seats swapped: :func:`run`'s games); at each of its end-game play
-    decisions with a choice of ranks every legal card is valued by its search given every hand of the posterior and
-    no node budget (the exact values of its own model), and each ``(ehands, ebudget)`` of ``draws`` chooses from the
-    same position with a copy of the same rng, as the bot's ``choose`` would (ties broken by that rng); a choice's
-    regret is the exact best value less the exact value of the card it chose.  The game goes on with the bot's own
-    choice, as in an unmeasured game (the probes read copies of the rng; the bot's ``stats`` are left as they were).
+def probing_factory(
+    draws: list[tuple[int, int]], attrs: tuple[str, str], applies: Any
+) -> tuple[Any, list[tuple[float, list[float], list[float]]], list[float]]:
+    """An arena bot factory whose belief bots are probed at each play decision with a choice of ranks where
+    ``applies(bot, view)``: every legal card valued by the bot's search given every hand of the posterior and no
+    node budget (the work bound's two attributes ``attrs``, ``("ehands", "ebudget")`` or ``("hands", "budget")``,
+    set to 0: the exact values of its own model), and each ``(draws, budget)`` of ``draws`` choosing from the same
+    position with a copy of the same rng, as the bot's ``choose`` would (ties broken by that rng).  The game goes
+    on with the bot's own choice, as in an unmeasured game (the probes read copies of the rng; the bot's ``stats``
+    are left as they were).
 
     Returns:
-        ``{"decisions": n, "games": 2 * boards, "draws": {"K:B": {"wrong": decisions, "games_lost": regret in games
-        (the values' bonus: twice strong's WIN a game), "per_game": that per game}}, "played": the same for the
-        cards the bot played, "exact_s": [CPU seconds of each exact search]}``.
-    Raises:
-        ValueError: a bot that is not a belief bot with ``endgame=1``.
+        ``(factory, rows, played)``: ``rows`` gets, per probed decision the belief search made, ``(CPU seconds of
+        the exact search, [regret of each bound], exact values)`` (a regret: the exact best value less the exact
+        value of the card chosen); ``played`` the regret of the card the bot played there.
     """
     import random
 
     import cribbage_belief
 
-    spec = _spec(bot)
-    rules = arena.ArenaConfig("cribbage", (spec, spec)).make_rules()
-    probe = cribbage_hoyleish._factory(spec, "cribbage", rules)
-    if not (isinstance(probe, cribbage_belief.BeliefBot) and probe.endgame):
-        raise ValueError(f"regret needs a belief bot with endgame=1, got {bot!r}")
-    rows: list[tuple[float, list[float], list[float]]] = []  # CPU, regret of each bound, exact values
+    rows: list[tuple[float, list[float], list[float]]] = []
     played: list[float] = []
 
     def factory(s: arena.BotSpec, game: str, r: Any) -> Any:
@@ -199,24 +192,28 @@ def regret(
 
         def play_values(view: Any, legal: Any, rng: random.Random, *args: Any, **kw: Any) -> list[float]:
             ranks = {m.card.rank for m in legal if isinstance(m, Play)}
-            if len(ranks) > 1 and made._board_play(view):
-                state, bound, n_stats = rng.getstate(), (made.ehands, made.ebudget), len(made.stats)
+            if len(ranks) > 1 and applies(made, view):
+                state, n_stats = rng.getstate(), len(made.stats)
+                bound = tuple(getattr(made, a) for a in attrs)
                 try:
-                    made.ehands, made.ebudget = 0, 0
+                    for a in attrs:
+                        setattr(made, a, 0)
                     t0 = time.process_time()
                     exact = own(view, legal, random.Random(0), *args, **kw)
                     spent = time.process_time() - t0
                     searched = len(made.stats) > n_stats  # else strong's search (no hand explains the play)
                     lost = []
                     for k, budget in draws:
-                        made.ehands, made.ebudget = k, budget
+                        setattr(made, attrs[0], k)
+                        setattr(made, attrs[1], budget)
                         again = random.Random()
                         again.setstate(state)
                         values = own(view, legal, again, *args, **kw)
                         pick = legal.index(cribbage_strong._pick(legal, values, again))
                         lost.append(max(exact) - exact[pick])
                 finally:
-                    made.ehands, made.ebudget = bound
+                    for a, v in zip(attrs, bound, strict=True):
+                        setattr(made, a, v)
                     del made.stats[n_stats:]
                 if searched:
                     rows.append((spent, lost, exact))
@@ -234,6 +231,32 @@ def regret(
         made.choose = choose  # type: ignore[method-assign]
         return made
 
+    return factory, rows, played
+
+
+def regret(
+    bot: str, n_boards: int, seed: int, draws: list[tuple[int, int]], near: int = cribbage_board.NEAR_END
+) -> dict[str, Any]:
+    """The in-model regret of the end game's work bound: ``bot`` (a ``belief`` bot with ``endgame=1``) plays greedy
+    from :func:`boards` (each board twice, the seats swapped: :func:`run`'s games); at each of its end-game play
+    decisions with a choice of ranks each ``(ehands, ebudget)`` of ``draws`` is charged against the exact values of
+    the bot's own model (:func:`probing_factory`).
+
+    Returns:
+        ``{"decisions": n, "games": 2 * boards, "draws": {"K:B": {"wrong": decisions, "games_lost": regret in games
+        (the values' bonus: twice strong's WIN a game), "per_game": that per game}}, "played": the same for the
+        cards the bot played, "exact_s": [CPU seconds of each exact search]}``.
+    Raises:
+        ValueError: a bot that is not a belief bot with ``endgame=1``.
+    """
+    import cribbage_belief
+
+    spec = _spec(bot)
+    rules = arena.ArenaConfig("cribbage", (spec, spec)).make_rules()
+    probe = cribbage_hoyleish._factory(spec, "cribbage", rules)
+    if not (isinstance(probe, cribbage_belief.BeliefBot) and probe.endgame):
+        raise ValueError(f"regret needs a belief bot with endgame=1, got {bot!r}")
+    factory, rows, played = probing_factory(draws, ("ehands", "ebudget"), lambda made, view: made._board_play(view))
     start = boards(n_boards, seed, near)
     for b in range(len(start)):
         for config, index in _board_games(start, b, spec, seed):
