@@ -234,6 +234,22 @@ def probing_factory(
     return factory, rows, played
 
 
+def parse_bounds(text: str, flag: str, names: str) -> list[tuple[int, int]]:
+    """``K:B,...`` (a work bound's draws and node budget, whole numbers; 0: every hand, no budget) as pairs.
+
+    Raises:
+        ValueError: a part that is not two whole numbers joined by a colon (the message names ``flag`` and the
+            pair's ``names``).
+    """
+    out = []
+    for pair in text.split(","):
+        k, colon, b = pair.partition(":")
+        if not (colon and k.isdecimal() and b.isdecimal()):
+            raise ValueError(f"{flag} takes {names} pairs of whole numbers (0: every hand, no budget), got {pair!r}")
+        out.append((int(k), int(b)))
+    return out
+
+
 def regret(
     bot: str, n_boards: int, seed: int, draws: list[tuple[int, int]], near: int = cribbage_board.NEAR_END
 ) -> dict[str, Any]:
@@ -299,15 +315,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.regret is not None:
         if "," in args.bots:
             ap.error("--regret measures one bot: give one in --bots")
-        draws = []
-        for pair in args.regret.split(","):
-            k, colon, b = pair.partition(":")
-            if not (colon and k.isdecimal() and b.isdecimal()):
-                ap.error(
-                    f"--regret takes ehands:ebudget pairs of whole numbers (0: every hand, no budget), got {pair!r}"
-                )
-            draws.append((int(k), int(b)))
         try:
+            draws = parse_bounds(args.regret, "--regret", "ehands:ebudget")
             got = regret(args.bots, args.boards, args.seed, draws, args.near)
         except ValueError as exc:
             ap.error(str(exc))

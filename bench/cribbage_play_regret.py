@@ -115,13 +115,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--draws", required=True, help="hands:budget pairs, comma-separated (each bound charged)")
     ap.add_argument("--json", help="write the figures here")
     args = ap.parse_args(argv)
-    draws = []
-    for pair in args.draws.split(","):
-        k, colon, b = pair.partition(":")
-        if not (colon and k.isdecimal() and b.isdecimal()):
-            ap.error(f"--draws takes hands:budget pairs of whole numbers (0: every hand, no budget), got {pair!r}")
-        draws.append((int(k), int(b)))
     try:
+        draws = cribbage_endgame.parse_bounds(args.draws, "--draws", "hands:budget")
         got = play_regret(args.bot, args.games, args.seed, draws)
     except ValueError as exc:
         ap.error(str(exc))
