@@ -12,7 +12,8 @@ points (spec §2.4 pegging, own minus the other's):
   search given every hand of the posterior and no budget -- the exact values of its own model -- and each bound of
   ``--draws`` chooses from the same position with a copy of the bot's rng (``cribbage_endgame.probing_factory``);
 * a choice's regret is the exact best value less the exact value of the card it chose (pegging points); the
-  figures are per deal the bot played, so they compare with a bot's points per deal against greedy.
+  figures are per deal the bot played (each game's last deal, cut short at 121, among them: a little more than the
+  arena's complete deals), to set beside a bot's points per deal against greedy.
 
 The regret is in the bot's model (its posterior and its model of the other player), not in games won: it says
 where more draws could pay, not that they do.
@@ -27,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from pathlib import Path
 from typing import Any
@@ -47,10 +47,11 @@ def play_regret(bot: str, games: int, seed: int, draws: list[tuple[int, int]]) -
     Returns:
         ``{"games", "deals": deals the bot played, "decisions": probed decisions, "draws": {"K:B": {"wrong":
         decisions not the exact best, "points": regret in all (pegging points), "per_deal": points per deal,
-        "per_deal_ci95": normal 95% interval over games}}, "played": the same for the cards the bot played,
+        "per_deal_ci95": the arena's cluster-robust 95% interval, a game a cluster; None from one game}}, "played": the same for the cards the bot played,
         "exact_s": [CPU seconds of each exact search]}``.
     Raises:
         ValueError: ``games`` under 1, or a bot that is not a belief bot.
+        RuntimeError: a game that ended in a bot's error.
     """
     import cribbage_belief
 
@@ -75,23 +76,19 @@ def play_regret(bot: str, games: int, seed: int, draws: list[tuple[int, int]]) -
     deals = sum(d for d, _, _ in per_game)
 
     def charged(lost: list[float], index: int) -> dict[str, Any]:
-        # a game's regret in points over its deals; the interval over games (a game's decisions share its learner)
-        xs, ns = [], []
+        # a game's regret (points) over its deals, the game one cluster (its decisions share its learner): the
+        # arena's cluster-robust interval of the mean a deal, no interval from one game
+        clusters = []
         for g, (d, r0, p0) in enumerate(per_game):
             r1 = per_game[g + 1][1 + index] if g + 1 < len(per_game) else bounds[index]
-            xs.append(sum(lost[(r0, p0)[index] : r1]))
-            ns.append(d)
-        total = sum(xs)
-        mean = total / deals if deals else 0.0
-        # ratio estimator's interval: residuals of each game's sum from mean * its deals
-        res = [x - mean * n for x, n in zip(xs, ns, strict=True)]
-        var = sum(r * r for r in res) * len(xs) / max(1, len(xs) - 1) / deals**2 if deals else 0.0
-        half = 1.96 * math.sqrt(var)
+            x = sum(lost[(r0, p0)[index] : r1])
+            clusters.append([x] + [0.0] * (d - 1) if d else [])
+        ci = arena.cluster_mean_ci(clusters)
         return {
             "wrong": sum(1 for x in lost if x > 1e-9),
-            "points": total,
-            "per_deal": mean,
-            "per_deal_ci95": [mean - half, mean + half],
+            "points": sum(lost),
+            "per_deal": ci["mean"] or 0.0,
+            "per_deal_ci95": ci["ci95"],
         }
 
     out: dict[str, Any] = {
@@ -126,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
         f"greedy (seed {args.seed}), {got['deals']} deals, {got['decisions']} decisions with a choice"
     )
     for key, r in [*got["draws"].items(), ("played", got["played"])]:
-        lo, hi = r["per_deal_ci95"]
+        lo, hi = r["per_deal_ci95"] or (float("nan"), float("nan"))
         name = "the cards played" if key == "played" else f"hands:budget {key}"
         print(
             f"  {name}: {r['wrong']} choices not the exact best, {r['points']:.2f} points in all, "

@@ -18,9 +18,22 @@ def test_the_exact_search_has_no_regret_and_the_bots_own_bound_is_its_play() -> 
     got = regret.play_regret(bot, 1, seed=3, draws=[(0, 0), (8, 4000)])
     assert got["games"] == 1 and got["deals"] > 0 and got["decisions"] > 0
     exact = got["draws"]["0:0"]
-    assert exact["wrong"] == 0 and exact["points"] == 0.0 and exact["per_deal_ci95"] == [0.0, 0.0]
+    assert exact["wrong"] == 0 and exact["points"] == 0.0 and exact["per_deal"] == 0.0
+    assert exact["per_deal_ci95"] is None  # one game, one cluster: no interval
     assert got["draws"]["8:4000"] == got["played"]
     assert len(got["exact_s"]) == got["decisions"]
+
+
+def test_the_regret_a_deal_is_each_games_sum_over_all_deals() -> None:
+    """Two games: a bound's regret a deal, summed game by game, is its charges over all decisions divided by both
+    games' deals (each decision in exactly one game's share), with an interval over the two games that holds it."""
+    bot = "belief:learn=game:kt=0.5:hands=4:budget=2000"
+    got = regret.play_regret(bot, 2, seed=4, draws=[(4, 2000)])
+    r = got["draws"]["4:2000"]
+    assert r == got["played"] and r["wrong"] > 0  # four draws miss the exact best somewhere in two games
+    assert r["per_deal"] == pytest.approx(r["points"] / got["deals"])
+    lo, hi = r["per_deal_ci95"]
+    assert lo <= r["per_deal"] <= hi
 
 
 @pytest.mark.parametrize("bot", ["greedy", "strong"])
