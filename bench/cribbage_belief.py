@@ -47,50 +47,51 @@ import math
 import random
 import time
 from collections import Counter
-from collections.abc import Callable
 from functools import cache
-from itertools import combinations_with_replacement
 from typing import Any
 
-from kortbord.bots import cribbage_board, cribbage_simple, cribbage_strong
-from kortbord.cards import Card
-from kortbord.cribbage.moves import Play
-from kortbord.cribbage.scoring import (
-    _fifteen_groups,
-    _pair_groups,
-    _rank_points,
-    _run_groups,
-    score_play,
-    show_total,
+from kortbord.bots import cribbage_simple, cribbage_strong
+from kortbord.bots.cribbage_expert import (  # the level's code; this bench adds told models and other keeps
+    _ALL4,
+    VAL,
+    BeliefSearch,
+    BoardEnd,
+    Decision,
+    Hand,
+    LearntModel,
+    Model,
+    OverBudget,
+    PlayReader,
+    _board_end,
+    _cards,
+    _ratios,
+    decisions_seen,
+    features,
+    keep_table,
+    lay_points,
 )
+from kortbord.bots.cribbage_expert import BeliefBot as _BeliefPlay
+from kortbord.bots.cribbage_expert import Posterior as _Posterior
+from kortbord.cards import Card
+from kortbord.cribbage.scoring import _fifteen_groups, _pair_groups, _rank_points, _run_groups
 from kortbord.cribbage.view import View
 
-#: a card's value in the count, by rank (1 = ace .. 13 = king)
-VAL = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
+__all__ = [
+    "VAL",
+    "BeliefSearch",
+    "BoardEnd",
+    "Decision",
+    "LearntModel",
+    "OverBudget",
+    "_board_end",
+    "decisions_seen",
+    "features",
+    "keep_table",
+    "lay_points",
+]
+
 #: the counts the program's rule tries to leave, in its order, when it holds the answer to make 15
 _FIFTEEN_SETUPS = (8, 7, 9, 6, 11, 12, 13, 14, 10, 5)
-Hand = tuple[int, ...]
-
-
-def _cards(*groups: Hand) -> list[list[Card]]:
-    """Cards of the ranks of each group, the suits told apart across all of them (ranks are all the play reads)."""
-    used = [0] * 14
-    out = []
-    for ranks in groups:
-        cards = []
-        for r in ranks:
-            cards.append(Card((r - 1) * 4 + used[r]))
-            used[r] += 1
-        out.append(cards)
-    return out
-
-
-@cache
-def lay_points(seq: Hand, r: int) -> int:
-    """The points (spec §2.4 step 3: 15, 31, pairs, runs; no go) for laying a card of rank ``r`` on a count of the
-    ranks ``seq``: the engine's :func:`~kortbord.cribbage.scoring.score_play`, memoised on ranks."""
-    (cards,) = _cards((*seq, r))
-    return score_play(cards).points
 
 
 @cache
@@ -133,17 +134,6 @@ def rule_rank(hand: Hand, seq: Hand, count: int) -> int | None:
             if count + vals[i] <= 31 and count + vals[i] not in avoid:
                 return hand[i]
     return max(legal)
-
-
-def _remove(hand: Hand, r: int) -> Hand:
-    """``hand`` without one card of rank ``r``."""
-    i = hand.index(r)
-    return hand[:i] + hand[i + 1 :]
-
-
-#: an opponent model: (its hand, the count's ranks, the count, the ranks it has seen laid or turned (counts by rank,
-#: 14 long), the cards the searcher holds, the searcher said go in this count) -> ((rank or None for a go, chance), ...)
-Model = Callable[[Hand, Hand, int, tuple[int, ...], int, bool], tuple[tuple[int | None, float], ...]]
 
 
 def book_model(hand: Hand, seq: Hand, count: int, seen: tuple[int, ...], n: int, passed: bool) -> Any:
@@ -240,255 +230,6 @@ def _hoyle_choice(hand: Hand, seq: Hand, count: int, others_hold: bool) -> Any:
 MODELS: dict[str, Model] = {"book": book_model, "greedy": greedy_model, "any": any_model, "hoyle": hoyle_model}
 
 
-class OverBudget(Exception):
-    """A :class:`BeliefSearch` reached its node budget."""
-
-
-class BeliefSearch:
-    """Expectimax of the rest of the play over the opponent's possible (hand, model) pairs; values: this player's
-    pegging points minus the opponent's -- and, given a :class:`BoardEnd` (``end``), plus strong's bonus for
-    winning the game times twice the chance of winning less one (playing to the board, spec §5)."""
-
-    def __init__(self, models: list[Model] | Model, budget: int = 0, end: BoardEnd | None = None) -> None:
-        self.models = models if isinstance(models, list) else [models]
-        self.nodes = 0
-        #: the most nodes a search may visit (0: no bound); past it the search raises :class:`OverBudget`
-        self.budget = budget
-        self.end = end
-        self._cache: dict[Any, Any] = {}
-
-    def root(
-        self,
-        us: Hand,
-        cands: list[tuple[Any, float]],
-        seq: Hand,
-        count: int,
-        seen: tuple[int, ...] = (0,) * 14,
-        passed: bool = False,
-    ) -> dict[int, float]:
-        """The value of each legal rank of ours (normalised by the candidates' weight).  ``cands``: ``(hand, w)``
-        for the first model, or ``((hand, model index), w)``; ``seen``: ranks laid this deal and the starter, by
-        rank; ``passed``: this player said go in the count (it is then not its turn: unused at the root)."""
-        cands = [(c if c and isinstance(c[0], tuple) else (c, 0), w) for c, w in cands]
-        total = sum(w for _, w in cands)
-        out = {}
-        for r in sorted(set(us)):
-            if count + VAL[r] > 31:
-                continue
-            out[r] = self._lay_ours(us, cands, seq, count, r, total, seen, 0, 0) / total
-        return out
-
-    def _lay_ours(self, us, cands, seq, count, r, total, seen, pm, po):  # type: ignore[no-untyped-def]
-        pm += lay_points(seq, r)
-        end = self.end
-        if end is not None and pm >= end.need_me:
-            return total * (pm - po + end.win)
-        nseq, ncount = (*seq, r), count + VAL[r]
-        if ncount == 31:
-            nseq, ncount = (), 0
-        seen = (*seen[:r], seen[r] + 1, *seen[r + 1 :])
-        return self._f(_remove(us, r), cands, nseq, ncount, 1, 0, seen, False, pm, po)
-
-    def _reset(self, us, cands, count, last, seen, pm, po):  # type: ignore[no-untyped-def]
-        total = sum(w for _, w in cands)
-        if count > 0:  # the go point: the last card laid in a count that ends under 31
-            if last == 0:
-                pm += 1
-            else:
-                po += 1
-            end = self.end
-            if end is not None and (pm >= end.need_me or po >= end.need_opp):
-                return total * (pm - po + (end.win if pm >= end.need_me else -end.win))
-        if not us and not cands[0][0][0]:
-            return total * (pm - po if self.end is None else self.end.value(pm, po, seen))
-        return self._f(us, cands, (), 0, 1 - last, last, seen, False, pm, po)
-
-    def _f(self, us, cands, seq, count, mover, last, seen, passed, pm, po):  # type: ignore[no-untyped-def]
-        self.nodes += 1
-        if self.nodes > self.budget > 0:
-            raise OverBudget
-        if mover == 0:
-            legal = sorted({r for r in us if count + VAL[r] <= 31})
-            if legal:
-                total = sum(w for _, w in cands)
-                if len(legal) == 1:
-                    return self._lay_ours(us, cands, seq, count, legal[0], total, seen, pm, po)
-                return max(self._lay_ours(us, cands, seq, count, r, total, seen, pm, po) for r in legal)
-            room = 31 - count
-            can = [(c, w) for c, w in cands if c[0] and VAL[c[0][0]] <= room]
-            cant = [(c, w) for c, w in cands if not (c[0] and VAL[c[0][0]] <= room)]
-            s = 0.0
-            if can:  # this player says go
-                s += self._f(us, can, seq, count, 1, last, seen, True, pm, po)
-            if cant:
-                s += self._reset(us, cant, count, last, seen, pm, po)
-            return s
-        groups: dict[int | None, list[tuple[Any, float]]] = {}
-        models = self.models
-        n = len(us)
-        said = passed or not us
-        cache = self._cache
-        for (h, t), w in cands:
-            key = (t, h, seq, count, seen, n, said)
-            dist = cache.get(key)
-            if dist is None:
-                dist = cache[key] = models[t](h, seq, count, seen, n, said)
-            for r, p in dist:
-                groups.setdefault(r, []).append(((h, t), w * p))
-        s = 0.0
-        end = self.end
-        for r, group in groups.items():
-            if r is None:
-                if any(count + VAL[x] <= 31 for x in us):
-                    s += self._f(us, group, seq, count, 0, last, seen, passed, pm, po)
-                else:
-                    s += self._reset(us, group, count, last, seen, pm, po)
-                continue
-            npo = po + lay_points(seq, r)
-            if end is not None and npo >= end.need_opp:
-                s += sum(w for _, w in group) * (pm - npo - end.win)
-                continue
-            nseq, ncount = (*seq, r), count + VAL[r]
-            if ncount == 31:
-                nseq, ncount = (), 0
-            nseen = (*seen[:r], seen[r] + 1, *seen[r + 1 :])
-            nxt = [((_remove(h, r), t), w) for (h, t), w in group]
-            s += self._f(us, nxt, nseq, ncount, 0, 1, nseen, passed and ncount != 0, pm, npo)
-        return s
-
-
-class BoardEnd:
-    """The end of a two-player game in the belief search (playing to the board, spec §5; the counting order of
-    §2.6): the points each player still needs, and the value of the play's end -- the pegging margin plus
-    ``win`` times twice the chance of winning less one, the pone's show counted first, then the dealer's hand and
-    crib, then the next deal's chance from the board table (:func:`kortbord.bots.cribbage_board.after_deal_chance`).
-
-    Args:
-        target: 61 or 121.
-        me, opp: the two players' points at the decision (this deal's pegging so far counted).
-        i_deal: this player deals (the crib is its).
-        my_show: this player's hand's show with the starter (points, exact).
-        opp_laid: the ranks the opponent has laid this deal before the decision; ``seen0``: the ``seen`` counts at
-            the decision and ``us0`` this player's ranks then -- at the play's end the opponent's four are its
-            laid ranks, counted from them (its show by ranks: fifteens, pairs, runs; no flush or nobs).
-        starter: the starter's rank.
-        crib_shift: the crib's expected points for this player's throw less the table's mean crib (the crib's
-            points are the table's distribution moved by it).
-        win: strong's bonus for the game (:data:`kortbord.bots.cribbage_strong.WIN`).
-    """
-
-    def __init__(
-        self,
-        target: int,
-        me: int,
-        opp: int,
-        i_deal: bool,
-        my_show: int,
-        opp_laid: Hand,
-        seen0: tuple[int, ...],
-        us0: Hand,
-        starter: int,
-        crib_shift: float,
-        win: float = cribbage_strong.WIN,
-    ) -> None:
-        import numpy as np
-
-        self.target, self.me, self.opp, self.i_deal = target, me, opp, i_deal
-        self.need_me, self.need_opp = target - me, target - opp
-        self.my_show = my_show
-        self.win = win
-        self._base = [seen0[r] + us0.count(r) for r in range(14)]  # at the end: seen0, our four, its since
-        self._opp_laid = opp_laid
-        self._starter = starter
-        self._crib = cribbage_board._shift(cribbage_board.distributions()["crib"], crib_shift)
-        self._crib = self._crib / self._crib.sum()
-        self._np = np
-        self._memo: dict[Any, float] = {}
-
-    def opp_hand(self, seen: tuple[int, ...]) -> Hand:
-        """The opponent's four at the play's end: its ranks laid before the decision and those laid since (every
-        rank laid since the decision less this player's)."""
-        since = [seen[r] - self._base[r] for r in range(14)]
-        return tuple(sorted(self._opp_laid + tuple(r for r in range(1, 14) for _ in range(since[r]))))
-
-    def value(self, pm: int, po: int, seen: tuple[int, ...]) -> float:
-        """The play's end with ``pm`` and ``po`` pegged since the decision (neither player out)."""
-        key = (pm, po, seen)
-        value = self._memo.get(key)
-        if value is None:
-            opp_show = _rank_points(tuple(sorted(r - 1 for r in (*self.opp_hand(seen), self._starter))))
-            chance = self.chance(self.me + pm, self.opp + po, opp_show)
-            value = self._memo[key] = pm - po + self.win * (2.0 * chance - 1.0)
-        return value
-
-    def chance(self, me: int, opp: int, opp_show: int) -> float:
-        """This player's chance of winning from ``me`` and ``opp`` points at the play's end (spec §2.6 order)."""
-        t = self.target
-        after = cribbage_board.after_deal_chance
-        crib = self._crib
-        if self.i_deal:  # the pone counts first
-            opp += opp_show
-            if opp >= t:
-                return 0.0
-            me += self.my_show
-            if me >= t:
-                return 1.0
-            return float(sum(p * after(t, me + c, opp, False) for c, p in enumerate(crib) if p))
-        me += self.my_show
-        if me >= t:
-            return 1.0
-        opp += opp_show
-        if opp >= t:
-            return 0.0
-        return float(sum(p * after(t, me, opp + c, True) for c, p in enumerate(crib) if p))
-
-
-# -- the opponent's hand: prior and evidence ---------------------------------------------------------------------
-
-_ALL4 = [m for m in combinations_with_replacement(range(1, 14), 4) if max(Counter(m).values()) <= 4]
-
-
-def _ratios(counts: Counter[tuple[int, ...]], n: int) -> dict[tuple[int, ...], float]:
-    """Each rank multiset's share of ``n`` keeps over its chance as four random cards, smoothed by 5% of chance."""
-    table = {}
-    for m in _ALL4:
-        c = Counter(m)
-        p_rand = math.prod(math.comb(4, k) for k in c.values()) / math.comb(52, 4)
-        table[m] = (counts[m] + 0.05 * p_rand * n) / (1.05 * p_rand * n)
-    return table
-
-
-@cache
-def keep_table(own_crib: bool, t: float = 0.0, n: int = 200_000, seed: int = 1) -> dict[tuple[int, ...], float]:
-    """Likelihood ratio of each kept rank multiset: P(a spec §5 keep of six random cards keeps it) over
-    P(four random cards are it), smoothed."""
-    rng = random.Random(seed)
-    deck = list(range(52))
-    crib = cribbage_strong._signed_cribs(own_crib)
-    counts: Counter[tuple[int, ...]] = Counter()
-    if t > 0:
-        n //= 4
-    for _ in range(n):
-        six = sorted(rng.sample(deck, 6))
-        ranks = tuple(c // 4 + 1 for c in six)
-        suits = [c % 4 for c in six]
-        hands = cribbage_strong._six_means(ranks)
-        vs = [
-            hands[k] + crib[ranks[i], ranks[j], suits[i] == suits[j]]
-            for k, (_, (i, j)) in enumerate(cribbage_strong._SPLITS)
-        ]
-        if t > 0:
-            top = max(vs)
-            es = [math.exp((v - top) / t) for v in vs]
-            z = sum(es)
-            for k, e in enumerate(es):
-                counts[tuple(ranks[i] for i in cribbage_strong._SPLITS[k][0])] += e / z
-        else:
-            best = vs.index(max(vs))
-            counts[tuple(ranks[i] for i in cribbage_strong._SPLITS[best][0])] += 1
-    return _ratios(counts, n)
-
-
 def _keep_ratios(keep: bool | str, opp_deals: bool, kt: float) -> dict[tuple[int, ...], float] | None:
     """The opponent's keep table (``opp_deals``: the crib is its own): ``"bsd"`` the program's discard, True spec
     §5's keep at ``kt`` points, False none (None)."""
@@ -499,179 +240,54 @@ def _keep_ratios(keep: bool | str, opp_deals: bool, kt: float) -> dict[tuple[int
     return keep_table(opp_deals, kt) if keep else None
 
 
-class Posterior:
-    """The opponent's remaining (hand, model) pairs and their weights at ``view``'s play decision.
-
-    ``cands``: ``[((remaining ranks, model index), weight), ...]``, heaviest first.  A hand's weight: the ways the
-    unseen cards give it, times the keep table's ratio (``keep``: True our spec §5 keep, arg-max or a soft-max at
-    ``kt``; ``"bsd"`` the program's; False none), times the model's prior, times the chance of each card it laid
-    under the model mixed with any legal card at ``slip``; a hand that could have laid a card where it said go
-    is out.
-    """
-
-    def __init__(
-        self,
-        view: View,
-        keep: bool | str = True,
-        slip: float = 0.02,
-        models: tuple[str, ...] = ("book",),
-        priors: tuple[float, ...] | None = None,
-        kt: float = 0.0,
-        table: dict[Hand, float] | None = None,
-    ) -> None:
-        me, opp = view.seat, 1 - view.seat
-        assert view.starter is not None and view.dealer is not None
-        avail = [0] + [4] * 13
-        for c in (*view.hand, *view.discards, view.starter):
-            avail[c.rank] -= 1
-        for seat, c in view.played:
-            if seat == me:
-                avail[c.rank] -= 1
-        if table is None:
-            table = _keep_ratios(keep, view.dealer == opp, kt)
-        fns = [MODELS[m] if isinstance(m, str) else m for m in models]
-        priors = priors or tuple(1.0 / len(models) for _ in models)
-        # replay the play: the opponent's plays (cards it laid before, count's ranks, count, rank, seen, n, passed)
-        plays: list[tuple[int, Hand, int, int, tuple[int, ...], int, bool]] = []
-        goes: list[tuple[int, int]] = []
-        seq: list[int] = []
-        count = 0
-        last: int | None = None
-        opp_laid: list[int] = []
-        seen = [0] * 14
-        seen[view.starter.rank] += 1
-        mine_laid = 0
-        for seat, c in view.played:
-            v = VAL[c.rank]
-            if count == 31 or count + v > 31:
-                if count != 31 and count > 0:
-                    goes.append((len(opp_laid), count))  # nobody could lay: the opponent neither
-                seq, count, last = [], 0, None
-            elif last == seat == me and count > 0:
-                goes.append((len(opp_laid), count))  # this player laid twice running: the opponent said go
-            if seat == opp:
-                held_mine = 4 - mine_laid
-                passed = held_mine == 0 or last == opp
-                plays.append((len(opp_laid), tuple(seq), count, c.rank, tuple(seen), held_mine, passed))
-                opp_laid.append(c.rank)
-            else:
-                mine_laid += 1
-            seen[c.rank] += 1
-            seq.append(c.rank)
-            count += v
-            last = seat
-        if opp in view.passed:
-            goes.append((len(opp_laid), view.count))
-        elif view.count == 0 and count not in (0, 31):
-            goes.append((len(opp_laid), count))  # the count restarted after the last card: nobody could lay
-        self.seen = tuple(seen)
-        laid = Counter(opp_laid)
-        out: dict[tuple[Hand, int], float] = {}
-        for m in _ALL4:
-            c = Counter(m)
-            if any(c[r] < k for r, k in laid.items()):
-                continue
-            w0 = math.prod(math.comb(avail[r], k) for r, k in c.items())
-            if not w0:
-                continue
-            if table is not None:
-                w0 *= table[m]
-            befores = []
-            held = list(m)
-            for r in opp_laid:
-                befores.append(tuple(held))
-                held.remove(r)
-            rest = tuple(held)
-            if any(any(cnt + VAL[x] <= 31 for x in (befores[n] if n < len(befores) else rest)) for n, cnt in goes):
-                continue
-            for t, fn in enumerate(fns):
-                w = w0 * priors[t]
-                for n_before, sq, cnt, r, sn, n_mine, passed in plays:
-                    before = befores[n_before]
-                    legal = [x for x in before if cnt + VAL[x] <= 31]
-                    if len(set(legal)) <= 1:
-                        continue
-                    dist = dict(fn(before, sq, cnt, sn, n_mine, passed))
-                    w *= (1.0 - slip) * dist.get(r, 0.0) + slip * legal.count(r) / len(legal)
-                if w > 0:
-                    out[rest, t] = out.get((rest, t), 0.0) + w
-        self.cands = sorted(out.items(), key=lambda kv: -kv[1])
-        self.models = fns
-        #: each model's share of the weight
-        total = sum(out.values()) or 1.0
-        self.model_weights = tuple(sum(w for (_, t), w in out.items() if t == i) / total for i in range(len(fns)))
+def Posterior(  # the bench's callers name it as the class it builds
+    view: View,
+    keep: bool | str = True,
+    slip: float = 0.02,
+    models: tuple[Any, ...] = ("book",),
+    priors: tuple[float, ...] | None = None,
+    kt: float = 0.0,
+    table: dict[Hand, float] | None = None,
+) -> _Posterior:
+    """The level's :class:`~kortbord.bots.cribbage_expert.Posterior` with the bench's keep tables (``keep``: True
+    spec §5's at ``kt``, ``"bsd"`` or ``"hoyle"`` the programs', False none; ``table`` in place of them) and
+    models by name (:data:`MODELS`) or callables."""
+    if table is None:
+        table = _keep_ratios(keep, view.dealer == 1 - view.seat, kt)
+    fns = [MODELS[m] if isinstance(m, str) else m for m in models]
+    return _Posterior(view, fns, slip, priors, table)
 
 
-class BeliefBot(cribbage_strong.StrongBot):
-    """``--bot belief[:option=value...]``: strong's discard and shows, the play by :class:`BeliefSearch` over
-    :class:`Posterior` (two players, not Lowball, away from the end of the game; else strong's play).
+class BeliefBot(_BeliefPlay):
+    """``--bot belief[:option=value...]``: the level's belief play (:class:`kortbord.bots.cribbage_expert.BeliefBot`:
+    strong's discard and shows, the play by :class:`BeliefSearch` over the posterior) with the bench's opponent
+    models told by name and its keep tables.
 
     Args:
         rules: as :class:`~kortbord.bots.cribbage_strong.StrongBot`.
         keep: the keep table: True (spec §5's keep, a soft-max at ``kt`` points, arg-max at 0), ``"bsd"`` (the
-            program's discard) or False (none).
-        slip: the chance (0 < slip < 1) that a laid card is any legal card rather than the model's.
-        kt: the keep table's temperature (points; 0: arg-max).
+            program's discard), ``"hoyle"`` (CribbageSim's) or False (none).
         models: names from :data:`MODELS` (the hidden (hand, model) pairs start with equal weight).
         discard: 0 (strong's discard) or a margin (points, up to 10): the keeps within it of strong's best are
             valued with the play against the opponent's keep prior (:meth:`choose`; the first model; not with
             strong's ``peg_weight``).
         dsamples: the opponent's hands drawn for that (1 or more).
-        hands: the work bound of a play decision: the search is given this many hands drawn from the posterior by
-            weight (with the bot's rng; 0: every hand, unbounded), and
-        budget: the most search nodes a decision may visit (0: no bound); a search that reaches it is done again
-            on half as many draws, down to one hand (no bound then) -- so a decision's work, and so its choice,
-            does not depend on the machine's speed or load.
-        near: the play is strong's, to the board, once a player is within this many points of the target (two
-            players; from 0 to :data:`~kortbord.bots.cribbage_board.NEAR_END`, the default: strong's own end game);
-            further off the belief search plays for the points.
-        endgame: there too the belief search plays, to the board (its leaves valued as strong's: :class:`BoardEnd`,
-            with strong's own bonus :data:`~kortbord.bots.cribbage_strong.WIN`: a ``win`` given to
-            :meth:`play_values` is strong's alone) in place of strong's search.
-        ehands, ebudget: ``hands`` and ``budget`` of those end-game decisions (None: ``hands``, ``budget``; the
-            board's values are sharper than the points', so more draws may pay there).
-        options: strong's (its discard; its play where this bot does not search).
+        options: the level's belief play's (``kt``, ``slip``, ``hands``, ``budget``, ``near``, ``endgame``,
+            ``ehands``, ``ebudget``) and strong's.
     Raises:
-        ValueError: a slip outside (0, 1), a negative temperature, no or an unknown model, another keep, a discard
-            margin outside 0-10 or with ``peg_weight``, ``dsamples`` under 1, a negative ``hands`` or ``budget``,
-            ``near`` not a whole number from 0 to 45, ``endgame`` not 0 or 1, a negative ``ehands`` or ``ebudget`` or
-            either without ``endgame``.
+        ValueError: no or an unknown model, another keep, a discard margin outside 0-10 or with ``peg_weight``,
+            ``dsamples`` under 1; the belief play's and strong's.
     """
 
     def __init__(
         self,
         rules: Any = None,
         keep: bool | str = True,
-        slip: float = 0.02,
-        kt: float = 0.0,
         models: tuple[str, ...] = ("book",),
         discard: float = 0.0,
         dsamples: int = 300,
-        hands: int = 0,
-        budget: int = 0,
-        near: int = cribbage_board.NEAR_END,
-        endgame: bool = False,
-        ehands: int | None = None,
-        ebudget: int | None = None,
         **options: Any,
     ) -> None:
-        if endgame not in (0, 1):  # True and False among them
-            raise ValueError(f"endgame must be 0 or 1, got {endgame!r}")
-        for key, value in (("ehands", ehands), ("ebudget", ebudget)):
-            if value is not None and (type(value) is not int or value < 0):
-                raise ValueError(f"{key} must be a whole number, 0 or more, got {value!r}")
-            if value is not None and not endgame:
-                raise ValueError(f"{key} is the end game's (endgame=1): got {key}={value!r} without it")
-        if type(near) is not int or not 0 <= near <= cribbage_board.NEAR_END:
-            raise ValueError(f"near must be a whole number from 0 to {cribbage_board.NEAR_END} points, got {near!r}")
-        if hands < 0:
-            raise ValueError(f"hands must be 0 (all) or more, got {hands!r}")
-        if budget < 0:
-            raise ValueError(f"budget must be 0 (none) or more nodes, got {budget!r}")
-        if not 0.0 < slip < 1.0:
-            raise ValueError(f"slip must be between 0 and 1, got {slip!r}")
-        if not kt >= 0:
-            raise ValueError(f"kt must be 0 or more, got {kt!r}")
         if not models or any(m not in MODELS for m in models):
             raise ValueError(f"models must be some of {', '.join(MODELS)}, got {models!r}")
         if keep not in (True, False, "bsd", "hoyle"):
@@ -686,21 +302,11 @@ class BeliefBot(cribbage_strong.StrongBot):
         if keep == "hoyle":  # made once here, before the arena's worker processes fork
             hoyle_keep_table(True), hoyle_keep_table(False)
         elif keep is True:  # the same: a decision's time is its search's, not a table's first build
-            keep_table(True, kt), keep_table(False, kt)
+            keep_table(True, self.kt), keep_table(False, self.kt)
         self.keep = keep
-        self.slip = slip
-        self.kt = kt
         self.models = tuple(models)
-        #: per searched decision: nodes, CPU seconds (posterior and search)
-        self.stats: list[tuple[int, float]] = []
         self.discard = discard
         self.dsamples = dsamples
-        self.hands = hands
-        self.budget = budget
-        self.near = near
-        self.endgame = bool(endgame)
-        self.ehands = hands if ehands is None else ehands
-        self.ebudget = budget if ebudget is None else ebudget
         #: per discard valued by the play: keeps searched, CPU seconds
         self.discard_stats: list[tuple[int, float]] = []
 
@@ -727,7 +333,7 @@ class BeliefBot(cribbage_strong.StrongBot):
         hands, weights = keep_prior(six, opp_deals, self.keep, self.kt, self._keep_table(opp_deals))
         drawn = Counter(rng.choices(hands, weights, k=self.dsamples))
         cands = [(h, float(n)) for h, n in sorted(drawn.items())]
-        models = [MODELS[m] if isinstance(m, str) else m for m in self._play_models()[:1]]
+        models = list(self._play_models()[:1])
         memo: dict[Hand, float] = {}
         scores = []
         for move, v in zip(legal_moves, values, strict=True):
@@ -741,77 +347,13 @@ class BeliefBot(cribbage_strong.StrongBot):
         self.discard_stats.append((len(memo), time.process_time() - t0))
         return cribbage_strong._pick(legal_moves, scores, rng)
 
-    def _board_play(self, view: View) -> bool:
-        """Whether the play is strong's, to the board (spec §5): a player within ``near`` points of the target
-        (strong's own discard and play near the end: within :data:`~kortbord.bots.cribbage_board.NEAR_END`)."""
-        rules = view.rules
-        return self.board and cribbage_strong._board_applies(view) and max(view.side_scores) >= rules.target - self.near
-
     def _play_models(self) -> tuple[Any, ...]:
-        """The opponent models of the play: names from :data:`MODELS` (a learning bot: its learnt model)."""
-        return self.models
+        """The opponent models told, :data:`MODELS`'s (a learning bot: its learnt model)."""
+        return tuple(MODELS[m] for m in self.models)
 
     def _keep_table(self, opp_deals: bool) -> dict[Hand, float] | None:
-        """The opponent's keep table in place of ``keep``'s (a learning bot's learnt keep), or None."""
-        return None
-
-    def play_values(self, view: View, legal_moves: Any, rng: random.Random, *args: Any, **kw: Any) -> list[float]:
-        """The belief search's value of each legal move (pegging points, own minus the other's); strong's
-        :meth:`~kortbord.bots.cribbage_strong.StrongBot.play_values` where this bot does not search, or when no
-        hand the opponent could hold explains its play."""
-        board = self._board_play(view)
-        if view.rules.players != 2 or view.rules.lowball or (board and not self.endgame):
-            return super().play_values(view, legal_moves, rng, *args, **kw)
-        t0 = time.process_time()
-        opp_deals = view.dealer != view.seat
-        post = Posterior(view, self.keep, self.slip, self._play_models(), kt=self.kt, table=self._keep_table(opp_deals))
-        if not post.cands:
-            return super().play_values(view, legal_moves, rng, *args, **kw)
-        us = tuple(sorted(c.rank for c in view.hand))
-        seq = tuple(c.rank for c in view.sequence)
-        k, budget, nodes = (self.ehands, self.ebudget, 0) if board else (self.hands, self.budget, 0)
-        while True:  # the work bound: k draws of the posterior by weight; over the node budget, half as many
-            cands = post.cands
-            if k and len(cands) > k:
-                drawn = Counter(rng.choices(range(len(cands)), [w for _, w in cands], k=k))
-                cands = [(cands[i][0], float(n)) for i, n in sorted(drawn.items())]
-            search = BeliefSearch(
-                post.models, budget if k != 1 else 0, _board_end(view, us, post.seen) if board else None
-            )
-            try:
-                values = search.root(us, cands, seq, view.count, post.seen)
-                break
-            except OverBudget:
-                nodes += search.nodes
-                k = max(1, min(k or len(post.cands), len(post.cands)) // 2)
-        self.stats.append((nodes + search.nodes, time.process_time() - t0))
-        #: the last decision's search: the draws it was given (0: every hand) and the nodes it visited
-        self.last_search = (k, search.nodes)
-        return [values[m.card.rank] if isinstance(m, Play) else 0.0 for m in legal_moves]
-
-
-def _board_end(view: View, us: Hand, seen: tuple[int, ...]) -> BoardEnd:
-    """The :class:`BoardEnd` of a two-player play decision: the scores now, this player's four (its hand and its
-    cards laid) counted with the starter, the opponent's ranks laid, this player's throw's crib shift."""
-    assert view.starter is not None and view.dealer is not None
-    me = view.seat
-    mine = [*view.hand, *(c for s, c in view.played if s == me)]
-    i_deal = view.dealer == me
-    crib = cribbage_board.distributions()["crib"]
-    mean_crib = float(crib @ range(len(crib)))
-    return BoardEnd(
-        view.rules.target,
-        view.side_scores[me],
-        view.side_scores[1 - me],
-        i_deal,
-        show_total(mine, view.starter),
-        tuple(c.rank for s, c in view.played if s != me),
-        seen,
-        us,
-        view.starter.rank,
-        # a position set up without its discard (a puzzle) takes the table's mean crib
-        cribbage_strong.crib_value(view.discards, i_deal) - mean_crib if len(view.discards) == 2 else 0.0,
-    )
+        """The keep table ``keep`` names (a learning bot with ``learnkeep``: its learnt keep)."""
+        return _keep_ratios(self.keep, opp_deals, self.kt)
 
 
 def keep_prior(
@@ -1023,210 +565,6 @@ def hoyle_keep_table(own_crib: bool, n: int = 100_000, seed: int = 1) -> dict[tu
 
 # -- a model learnt from the plays seen: no program's rule told (issue #14 item 2's general form) ----------------
 
-#: one of the opponent's play decisions seen whole: (its ranks before the card, the count's ranks, the count, the
-#: rank it laid, the other player still held a card)
-Decision = tuple[Hand, Hand, int, int, bool]
-#: the features' names, in :func:`features`' order (the first eight a card laid on a count, the rest a lead)
-FEATURES = (
-    "points",
-    "value",
-    "leaves 5 or 21",
-    "leaves 10",
-    "holds the answer",
-    "leaves 15 in reach",
-    "leaves 31 in reach",
-    "run open",
-    "lead value",
-    "lead pair",
-    "lead low",
-    "lead 5",
-    "lead fifteen",
-    "lead gap 2",
-)
-
-
-def features(hand: Hand, seq: Hand, count: int, r: int, others_hold: bool) -> tuple[float, ...]:
-    """The features of laying a card of rank ``r`` from the ranks ``hand`` on the count's ranks ``seq`` (summing to
-    ``count``), each of which a sensible player's rule may weigh: on a count, the points it scores at once (spec §2.4),
-    its value (tenths), whether it leaves 5 or 21 (a fifteen or 31 for a ten-card) or 10, whether a card still held
-    would answer the count it leaves with 15 or 31, whether the count it leaves is 5-14 or 21-30 (a card can make 15
-    or 31 on it), whether it lies one or two ranks from the count's last card (a run offered); leading a new count (the
-    other player holding a card), its value, whether it is a card of a pair, under 5, a 5, makes 15 with another card
-    held, or lies two ranks from one (8 with 6, 7 with 9).  All zero on the side not in play."""
-    rest = list(hand)
-    rest.remove(r)
-    if seq or not others_hold:
-        after = count + VAL[r]
-        answer = any(after + VAL[x] in (15, 31) for x in rest)
-        return (
-            float(lay_points(seq, r)),
-            VAL[r] / 10,
-            float(after in (5, 21)),
-            float(after == 10),
-            float(answer),
-            float(5 <= after <= 14),
-            float(21 <= after <= 30),
-            float(bool(seq) and 1 <= abs(r - seq[-1]) <= 2),
-            0,
-            0,
-            0,
-            0,
-            0,
-            0,
-        )
-    return (
-        0,
-        0,
-        0,
-        0,
-        0,
-        0,
-        0,
-        0,
-        VAL[r] / 10,
-        float(r in rest),
-        float(r < 5),
-        float(r == 5),
-        float(any(VAL[x] + VAL[r] == 15 for x in rest)),
-        float(r + 2 in rest or r - 2 in rest),
-    )
-
-
-def decisions_seen(played: tuple[tuple[int, Card], ...], me: int) -> list[Decision]:
-    """The opponent's play decisions of a deal whose four cards of the opponent are all in ``played`` (seat, card),
-    replayed: its hand before each card is the cards it laid from then on.  [] when fewer than four are there."""
-    opp = 1 - me
-    theirs = [c.rank for s, c in played if s == opp]
-    if len(theirs) != 4:
-        return []
-    remaining = list(theirs)
-    seq: list[int] = []
-    count = mine = 0
-    out: list[Decision] = []
-    for seat, c in played:
-        v = VAL[c.rank]
-        if count == 31 or count + v > 31:
-            seq, count = [], 0
-        if seat == opp:
-            out.append((tuple(sorted(remaining)), tuple(seq), count, c.rank, mine < 4))
-            remaining.remove(c.rank)
-        else:
-            mine += 1
-        seq.append(c.rank)
-        count += v
-    return out
-
-
-@cache
-def _decision_row(decision: Decision) -> tuple[tuple[tuple[float, ...], ...], tuple[int, ...], int] | None:
-    """One decision as the fit reads it: the features of each legal rank, the cards held of each, the rank laid's
-    place; None with fewer than two legal ranks (no evidence)."""
-    hand, seq, count, r, others = decision
-    legal = sorted({x for x in hand if count + VAL[x] <= 31})
-    if len(legal) < 2:
-        return None
-    return (
-        tuple(features(hand, seq, count, y, others) for y in legal),
-        tuple(hand.count(y) for y in legal),
-        legal.index(r),
-    )
-
-
-class LearntModel:
-    """An opponent model learnt from its plays: the chance of each legal card a soft-max of ``weights`` times
-    :func:`features` (equal ranks alike), the weights fitted to the decisions seen by maximum likelihood with a
-    Gaussian prior (sd ``sd``, centred on taking the points a card scores: weight 1 on ``points``) by Newton's method;
-    cards under ``prune`` of the chance are dropped (the search's branches).  A :data:`Model`."""
-
-    def __init__(self, sd: float = 3.0, prune: float = 0.05) -> None:
-        if not sd > 0:
-            raise ValueError(f"sd must be over 0, got {sd!r}")
-        if not 0.0 <= prune < 1.0:
-            raise ValueError(f"prune must be from 0 to under 1, got {prune!r}")
-        import numpy as np
-
-        self.np = np
-        self.prune = prune
-        self.sd = sd
-        self.prior = np.zeros(len(FEATURES))
-        self.prior[0] = 1.0
-        self.weights = self.prior.copy()
-        self._w = [float(x) for x in self.weights]
-        self._memo: dict[Any, Any] = {}
-
-    def fit(self, decisions: list[Decision]) -> None:
-        """Refit the weights to ``decisions`` (those with one legal rank are no evidence); the decisions' features
-        are reckoned once each (memoised) and the fit is over arrays (at most four legal ranks a decision)."""
-        np = self.np
-        k = len(FEATURES)
-        rows = [row for d in decisions if (row := _decision_row(d)) is not None]
-        w = self.prior.copy()
-        if rows:
-            x = np.zeros((len(rows), 4, k))
-            mult = np.full((len(rows), 4), -np.inf)  # log of the cards of each rank; -inf: no such card
-            chosen = np.zeros(len(rows), dtype=np.int64)
-            for n, (feats, counts, j) in enumerate(rows):
-                x[n, : len(feats)] = feats
-                mult[n, : len(counts)] = np.log(counts)
-                chosen[n] = j
-            picked = x[np.arange(len(rows)), chosen].sum(axis=0)
-            for _ in range(25):
-                z = x @ w + mult
-                p = np.exp(z - z.max(axis=1, keepdims=True))
-                p /= p.sum(axis=1, keepdims=True)
-                mean = np.einsum("nc,ncf->nf", p, x)
-                grad = picked - mean.sum(axis=0) - (w - self.prior) / self.sd**2
-                hess = -(np.einsum("nc,ncf,ncg->fg", p, x, x) - mean.T @ mean) - np.eye(k) / self.sd**2
-                step = np.linalg.solve(hess, grad)
-                w = w - step
-                if np.abs(step).max() < 1e-6:
-                    break
-        self.weights = w
-        self._w = [float(x) for x in w]
-        self._memo = {}
-
-    def _score(self, hand: Hand, seq: Hand, count: int, r: int, others_hold: bool) -> float:
-        """``weights`` times :func:`features`, the zero features skipped (the search calls it on every hand)."""
-        w = self._w
-        if seq or not others_hold:
-            after = count + VAL[r]
-            z = w[0] * lay_points(seq, r) + w[1] * VAL[r] / 10
-            if after in (5, 21):
-                z += w[2]
-            elif after == 10:
-                z += w[3]
-            if w[4]:
-                rest = list(hand)
-                rest.remove(r)
-                if any(after + VAL[x] in (15, 31) for x in rest):
-                    z += w[4]
-            if 5 <= after <= 14:
-                z += w[5]
-            elif 21 <= after <= 30:
-                z += w[6]
-            if seq and 1 <= abs(r - seq[-1]) <= 2:
-                z += w[7]
-            return z
-        return sum(a * b for a, b in zip(features(hand, seq, count, r, True)[8:], w[8:], strict=True))
-
-    def __call__(self, hand: Hand, seq: Hand, count: int, seen: tuple[int, ...], n: int, passed: bool) -> Any:
-        key = (hand, seq, count, n > 0)
-        dist = self._memo.get(key)
-        if dist is None:
-            legal = sorted({x for x in hand if count + VAL[x] <= 31})
-            if not legal:
-                dist = ((None, 1.0),)
-            else:
-                z = [self._score(hand, seq, count, y, n > 0) for y in legal]
-                top = max(z)
-                e = [hand.count(y) * math.exp(v - top) for y, v in zip(legal, z, strict=True)]
-                total = sum(e)
-                kept = [(y, v) for y, v in zip(legal, e, strict=True) if v >= self.prune * total]
-                total = sum(v for _, v in kept)
-                dist = tuple((y, v / total) for y, v in kept)
-            self._memo[key] = dist
-        return dist
-
 
 @cache
 def certain_points(ranks: Hand) -> int:
@@ -1347,24 +685,18 @@ _SESSION: list[Decision] = []
 _SESSION_KEEPS: list[tuple[Any, int]] = []
 
 
-class LearningBot(BeliefBot):
-    """``belief:learn=game`` or ``learn=session``: the belief search with the opponent's play rule learnt, not told --
-    a :class:`LearntModel` refitted at each deal to the opponent's decisions seen whole in the deals before (its four
-    cards all laid while this bot still had a decision), over this game or over every game of this process (one
-    opponent a session).  The keep table is a general one (``keep``), not the program's; with ``learnkeep`` it is
-    learnt too (:class:`LearntKeep`, refitted at each crib's show to the opponent's keeps seen there; needs the
-    table's events).
+class LearningBot(PlayReader, BeliefBot):
+    """``belief:learn=game`` or ``learn=session``: the belief search with the opponent's play rule learnt, not told
+    (:class:`kortbord.bots.cribbage_expert.PlayReader`, the expert level's reading) over this game or over every
+    game of this process (one opponent a session).  The keep table is a general one (``keep``), not the program's;
+    with ``learnkeep`` it is learnt too (:class:`LearntKeep`, refitted at each crib's show to the opponent's keeps
+    seen there; needs the table's events).
 
-    Where the driver tells it the table's events (:meth:`observe`: the arena, so the benches) it reads every deal
-    whole at the deal's end, the game's last included; elsewhere only the deals whose cards were all laid while it
-    still had a decision (about half; the evening of 2026-12-06 was measured so).  A ``session`` bot's new game
-    starts on what the session learnt; with ``session`` what each worker process learnt depends on which games it
-    was handed, so runs with ``--jobs`` over 1 are not repeatable game for game (``game`` is), and two ``session``
-    bots in one process share one memory; a refit reads the last 3,000 decisions.
+    With ``session`` what each worker process learnt depends on which games it was handed, so runs with ``--jobs``
+    over 1 are not repeatable game for game (``game`` is), and two ``session`` bots in one process share one memory.
 
     Raises:
-        ValueError: ``learn`` not game or session, ``models``, ``sd`` not over 0, ``prune``
-            outside [0, 1).
+        ValueError: ``learn`` not game or session, ``models``, ``sd`` not over 0, ``prune`` outside [0, 1).
     """
 
     def __init__(
@@ -1380,18 +712,8 @@ class LearningBot(BeliefBot):
             raise ValueError(f"learn must be game or session, got {learn!r}")
         if "models" in options:
             raise ValueError("learn learns the opponent's play: no models to be told")
-        super().__init__(rules, **options)
+        super().__init__(rules, sd=sd, prune=prune, memory=_SESSION if learn == "session" else None, **options)
         self.learn = learn
-        self.model = LearntModel(sd, prune)
-        self._decisions: list[Decision] = _SESSION if learn == "session" else []
-        if self._decisions:  # a new game of the session starts on what was learnt before it
-            self.model.fit(self._decisions[-3000:])
-        self._deal: Any = None
-        self._played: tuple[tuple[int, Card], ...] = ()
-        self._seat: int | None = None
-        #: the table's events are given (``observe``): the deals are read from them, not from the views
-        self._watching = False
-        self._laid: list[tuple[int, Card]] = []
         #: the opponent's discard learnt from the keeps the shows reveal (``learnkeep``; needs ``observe``)
         self.learnt_keep = LearntKeep(self.kt or 0.5) if learnkeep else None
         if learnkeep:  # the sample its tables are made over, once, before the arena's worker processes fork
@@ -1402,28 +724,18 @@ class LearningBot(BeliefBot):
         self._dealer: int | None = None
         self._mine: tuple[Card, ...] = ()
 
-    def _harvest(self, played: tuple[tuple[int, Card], ...], seat: int) -> None:
-        got = decisions_seen(played, seat)
-        if got:
-            self._decisions.extend(got)
-            self.model.fit(self._decisions[-3000:])
-
     def observe(self, events: Any) -> None:
-        """The table's public events (:class:`kortbord.bots.base.Observer`): each deal's cards laid, read whole at
-        the deal's end (the show, or the game's end) -- every deal of a two-player game, not only those whose
-        last card comes while this bot still has a decision."""
-        self._watching = True
-        for event in events:
-            if event.kind == "show" and event["crib"] and self.learnt_keep is not None:
-                self._read_keep([Card.parse(str(c)) for c in event["cards"]])
-            elif event.kind == "deal":
+        """The level's reading of the play (:meth:`PlayReader.observe`) and, with ``learnkeep``, the opponent's keep
+        at the crib's show."""
+        if self.learnt_keep is None:
+            super().observe(events)
+            return
+        for event in events:  # one at a time: the show reads the deal's cards laid before the next deal clears them
+            if event.kind == "deal":
                 self._dealer, self._mine = int(event["dealer"]), ()
-            if event.kind == "play":
-                self._laid.append((int(event["seat"]), Card.parse(str(event["card"]))))
-            elif event.kind in ("deal", "game_over"):
-                if self._laid and self._seat is not None:
-                    self._harvest(tuple(self._laid), self._seat)
-                self._laid = []
+            elif event.kind == "show" and event["crib"]:
+                self._read_keep([Card.parse(str(c)) for c in event["cards"]])
+            super().observe((event,))
 
     def _read_keep(self, crib: list[Card]) -> None:
         """At the crib's show: the opponent's six are the four it laid and the crib less this bot's two (two
@@ -1445,28 +757,14 @@ class LearningBot(BeliefBot):
         self.learnt_keep.fit(self._keeps[-3000:])
 
     def _keep_table(self, opp_deals: bool) -> dict[Hand, float] | None:
-        return None if self.learnt_keep is None else self.learnt_keep.table(opp_deals)
-
-    def _observe(self, view: View) -> None:
-        self._seat = view.seat
-        if view.discards:
-            self._mine = view.discards
-        if self._watching:
-            return
-        deal = (view.deal_number, view.dealer)
-        if deal != self._deal:
-            if self._played:
-                self._harvest(self._played, view.seat)
-            self._deal, self._played = deal, ()
-        if view.phase == "play":
-            self._played = view.played
+        if self.learnt_keep is None:
+            return super()._keep_table(opp_deals)
+        return self.learnt_keep.table(opp_deals)
 
     def choose(self, view: View, legal_moves: Any, rng: random.Random) -> Any:
-        self._observe(view)
+        if view.discards:
+            self._mine = view.discards
         return super().choose(view, legal_moves, rng)
-
-    def _play_models(self) -> tuple[Any, ...]:
-        return (self.model,)
 
 
 # -- what the discard by the play is worth in the model's own values ----------------------------------------------

@@ -8,7 +8,8 @@ than one legal move is measured (``time.process_time``, so another program on th
 the wall-clock time is printed beside it) until ``--decisions`` decisions are timed.  For each level it prints the
 decisions, CPU p50 / p95 / max in milliseconds, the wall-clock p95, the ratio of the p95 to the goal and PASS or
 MISS; Cribbage also per kind of decision (discard, pegging, show).  Levels that land in the registry later (an
-``expert``) are measured too.
+``expert``) are measured too; a level that learns from the table (:func:`kortbord.bots.registry.observes`) is told
+every public event, as the web table tells it (the telling is not timed).
 
 Usage (from the repository root; about a minute with the defaults on an idle core)::
 
@@ -32,6 +33,7 @@ from rich.table import Table
 from kortbord import core
 from kortbord.arena import percentile
 from kortbord.bots import registry
+from kortbord.bots.base import Observer
 
 GOAL_MS = 250.0
 #: The standard names of a decision kind where they differ from the view's phase.
@@ -56,9 +58,16 @@ def measure(game: str, level: str, decisions: int, seed: int) -> dict[str, Any]:
         chance = random.Random(f"decision-times:{seed}:{game}:{g}:deals")
         rngs = [random.Random(f"decision-times:{seed}:{game}:{g}:seat:{s}") for s in range(2)]
         g += 1
+        watching = [b for b in bots if isinstance(b, Observer)]
+
+        def tell(state: Any, events: Any, watching: list[Observer] = watching) -> Any:
+            for bot in watching:  # a level that learns from the table is told its public events, as at the table
+                bot.observe(list(events))
+            return state
+
         while not spec.is_over(state) and len(cpu) < decisions:
             if spec.is_chance(state):
-                state = spec.apply(state, spec.chance_outcome(state, chance))
+                state = tell(*spec.step(state, spec.chance_outcome(state, chance)))
                 continue
             seat = spec.to_act(state)
             assert seat is not None
@@ -73,7 +82,7 @@ def measure(game: str, level: str, decisions: int, seed: int) -> dict[str, Any]:
                 wall.append((w1 - w0) * 1000.0)
                 kind = str(view.phase)
                 kinds.setdefault(_KINDS.get((game, kind), kind), []).append(ms)
-            state = spec.apply(state, move)
+            state = tell(*spec.step(state, move))
 
     def stats(xs: list[float]) -> dict[str, float]:
         return {"n": len(xs), "p50": percentile(xs, 50), "p95": percentile(xs, 95), "max": max(xs)}

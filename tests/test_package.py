@@ -207,12 +207,11 @@ def test_options_with_a_few_values_list_them_and_agree_with_the_games() -> None:
     assert tuple(mulle_terminal.DEALS) == play.DEALS
     assert tuple(mulle_terminal.LENGTHS) == play.LENGTHS
     assert tuple(mulle_terminal.PROFILES) == play.PROFILES
-    assert registry.LEVELS["mulle"] == play.MULLE_LEVELS  # Mulle has the expert level, Cribbage not yet
-    assert registry.LEVELS["cribbage"] == play.LEVELS
+    assert registry.LEVELS["mulle"] == play.LEVELS == registry.LEVELS["cribbage"]  # both have the expert level
     assert set(play.TARGETS) == {61, 121}  # rules spec cribbage.md §2.6
     wide = {"COLUMNS": "200", "TERMINAL_WIDTH": "200"}
     mulle_help = runner.invoke(app, ["play", "mulle", "--help"], env=wide).output
-    for values in (play.DEALS, play.LENGTHS, play.PROFILES, play.MULLE_LEVELS):
+    for values in (play.DEALS, play.LENGTHS, play.PROFILES, play.LEVELS):
         assert "<" + "|".join(values) + ">" in mulle_help
     cribbage_help = runner.invoke(app, ["play", "cribbage", "--help"], env=wide).output
     assert "<121|61>" in cribbage_help and "<" + "|".join(play.LEVELS) + ">" in cribbage_help
@@ -234,6 +233,7 @@ def test_shell_completion_is_on_and_completes_the_choices() -> None:
     assert _complete("kortbord play mulle --deal ") == ["8+8", "5+5", "4+8"]
     assert _complete("kortbord play mulle --profile c") == ["cardgames.zone"]
     assert _complete("kortbord play cribbage --bot s") == ["strong"]
+    assert _complete("kortbord play cribbage --bot e") == ["expert"]
     assert _complete("kortbord arena c") == ["cribbage"]
     assert _complete("kortbord arena mulle --bots strong,g") == ["strong,greedy"]
     assert _complete("kortbord serve --log-level w") == ["warning"]

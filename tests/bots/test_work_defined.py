@@ -77,7 +77,9 @@ def _cpu_hogs() -> Iterator[None]:
             hog.wait()
 
 
-@pytest.mark.parametrize(("game", "level"), [("mulle", "strong"), ("mulle", "expert"), ("cribbage", "strong")])
+@pytest.mark.parametrize(
+    ("game", "level"), [("mulle", "strong"), ("mulle", "expert"), ("cribbage", "strong"), ("cribbage", "expert")]
+)
 def test_the_same_seed_gives_the_same_decisions_on_a_busy_and_an_idle_machine(game: str, level: str) -> None:
     positions = POSITIONS[game](4)
     assert len(positions) == 4

@@ -221,7 +221,7 @@ def test_bad_options_exit_2_with_a_reason() -> None:
     result = runner.invoke(app, ["play", "cribbage", "--target", "100"])
     assert result.exit_code == 2 and "61 or 121" in result.output
     result = runner.invoke(app, ["play", "cribbage", "--bot", "perfect"])
-    assert result.exit_code == 2 and "random, beginner, casual, greedy, strong" in result.output
+    assert result.exit_code == 2 and "random, beginner, casual, greedy, strong, expert" in result.output
 
 
 @dataclass

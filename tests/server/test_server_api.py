@@ -102,11 +102,11 @@ def test_notices_and_default_seats(tmp_path: Path) -> None:
             "genius",
         ),
         ({"game": "mulle", "seats": [{"kind": "human"}, {"kind": "bot"}]}, 422, "bad_request", "level"),
-        (  # the expert level is Mulle's only (docs/bots.md): Cribbage refuses it and names its levels
-            {"game": "cribbage", "seats": [{"kind": "human"}, {"kind": "bot", "level": "expert"}]},
+        (  # an unknown level is refused with the game's levels named
+            {"game": "cribbage", "seats": [{"kind": "human"}, {"kind": "bot", "level": "master"}]},
             422,
             "bad_request",
-            "unknown bot level 'expert'; choose random, beginner, casual, greedy, strong",
+            "unknown bot level 'master'; choose random, beginner, casual, greedy, strong, expert",
         ),
         ({"game": "mulle", "seats": [{"kind": "human"}, {"kind": "alien"}]}, 422, "bad_request", "kind"),
         ({"game": "mulle", "rules": {"colour": "red"}}, 422, "bad_rules", "colour"),
@@ -253,17 +253,19 @@ def test_logs_never_show_seat_tokens(tmp_path: Path, caplog: pytest.LogCaptureFi
     assert "SECRET" not in text and "token=***&x=1" in text and "invite=***" in text
 
 
-@pytest.mark.parametrize(("game", "level"), [("mulle", "strong"), ("mulle", "expert"), ("cribbage", "strong")])
+@pytest.mark.parametrize(
+    ("game", "level"), [("mulle", "strong"), ("mulle", "expert"), ("cribbage", "strong"), ("cribbage", "expert")]
+)
 def test_the_strong_computer_plays_at_the_table(tmp_path: Path, game: str, level: str) -> None:
     # The table offers the same levels as the terminal games and the arena (kortbord.bots.registry), strong
-    # included (and Mulle's expert), and a search computer really moves: the game runs to its end.
+    # included (and both experts), and a search computer really moves: the game runs to its end.
     import random
 
     from server_helpers import play_random
 
     rules = {"game_length": "single_round"} if game == "mulle" else {"target": 61}
     with make_client(tmp_path) as c:
-        levels = ["random", "beginner", "casual", "greedy", "strong"] + (["expert"] if game == "mulle" else [])
+        levels = ["random", "beginner", "casual", "greedy", "strong", "expert"]
         assert c.get(f"/api/options/{game}").json()["bot_levels"] == levels
         created = new_game(
             c, game=game, rules=rules, players=2, seats=[{"kind": "human"}, {"kind": "bot", "level": level}]

@@ -8,7 +8,7 @@ state, so it cannot read another hand or the stock order.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
 M = TypeVar("M")
@@ -47,3 +47,38 @@ class Observer(Protocol):
     def observe(self, events: Sequence[Any]) -> None:
         """Take note of one step's public events, in order (``Event.kind``, ``Event.data``)."""
         ...
+
+
+class TableReader:
+    """One game's bot of a level that watches the table (:class:`Observer`), kept told of that game's public events.
+
+    A driver that holds a game's whole public record -- the web table's session, the terminal game -- passes all of
+    it before each decision; the reader tells the bot the events it has not seen yet, and if the record is not an
+    extension of what it told before (a move taken back, another game), it makes a new bot and tells it the record
+    from the start.  The bot learns the same from the events told one step at a time, as the arena does, and all at
+    once after a restart, so its decisions depend only on the game's public record, its view and its rng.
+
+    Args:
+        make: makes a fresh bot (``registry.make_bot(game, level, rules)``).
+    """
+
+    def __init__(self, make: Callable[[], Any]) -> None:
+        self._make = make
+        self.bot: Any = make()
+        self._told: list[Any] = []
+
+    def choose(self, events: Sequence[Any], view: Any, legal_moves: Sequence[Any], rng: random.Random) -> Any:
+        """The bot's move (:meth:`Bot.choose`) after it is told ``events`` -- every public event of the game so far
+        (``kortbord.contract.Event``), in order -- that it was not told before.
+
+        Raises:
+            whatever the bot's ``observe`` or ``choose`` raises.
+        """
+        n = len(self._told)
+        if len(events) < n or list(events[:n]) != self._told:
+            self.bot, self._told, n = self._make(), [], 0
+        if len(events) > n:
+            fresh = list(events[n:])
+            self.bot.observe(fresh)
+            self._told.extend(fresh)
+        return self.bot.choose(view, legal_moves, rng)

@@ -16,9 +16,11 @@ so a level means the same player everywhere.  :data:`BOTS` has one entry per gam
 * ``strong`` -- the search players of :mod:`kortbord.bots.mulle_strong` and :mod:`kortbord.bots.cribbage_strong`
   (``StrongBot(rules, *, iterations=None, time_budget_ms=None, ...)``), imported only when asked for, so a
   terminal game at another level never pays for them;
-* ``expert`` -- Mulle only: strong's search with its candidates raced over at most 200 worlds
-  (:func:`kortbord.bots.mulle_expert.make_expert`); a Cribbage expert is not offered until one earns the name
-  (docs/bots.md).
+* ``expert`` -- Mulle: strong's search with its candidates raced over at most 200 worlds
+  (:func:`kortbord.bots.mulle_expert.make_expert`); Cribbage: strong's discard and an exact search of the pegging
+  over the hands the opponent may hold, its play learnt from the cards it has laid in the game
+  (:class:`kortbord.bots.cribbage_expert.ExpertBot`; it watches the table: the drivers tell it the game's public
+  events, :func:`observes`).  Measured against greedy and an outside player in docs/bots.md.
 
 The levels offered to people are :data:`PLAYER_LEVELS` (:func:`player_levels`); each level of :data:`BOTS` is
 described in plain words, English and Swedish, by the catalogue entry ``levels.<game>.<level>``
@@ -26,7 +28,8 @@ described in plain words, English and Swedish, by the catalogue entry ``levels.<
 Cribbage level's Muggins rates (the lobby and the terminal read these).
 
 A search level is a fixed amount of *work* (:attr:`Level.work`: Mulle 150 sampled worlds a decision, expert at
-most 200; Cribbage 5,000 search nodes over at most 1,000 sampled deals a play decision), never a time: the same seed gives the same
+most 200; Cribbage 5,000 search nodes over at most 1,000 sampled deals a play decision, expert 64 of the
+opponent's hands and at most 24,000 nodes, twice both near the end), never a time: the same seed gives the same
 decisions on a busy or an idle machine.  A time limit (``time_budget_ms``) is only an optional cap a caller (the
 web table under load) may add; a capped decision is reported by the bot (``last_stats["capped"]``, the counters
 ``decisions`` and ``capped``).  If a strong module cannot be imported, asking for the
@@ -65,6 +68,7 @@ __all__ = [
     "level_work",
     "make_bot",
     "miscounts",
+    "observes",
     "player_levels",
     "resolve_rules",
 ]
@@ -92,6 +96,8 @@ class Level:
         muggins: for a level that takes no Muggins rates, its fixed ``(miss_rate, catch_rate)`` (random: honest,
             accepts every count; strong: honest, answers every count perfectly); None: from ``preset``, or the
             game has no Muggins.
+        observes: the bot learns from the table (:class:`kortbord.bots.base.Observer`): a driver gives each game
+            its own bot and tells it the game's public events (:func:`observes`).
     """
 
     module: str
@@ -102,6 +108,7 @@ class Level:
     work: tuple[tuple[str, int], ...] = ()
     preset: tuple[tuple[str, float], ...] = ()
     muggins: tuple[float, float] | None = None
+    observes: bool = False
 
 
 def _simple(game: str, level: str, options: tuple[str, ...] = (), *, takes_rules: bool = True) -> Level:
@@ -146,11 +153,19 @@ BOTS: Final[dict[str, dict[str, Level]]] = {
             preset=(("catch_rate", 0.9), ("miss_rate", 0.1)),
         ),
         "strong": _strong("cribbage", muggins=(0.0, 1.0), nodes=5_000, iterations=1_000),
+        "expert": Level(
+            "kortbord.bots.cribbage_expert",
+            "ExpertBot",
+            None,
+            work=(("budget", 24_000), ("hands", 64)),
+            muggins=(0.0, 1.0),
+            observes=True,
+        ),
     },
 }
 
 #: The levels offered to people, weakest first, where a game has them (:func:`player_levels`); ``random`` and
-#: ``greedy`` stay as research and arena anchors.  ``expert``: Mulle's (Cribbage has none yet).
+#: ``greedy`` stay as research and arena anchors.
 PLAYER_LEVELS: Final = ("beginner", "casual", "strong", "expert")
 
 #: The games with Muggins (a rules option ``muggins``), whose levels have miscount rates (:func:`miscounts`).
@@ -169,7 +184,9 @@ MAX_ITERATIONS: Final = 100_000
 MAX_NODES: Final = 100_000_000
 
 #: The options that set a level's amount of search (see :attr:`Level.work`).
-WORK_OPTIONS: Final = ("iterations", "nodes")
+WORK_OPTIONS: Final = ("iterations", "nodes", "hands", "budget")
+#: Bounds of the Cribbage expert's work options (hands drawn; its nodes are bounded by :data:`MAX_NODES`).
+MAX_HANDS: Final = 4_096
 #: The options that are probabilities 0..1 (mistake and Muggins rates).
 _RATE_OPTIONS: Final = ("slip_rate", "overlook_rate", "miss_rate", "catch_rate")
 
@@ -182,6 +199,10 @@ OPTIONS: Final[dict[str, str]] = {
     "Cribbage sampled deals (alone: exactly that many; with nodes: at most); reproducible from the seed",
     "nodes": "Cribbage: search nodes per play decision over all its deals (strong default 5000, with at most 1000 "
     "deals); reproducible from the seed",
+    "hands": "Cribbage expert: the opponent's hands its pegging search draws from what it believes of them (default "
+    "64; twice as many near the end of the game)",
+    "budget": "Cribbage expert: the most search nodes of a pegging decision (default 24000; twice near the end); "
+    "over it, the search again on half the hands",
     "slip_rate": "beginner, casual: chance 0..1 of a worse move among the plausible ones (its 2nd or 3rd best "
     "value; in the Cribbage discard: laying away badly)",
     "overlook_rate": "beginner, casual: chance 0..1 of missing its best move when that is a capture or a build "
@@ -311,6 +332,16 @@ def miscounts(game: str, level: str) -> dict[str, float] | None:
     return {"miss_rate": float(rates["miss_rate"]), "catch_rate": float(rates["catch_rate"])}
 
 
+def observes(game: str, level: str) -> bool:
+    """Whether the bot of ``game``/``level`` learns from the table (:attr:`Level.observes`): a driver then makes it
+    for one game and tells it every public event of that game (:class:`kortbord.bots.base.TableReader`).
+
+    Raises:
+        ValueError: an unknown game or level.
+    """
+    return _check_level(game, level).observes
+
+
 def player_levels(game: str) -> tuple[str, ...]:
     """The levels of ``game`` offered to people (:data:`PLAYER_LEVELS` that this installation can make), weakest
     first.
@@ -319,6 +350,12 @@ def player_levels(game: str) -> tuple[str, ...]:
         ValueError: an unknown game.
     """
     return tuple(lv for lv in available_levels(game) if lv in PLAYER_LEVELS)
+
+
+def _shown(value: Any) -> str:
+    """``repr(value)``, cut to about 24 characters (an error message never echoes a huge input)."""
+    text = repr(value)
+    return text if len(text) <= 24 else text[:20] + "..."
 
 
 def _one(texts: dict[str, str], lang: str | None) -> Any:
@@ -340,7 +377,7 @@ def describe(game: str, level: str, lang: str | None = None, *, muggins: bool = 
         ``{"game", "level", "name", "text", "muggins_text", "key", "data", "rates", "miscounts", "work",
         "for_people"}``: ``name`` the level's short name (``level.<level>``), ``text`` its plain-words description
         (``levels.<game>.<level>`` filled with ``data``: the rates in percent as strings, ``slip``, ``overlook``,
-        ``miss``, ``catch``, and the work, ``iterations``, ``nodes``; then, for a game with Muggins and
+        ``miss``, ``catch``, and the work, ``iterations``, ``nodes``, ``hands``, ``budget``; then, for a game with Muggins and
         ``muggins``, ``muggins_text``), ``muggins_text`` the Muggins sentence (``levels.<game>.<level>.muggins``;
         None for a game without Muggins), ``rates`` :func:`level_rates`, ``miscounts`` :func:`miscounts`,
         ``work`` :func:`level_work`, ``for_people`` whether it is one of :data:`PLAYER_LEVELS`.
@@ -429,13 +466,15 @@ def make_bot(
     resample: int | None = None,
     slip_rate: float | None = None,
     overlook_rate: float | None = None,
+    hands: int | None = None,
+    budget: int | None = None,
 ) -> Bot[Any]:
     """A computer player of ``game`` (a key of :data:`BOTS`) at ``level`` (one of :data:`LEVELS`).
 
     Args:
         game: the game's registry name (``"mulle"``, ``"cribbage"``).
         level: one of the game's :data:`LEVELS` (``"random"``, ``"beginner"``, ``"casual"``, ``"greedy"``,
-            ``"strong"``; Mulle also ``"expert"``).
+            ``"strong"``, ``"expert"``).
         rules: the game's ``Rules``, a rules dict (``Rules.from_dict``) or None (the default rules).  Mulle bots
             are given the rules (the View does not carry them); Cribbage Views carry theirs.
         time_budget_ms: strong: an optional wall-clock cap per decision, milliseconds (None: no cap).  When it
@@ -446,6 +485,8 @@ def make_bot(
         miss_rate, catch_rate: Cribbage Muggins behaviour (beginner, casual, greedy; None: the level's own rates,
             :attr:`Level.preset`).
         slip_rate, overlook_rate: the mistake rates of ``beginner`` and ``casual`` (None: the level's own).
+        hands, budget: Cribbage expert: its work per pegging decision (:data:`OPTIONS`; None for every work
+            option: the level's).
         board: Cribbage strong: play to the board near the end of a two-player game (None: the default, on).
         peg_weight: Cribbage strong, an experiment: the pegging table's weight in the discard (None: 0, off).
         play_model: Cribbage strong, an experiment: the temperature of the opponent model of the play (None: 0,
@@ -481,6 +522,8 @@ def make_bot(
             ("resample", resample),
             ("slip_rate", slip_rate),
             ("overlook_rate", overlook_rate),
+            ("hands", hands),
+            ("budget", budget),
         )
         if v is not None
     }
@@ -496,11 +539,13 @@ def make_bot(
     if "iterations" in given and (
         isinstance(iterations, bool) or not isinstance(iterations, int) or not 1 <= iterations <= MAX_ITERATIONS
     ):
-        shown = repr(iterations) if len(repr(iterations)) <= 24 else repr(iterations)[:20] + "..."
-        raise ValueError(f"iterations must be a whole number from 1 to {MAX_ITERATIONS}, got {shown}")
+        raise ValueError(f"iterations must be a whole number from 1 to {MAX_ITERATIONS}, got {_shown(iterations)}")
     if "nodes" in given and (isinstance(nodes, bool) or not isinstance(nodes, int) or not 1 <= nodes <= MAX_NODES):
-        shown = repr(nodes) if len(repr(nodes)) <= 24 else repr(nodes)[:20] + "..."
-        raise ValueError(f"nodes must be a whole number from 1 to {MAX_NODES}, got {shown}")
+        raise ValueError(f"nodes must be a whole number from 1 to {MAX_NODES}, got {_shown(nodes)}")
+    if "hands" in given and (isinstance(hands, bool) or not isinstance(hands, int) or not 1 <= hands <= MAX_HANDS):
+        raise ValueError(f"hands must be a whole number from 1 to {MAX_HANDS}, got {_shown(hands)}")
+    if "budget" in given and (isinstance(budget, bool) or not isinstance(budget, int) or not 1 <= budget <= MAX_NODES):
+        raise ValueError(f"budget must be a whole number of nodes from 1 to {MAX_NODES}, got {_shown(budget)}")
     if "board" in given and not isinstance(board, bool):
         raise ValueError(f"board must be true or false, got {board!r}")
     if "peg_weight" in given and (

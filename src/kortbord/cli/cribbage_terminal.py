@@ -26,6 +26,7 @@ person quits, and replays with ``kortbord cribbage replay RECORD.json``.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import io
 import json
 import os
@@ -45,7 +46,7 @@ from rich.text import Text
 
 from kortbord import core, i18n
 from kortbord.bots import registry
-from kortbord.bots.base import Bot
+from kortbord.bots.base import Bot, TableReader
 from kortbord.cards import Card
 from kortbord.cli import _session
 from kortbord.cli._io import plain as safe_text
@@ -271,6 +272,15 @@ class CribbageTable:
             s: registry.make_bot("cribbage", options.bot, self.rules) for s in range(n) if s not in self.humans
         }
         self.bot_rngs = {s: random.Random(f"kortbord-cribbage-bot:{self.seed}:{s}") for s in self.bots}
+        #: a level that learns from the table (the expert) is told the game's public events before each decision
+        self.readers: dict[int, TableReader] = (
+            {
+                s: TableReader(functools.partial(registry.make_bot, "cribbage", options.bot, self.rules))
+                for s in self.bots
+            }
+            if registry.observes("cribbage", options.bot)
+            else {}
+        )
         self.interactive = bool(self.humans) and sys.stdin.isatty()
         self.record_path = options.record or options.resume or _default_record_path(self.seed)
         # what the event log has shown so far: counts of this deal's show (the crib is number ``players``),
@@ -388,7 +398,12 @@ class CribbageTable:
                 else:
                     move = self._ask_move(seat, view)
             else:
-                move = self.bots[seat].choose(view, self.game.legal_moves(), self.bot_rngs[seat])
+                legal = self.game.legal_moves()
+                reader = self.readers.get(seat)
+                if reader is not None:
+                    move = reader.choose(self.game.events, view, legal, self.bot_rngs[seat])
+                else:
+                    move = self.bots[seat].choose(view, legal, self.bot_rngs[seat])
             self._show_events(self.game.play(move, seat=seat), mover=seat, move=move)
             if seat not in self.humans and self.interactive and self.options.delay > 0:
                 time.sleep(self.options.delay)

@@ -23,9 +23,7 @@ _FALLBACK_LEVEL = "greedy"
 DEALS = ("8+8", "5+5", "4+8")
 LENGTHS = ("100", "200", "round", "each-deals")
 PROFILES = ("standard", "cardgames.zone")
-LEVELS = ("random", "beginner", "casual", "greedy", "strong")
-#: Mulle's levels: :data:`LEVELS` and the expert (Cribbage has none yet).
-MULLE_LEVELS = (*LEVELS, "expert")
+LEVELS = ("random", "beginner", "casual", "greedy", "strong", "expert")
 TARGETS = (121, 61)
 #: The languages of the terminal games' words (:data:`kortbord.i18n.LANGS`).
 LANGS = ("en", "sv")
@@ -48,8 +46,6 @@ def bot_help(game: str) -> str:
 
     parts = []
     for level in registry.LEVELS[game]:
-        if level not in MULLE_LEVELS:
-            continue
         d = registry.describe(game, level, "en")["data"]
         if "slip" in d:
             said = [
@@ -61,8 +57,10 @@ def bot_help(game: str) -> str:
             parts.append(f"{level} ({', '.join(said)})")
         elif level == "strong":
             parts.append("strong (thinks ahead; a hard opponent)")
-        elif level == "expert":
+        elif level == "expert" and game == "mulle":
             parts.append("expert (thinks ahead harder; the hardest opponent)")
+        elif level == "expert":
+            parts.append("expert (reads your play and thinks ahead harder; the hardest opponent)")
     return (
         f"Computer level (default: {DEFAULT_LEVEL}): {'; '.join(parts)}; random and greedy are test opponents. "
         "When you play, the game's intro describes the level."
@@ -100,7 +98,7 @@ def mulle(
     kryp: Annotated[bool, typer.Option("--kryp", help="Kryp-mulle: avoid points, the lowest total wins.")] = False,
     bot: Annotated[
         str | None,
-        typer.Option("--bot", **choices(MULLE_LEVELS), help=bot_help("mulle")),
+        typer.Option("--bot", **choices(LEVELS), help=bot_help("mulle")),
     ] = None,
     seed: Annotated[
         int | None,

@@ -10,6 +10,7 @@ written before it is acknowledged).
 from __future__ import annotations
 
 import asyncio
+import collections
 import concurrent.futures
 import ctypes
 import logging
@@ -21,27 +22,61 @@ import sys
 from collections.abc import Sequence
 from typing import Any, Final
 
+import orjson
+
 __all__ = ["BotPool", "choose_index"]
 
 log = logging.getLogger("kortbord.server.bots")
 
 _BOTS: dict[tuple[str, str, Any], Any] = {}
+#: The bots that watch the table (:func:`kortbord.bots.registry.observes`), one per game and seat, the most recently
+#: used last; a worker keeps at most :data:`_MAX_READERS` (one that was dropped is rebuilt from the game's events).
+_READERS: collections.OrderedDict[tuple[Any, ...], Any] = collections.OrderedDict()
+_MAX_READERS: Final = 64
 
 
-def choose_index(game: str, level: str, rules: Any, view: Any, legal_moves: Sequence[Any], seed: int) -> int:
+def choose_index(
+    game: str,
+    level: str,
+    rules: Any,
+    view: Any,
+    legal_moves: Sequence[Any],
+    seed: int,
+    events: bytes | None = None,
+    table: str | None = None,
+) -> int:
     """Run the bot of ``level`` for ``game`` on ``view`` and return the index of its move in ``legal_moves``.
 
-    Runs in a worker process; bots are cached per (game, level, rules) in the worker.
+    Runs in a worker process; bots are cached per (game, level, rules) in the worker.  A level that watches the
+    table (:func:`kortbord.bots.registry.observes`) is given ``events``, the game's public events so far (a JSON
+    array of ``Event.to_json()`` objects, the session's own record), and ``table``, the game's id: its bot is that
+    game's and seat's alone (:class:`kortbord.bots.base.TableReader`), so its choice depends only on the game's
+    public record, the view and the seed -- whichever worker or server instance thinks.
     Raises:
         ValueError: an unknown level, or a bot that returned a move not in ``legal_moves``.
     """
     from kortbord.bots import registry
 
+    rng = random.Random(seed)
+    if events is not None:
+        from kortbord.bots.base import TableReader
+        from kortbord.contract import Event
+
+        told = [Event(d.pop("kind"), d) for d in orjson.loads(events)]
+        rkey = (table, getattr(view, "seat", None), game, level, rules)
+        reader = _READERS.pop(rkey, None)
+        if reader is None:
+            reader = TableReader(lambda: registry.make_bot(game, level, rules))
+        _READERS[rkey] = reader
+        while len(_READERS) > _MAX_READERS:
+            _READERS.popitem(last=False)
+        move = reader.choose(told, view, legal_moves, rng)
+        return list(legal_moves).index(move)
     key = (game, level, rules)
     bot = _BOTS.get(key)
     if bot is None:
         bot = _BOTS[key] = registry.make_bot(game, level, rules)
-    move = bot.choose(view, legal_moves, random.Random(seed))
+    move = bot.choose(view, legal_moves, rng)
     return list(legal_moves).index(move)
 
 
@@ -138,13 +173,23 @@ class BotPool:
             fut.add_done_callback(_log_warm_failure)
 
     async def choose(
-        self, game: str, level: str, rules: Any, view: Any, legal_moves: Sequence[Any], seed: int | None = None
+        self,
+        game: str,
+        level: str,
+        rules: Any,
+        view: Any,
+        legal_moves: Sequence[Any],
+        seed: int | None = None,
+        events: bytes | None = None,
+        table: str | None = None,
     ) -> int:
         """The index of the bot's move in ``legal_moves`` (computed in a worker).  If the pool has broken (a worker
         died) it is restarted once; if the bot itself fails, a uniformly random legal move is played and logged.
 
         ``seed``: the bot's generator seed (None: a fresh one from the system).  The hint passes the position's
-        seed (:func:`kortbord.server.aids.position_seed`) so the review judges a decision by the same search."""
+        seed (:func:`kortbord.server.aids.position_seed`) so the review judges a decision by the same search.
+        ``events`` and ``table``: for a level that watches the table, the game's public events so far and its id
+        (:func:`choose_index`)."""
         if seed is None:
             seed = random.SystemRandom().getrandbits(63)
         loop = asyncio.get_running_loop()
@@ -153,7 +198,7 @@ class BotPool:
                 self._executor = self._make()
             try:
                 return await loop.run_in_executor(
-                    self._executor, choose_index, game, level, rules, view, tuple(legal_moves), seed
+                    self._executor, choose_index, game, level, rules, view, tuple(legal_moves), seed, events, table
                 )
             except concurrent.futures.BrokenExecutor:
                 log.warning("bot pool broke; restarting it (attempt %d)", attempt + 1)

@@ -624,8 +624,17 @@ class Session:
                 legal = self.spec.legal_moves(self.state)
                 if manager.bot_delay > 0:
                     await asyncio.sleep(manager.bot_delay)
+                level = self.seats[seat].level or "random"
+                # a level that learns from the table is told the game's public record (its bot is this game's)
+                watches = _observes(self.spec.name, level)
                 index = await manager.bots.choose(
-                    self.spec.name, self.seats[seat].level or "random", self.rules, view, legal
+                    self.spec.name,
+                    level,
+                    self.rules,
+                    view,
+                    legal,
+                    events=self.history_json() if watches else None,
+                    table=self.id if watches else None,
                 )
                 if self.version != version:
                     continue
@@ -643,6 +652,17 @@ class Session:
             raise
         except Exception:
             log.exception("bot loop of game %s failed", self.id)
+
+
+def _observes(game: str, level: str) -> bool:
+    """Whether the bot level watches the table (:func:`kortbord.bots.registry.observes`); False for a level this
+    installation does not know (the pool then plays a random move and logs why)."""
+    from kortbord.bots import registry
+
+    try:
+        return registry.observes(game, level)
+    except ValueError:
+        return False
 
 
 def _encode_events(events: list[dict[str, Any]]) -> bytes:

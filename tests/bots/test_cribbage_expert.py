@@ -1,0 +1,197 @@
+"""The Cribbage ``expert`` level (issue #14 item 2, :mod:`kortbord.bots.cribbage_expert`): registered with its work,
+reading the play from the table's public events the same way whether they come one step at a time (the arena), all
+at once from a game's record (the web table after a restart, another worker) or from the terminal game; each game's
+bot its own.  Its strength is measured by the benches (``docs/bots.md``), not here."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+import orjson
+import pytest
+
+from kortbord import core
+from kortbord.bots import cribbage_expert, registry
+from kortbord.bots.base import Observer, TableReader
+from kortbord.contract import Event
+from kortbord.server import bots as server_bots
+
+#: a small work bound, so a whole game is quick (the level's own is measured in bench/)
+SMALL = {"hands": 4, "budget": 400}
+
+
+def test_the_level_is_registered_for_people_with_its_work_and_words() -> None:
+    assert "expert" in registry.player_levels("cribbage")
+    assert registry.level_work("cribbage", "expert") == {
+        "hands": cribbage_expert.LEVEL_HANDS,
+        "budget": cribbage_expert.LEVEL_BUDGET,
+    }
+    assert {"hands", "budget"} <= set(registry.level_options("cribbage", "expert"))
+    assert registry.observes("cribbage", "expert") and not registry.observes("cribbage", "strong")
+    assert not registry.observes("mulle", "expert")
+    # honest in its own counts and catches every miscount, as strong (rules spec cribbage.md §2.10)
+    assert registry.miscounts("cribbage", "expert") == {"miss_rate": 0.0, "catch_rate": 1.0}
+    bot: Any = registry.make_bot("cribbage", "expert")
+    assert isinstance(bot, cribbage_expert.ExpertBot) and isinstance(bot, Observer)
+    assert (bot.hands, bot.budget) == (cribbage_expert.LEVEL_HANDS, cribbage_expert.LEVEL_BUDGET)
+    assert (bot.ehands, bot.ebudget, bot.endgame) == (2 * bot.hands, 2 * bot.budget, True)
+    assert bot.time_budget_ms is None
+    for lang in ("en", "sv"):
+        text = registry.describe("cribbage", "expert", lang)["text"]
+        assert str(cribbage_expert.LEVEL_HANDS) in text and "{" not in text
+
+
+@pytest.mark.parametrize(
+    ("options", "word"),
+    [({"hands": 0}, "hands"), ({"hands": 2.5}, "hands"), ({"budget": -1}, "budget"), ({"budget": True}, "budget")],
+)
+def test_bad_work_is_refused(options: dict[str, Any], word: str) -> None:
+    with pytest.raises(ValueError, match=word):
+        registry.make_bot("cribbage", "expert", **options)  # type: ignore[arg-type]
+
+
+def _play(
+    decide: Callable[[int, Any, list[Any], list[Event], random.Random], Any],
+    told: Callable[[list[Event]], None],
+    *,
+    seed: int,
+    players: int = 2,
+    target: int = 61,
+) -> list[str]:
+    """One game of the registry's Cribbage, every decision by ``decide(seat, view, legal, events so far, rng)``;
+    ``told(events)`` after every step (chance steps included).  The moves made, in order."""
+    spec = core.get("cribbage")
+    rules = spec.make_rules({"target": target}, players=players)
+    state = spec.new_game(rules, players=players)
+    chance = random.Random(f"deals:{seed}")
+    rngs = [random.Random(f"bot:{seed}:{s}") for s in range(players)]
+    history: list[Event] = []
+    moves: list[str] = []
+    while not spec.is_over(state):
+        if spec.is_chance(state):
+            state, events = spec.step(state, spec.chance_outcome(state, chance))
+        else:
+            seat = spec.to_act(state)
+            assert seat is not None
+            legal = list(spec.legal_moves(state))
+            move = decide(seat, spec.view(state, seat), legal, list(history), rngs[seat])
+            assert move in legal
+            moves.append(str(move))
+            state, events = spec.step(state, move)
+        history.extend(events)
+        told(list(events))
+    return moves
+
+
+def test_the_play_is_read_the_same_step_by_step_all_at_once_and_after_a_restart() -> None:
+    greedy = registry.make_bot("cribbage", "greedy")
+    make = lambda: registry.make_bot("cribbage", "expert", **SMALL)
+
+    # the arena's way: the bot is told each step's events as they happen
+    stepwise: Any = make()
+    moves_a = _play(
+        lambda s, v, legal, ev, rng: stepwise.choose(v, legal, rng) if s == 0 else greedy.choose(v, legal, rng),
+        stepwise.observe,
+        seed=4,
+    )
+    # the terminal's and the web table's way: the whole record before each decision
+    reader = TableReader(make)
+    moves_b = _play(
+        lambda s, v, legal, ev, rng: reader.choose(ev, v, legal, rng) if s == 0 else greedy.choose(v, legal, rng),
+        lambda ev: None,
+        seed=4,
+    )
+    # a server restarted before every decision: a new bot told the whole record each time
+    moves_c = _play(
+        lambda s, v, legal, ev, rng: (
+            TableReader(make).choose(ev, v, legal, rng) if s == 0 else greedy.choose(v, legal, rng)
+        ),
+        lambda ev: None,
+        seed=4,
+    )
+    assert moves_a == moves_b == moves_c
+    # and it did read the play: greedy's decisions of the deals before moved the model off its prior
+    assert stepwise.model.weights.tolist() != stepwise.model.prior.tolist()
+    assert reader.bot.model.weights.tolist() != reader.bot.model.prior.tolist()
+
+
+def test_a_bot_that_is_not_told_the_events_reads_the_deals_its_views_show() -> None:
+    greedy = registry.make_bot("cribbage", "greedy")
+    blind: Any = registry.make_bot("cribbage", "expert", **SMALL)
+    _play(
+        lambda s, v, legal, ev, rng: blind.choose(v, legal, rng) if s == 0 else greedy.choose(v, legal, rng),
+        lambda ev: None,
+        seed=5,
+    )
+    assert blind.model.weights.tolist() != blind.model.prior.tolist()
+
+
+@pytest.mark.parametrize(("players", "target"), [(3, 61), (4, 61)])
+def test_off_two_players_it_plays_as_strong_and_learns_nothing(players: int, target: int) -> None:
+    bot: Any = registry.make_bot("cribbage", "expert", iterations=2, hands=4)
+    greedy = registry.make_bot("cribbage", "greedy")
+    moves = _play(
+        lambda s, v, legal, ev, rng: bot.choose(v, legal, rng) if s == 0 else greedy.choose(v, legal, rng),
+        bot.observe,
+        seed=6,
+        players=players,
+        target=target,
+    )
+    assert moves and bot.model.weights.tolist() == bot.model.prior.tolist()
+
+
+class _Counting:
+    """A watching bot that keeps what it was told."""
+
+    made = 0
+
+    def __init__(self) -> None:
+        _Counting.made += 1
+        self.told: list[Any] = []
+
+    def observe(self, events: Any) -> None:
+        self.told.extend(events)
+
+    def choose(self, view: Any, legal: Any, rng: random.Random) -> Any:
+        return legal[0]
+
+
+def test_the_reader_tells_only_new_events_and_starts_again_when_moves_are_taken_back() -> None:
+    _Counting.made = 0
+    a, b, c, x = (Event("play", {"seat": i, "card": card}) for i, card in enumerate(("5H", "TD", "KS", "4C")))
+    reader = TableReader(_Counting)
+    reader.choose([a, b], None, [1], random.Random(0))
+    reader.choose([a, b, c], None, [1], random.Random(0))
+    assert reader.bot.told == [a, b, c] and _Counting.made == 1
+    reader.choose([a, x], None, [1], random.Random(0))  # c taken back, x played instead
+    assert reader.bot.told == [a, x] and _Counting.made == 2
+    reader.choose([a], None, [1], random.Random(0))  # shorter than what it was told
+    assert reader.bot.told == [a] and _Counting.made == 3
+
+
+def test_the_server_worker_gives_each_game_its_own_reader_rebuilt_from_the_record() -> None:
+    server_bots._READERS.clear()
+    greedy = registry.make_bot("cribbage", "greedy")
+    rules = core.get("cribbage").make_rules({"target": 61}, players=2)
+    reference: Any = registry.make_bot("cribbage", "expert")  # the level's own work, told step by step
+    checked = []
+
+    def decide(seat: int, view: Any, legal: list[Any], events: list[Event], rng: random.Random) -> Any:
+        if seat == 1 or len(checked) >= 12:
+            return greedy.choose(view, legal, rng)
+        seed = rng.getrandbits(32)
+        want = reference.choose(view, legal, random.Random(seed))
+        record = orjson.dumps([e.to_json() for e in events])
+        got = server_bots.choose_index("cribbage", "expert", rules, view, legal, seed, record, "game-1")
+        if len(checked) % 4 == 3:  # another worker, or the worker after a restart: rebuilt from the record
+            server_bots._READERS.clear()
+        other = server_bots.choose_index("cribbage", "expert", rules, view, legal, seed, record, "game-2")
+        checked.append((legal[got], legal[other], want))
+        return want
+
+    _play(decide, reference.observe, seed=7)
+    assert len(checked) == 12 and all(g == o == w for g, o, w in checked)
+    assert {k[0] for k in server_bots._READERS} <= {"game-1", "game-2"}
+    server_bots._READERS.clear()
