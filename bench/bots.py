@@ -12,6 +12,8 @@ Targets (each measured by :func:`kortbord.arena.run_arena`, seats swapped fairly
 7. The levels for people (run 5): in each game ``beginner`` scores fewer points than ``casual`` and ``casual``
    fewer than ``greedy``, per round (Mulle) and per deal (Cribbage), by the duplicate margin against greedy.
 8. Mulle: expert beats greedy in >= 85% of two-player games to 100, over >= 400 games (run 6; issue #14 item 3).
+9. Cribbage: expert beats greedy in >= 62% of games to 121, over >= 1,000 games (run 7; issue #14 item 2; its
+   other goal, against an outside player, is ``bench/cribbage_hoyleish.py --bots expert``).
 
 Runs 1 and 3 (and 5) also print the duplicate margin against greedy: points per round (Mulle) or per deal
 (Cribbage) more than greedy with the same cards, with its cluster-robust 95% interval (see :mod:`kortbord.arena`).
@@ -31,6 +33,7 @@ Usage (from the repository root, after ``make test`` or ``make run`` has set up 
     .venv/bin/python bench/bots.py --only 3,4 --json bench-bots.json
     .venv/bin/python bench/bots.py --only 5 --mulle-games 200 --cribbage-games 400   # the levels for people
     .venv/bin/python bench/bots.py --only 6                # the Mulle expert against greedy (12 min on 2 cores)
+    .venv/bin/python bench/bots.py --only 7                # the Cribbage expert against greedy (25 min on 2 cores)
 """
 
 from __future__ import annotations
@@ -164,8 +167,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--time-budget-ms", type=float, default=None, help="strong bots' budget (default: theirs)")
     ap.add_argument(
         "--only",
-        default="1,2,3,4,6",
-        help="runs to do, e.g. 1,3 (targets 5-6 come with runs 1 and 3; 5: people levels; 6: Mulle expert)",
+        default="1,2,3,4,6,7",
+        help="runs to do, e.g. 1,3 (targets 5-6 come with runs 1 and 3; 5: people levels; 6: Mulle expert; "
+        "7: Cribbage expert)",
     )
     ap.add_argument("--json", default=None, help="write the rows and the arena summaries to this file")
     args = ap.parse_args(argv)
@@ -226,6 +230,21 @@ def main(argv: list[str] | None = None) -> int:
         emit(_time_row(times["all"], 250, "5. Cribbage strong p95 < 250 ms", cmd, args.jobs))
         emit(_time_row(times.get("discard", {}), 100, "6. Cribbage strong discard p95 < 100 ms", cmd, args.jobs))
         emit(_dup_row(s, "Cribbage strong minus greedy, duplicate deals", cmd))
+    if 7 in runs:
+        n = args.cribbage_games
+        s = _run(
+            console, ArenaConfig("cribbage", (strong("expert"), BotSpec("greedy")), games=n, seed=args.seed), args.jobs
+        )
+        report["summaries"]["cribbage expert v greedy"] = s
+        cmd = _command("cribbage", "expert,greedy", n, args.seed, args.jobs, budget)
+        text = "9. Cribbage expert beats greedy >= 62% (to 121)"
+        emit(_win_row(s, "A:expert", 0.62, OFFICIAL["cribbage"], text, cmd))
+        emit(
+            _time_row(
+                s["results"]["A:expert"]["decision_ms"]["all"], 250, "5. Cribbage expert p95 < 250 ms", cmd, args.jobs
+            )
+        )
+        emit(_dup_row(s, "Cribbage expert minus greedy, duplicate deals", cmd))
     if 4 in runs:
         n = max(2, 2 * math.ceil(args.selfplay_deals / DEALS_PER_GAME / 2))
         s = _run(console, ArenaConfig("cribbage", (strong(), strong()), games=n, seed=args.seed + 1), args.jobs)

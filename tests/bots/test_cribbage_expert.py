@@ -43,6 +43,30 @@ def test_the_level_is_registered_for_people_with_its_work_and_words() -> None:
         assert str(cribbage_expert.LEVEL_HANDS) in text and "{" not in text
 
 
+def test_its_prior_is_strong_play_fitted_by_the_script(tmp_path: Any) -> None:
+    import importlib.util
+    from pathlib import Path
+
+    bot: Any = registry.make_bot("cribbage", "expert")
+    assert bot.model.prior.tolist() == list(cribbage_expert.play_prior())
+    assert len(cribbage_expert.play_prior()) == len(cribbage_expert.FEATURES)
+    # the shipped table is what its script makes: its recorded command, run here on one game, fits the same model
+    path = Path(__file__).resolve().parents[2] / "scripts" / "make_play_prior.py"
+    spec = importlib.util.spec_from_file_location("make_play_prior", path)
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    decisions = script.selfplay_decisions(1, seed=3)
+    assert decisions and all(len(d[0]) >= 1 and d[3] in d[0] for d in decisions)  # each card laid was held
+    out = tmp_path / "prior.json"
+    assert script.main(["--games", "1", "--seed", "3", "--out", str(out)]) == 0
+    model = cribbage_expert.LearntModel()
+    model.fit(decisions)
+    assert orjson.loads(out.read_bytes())["weights"] == pytest.approx(model.weights.tolist(), abs=1e-5)
+    with pytest.raises(ValueError, match="features"):
+        cribbage_expert.LearntModel(prior=[1.0, 2.0])
+
+
 @pytest.mark.parametrize(
     ("options", "word"),
     [({"hands": 0}, "hands"), ({"hands": 2.5}, "hands"), ({"budget": -1}, "budget"), ({"budget": True}, "budget")],

@@ -33,12 +33,14 @@ this module (opponent models told, other keep tables).
 
 from __future__ import annotations
 
+import json
 import math
 import random
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache
+from importlib import resources
 from itertools import combinations_with_replacement
 from typing import Any, Final
 
@@ -623,20 +625,26 @@ class LearntModel:
     """An opponent model learnt from its plays: the chance of each legal card a soft-max of ``weights`` times
     :func:`features` (equal ranks alike), the weights fitted to the decisions seen by maximum likelihood with a
     Gaussian prior (sd ``sd``, centred on taking the points a card scores: weight 1 on ``points``) by Newton's method;
-    cards under ``prune`` of the chance are dropped (the search's branches).  A :data:`Model`."""
+    cards under ``prune`` of the chance are dropped (the search's branches); ``prior``: the prior's centre in place
+    of that one (a weight per feature; the expert's: :func:`play_prior`).  A :data:`Model`."""
 
-    def __init__(self, sd: float = 3.0, prune: float = 0.05) -> None:
+    def __init__(self, sd: float = 3.0, prune: float = 0.05, prior: Sequence[float] | None = None) -> None:
         if not sd > 0:
             raise ValueError(f"sd must be over 0, got {sd!r}")
         if not 0.0 <= prune < 1.0:
             raise ValueError(f"prune must be from 0 to under 1, got {prune!r}")
+        if prior is not None and len(prior) != len(FEATURES):
+            raise ValueError(f"prior must have a weight for each of the {len(FEATURES)} features, got {len(prior)}")
         import numpy as np
 
         self.np = np
         self.prune = prune
         self.sd = sd
-        self.prior = np.zeros(len(FEATURES))
-        self.prior[0] = 1.0
+        if prior is None:
+            self.prior = np.zeros(len(FEATURES))
+            self.prior[0] = 1.0
+        else:
+            self.prior = np.asarray(prior, dtype=np.float64)
         self.weights = self.prior.copy()
         self._w = [float(x) for x in self.weights]
         self._memo: dict[Any, Any] = {}
@@ -838,6 +846,22 @@ class BeliefBot(cribbage_strong.StrongBot):
         return [values[m.card.rank] if isinstance(m, Play) else 0.0 for m in legal_moves]
 
 
+@cache
+def play_prior() -> tuple[float, ...]:
+    """The expert's prior of an opponent's pegging (``kortbord/bots/data/play_prior.json``, made by
+    ``scripts/make_play_prior.py``): :class:`LearntModel`'s weights fitted to kortbord's strong level playing itself,
+    one per feature of :data:`FEATURES`.
+
+    Raises:
+        ValueError: the file's features are not :data:`FEATURES` (a table made for another model).
+    """
+    text = resources.files("kortbord.bots").joinpath("data/play_prior.json").read_text(encoding="utf-8")
+    data = json.loads(text)
+    if tuple(data["features"]) != FEATURES:
+        raise ValueError(f"play_prior.json was made for the features {data['features']}, not {list(FEATURES)}")
+    return tuple(float(w) for w in data["weights"])
+
+
 class PlayReader:
     """A mixin for a :class:`BeliefBot`: the opponent's play rule learnt, not told -- a :class:`LearntModel`
     refitted to the opponent's play decisions seen whole in the deals before (its four cards all laid), two players.
@@ -853,6 +877,7 @@ class PlayReader:
         prune: the model's pruned chance (:class:`LearntModel`).
         memory: the list the decisions seen are kept in (None: the bot's own, one game); a bench passes one list to
             every bot of a session, whose new game then starts on what was learnt.  A refit reads its last 3,000.
+        prior: the model's prior centre (:class:`LearntModel`; None: the card that scores, weight 1).
         options: the :class:`BeliefBot`'s.
     Raises:
         ValueError: ``sd`` not over 0, ``prune`` outside [0, 1); the :class:`BeliefBot`'s.
@@ -865,10 +890,11 @@ class PlayReader:
         sd: float = 3.0,
         prune: float = 0.05,
         memory: list[Decision] | None = None,
+        prior: Sequence[float] | None = None,
         **options: Any,
     ) -> None:
         super().__init__(rules, **options)  # type: ignore[call-arg]
-        self.model = LearntModel(sd, prune)
+        self.model = LearntModel(sd, prune, prior)
         self._decisions: list[Decision] = [] if memory is None else memory
         if self._decisions:  # a new game of the session starts on what was learnt before it
             self.model.fit(self._decisions[-3000:])
@@ -938,7 +964,8 @@ class PlayReader:
 
 class ExpertBot(PlayReader, BeliefBot):
     """The Cribbage ``expert`` level (:mod:`kortbord.bots.registry`): a :class:`BeliefBot` whose opponent model is
-    learnt within the game (:class:`PlayReader`), with the end game played to the board by the same search.
+    learnt within the game (:class:`PlayReader`) from a prior fitted to strong's own play (:func:`play_prior`), with
+    the end game played to the board by the same search.
 
     Args:
         rules: as :class:`~kortbord.bots.cribbage_strong.StrongBot` (None: the rules the view carries).
@@ -977,5 +1004,6 @@ class ExpertBot(PlayReader, BeliefBot):
             iterations=iterations,
             nodes=nodes,
             board=board,
+            prior=play_prior(),
         )
         keep_table(True, LEVEL_KT), keep_table(False, LEVEL_KT)  # made once (seconds), before any decision
