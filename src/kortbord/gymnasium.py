@@ -34,6 +34,7 @@ Every other keyword argument is an OpenSpiel game parameter of the game (``docs/
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Mapping
 from typing import Any, SupportsFloat
@@ -41,7 +42,7 @@ from typing import Any, SupportsFloat
 import gymnasium
 import numpy as np
 
-from kortbord.bots.registry import make_bot
+from kortbord.bots.registry import make_bot, observes
 from kortbord.research.params import make_setup, observation_text
 from kortbord.research.table import Table
 
@@ -88,6 +89,11 @@ class KortbordSingleAgentEnv(gymnasium.Env[Any, Any]):
         self.fixed_seat = seat
         self.seat = 0 if seat is None else seat
         self.bot = make_bot(game, opponent, self.setup.rules, **dict(opponent_options or {}))
+        # a level that learns from the table (the Cribbage expert) gets a new bot for each seat in each episode, so
+        # an episode depends only on its seed and actions (registry.observes)
+        self._make_bot = functools.partial(make_bot, game, opponent, self.setup.rules, **dict(opponent_options or {}))
+        self._learns = observes(game, opponent)
+        self._seat_bots: dict[int, Any] = {}
         self.illegal_reward = float(illegal_reward)
         self.render_mode = render_mode
         n = self.setup.num_actions
@@ -116,6 +122,7 @@ class KortbordSingleAgentEnv(gymnasium.Env[Any, Any]):
         self.seat = int(draw[2] % self.setup.players) if self.fixed_seat is None else self.fixed_seat
         self.table = Table(self.setup)
         self._over = False
+        self._seat_bots = {}
         self._advance()
         return self._obs(), self._info()
 
@@ -164,7 +171,8 @@ class KortbordSingleAgentEnv(gymnasium.Env[Any, Any]):
                 break
             assert seat is not None
             view = game.view(t.state, seat)
-            t = t.apply_move(self.bot.choose(view, game.legal_moves(t.state), self._bots))
+            bot = self._seat_bots.setdefault(seat, self._make_bot()) if self._learns else self.bot
+            t = t.apply_move(bot.choose(view, game.legal_moves(t.state), self._bots))
         self.table = t
 
     def _obs(self) -> dict[str, np.ndarray]:

@@ -9,6 +9,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
 import orjson
 import pytest
 
@@ -219,3 +220,61 @@ def test_the_server_worker_gives_each_game_its_own_reader_rebuilt_from_the_recor
     assert len(checked) == 12 and all(g == o == w for g, o, w in checked)
     assert {k[0] for k in server_bots._READERS} <= {"game-1", "game-2"}
     server_bots._READERS.clear()
+
+
+class _Fragile(_Counting):
+    """A watching bot whose observe fails on a play event without a card, after taking in what came before."""
+
+    def observe(self, events: Any) -> None:
+        for event in events:
+            if event.kind == "play" and "card" not in event.data:
+                raise KeyError("card")
+            self.told.append(event)
+
+
+def test_a_bot_whose_observe_failed_is_not_kept_half_told() -> None:
+    _Fragile.made = 0
+    a, b = Event("play", {"seat": 0, "card": "5H"}), Event("play", {"seat": 1, "card": "TD"})
+    reader = TableReader(_Fragile)
+    reader.choose([a], None, [1], random.Random(0))
+    with pytest.raises(KeyError):
+        reader.choose([a, b, Event("play", {"seat": 0})], None, [1], random.Random(0))
+    reader.choose([a, b], None, [1], random.Random(0))  # the record as it really is: told once, from the start
+    assert reader.bot.told == [a, b]
+
+
+@pytest.mark.parametrize("record", [b"{}", b"null", b"[1, 2]", b'[{"seat": 0}]', b"[{", b'[{"kind": 3}]'])
+def test_the_worker_refuses_a_malformed_record_with_a_clear_error(record: bytes) -> None:
+    spec = core.get("cribbage")
+    rules = spec.make_rules({"target": 61}, players=2)
+    state = spec.new_game(rules, players=2)
+    chance = random.Random(0)
+    while spec.is_chance(state):
+        state, _ = spec.step(state, spec.chance_outcome(state, chance))
+    seat = spec.to_act(state)
+    assert seat is not None
+    view, legal = spec.view(state, seat), list(spec.legal_moves(state))
+    with pytest.raises(ValueError, match="events must be"):
+        server_bots.choose_index("cribbage", "expert", rules, view, legal, 1, record, "bad")
+
+
+def test_the_gymnasium_opponent_starts_each_episode_afresh() -> None:
+    from kortbord.gymnasium import KortbordSingleAgentEnv
+
+    def episode(env: Any, seed: int) -> list[int]:
+        obs, _ = env.reset(seed=seed)
+        actions, done = [], False
+        while not done:
+            action = int(np.flatnonzero(obs["action_mask"])[0])
+            actions.append(action)
+            obs, _, terminated, truncated, _ = env.step(action)
+            done = terminated or truncated
+        return actions
+
+    options = {"hands": 4, "budget": 400}
+    first = KortbordSingleAgentEnv("cribbage", opponent="expert", opponent_options=options, target=61)
+    again = KortbordSingleAgentEnv("cribbage", opponent="expert", opponent_options=options, target=61)
+    want = episode(first, 7)
+    for seed in (1, 2):  # other episodes first: the opponent must not carry what it learnt there
+        episode(again, seed)
+    assert episode(again, 7) == want

@@ -79,6 +79,10 @@ class TableReader:
             self.bot, self._told, n = self._make(), [], 0
         if len(events) > n:
             fresh = list(events[n:])
-            self.bot.observe(fresh)
+            try:
+                self.bot.observe(fresh)
+            except Exception:  # a bot told part of a record is not the record's: start again next time
+                self.bot, self._told = self._make(), []
+                raise
             self._told.extend(fresh)
         return self.bot.choose(view, legal_moves, rng)

@@ -39,7 +39,7 @@ import random
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from itertools import combinations_with_replacement
 from typing import Any, Final
@@ -91,7 +91,7 @@ def _cards(*groups: Hand) -> list[list[Card]]:
     return out
 
 
-@cache
+@lru_cache(maxsize=1 << 18)  # bounded: a worker plays game after game
 def lay_points(seq: Hand, r: int) -> int:
     """The points (spec §2.4 step 3: 15, 31, pairs, runs; no go) for laying a card of rank ``r`` on a count of the
     ranks ``seq``: the engine's :func:`~kortbord.cribbage.scoring.score_play`, memoised on ranks."""
@@ -606,7 +606,7 @@ def decisions_seen(played: tuple[tuple[int, Card], ...], me: int) -> list[Decisi
     return out
 
 
-@cache
+@lru_cache(maxsize=1 << 16)
 def _decision_row(decision: Decision) -> tuple[tuple[tuple[float, ...], ...], tuple[int, ...], int] | None:
     """One decision as the fit reads it: the features of each legal rank, the cards held of each, the rank laid's
     place; None with fewer than two legal ranks (no evidence)."""

@@ -198,7 +198,8 @@ def arena(
             "--bots",
             "-b",
             autocompletion=comma_list_completion(sorted({lv for lvs in registry.LEVELS.values() for lv in lvs})),
-            help="Bot levels, A first, comma-separated: random, greedy, strong; options after colons, e.g. "
+            help="Bot levels, A first, comma-separated: random, beginner, casual, greedy, strong, expert; options after "
+            "colons, e.g. "
             "strong:iterations=300,greedy.",
         ),
     ] = "strong,greedy",

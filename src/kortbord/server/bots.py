@@ -60,9 +60,8 @@ def choose_index(
     rng = random.Random(seed)
     if events is not None:
         from kortbord.bots.base import TableReader
-        from kortbord.contract import Event
 
-        told = [Event(d.pop("kind"), d) for d in orjson.loads(events)]
+        told = _events(events)
         rkey = (table, getattr(view, "seat", None), game, level, rules)
         reader = _READERS.pop(rkey, None)
         if reader is None:
@@ -78,6 +77,23 @@ def choose_index(
         bot = _BOTS[key] = registry.make_bot(game, level, rules)
     move = bot.choose(view, legal_moves, rng)
     return list(legal_moves).index(move)
+
+
+def _events(record: bytes) -> list[Any]:
+    """A game's public record (a JSON array of ``Event.to_json()`` objects) as ``kortbord.contract.Event`` values.
+
+    Raises:
+        ValueError: not a JSON array of objects each with a string ``kind``.
+    """
+    from kortbord.contract import Event
+
+    try:
+        items = orjson.loads(record)
+    except orjson.JSONDecodeError as exc:
+        raise ValueError(f"a game's events must be JSON: {exc}") from None
+    if not isinstance(items, list) or not all(isinstance(d, dict) and isinstance(d.get("kind"), str) for d in items):
+        raise ValueError('a game\'s events must be a JSON array of objects, each with a "kind" string')
+    return [Event(d.pop("kind"), d) for d in items]
 
 
 _PR_SET_PDEATHSIG: Final = 1  # <linux/prctl.h>
