@@ -241,7 +241,11 @@ def main(argv: list[str] | None = None) -> int:
         emit(_win_row(s, "A:expert", 0.62, OFFICIAL["cribbage"], text, cmd))
         emit(
             _time_row(
-                s["results"]["A:expert"]["decision_ms"]["all"], 250, "5. Cribbage expert p95 < 250 ms", cmd, args.jobs
+                s["results"]["A:expert"]["decision_ms"]["all"],
+                250,
+                "5. Cribbage expert p95 < 250 ms (wall clock)",
+                cmd,
+                args.jobs,
             )
         )
         emit(_dup_row(s, "Cribbage expert minus greedy, duplicate deals", cmd))

@@ -90,7 +90,8 @@ class KortbordSingleAgentEnv(gymnasium.Env[Any, Any]):
         self.seat = 0 if seat is None else seat
         self.bot = make_bot(game, opponent, self.setup.rules, **dict(opponent_options or {}))
         # a level that learns from the table (the Cribbage expert) gets a new bot for each seat in each episode, so
-        # an episode depends only on its seed and actions (registry.observes)
+        # an episode depends only on its seed and actions (registry.observes); it is not told the table's events
+        # here, so it learns only the deals its own views show whole (about half)
         self._make_bot = functools.partial(make_bot, game, opponent, self.setup.rules, **dict(opponent_options or {}))
         self._learns = observes(game, opponent)
         self._seat_bots: dict[int, Any] = {}
@@ -171,7 +172,11 @@ class KortbordSingleAgentEnv(gymnasium.Env[Any, Any]):
                 break
             assert seat is not None
             view = game.view(t.state, seat)
-            bot = self._seat_bots.setdefault(seat, self._make_bot()) if self._learns else self.bot
+            bot = self.bot
+            if self._learns:
+                if seat not in self._seat_bots:
+                    self._seat_bots[seat] = self._make_bot()
+                bot = self._seat_bots[seat]
             t = t.apply_move(bot.choose(view, game.legal_moves(t.state), self._bots))
         self.table = t
 

@@ -51,7 +51,13 @@ def test_its_prior_is_strong_play_fitted_by_the_script(tmp_path: Any) -> None:
     bot: Any = registry.make_bot("cribbage", "expert")
     assert bot.model.prior.tolist() == list(cribbage_expert.play_prior())
     assert len(cribbage_expert.play_prior()) == len(cribbage_expert.FEATURES)
-    # the shipped table is what its script makes: its recorded command, run here on one game, fits the same model
+    # the shipped table names the features it was made for and the script's command; the script fits the model to the
+    # decisions it reads (regenerating the shipped table takes minutes: its command is in its metadata)
+    shipped = orjson.loads(
+        (Path(__file__).resolve().parents[2] / "src/kortbord/bots/data/play_prior.json").read_bytes()
+    )
+    assert tuple(shipped["features"]) == cribbage_expert.FEATURES
+    assert shipped["metadata"]["command"].startswith("python scripts/make_play_prior.py")
     path = Path(__file__).resolve().parents[2] / "scripts" / "make_play_prior.py"
     spec = importlib.util.spec_from_file_location("make_play_prior", path)
     assert spec is not None and spec.loader is not None
@@ -202,6 +208,7 @@ def test_the_server_worker_gives_each_game_its_own_reader_rebuilt_from_the_recor
     rules = core.get("cribbage").make_rules({"target": 61}, players=2)
     reference: Any = registry.make_bot("cribbage", "expert")  # the level's own work, told step by step
     checked = []
+    checked_view: list[Any] = []
 
     def decide(seat: int, view: Any, legal: list[Any], events: list[Event], rng: random.Random) -> Any:
         if seat == 1 or len(checked) >= 12:
@@ -214,12 +221,18 @@ def test_the_server_worker_gives_each_game_its_own_reader_rebuilt_from_the_recor
             server_bots._READERS.clear()
         other = server_bots.choose_index("cribbage", "expert", rules, view, legal, seed, record, "game-2")
         checked.append((legal[got], legal[other], want))
+        checked_view[:] = [view, legal]
         return want
 
     _play(decide, reference.observe, seed=7)
     assert len(checked) == 12 and all(g == o == w for g, o, w in checked)
     assert {k[0] for k in server_bots._READERS} <= {"game-1", "game-2"}
     server_bots._READERS.clear()
+    # a level that learns from the table needs the record; the others ignore one
+    with pytest.raises(ValueError, match="needs the game's events"):
+        server_bots.choose_index("cribbage", "expert", rules, checked_view[0], checked_view[1], 1)
+    index = server_bots.choose_index("cribbage", "greedy", rules, checked_view[0], checked_view[1], 1, b"[]", "g")
+    assert 0 <= index < len(checked_view[1])
 
 
 class _Fragile(_Counting):

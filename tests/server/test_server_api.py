@@ -273,3 +273,7 @@ def test_the_strong_computer_plays_at_the_table(tmp_path: Path, game: str, level
         with c.websocket_connect(f"/ws/games/{created['game_id']}?token={created['token']}") as ws:
             last = play_random(ws, random.Random(1))
         assert last["status"] == "over"
+        if level == "expert" and game == "cribbage":  # it learns from the table: this game's own bot, told its record
+            from kortbord.server import bots as server_bots
+
+            assert any(key[0] == created["game_id"] for key in server_bots._READERS)

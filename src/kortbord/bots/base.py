@@ -68,11 +68,16 @@ class TableReader:
         self._told: list[Any] = []
 
     def choose(self, events: Sequence[Any], view: Any, legal_moves: Sequence[Any], rng: random.Random) -> Any:
-        """The bot's move (:meth:`Bot.choose`) after it is told ``events`` -- every public event of the game so far
-        (``kortbord.contract.Event``), in order -- that it was not told before.
+        """The bot's move after it is told the events of ``events`` it was not told before.
 
+        Args:
+            events: every public event of the game so far (``kortbord.contract.Event``), in order.
+            view, legal_moves, rng: as :meth:`Bot.choose`.
+        Returns:
+            One element of ``legal_moves``.
         Raises:
-            whatever the bot's ``observe`` or ``choose`` raises.
+            whatever the bot's ``observe`` or ``choose`` raises (after a failed ``observe`` the next call starts a
+            new bot).
         """
         n = len(self._told)
         if len(events) < n or list(events[:n]) != self._told:

@@ -70,7 +70,7 @@ __all__ = [
 #: (twice both near the end of the game).  Measured in ``bench/results/cribbage-expert-2026-12-07.md``.
 LEVEL_HANDS: Final = 64
 LEVEL_BUDGET: Final = 24_000
-#: The expert's keep table's temperature (points) and the opponent model's slip (issue #14 item 2's runs).
+#: The expert's keep table's temperature (points; issue #14 item 2's runs).
 LEVEL_KT: Final = 0.5
 
 #: a card's value in the count, by rank (1 = ace .. 13 = king)
@@ -91,7 +91,7 @@ def _cards(*groups: Hand) -> list[list[Card]]:
     return out
 
 
-@lru_cache(maxsize=1 << 18)  # bounded: a worker plays game after game
+@lru_cache(maxsize=1 << 17)  # bounded: a worker plays game after game
 def lay_points(seq: Hand, r: int) -> int:
     """The points (spec §2.4 step 3: 15, 31, pairs, runs; no go) for laying a card of rank ``r`` on a count of the
     ranks ``seq``: the engine's :func:`~kortbord.cribbage.scoring.score_play`, memoised on ranks."""
@@ -351,7 +351,16 @@ def _ratios(counts: Mapping[tuple[int, ...], float], n: int) -> dict[tuple[int, 
 @cache
 def keep_table(own_crib: bool, t: float = 0.0, n: int = 200_000, seed: int = 1) -> dict[tuple[int, ...], float]:
     """Likelihood ratio of each kept rank multiset: P(a spec §5 keep of six random cards keeps it) over
-    P(four random cards are it), smoothed."""
+    P(four random cards are it), smoothed (:func:`_ratios`).
+
+    Args:
+        own_crib: the keeper deals (the crib is its own; the keep values the crib for it, else against it).
+        t: the keep's soft-max temperature, points (0: the best keep alone).
+        n: six-card hands drawn; seed: their generator's seed.
+    Returns:
+        ``{sorted four ranks (1-13): ratio}`` for every rank multiset of four cards.  Cached: the first call for an
+        argument takes seconds.
+    """
     rng = random.Random(seed)
     deck = list(range(52))
     crib = cribbage_strong._signed_cribs(own_crib)
@@ -606,7 +615,7 @@ def decisions_seen(played: tuple[tuple[int, Card], ...], me: int) -> list[Decisi
     return out
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 13)  # about 1.5 KB an entry
 def _decision_row(decision: Decision) -> tuple[tuple[tuple[float, ...], ...], tuple[int, ...], int] | None:
     """One decision as the fit reads it: the features of each legal rank, the cards held of each, the rank laid's
     place; None with fewer than two legal ranks (no evidence)."""
@@ -626,7 +635,11 @@ class LearntModel:
     :func:`features` (equal ranks alike), the weights fitted to the decisions seen by maximum likelihood with a
     Gaussian prior (sd ``sd``, centred on taking the points a card scores: weight 1 on ``points``) by Newton's method;
     cards under ``prune`` of the chance are dropped (the search's branches); ``prior``: the prior's centre in place
-    of that one (a weight per feature; the expert's: :func:`play_prior`).  A :data:`Model`."""
+    of that one (a weight per feature; the expert's: :func:`play_prior`).  A :data:`Model`.
+
+    Raises:
+        ValueError: ``sd`` not over 0, ``prune`` outside [0, 1), a ``prior`` without one weight per feature.
+    """
 
     def __init__(self, sd: float = 3.0, prune: float = 0.05, prior: Sequence[float] | None = None) -> None:
         if not sd > 0:
@@ -705,6 +718,9 @@ class LearntModel:
         return sum(a * b for a, b in zip(features(hand, seq, count, r, True)[8:], w[8:], strict=True))
 
     def __call__(self, hand: Hand, seq: Hand, count: int, seen: tuple[int, ...], n: int, passed: bool) -> Any:
+        """The chance of each legal rank for the opponent holding ``hand`` on the count's ranks ``seq`` (summing to
+        ``count``), ``n`` cards held by the searcher: ``((rank, chance), ...)`` summing to 1, ranks under ``prune`` of
+        the chance dropped; ``((None, 1.0),)`` (a go) when no card fits.  ``seen`` and ``passed`` are unused."""
         key = (hand, seq, count, n > 0)
         dist = self._memo.get(key)
         if dist is None:
@@ -923,7 +939,11 @@ class PlayReader:
 
     def observe(self, events: Sequence[Any]) -> None:
         """The table's public events (:class:`kortbord.bots.base.Observer`; ``Event.kind``, ``Event.data``): each
-        deal's cards laid (``play``), read whole at the deal's end (the next ``deal``, or ``game_over``)."""
+        deal's cards laid (``play``), read whole at the deal's end (the next ``deal``, or ``game_over``).
+
+        Raises:
+            KeyError, ValueError, InvalidCardError: a ``play`` event without a ``seat`` and a ``card`` in notation.
+        """
         self._watching = True
         for event in events:
             if event.kind == "play":

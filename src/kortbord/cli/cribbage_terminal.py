@@ -281,6 +281,7 @@ class CribbageTable:
             if registry.observes("cribbage", options.bot)
             else {}
         )
+        self.bots.update({s: reader.bot for s, reader in self.readers.items()})  # one bot a seat, the reader's
         self.interactive = bool(self.humans) and sys.stdin.isatty()
         self.record_path = options.record or options.resume or _default_record_path(self.seed)
         # what the event log has shown so far: counts of this deal's show (the crib is number ``players``),

@@ -53,12 +53,16 @@ def choose_index(
     game's and seat's alone (:class:`kortbord.bots.base.TableReader`), so its choice depends only on the game's
     public record, the view and the seed -- whichever worker or server instance thinks.
     Raises:
-        ValueError: an unknown level, or a bot that returned a move not in ``legal_moves``.
+        ValueError: an unknown level, a bot that returned a move not in ``legal_moves``, a level that watches the
+            table given no ``events`` or a malformed record (:func:`_events`); whatever the bot's ``observe`` raises
+            on an event it cannot read.
     """
     from kortbord.bots import registry
 
     rng = random.Random(seed)
-    if events is not None:
+    if registry.observes(game, level):
+        if events is None:
+            raise ValueError(f"the {level} {game} bot learns from the table: it needs the game's events")
         from kortbord.bots.base import TableReader
 
         told = _events(events)
