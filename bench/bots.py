@@ -193,23 +193,26 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(pair[0])
         report["targets"].append(pair[1])
 
-    def mulle_search_v_greedy(level: str, goal: float, target: int) -> None:
-        """Runs 1 (strong) and 6 (expert): ``level`` against greedy in games to 100, its win-rate target
-        (``target``: the target's number), its decision p95 and its duplicate margin."""
-        n = args.mulle_games
-        s = _run(console, ArenaConfig("mulle", (strong(level), BotSpec("greedy")), games=n, seed=args.seed), args.jobs)
-        report["summaries"][f"mulle {level} v greedy"] = s
-        cmd = _command("mulle", f"{level},greedy", n, args.seed, args.jobs, budget)
-        text = f"{target}. Mulle {level} beats greedy >= {100 * goal:.0f}% (to 100)"
-        emit(_win_row(s, f"A:{level}", goal, OFFICIAL["mulle"], text, cmd))
+    def search_v_greedy(game: str, level: str, goal: float, target: int) -> None:
+        """Runs 1 (Mulle strong), 6 (Mulle expert) and 7 (Cribbage expert): ``level`` against greedy in games to
+        100 (Mulle) or 121 (Cribbage), its win-rate target (``target``: the target's number), its decision p95
+        (wall clock) and its duplicate margin."""
+        n = args.mulle_games if game == "mulle" else args.cribbage_games
+        s = _run(console, ArenaConfig(game, (strong(level), BotSpec("greedy")), games=n, seed=args.seed), args.jobs)
+        report["summaries"][f"{game} {level} v greedy"] = s
+        cmd = _command(game, f"{level},greedy", n, args.seed, args.jobs, budget)
+        to = 100 if game == "mulle" else 121
+        text = f"{target}. {game.capitalize()} {level} beats greedy >= {100 * goal:.0f}% (to {to})"
+        emit(_win_row(s, f"A:{level}", goal, OFFICIAL[game], text, cmd))
         times = s["results"][f"A:{level}"]["decision_ms"]["all"]
-        emit(_time_row(times, 250, f"5. Mulle {level} p95 < 250 ms", cmd, args.jobs))
-        emit(_dup_row(s, f"Mulle {level} minus greedy, duplicate rounds", cmd))
+        emit(_time_row(times, 250, f"5. {game.capitalize()} {level} p95 < 250 ms (wall clock)", cmd, args.jobs))
+        unit = "rounds" if game == "mulle" else "deals"
+        emit(_dup_row(s, f"{game.capitalize()} {level} minus greedy, duplicate {unit}", cmd))
 
     if 1 in runs:
-        mulle_search_v_greedy("strong", 0.75, 1)
+        search_v_greedy("mulle", "strong", 0.75, 1)
     if 6 in runs:
-        mulle_search_v_greedy("expert", 0.85, 8)
+        search_v_greedy("mulle", "expert", 0.85, 8)
     if 2 in runs:
         n = args.mulle_games
         s = _run(
@@ -231,24 +234,7 @@ def main(argv: list[str] | None = None) -> int:
         emit(_time_row(times.get("discard", {}), 100, "6. Cribbage strong discard p95 < 100 ms", cmd, args.jobs))
         emit(_dup_row(s, "Cribbage strong minus greedy, duplicate deals", cmd))
     if 7 in runs:
-        n = args.cribbage_games
-        s = _run(
-            console, ArenaConfig("cribbage", (strong("expert"), BotSpec("greedy")), games=n, seed=args.seed), args.jobs
-        )
-        report["summaries"]["cribbage expert v greedy"] = s
-        cmd = _command("cribbage", "expert,greedy", n, args.seed, args.jobs, budget)
-        text = "9. Cribbage expert beats greedy >= 62% (to 121)"
-        emit(_win_row(s, "A:expert", 0.62, OFFICIAL["cribbage"], text, cmd))
-        emit(
-            _time_row(
-                s["results"]["A:expert"]["decision_ms"]["all"],
-                250,
-                "5. Cribbage expert p95 < 250 ms (wall clock)",
-                cmd,
-                args.jobs,
-            )
-        )
-        emit(_dup_row(s, "Cribbage expert minus greedy, duplicate deals", cmd))
+        search_v_greedy("cribbage", "expert", 0.62, 9)
     if 4 in runs:
         n = max(2, 2 * math.ceil(args.selfplay_deals / DEALS_PER_GAME / 2))
         s = _run(console, ArenaConfig("cribbage", (strong(), strong()), games=n, seed=args.seed + 1), args.jobs)
