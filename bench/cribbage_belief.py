@@ -385,7 +385,7 @@ def play_value(us: Hand, cands: list[tuple[Any, float]], we_lead: bool, models: 
     cands = [((h, 0), w) for h, w in cands]
     if we_lead:
         return max(search.root(us, cands, (), 0).values())
-    return search._f(us, cands, (), 0, 1, 0, (0,) * 14, False, 0, 0) / sum(w for _, w in cands)
+    return search.opponent_leads(us, cands)
 
 
 def _peg_terms(kept: Hand) -> float:

@@ -291,3 +291,19 @@ def test_the_gymnasium_opponent_starts_each_episode_afresh() -> None:
     for seed in (1, 2):  # other episodes first: the opponent must not carry what it learnt there
         episode(again, seed)
     assert episode(again, 7) == want
+
+
+def test_searches_sharing_the_models_tables_give_the_values_and_work_of_fresh_ones() -> None:
+    """The bot keeps the model's chances from one search to the next while the model is unchanged (speed only):
+    a search given tables another search filled values every card as a fresh search does, node for node."""
+    model = cribbage_expert.LearntModel(prior=cribbage_expert.play_prior())
+    cands = [((2, 5, 9, 13), 3.0), ((1, 4, 10, 11), 2.0), ((5, 5, 6, 7), 1.0), ((3, 8, 12, 12), 0.5)]
+    us = (4, 6, 10, 13)
+    tables: dict[Any, Any] = {}
+    cribbage_expert.BeliefSearch([model], 0, None, tables).root(us, cands, (), 0)  # this player led: the first
+    later = [((h[1:], 0), w) for h, w in cands]  # each laid its lowest card in another line of the play
+    fresh = cribbage_expert.BeliefSearch([model])
+    shared = cribbage_expert.BeliefSearch([model], 0, None, tables)
+    assert tables
+    assert shared.root((6, 10, 13), later, (), 0) == fresh.root((6, 10, 13), later, (), 0)
+    assert shared.nodes == fresh.nodes > 0

@@ -47,7 +47,7 @@ from typing import Any, Final
 from kortbord.bots import cribbage_board, cribbage_strong
 from kortbord.cards import Card
 from kortbord.cribbage.moves import Play
-from kortbord.cribbage.scoring import _rank_points, score_play, show_total
+from kortbord.cribbage.scoring import _rank_points, _score_last, show_total
 from kortbord.cribbage.view import View
 
 __all__ = [
@@ -91,18 +91,16 @@ def _cards(*groups: Hand) -> list[list[Card]]:
     return out
 
 
+#: a card of each rank (1-13; index 0 unused), standing for the rank where only ranks count
+_RANK_CARD: Final = (Card(0), *(Card((r - 1) * 4) for r in range(1, 14)))
+
+
 @lru_cache(maxsize=1 << 17)  # bounded: a worker plays game after game
 def lay_points(seq: Hand, r: int) -> int:
     """The points (spec §2.4 step 3: 15, 31, pairs, runs; no go) for laying a card of rank ``r`` on a count of the
-    ranks ``seq``: the engine's :func:`~kortbord.cribbage.scoring.score_play`, memoised on ranks."""
-    (cards,) = _cards((*seq, r))
-    return score_play(cards).points
-
-
-def _remove(hand: Hand, r: int) -> Hand:
-    """``hand`` without one card of rank ``r``."""
-    i = hand.index(r)
-    return hand[:i] + hand[i + 1 :]
+    ranks ``seq``: the engine's rule (:func:`~kortbord.cribbage.scoring.score_play`'s, which reads the cards' ranks
+    only: a card of each rank stands for it, the count already checked by the caller), memoised on ranks."""
+    return _score_last([_RANK_CARD[x] for x in (*seq, r)], sum(VAL[x] for x in seq) + VAL[r]).points
 
 
 #: an opponent model: (its hand, the count's ranks, the count, the ranks it has seen laid or turned (counts by rank,
@@ -110,10 +108,33 @@ def _remove(hand: Hand, r: int) -> Hand:
 Model = Callable[[Hand, Hand, int, tuple[int, ...], int, bool], tuple[tuple[int | None, float], ...]]
 
 
-#: the ranks seen (laid this deal and the starter), counts by rank (14 long)
-Seen = tuple[int, ...]
 #: the search's hidden states: ((the opponent's ranks, its model's index), weight)
 _Cands = list[tuple[tuple[Hand, int], float]]
+
+
+def _seen_int(seen: Sequence[int]) -> int:
+    """``seen`` (counts by rank, 14 long) packed three bits a rank (a count is at most 4)."""
+    return sum(k << (3 * r) for r, k in enumerate(seen))
+
+
+def _seen_tuple(seen: int) -> tuple[int, ...]:
+    """:func:`_seen_int` undone."""
+    return tuple((seen >> (3 * r)) & 7 for r in range(14))
+
+
+#: what a model that reads the count only (``reads_count_only``) is given for ``seen``
+_NO_SEEN: Final = (0,) * 14
+
+#: the distinct ranks of a sorted hand that fit a count, by (hand, count): the search asks at every node
+_LEGAL: dict[tuple[Hand, int], tuple[int, ...]] = {}
+
+
+def _legal(us: Hand, count: int) -> tuple[int, ...]:
+    key = (us, count)
+    legal = _LEGAL.get(key)
+    if legal is None:
+        legal = _LEGAL[key] = tuple(sorted({r for r in us if count + VAL[r] <= 31}))
+    return legal
 
 
 class OverBudget(Exception):
@@ -123,15 +144,34 @@ class OverBudget(Exception):
 class BeliefSearch:
     """Expectimax of the rest of the play over the opponent's possible (hand, model) pairs; values: this player's
     pegging points minus the opponent's -- and, given a :class:`BoardEnd` (``end``), plus strong's bonus for
-    winning the game times twice the chance of winning less one (playing to the board, spec §5)."""
+    winning the game times twice the chance of winning less one (playing to the board, spec §5).
 
-    def __init__(self, models: list[Model] | Model, budget: int = 0, end: BoardEnd | None = None) -> None:
+    ``nodes`` counts the positions visited (one a turn, the work bound of issue #14 item 1).  Internally the ranks
+    seen are packed in an int (:func:`_seen_int`) and each (hand, model)'s chances are kept with the hand each card
+    leaves; a model whose ``reads_count_only`` is true (:class:`LearntModel`: its chances depend on the hand, the
+    count's ranks and whether the searcher holds a card, not on ``seen`` nor ``passed``) is asked once for each of
+    those, others for every distinct argument.
+    """
+
+    def __init__(
+        self,
+        models: list[Model] | Model,
+        budget: int = 0,
+        end: BoardEnd | None = None,
+        tables: dict[Any, Any] | None = None,
+    ) -> None:
         self.models = models if isinstance(models, list) else [models]
         self.nodes = 0
         #: the most nodes a search may visit (0: no bound); past it the search raises :class:`OverBudget`
         self.budget = budget
         self.end = end
-        self._cache: dict[Any, Any] = {}
+        self._count_only = all(getattr(m, "reads_count_only", False) for m in self.models)
+        #: (the count's ranks, the searcher holds a card[, seen, passed]) -> {(hand, model): ((rank, chance, next), ...)};
+        #: ``tables``, given, is shared with other searches over the same models unchanged (a caller's to keep so)
+        self._tables: dict[Any, dict[tuple[Hand, int], tuple[tuple[int | None, float, tuple[Hand, int]], ...]]] = (
+            {} if tables is None else tables
+        )
+        self._values: dict[tuple[int, int, int], float] = {}
 
     def root(
         self,
@@ -147,28 +187,41 @@ class BeliefSearch:
         rank; ``passed``: this player said go in the count (it is then not its turn: unused at the root)."""
         cands = [(c if c and isinstance(c[0], tuple) else (c, 0), w) for c, w in cands]
         total = sum(w for _, w in cands)
+        packed = _seen_int(seen)
         out = {}
         for r in sorted(set(us)):
             if count + VAL[r] > 31:
                 continue
-            out[r] = self._lay_ours(us, cands, seq, count, r, total, seen, 0, 0) / total
+            out[r] = self._lay_ours(us, cands, seq, count, r, packed, 0, 0) / total
         return out
 
-    def _lay_ours(
-        self, us: Hand, cands: _Cands, seq: Hand, count: int, r: int, total: float, seen: Seen, pm: int, po: int
-    ) -> float:
+    def opponent_leads(self, us: Hand, cands: list[tuple[Any, float]], seen: tuple[int, ...] = (0,) * 14) -> float:
+        """The value of the rest of the play from a new count the opponent leads, this player holding ``us``
+        (``cands`` and ``seen`` as :meth:`root`; normalised by the candidates' weight)."""
+        cands = [(c if c and isinstance(c[0], tuple) else (c, 0), w) for c, w in cands]
+        return self._f(us, cands, (), 0, 1, 0, _seen_int(seen), False, 0, 0) / sum(w for _, w in cands)
+
+    def _end_value(self, pm: int, po: int, seen: int) -> float:
+        key = (pm, po, seen)
+        value = self._values.get(key)
+        if value is None:
+            assert self.end is not None
+            value = self._values[key] = self.end.value(pm, po, _seen_tuple(seen))
+        return value
+
+    def _lay_ours(self, us: Hand, cands: _Cands, seq: Hand, count: int, r: int, seen: int, pm: int, po: int) -> float:
         pm += lay_points(seq, r)
         end = self.end
         if end is not None and pm >= end.need_me:
-            return total * (pm - po + end.win)
-        nseq, ncount = (*seq, r), count + VAL[r]
+            return sum(w for _, w in cands) * (pm - po + end.win)
+        ncount = count + VAL[r]
+        nseq: Hand = (*seq, r) if ncount != 31 else ()
         if ncount == 31:
-            nseq, ncount = (), 0
-        seen = (*seen[:r], seen[r] + 1, *seen[r + 1 :])
-        return self._f(_remove(us, r), cands, nseq, ncount, 1, 0, seen, False, pm, po)
+            ncount = 0
+        i = us.index(r)
+        return self._f(us[:i] + us[i + 1 :], cands, nseq, ncount, 1, 0, seen + (1 << (3 * r)), False, pm, po)
 
-    def _reset(self, us: Hand, cands: _Cands, count: int, last: int, seen: Seen, pm: int, po: int) -> float:
-        total = sum(w for _, w in cands)
+    def _reset(self, us: Hand, cands: _Cands, count: int, last: int, seen: int, pm: int, po: int) -> float:
         if count > 0:  # the go point: the last card laid in a count that ends under 31
             if last == 0:
                 pm += 1
@@ -176,9 +229,10 @@ class BeliefSearch:
                 po += 1
             end = self.end
             if end is not None and (pm >= end.need_me or po >= end.need_opp):
-                return total * (pm - po + (end.win if pm >= end.need_me else -end.win))
+                return sum(w for _, w in cands) * (pm - po + (end.win if pm >= end.need_me else -end.win))
         if not us and not cands[0][0][0]:
-            return total * (pm - po if self.end is None else self.end.value(pm, po, seen))
+            total = sum(w for _, w in cands)
+            return total * (pm - po if self.end is None else self._end_value(pm, po, seen))
         return self._f(us, cands, (), 0, 1 - last, last, seen, False, pm, po)
 
     def _f(
@@ -189,7 +243,7 @@ class BeliefSearch:
         count: int,
         mover: int,
         last: int,
-        seen: Seen,
+        seen: int,
         passed: bool,
         pm: int,
         po: int,
@@ -198,12 +252,40 @@ class BeliefSearch:
         if self.nodes > self.budget > 0:
             raise OverBudget
         if mover == 0:
-            legal = sorted({r for r in us if count + VAL[r] <= 31})
-            if legal:
-                total = sum(w for _, w in cands)
-                if len(legal) == 1:
-                    return self._lay_ours(us, cands, seq, count, legal[0], total, seen, pm, po)
-                return max(self._lay_ours(us, cands, seq, count, r, total, seen, pm, po) for r in legal)
+            legal = _LEGAL.get((us, count))
+            if legal is None:
+                legal = _legal(us, count)
+            if legal:  # _lay_ours, inlined (the search's most frequent step)
+                end = self.end
+                best = 0.0
+                for k, mine in enumerate(legal):
+                    npm = pm + lay_points(seq, mine)
+                    if end is not None and npm >= end.need_me:
+                        v = sum(w for _, w in cands) * (npm - po + end.win)
+                    else:
+                        ncount = count + VAL[mine]
+                        i = us.index(mine)
+                        if ncount == 31:
+                            v = self._f(
+                                us[:i] + us[i + 1 :], cands, (), 0, 1, 0, seen + (1 << (3 * mine)), False, npm, po
+                            )
+                        else:
+                            nseq = (*seq, mine)
+                            v = self._f(
+                                us[:i] + us[i + 1 :],
+                                cands,
+                                nseq,
+                                ncount,
+                                1,
+                                0,
+                                seen + (1 << (3 * mine)),
+                                False,
+                                npm,
+                                po,
+                            )
+                    if k == 0 or v > best:  # max()'s rule: the first of equals
+                        best = v
+                return best
             room = 31 - count
             can = [(c, w) for c, w in cands if c[0] and VAL[c[0][0]] <= room]
             cant = [(c, w) for c, w in cands if not (c[0] and VAL[c[0][0]] <= room)]
@@ -213,23 +295,35 @@ class BeliefSearch:
             if cant:
                 s += self._reset(us, cant, count, last, seen, pm, po)
             return s
-        groups: dict[int | None, list[tuple[Any, float]]] = {}
-        models = self.models
         n = len(us)
-        said = passed or not us
-        cache = self._cache
-        for (h, t), w in cands:
-            key = (t, h, seq, count, seen, n, said)
-            dist = cache.get(key)
+        key = (seq, n > 0) if self._count_only else (seq, n, seen, passed or not us)
+        table = self._tables.get(key)
+        if table is None:
+            table = self._tables[key] = {}
+        if len(cands) == 1:  # most nodes: one hand left (its cards' ranks are distinct branches)
+            ((c, w),) = cands
+            dist = table.get(c)
             if dist is None:
-                dist = cache[key] = models[t](h, seq, count, seen, n, said)
-            for r, p in dist:
-                groups.setdefault(r, []).append(((h, t), w * p))
+                dist = table[c] = self._ask(c, seq, count, seen, n, passed or not us)
+            branches: Any = [(r, [(nxt, w * p)]) for r, p, nxt in dist]
+        else:
+            groups: dict[int | None, list[tuple[tuple[Hand, int], float]]] = {}
+            for c, w in cands:
+                dist = table.get(c)
+                if dist is None:
+                    dist = table[c] = self._ask(c, seq, count, seen, n, passed or not us)
+                for r, p, nxt in dist:
+                    group = groups.get(r)
+                    if group is None:
+                        groups[r] = [(nxt, w * p)]
+                    else:
+                        group.append((nxt, w * p))
+            branches = groups.items()
         s = 0.0
         end = self.end
-        for r, group in groups.items():
+        for r, group in branches:
             if r is None:
-                if any(count + VAL[x] <= 31 for x in us):
+                if us and count + VAL[us[0]] <= 31:
                     s += self._f(us, group, seq, count, 0, last, seen, passed, pm, po)
                 else:
                     s += self._reset(us, group, count, last, seen, pm, po)
@@ -238,13 +332,26 @@ class BeliefSearch:
             if end is not None and npo >= end.need_opp:
                 s += sum(w for _, w in group) * (pm - npo - end.win)
                 continue
-            nseq, ncount = (*seq, r), count + VAL[r]
+            ncount = count + VAL[r]
             if ncount == 31:
-                nseq, ncount = (), 0
-            nseen = (*seen[:r], seen[r] + 1, *seen[r + 1 :])
-            nxt = [((_remove(h, r), t), w) for (h, t), w in group]
-            s += self._f(us, nxt, nseq, ncount, 0, 1, nseen, passed and ncount != 0, pm, npo)
+                s += self._f(us, group, (), 0, 0, 1, seen + (1 << (3 * r)), False, pm, npo)
+            else:
+                s += self._f(us, group, (*seq, r), ncount, 0, 1, seen + (1 << (3 * r)), passed, pm, npo)
         return s
+
+    def _ask(
+        self, c: tuple[Hand, int], seq: Hand, count: int, seen: int, n: int, said: bool
+    ) -> tuple[tuple[int | None, float, tuple[Hand, int]], ...]:
+        """The model's chances for the (hand, model) ``c``, each with the (hand, model) its card leaves."""
+        h, t = c
+        out: list[tuple[int | None, float, tuple[Hand, int]]] = []
+        for r, p in self.models[t](h, seq, count, _NO_SEEN if self._count_only else _seen_tuple(seen), n, said):
+            if r is None:
+                out.append((r, p, c))
+            else:
+                i = h.index(r)
+                out.append((r, p, (h[:i] + h[i + 1 :], t)))
+        return tuple(out)
 
 
 class BoardEnd:
@@ -661,6 +768,13 @@ class LearntModel:
         self.weights = self.prior.copy()
         self._w = [float(x) for x in self.weights]
         self._memo: dict[Any, Any] = {}
+        self._part_memo: dict[tuple[Hand, int], tuple[float, int, tuple[float, ...]]] = {}
+        #: how many times the weights were fitted (a search's tables hold for one version)
+        self.version = 0
+
+    #: the chances depend on the hand, the count's ranks and whether the searcher holds a card only
+    #: (:class:`BeliefSearch` asks once for each)
+    reads_count_only = True
 
     def fit(self, decisions: list[Decision]) -> None:
         """Refit the weights to ``decisions`` (those with one legal rank are no evidence); the decisions' features
@@ -692,39 +806,56 @@ class LearntModel:
         self.weights = w
         self._w = [float(x) for x in w]
         self._memo = {}
+        self._part_memo = {}
+        self.version += 1
 
-    def _score(self, hand: Hand, seq: Hand, count: int, r: int, others_hold: bool) -> float:
-        """``weights`` times :func:`features`, the zero features skipped (the search calls it on every hand)."""
-        w = self._w
-        if seq or not others_hold:
+    def _parts(self, seq: Hand, count: int, r: int) -> tuple[float, int, tuple[float, ...]]:
+        """The hand-free part of laying ``r`` on a count (memoised until the next fit): the sum up to the ``leaves
+        10`` feature, the count it leaves, and the weights added after ``holds the answer``, in :meth:`_score`'s
+        order (so the sum is the same to the last bit)."""
+        key = (seq, r)
+        parts = self._part_memo.get(key)
+        if parts is None:
+            w = self._w
             after = count + VAL[r]
             z = w[0] * lay_points(seq, r) + w[1] * VAL[r] / 10
             if after in (5, 21):
                 z += w[2]
             elif after == 10:
                 z += w[3]
-            if w[4]:
-                rest = list(hand)
-                rest.remove(r)
-                if any(after + VAL[x] in (15, 31) for x in rest):
-                    z += w[4]
+            adds = []
             if 5 <= after <= 14:
-                z += w[5]
+                adds.append(w[5])
             elif 21 <= after <= 30:
-                z += w[6]
+                adds.append(w[6])
             if seq and 1 <= abs(r - seq[-1]) <= 2:
-                z += w[7]
+                adds.append(w[7])
+            parts = self._part_memo[key] = (z, after, tuple(adds))
+        return parts
+
+    def _score(self, hand: Hand, seq: Hand, count: int, r: int, others_hold: bool) -> float:
+        """``weights`` times :func:`features`, the zero features skipped (the search calls it on every hand)."""
+        if seq or not others_hold:
+            z, after, adds = self._parts(seq, count, r)
+            w4 = self._w[4]
+            if w4:
+                i = hand.index(r)
+                if any(after + VAL[x] in (15, 31) for x in hand[:i] + hand[i + 1 :]):
+                    z += w4
+            for a in adds:
+                z += a
             return z
+        w = self._w
         return sum(a * b for a, b in zip(features(hand, seq, count, r, True)[8:], w[8:], strict=True))
 
     def __call__(self, hand: Hand, seq: Hand, count: int, seen: tuple[int, ...], n: int, passed: bool) -> Any:
         """The chance of each legal rank for the opponent holding ``hand`` on the count's ranks ``seq`` (summing to
         ``count``), ``n`` cards held by the searcher: ``((rank, chance), ...)`` summing to 1, ranks under ``prune`` of
         the chance dropped; ``((None, 1.0),)`` (a go) when no card fits.  ``seen`` and ``passed`` are unused."""
-        key = (hand, seq, count, n > 0)
+        key = (hand, seq, n > 0)
         dist = self._memo.get(key)
         if dist is None:
-            legal = sorted({x for x in hand if count + VAL[x] <= 31})
+            legal = _legal(hand, count)  # hands are sorted: the ranks that fit, each once, in order
             if not legal:
                 dist = ((None, 1.0),)
             else:
@@ -810,6 +941,9 @@ class BeliefBot(cribbage_strong.StrongBot):
         self.ebudget = budget if ebudget is None else ebudget
         #: the last decision's search: the draws it was given (0: every hand) and the nodes it visited
         self.last_search: tuple[int, int] = (0, 0)
+        #: the searches' model tables (:class:`BeliefSearch`'s ``tables``), for the models and deal of the key
+        self._tables_key: tuple[Any, ...] = ()
+        self._tables: dict[Any, Any] = {}
 
     def _board_play(self, view: View) -> bool:
         """Whether the play is strong's, to the board (spec §5): a player within ``near`` points of the target
@@ -840,6 +974,11 @@ class BeliefBot(cribbage_strong.StrongBot):
             return super().play_values(view, legal_moves, rng, *args, **kw)
         us = tuple(sorted(c.rank for c in view.hand))
         seq = tuple(c.rank for c in view.sequence)
+        # the models' chances are kept from search to search while the models stay as they are (this deal)
+        key = (view.deal_number, *post.models, *(getattr(m, "version", None) for m in post.models))
+        if key != self._tables_key:
+            self._tables_key, self._tables = key, {}
+        tables = self._tables
         k, budget, nodes = (self.ehands, self.ebudget, 0) if board else (self.hands, self.budget, 0)
         while True:  # the work bound: k draws of the posterior by weight; over the node budget, half as many
             cands = post.cands
@@ -847,7 +986,7 @@ class BeliefBot(cribbage_strong.StrongBot):
                 drawn = Counter(rng.choices(range(len(cands)), [w for _, w in cands], k=k))
                 cands = [(cands[i][0], float(n)) for i, n in sorted(drawn.items())]
             search = BeliefSearch(
-                post.models, budget if k != 1 else 0, _board_end(view, us, post.seen) if board else None
+                post.models, budget if k != 1 else 0, _board_end(view, us, post.seen) if board else None, tables
             )
             try:
                 values = search.root(us, cands, seq, view.count, post.seen)
