@@ -280,7 +280,8 @@ class GameRecord:
 
     Attributes:
         index: the game's number.  seats: the spec index of each seat.
-        sides: the spec index of each scoring side.
+        sides: the spec index of each scoring side (the spec of its first seat).
+        seat_sides: the scoring side of each seat (partners, who may be different specs, share one).
         outcome: per spec, ``"win"``, ``"loss"`` or ``"draw"`` (empty after a bot error).
         scores: final points per side.
         rounds: a game with rounds (Mulle): per round, each side's round total (points).
@@ -294,6 +295,7 @@ class GameRecord:
     index: int
     seats: tuple[int, ...]
     sides: tuple[int, ...] = ()
+    seat_sides: tuple[int, ...] = ()
     outcome: dict[int, str] = dataclasses.field(default_factory=dict)
     scores: tuple[int, ...] = ()
     rounds: list[list[int]] = dataclasses.field(default_factory=list)
@@ -471,6 +473,7 @@ def _play(
     if isinstance(rounds, list):
         record.rounds = [[int(side["total"]) for side in round_] for round_ in rounds]
     side_of = [spec.side_of(state, s) for s in range(players)]
+    record.seat_sides = tuple(side_of)
     record.sides = tuple(
         next(seats[s] for s in range(players) if side_of[s] == side) for side in range(len(res["scores"]))
     )
@@ -669,6 +672,11 @@ def _time_stats(values: Sequence[float]) -> dict[str, Any]:
     }
 
 
+def _side_of_spec(record: GameRecord, j: int) -> int:
+    """The scoring side bot spec ``j`` played for in ``record``'s game (its seats' side: a spec sits on one side)."""
+    return record.seat_sides[record.seats.index(j)]
+
+
 def summarize(
     config: ArenaConfig, records: Sequence[GameRecord], *, jobs: int = 1, elapsed_s: float = 0.0
 ) -> dict[str, Any]:
@@ -706,11 +714,11 @@ def summarize(
             "draws": draws,
             "win_rate": score / n if n else None,
             "win_rate_ci95": [lo, hi],
-            "mean_score": _mean_ci([float(r.scores[r.sides.index(j)]) for r in mine])["mean"] if n else None,
+            "mean_score": _mean_ci([float(r.scores[_side_of_spec(r, j)]) for r in mine])["mean"] if n else None,
             "moves": sum(r.moves.get(j, 0) for r in ok),
         }
         if has_rounds:
-            pts = [float(rnd[side]) for r in mine for rnd in r.rounds for side, s in enumerate(r.sides) if s == j]
+            pts = [float(rnd[_side_of_spec(r, j)]) for r in mine for rnd in r.rounds]
             entry["points_per_round"] = _mean_ci(pts)
         if has_deals:
             dealer_pts: list[float] = []
@@ -720,9 +728,8 @@ def summarize(
                     if not d["complete"]:
                         continue
                     dealer_side = spec.side_of(table, d["dealer"])
-                    for side, s in enumerate(r.sides):
-                        if s == j:
-                            (dealer_pts if side == dealer_side else pone_pts).append(float(d["points"][side]))
+                    side = _side_of_spec(r, j)
+                    (dealer_pts if side == dealer_side else pone_pts).append(float(d["points"][side]))
             entry["points_per_deal"] = {"as_dealer": _mean_ci(dealer_pts), "as_pone": _mean_ci(pone_pts)}
         kinds: dict[str, list[float]] = {}
         for r in ok:

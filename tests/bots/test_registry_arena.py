@@ -148,6 +148,30 @@ def test_seats_are_swapped_and_the_pairs_share_the_deals() -> None:
         ArenaConfig("mulle", (BotSpec("greedy"), BotSpec("random")), players=3)
 
 
+def test_four_bots_in_partnerships_each_get_their_sides_figures() -> None:
+    """Four players, four bots: partners are two different bots, and each is credited with its own side's score and
+    points (the arena used to look a partner up among the sides' first seats and crash)."""
+    config = ArenaConfig(
+        "cribbage",
+        (BotSpec("greedy"), BotSpec("random"), BotSpec("random"), BotSpec("greedy")),
+        games=4,
+        players=4,
+        rules=CRIB_61,
+    )
+    records = [play_game(config, i) for i in range(4)]
+    summary = summarize(config, records)
+    for j, label in enumerate(config.labels):
+        scores = []
+        for r in records:
+            seat = r.seats.index(j)
+            partner = (seat + 2) % 4  # partners sit opposite (rules spec cribbage.md, four players)
+            assert r.seat_sides[seat] == r.seat_sides[partner]
+            scores.append(r.scores[r.seat_sides[seat]])
+        assert summary["results"][label]["mean_score"] == pytest.approx(sum(scores) / 4)
+        deal = summary["results"][label]["points_per_deal"]
+        assert deal["as_dealer"]["n"] + deal["as_pone"]["n"] == sum(sum(d["complete"] for d in r.deals) for r in records)
+
+
 def _deterministic(summary: dict[str, Any]) -> dict[str, Any]:
     out = {k: v for k, v in summary.items() if k not in ("elapsed_s", "jobs")}
     out["results"] = {
