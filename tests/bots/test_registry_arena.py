@@ -169,7 +169,9 @@ def test_four_bots_in_partnerships_each_get_their_sides_figures() -> None:
             scores.append(r.scores[r.seat_sides[seat]])
         assert summary["results"][label]["mean_score"] == pytest.approx(sum(scores) / 4)
         deal = summary["results"][label]["points_per_deal"]
-        assert deal["as_dealer"]["n"] + deal["as_pone"]["n"] == sum(sum(d["complete"] for d in r.deals) for r in records)
+        assert deal["as_dealer"]["n"] + deal["as_pone"]["n"] == sum(
+            sum(d["complete"] for d in r.deals) for r in records
+        )
 
 
 def _deterministic(summary: dict[str, Any]) -> dict[str, Any]:
