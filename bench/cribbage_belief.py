@@ -69,6 +69,7 @@ from kortbord.bots.cribbage_expert import (  # the level's code; this bench adds
     features,
     keep_table,
     lay_points,
+    play_prior,
 )
 from kortbord.bots.cribbage_expert import BeliefBot as _BeliefPlay
 from kortbord.bots.cribbage_expert import Posterior as _Posterior
@@ -398,7 +399,7 @@ def _peg_terms(kept: Hand) -> float:
 def make_belief(text: str, rules: Any) -> BeliefBot:
     """``belief`` or ``belief:key=value:...`` as a :class:`BeliefBot`: ``keep`` (1, 0, bsd, hoyle), ``kt``, ``slip``,
     ``models`` (names joined by ``+``), ``discard``, ``dsamples`` and strong's options; with ``learn`` (game,
-    session; and ``sd``, ``prune``) a :class:`LearningBot`.
+    session; and ``sd``, ``prune``, ``prior=strong``: the expert level's prior) a :class:`LearningBot`.
 
     Raises:
         ValueError: a part that is not key=value, or a bad value (:class:`BeliefBot`).
@@ -414,6 +415,10 @@ def make_belief(text: str, rules: Any) -> BeliefBot:
             options[key] = tuple(value.split("+"))
         elif key == "learn":
             options[key] = value
+        elif key == "prior":  # the learner's prior: the expert level's (strong's own play), else points first
+            if value != "strong":
+                raise ValueError(f"prior must be strong (the expert's; leave it out for points first), got {value!r}")
+            options[key] = play_prior()
         else:
             try:
                 options[key] = (
