@@ -37,50 +37,56 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from kortbord import core
+from kortbord import arena
 from kortbord.bots import registry
 from kortbord.bots.cribbage_expert import LEVEL_SD, VAL, Decision, LearntModel, decisions_seen, play_prior
 from kortbord.cards import Card
 
 
+class _Watcher:
+    """Greedy, told the table's events (the arena tells an observer every step): keeps each deal's cards laid."""
+
+    def __init__(self, rules: Any) -> None:
+        self.bot = registry.make_bot("cribbage", "greedy", rules)
+        self.deals: list[tuple[tuple[int, Card], ...]] = []
+        self._laid: list[tuple[int, Card]] = []
+
+    def choose(self, view: Any, legal_moves: Any, rng: random.Random) -> Any:
+        return self.bot.choose(view, legal_moves, rng)
+
+    def observe(self, events: Any) -> None:
+        for event in events:
+            if event.kind == "play":
+                self._laid.append((int(event["seat"]), Card.parse(str(event["card"]))))
+            elif event.kind in ("deal", "game_over") and self._laid:
+                self.deals.append(tuple(self._laid))
+                self._laid = []
+
+
 def player_decisions(player: str, games: int, seed: int) -> list[list[list[Decision]]]:
-    """``player``'s pegging decisions in ``games`` games to 121 against greedy: per game, per deal, in order."""
-    spec = core.get("cribbage")
-    rules = spec.make_rules({"target": 121}, players=2)
+    """``player``'s pegging decisions in the arena's games ``0 .. games-1`` of ``seed`` to 121 against greedy (the
+    player in seat ``g mod 2``): per game, per deal, in order."""
+    import cribbage_hoyleish
+
+    spec = arena.BotSpec("greedy", (("variant", "hoyleish"),)) if player == "hoyleish" else arena.BotSpec(player)
+    config = arena.ArenaConfig(
+        "cribbage", (spec, arena.BotSpec("greedy")), games=games, seed=seed, rules=(("target", 121),)
+    )
     out = []
     for g in range(games):
-        seat = g % 2
-        if player == "hoyleish":
-            import cribbage_hoyleish
+        made: list[_Watcher] = []
 
-            mine: Any = cribbage_hoyleish.HoyleishBot(rules)
-        else:
-            mine = registry.make_bot("cribbage", player, rules)
-        bots = [mine, registry.make_bot("cribbage", "greedy", rules)]
-        if seat:
-            bots.reverse()
-        chance = random.Random(f"play-model:{seed}:{g}:deals")
-        rngs = [random.Random(f"play-model:{seed}:{g}:seat:{s}") for s in range(2)]
-        state = spec.new_game(rules, players=2)
-        laid: list[tuple[int, Card]] = []
-        deals: list[list[Decision]] = []
-        while not spec.is_over(state):
-            if spec.is_chance(state):
-                state, events = spec.step(state, spec.chance_outcome(state, chance))
-            else:
-                s = spec.to_act(state)
-                assert s is not None
-                state, events = spec.step(
-                    state, bots[s].choose(spec.view(state, s), list(spec.legal_moves(state)), rngs[s])
-                )
-            for event in events:
-                if event.kind == "play":
-                    laid.append((int(event["seat"]), Card.parse(str(event["card"]))))
-                elif event.kind in ("deal", "game_over"):
-                    if laid:
-                        deals.append(decisions_seen(tuple(laid), 1 - seat))  # the other seat reads the player
-                    laid = []
-        out.append(deals)
+        def factory(bot: arena.BotSpec, game: str, rules: Any, made: list[_Watcher] = made) -> Any:
+            if bot is config.bots[1]:
+                made.append(_Watcher(rules))
+                return made[0]
+            return cribbage_hoyleish._factory(bot, game, rules)
+
+        record = arena.play_game(config, g, factory=factory)
+        if record.error:
+            raise RuntimeError(record.error)
+        reader = record.seats.index(1)  # greedy's seat reads the player
+        out.append([decisions_seen(laid, reader) for laid in made[0].deals])
     return out
 
 
