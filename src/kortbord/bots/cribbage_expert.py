@@ -53,6 +53,7 @@ from kortbord.cribbage.view import View
 __all__ = [
     "LEVEL_BUDGET",
     "LEVEL_HANDS",
+    "LEVEL_SD",
     "BeliefBot",
     "BeliefSearch",
     "BoardEnd",
@@ -72,6 +73,12 @@ LEVEL_HANDS: Final = 64
 LEVEL_BUDGET: Final = 24_000
 #: The expert's keep table's temperature (points; issue #14 item 2's runs).
 LEVEL_KT: Final = 0.5
+#: The sd of the Gaussian prior the expert's opponent model is refitted under (weights about :func:`play_prior`):
+#: 1, not the learner's 3, which overfits the few decisions of a game -- a player who makes mistakes (kortbord's
+#: beginner and casual) had its cards predicted at a mean log chance of -4.6 and -2.1 a decision, against -1.2 and
+#: -0.8 at sd 1 (``bench/cribbage_play_model.py --games 40 --seed 2``); at sd 1 the expert scored +0.13 (+0.06 ..
+#: +0.20) a deal more against casual on the same 200 blocks (``bench/results/cribbage-expert-2026-12-07.md``).
+LEVEL_SD: Final = 1.0
 
 #: a card's value in the count, by rank (1 = ace .. 13 = king)
 VAL = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
@@ -1123,8 +1130,8 @@ class PlayReader:
 
 class ExpertBot(PlayReader, BeliefBot):
     """The Cribbage ``expert`` level (:mod:`kortbord.bots.registry`): a :class:`BeliefBot` whose opponent model is
-    learnt within the game (:class:`PlayReader`) from a prior fitted to strong's own play (:func:`play_prior`), with
-    the end game played to the board by the same search.
+    learnt within the game (:class:`PlayReader`) from a prior fitted to strong's own play (:func:`play_prior`, held
+    at sd :data:`LEVEL_SD`), with the end game played to the board by the same search.
 
     Args:
         rules: as :class:`~kortbord.bots.cribbage_strong.StrongBot` (None: the rules the view carries).
@@ -1164,5 +1171,6 @@ class ExpertBot(PlayReader, BeliefBot):
             nodes=nodes,
             board=board,
             prior=play_prior(),
+            sd=LEVEL_SD,
         )
         keep_table(True, LEVEL_KT), keep_table(False, LEVEL_KT)  # made once (seconds), before any decision
