@@ -38,8 +38,8 @@ def test_the_level_is_registered_for_people_with_its_work_and_words() -> None:
     assert isinstance(bot, cribbage_expert.ExpertBot) and isinstance(bot, Observer)
     assert (bot.hands, bot.budget) == (cribbage_expert.LEVEL_HANDS, cribbage_expert.LEVEL_BUDGET)
     assert (bot.ehands, bot.ebudget, bot.endgame) == (2 * bot.hands, 2 * bot.budget, True)
-    # its opponent model is held near the prior (sd 1, not the learner's 3: docs/bots.md, "The Cribbage expert")
-    assert bot.model.sd == cribbage_expert.LEVEL_SD == 1.0
+    # its opponent model is refitted about the prior at the sd measured (docs/bots.md, "The Cribbage expert")
+    assert bot.model.sd == cribbage_expert.LEVEL_SD == 3.0
     assert list(bot.model.prior) == list(cribbage_expert.play_prior())
     assert bot.time_budget_ms is None
     for lang in ("en", "sv"):
