@@ -75,7 +75,7 @@ LEVEL_BUDGET: Final = 24_000
 LEVEL_KT: Final = 0.5
 #: The sd of the Gaussian prior the expert's opponent model is refitted under (weights about :func:`play_prior`).
 #: At 3 the refit overfits the few decisions of a game for a player who makes mistakes (kortbord's beginner and casual:
-#: their cards predicted at a mean log chance of -4.6 and -2.1 a decision, -1.2 and -0.8 at sd 1;
+#: their cards predicted at a mean log chance of -4.2 and -2.2 a decision, -1.1 and -0.8 at sd 1;
 #: ``bench/cribbage_play_model.py``), and sd 1 scored +0.13 (+0.06 .. +0.20) a deal more against casual; but against
 #: greedy sd 1 won 2.0 (0.3 .. 3.7) points of the games fewer at the same points a deal, on 500 blocks -- the issue's
 #: measure -- so the level keeps 3 (``bench/results/cribbage-expert-2026-12-07.md``, "The fourth session").
