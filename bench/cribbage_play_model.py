@@ -3,7 +3,7 @@
 The ``expert`` level reads the other player's play rule from this game's deals (``PlayReader``): a soft-max over a
 few features (:class:`kortbord.bots.cribbage_expert.LearntModel`), refitted after each deal from a prior
 (:func:`~kortbord.bots.cribbage_expert.play_prior`, strong's own play) with a Gaussian prior of sd ``sd`` (the
-level's :data:`~kortbord.bots.cribbage_expert.LEVEL_SD`: 1 since 2026-12-07, the learner's default 3 before).
+level's :data:`~kortbord.bots.cribbage_expert.LEVEL_SD`, 3: sd 1 was tried on 2026-12-07 and not kept).
 This bench asks how good those predictions are, without any search: for each player it plays
 ``--games`` games to 121 against kortbord's greedy (the player in seat ``g mod 2``), and predicts every pegging
 decision of the player with a choice of ranks from the model fitted to the deals of that game before it -- as the
@@ -21,7 +21,7 @@ there).
 
 Usage (from the repository root; about five minutes with the defaults on two cores)::
 
-    nice -n 5 .venv/bin/python bench/cribbage_play_model.py --games 40 --seed 2 --reference 3
+    nice -n 5 .venv/bin/python bench/cribbage_play_model.py --games 40 --seed 2
 """
 
 from __future__ import annotations
@@ -166,11 +166,23 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.games < 2:
         parser.error("--games must be 2 or more (the intervals need two games)")
-    sds = tuple(float(x) for x in args.sd.split(","))
+    if args.jobs < 1:
+        parser.error("--jobs must be 1 or more")
+    try:
+        sds = tuple(float(x) for x in args.sd.split(","))
+    except ValueError:
+        parser.error(f"--sd takes numbers separated by commas, got {args.sd!r}")
+    if not all(sd > 0 for sd in (*sds, args.reference)):
+        parser.error("every sd (--sd, --reference) must be over 0")
+    players = [p.strip() for p in args.players.split(",") if p.strip()]
+    known = (*registry.LEVELS["cribbage"], "hoyleish")
+    unknown = [p for p in players if p not in known]
+    if unknown or not players:
+        parser.error(f"--players: {', '.join(unknown) or 'none given'}; choose from {', '.join(known)}")
     if args.reference not in sds:
         sds = (*sds, args.reference)
-    jobs = [(p, args.games, args.seed, sds, args.reference) for p in args.players.split(",")]
-    with Pool(max(1, args.jobs)) as pool:
+    jobs = [(p, args.games, args.seed, sds, args.reference) for p in players]
+    with Pool(args.jobs) as pool:
         rows = pool.map(measure, jobs)
     print(
         f"log chance of the card laid, per pegging decision with a choice; {args.games} games a player, seed {args.seed}"
@@ -182,7 +194,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {name:24s} {c['mean']:8.3f}   less sd {args.reference:g}'s: {d:+.3f} ({lo:+.3f} .. {hi:+.3f})")
     print("\ncommand: bench/cribbage_play_model.py " + " ".join(argv if argv is not None else sys.argv[1:]))
     if args.json:
-        Path(args.json).write_text(json.dumps({"games": args.games, "seed": args.seed, "rows": rows}, indent=1))
+        out = {"games": args.games, "seed": args.seed, "sds": sds, "reference": args.reference, "rows": rows}
+        Path(args.json).write_text(json.dumps(out, indent=1))
     return 0
 
 

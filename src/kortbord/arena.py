@@ -10,7 +10,8 @@ also told the public events of every step, chance steps included.  The time of e
 reported as a bot error (it counts in no statistic, and ``kortbord arena`` exits with status 1).
 
 **Seats and deals.**  With ``k`` bot specs for ``n`` seats (``k == n``; or ``k == 2`` in team play -- fewer sides
-than seats: Mulle 4 players with teams, Cribbage 4 players -- where partners are the same bot), game ``i`` puts spec ``j`` in every
+than seats: Mulle 4 players with teams, Cribbage 4 players -- where partners are the same bot; with ``k == n`` there
+partners are two bots, each credited with its side's score and result), game ``i`` puts spec ``j`` in every
 seat ``s`` with ``(s - i) % k == j``: with two players bot A sits in seat ``i % 2``.  The ``k`` games of a block
 ``i // k`` draw their shuffles from the same generator, so each bot plays every seat of the same sequence of
 decks (duplicate style; the dealer seat is the same, so the cards one bot held the other holds next).  Run a
@@ -309,6 +310,7 @@ class GameRecord:
         d: dict[str, Any] = {
             "index": self.index,
             "seats": list(self.seats),
+            "seat_sides": list(self.seat_sides),
             "outcome": {str(k): v for k, v in sorted(self.outcome.items())},
             "scores": list(self.scores),
             "moves": {str(k): v for k, v in sorted(self.moves.items())},
@@ -477,12 +479,14 @@ def _play(
     record.sides = tuple(
         next(seats[s] for s in range(players) if side_of[s] == side) for side in range(len(res["scores"]))
     )
-    won = {seats[s] for s in range(players) if side_of[s] in set(res["winners"])}
+    winners = set(res["winners"])  # the winning sides
     for j in set(seats):
-        if not won:
+        mine = {side_of[s] for s in range(players) if seats[s] == j}
+        if not winners:
             record.outcome[j] = "draw"  # no winner (a Mulle draw)
-        elif j in won:
-            record.outcome[j] = "win" if len(won) == 1 else "draw"  # a win shared with another bot: a draw
+        elif mine & winners:
+            # a win shared with another side (a shared Lowball win): a draw; partners share their side's win
+            record.outcome[j] = "win" if len(winners) == 1 else "draw"
         else:
             record.outcome[j] = "loss"
 
@@ -674,6 +678,8 @@ def _time_stats(values: Sequence[float]) -> dict[str, Any]:
 
 def _side_of_spec(record: GameRecord, j: int) -> int:
     """The scoring side bot spec ``j`` played for in ``record``'s game (its seats' side: a spec sits on one side)."""
+    if not record.seat_sides:  # a record made without each seat's side (one seat a side): the sides' own specs
+        return record.sides.index(j)
     return record.seat_sides[record.seats.index(j)]
 
 

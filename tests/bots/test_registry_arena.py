@@ -149,8 +149,9 @@ def test_seats_are_swapped_and_the_pairs_share_the_deals() -> None:
 
 
 def test_four_bots_in_partnerships_each_get_their_sides_figures() -> None:
-    """Four players, four bots: partners are two different bots, and each is credited with its own side's score and
-    points (the arena used to look a partner up among the sides' first seats and crash)."""
+    """Four players, four bots: partners are two different bots, and each is credited with its own side's score,
+    points and result (the arena used to look a partner up among the sides' first seats and crash, and to score two
+    partners who won as a draw)."""
     config = ArenaConfig(
         "cribbage",
         (BotSpec("greedy"), BotSpec("random"), BotSpec("random"), BotSpec("greedy")),
@@ -160,6 +161,12 @@ def test_four_bots_in_partnerships_each_get_their_sides_figures() -> None:
     )
     records = [play_game(config, i) for i in range(4)]
     summary = summarize(config, records)
+    for r in records:  # one side wins a Cribbage game (spec §2.6): both its bots win, both the others lose
+        winners = {j for j, o in r.outcome.items() if o == "win"}
+        assert len(winners) == 2 and set(r.outcome.values()) == {"win", "loss"}
+        assert len({r.seat_sides[r.seats.index(j)] for j in winners}) == 1
+        assert r.scores[r.seat_sides[r.seats.index(next(iter(winners)))]] >= 61
+        assert r.to_json()["seat_sides"] == list(r.seat_sides)
     for j, label in enumerate(config.labels):
         scores = []
         for r in records:

@@ -113,6 +113,7 @@ def lay_points(seq: Hand, r: int) -> int:
 
 #: an opponent model: (its hand, the count's ranks, the count, the ranks it has seen laid or turned (counts by rank,
 #: 14 long), the cards the searcher holds, the searcher said go in this count) -> ((rank or None for a go, chance), ...)
+#: -- each rank at most once (the search branches on them)
 Model = Callable[[Hand, Hand, int, tuple[int, ...], int, bool], tuple[tuple[int | None, float], ...]]
 
 
@@ -192,7 +193,13 @@ class BeliefSearch:
     ) -> dict[int, float]:
         """The value of each legal rank of ours (normalised by the candidates' weight).  ``cands``: ``(hand, w)``
         for the first model, or ``((hand, model index), w)``; ``seen``: ranks laid this deal and the starter, by
-        rank; ``passed``: this player said go in the count (it is then not its turn: unused at the root)."""
+        rank; ``passed``: this player said go in the count (it is then not its turn: unused at the root).
+
+        Raises:
+            ValueError: ``us`` not sorted, or ``count`` not the sum of ``seq``'s values."""
+        # the search's caches leave out what follows from these (sorted hands; the count is the sequence's)
+        if list(us) != sorted(us) or count != sum(VAL[r] for r in seq):
+            raise ValueError(f"root takes sorted ranks and the count of the sequence, got {us!r}, {seq!r}, {count!r}")
         cands = [(c if c and isinstance(c[0], tuple) else (c, 0), w) for c, w in cands]
         total = sum(w for _, w in cands)
         packed = _seen_int(seen)
