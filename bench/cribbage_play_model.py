@@ -138,7 +138,8 @@ def measure(job: tuple[str, int, int, tuple[float, ...], float]) -> dict[str, An
     per: dict[str, list[tuple[float, int]]] = {
         name: [game_scores(deals, sd, pr, refit) for deals in data] for name, (sd, pr, refit) in columns.items()
     }
-    level = [game_scores(deals, reference, prior, True) for deals in data]
+    key = f"prior, sd {reference:g}"  # main() puts the reference among the sds: scored once
+    level = per[key] if key in per else [game_scores(deals, reference, prior, True) for deals in data]
     ns = [n for _, n in level]
     row: dict[str, Any] = {"player": player, "decisions": sum(ns), "columns": {}}
     for name, scores in per.items():

@@ -270,7 +270,7 @@ class BeliefSearch:
             legal = _LEGAL.get((us, count))
             if legal is None:
                 legal = _legal(us, count)
-            if legal:  # _lay_ours, inlined (the search's most frequent step)
+            if legal:  # _lay_ours, inlined (the search's most frequent step); keep the two alike
                 end = self.end
                 best = 0.0
                 for k, mine in enumerate(legal):
