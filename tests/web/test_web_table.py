@@ -116,7 +116,9 @@ def test_invite_game_with_rematch(server: str, browser: Any) -> None:
     # a used link says so at once, and offers no button to press
     third = host_ctx.new_page()
     third.goto(url)
-    third.wait_for_selector("#join-btn[disabled]")
+    # the button starts disabled while the page asks the server: wait for the answer's message, not the button
+    third.wait_for_selector(".join .msg.error")
+    assert third.is_disabled("#join-btn")
     assert "used" in third.inner_text(".join .msg")
     shot(third, "61-invite-link-used", full=False)
     third.close()
