@@ -158,6 +158,12 @@ class SpecGame:
         """What ``seat`` may know."""
         return self.spec.view(self.state, seat)
 
+    def bot_rng(self, seat: int) -> random.Random:
+        """The generator of a computer's decision for ``seat`` now: drawn from the game's seed, the seat and the
+        number of moves made, so a resumed game's computers decide as the unbroken game's would have (issue #14
+        item 1: the same seed, the same decisions)."""
+        return random.Random(f"kortbord-{self.spec.name}-bot:{self.seed}:{seat}:{len(self.moves)}")
+
     def is_over(self) -> bool:
         """The game has ended."""
         return self.spec.is_over(self.state)

@@ -268,20 +268,21 @@ class CribbageTable:
             self.game = SpecGame(
                 "cribbage", self.rules, players=n, teams=bool(self.rules.partnership), seed=self.seed, seats=names
             )
-        self.bots: dict[int, Bot[Move]] = {
-            s: registry.make_bot("cribbage", options.bot, self.rules) for s in range(n) if s not in self.humans
-        }
-        self.bot_rngs = {s: random.Random(f"kortbord-cribbage-bot:{self.seed}:{s}") for s in self.bots}
+        computers = [s for s in range(n) if s not in self.humans]
         #: a level that learns from the table (the expert) is told the game's public events before each decision
         self.readers: dict[int, TableReader] = (
             {
                 s: TableReader(functools.partial(registry.make_bot, "cribbage", options.bot, self.rules))
-                for s in self.bots
+                for s in computers
             }
             if registry.observes("cribbage", options.bot)
             else {}
         )
-        self.bots.update({s: reader.bot for s, reader in self.readers.items()})  # one bot a seat, the reader's
+        #: one bot a seat (a reader's own where the level reads the table)
+        self.bots: dict[int, Bot[Move]] = {
+            s: self.readers[s].bot if s in self.readers else registry.make_bot("cribbage", options.bot, self.rules)
+            for s in computers
+        }
         self.interactive = bool(self.humans) and sys.stdin.isatty()
         self.record_path = options.record or options.resume or _default_record_path(self.seed)
         # what the event log has shown so far: counts of this deal's show (the crib is number ``players``),
@@ -402,9 +403,9 @@ class CribbageTable:
                 legal = self.game.legal_moves()
                 reader = self.readers.get(seat)
                 if reader is not None:
-                    move = reader.choose(self.game.events, view, legal, self.bot_rngs[seat])
+                    move = reader.choose(self.game.events, view, legal, self.game.bot_rng(seat))
                 else:
-                    move = self.bots[seat].choose(view, legal, self.bot_rngs[seat])
+                    move = self.bots[seat].choose(view, legal, self.game.bot_rng(seat))
             self._show_events(self.game.play(move, seat=seat), mover=seat, move=move)
             if seat not in self.humans and self.interactive and self.options.delay > 0:
                 time.sleep(self.options.delay)

@@ -344,7 +344,6 @@ class MulleTable:
         self.bots: dict[int, Bot[PlayerMove]] = {
             s: make_bot(options.bot, self.rules) for s in range(n) if s not in self.humans
         }
-        self.bot_rngs = {s: random.Random(f"kortbord-mulle-bot:{self.seed}:{s}") for s in self.bots}
         self.interactive = bool(self.humans) and sys.stdin.isatty()
         self.record_path = options.record or options.resume or _default_record_path(self.seed)
         #: the screen's height when printing to a terminal: the move list is fitted to it (None: print it whole)
@@ -426,7 +425,7 @@ class MulleTable:
                 move = self._ask_move(seat)
             else:
                 view = self.game.view(seat)
-                move = self.bots[seat].choose(view, self.game.legal_moves(), self.bot_rngs[seat])
+                move = self.bots[seat].choose(view, self.game.legal_moves(), self.game.bot_rng(seat))
             if self.lang == "en":  # other languages: the play event says it
                 self._announce(seat, move)
             self._show_events(self.game.play(move))
