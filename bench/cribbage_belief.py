@@ -348,7 +348,7 @@ class BeliefBot(_BeliefPlay):
         self.discard_stats.append((len(memo), time.process_time() - t0))
         return cribbage_strong._pick(legal_moves, scores, rng)
 
-    def _play_models(self) -> tuple[Any, ...]:
+    def _play_models(self, end_game: bool = False) -> tuple[Any, ...]:
         """The opponent models told, :data:`MODELS`'s (a learning bot: its learnt model)."""
         return tuple(MODELS[m] for m in self.models)
 
@@ -719,13 +719,8 @@ class LearningBot(PlayReader, BeliefBot):
             raise ValueError(f"learn must be game or session, got {learn!r}")
         if "models" in options:
             raise ValueError("learn learns the opponent's play: no models to be told")
-        super().__init__(rules, sd=sd, prune=prune, memory=_SESSION if learn == "session" else None, **options)
+        super().__init__(rules, sd=sd, prune=prune, memory=_SESSION if learn == "session" else None, esd=esd, **options)
         self.learn = learn
-        #: ``esd``: the end game's own model, refitted at that sd (the rest of the play at ``sd``)
-        self.emodel = None if esd is None else LearntModel(esd, prune, options.get("prior"))
-        self._in_end_game = False
-        if self.emodel is not None and self._decisions:
-            self.emodel.fit(self._decisions[-3000:])
         #: the opponent's discard learnt from the keeps the shows reveal (``learnkeep``; needs ``observe``)
         self.learnt_keep = LearntKeep(self.kt or 0.5) if learnkeep else None
         if learnkeep:  # the sample its tables are made over, once, before the arena's worker processes fork
@@ -767,21 +762,6 @@ class LearningBot(PlayReader, BeliefBot):
         self._keeps.append(([keep_features(six, sp, own) for sp in splits], k))
         assert self.learnt_keep is not None
         self.learnt_keep.fit(self._keeps[-3000:])
-
-    def _harvest(self, played: tuple[tuple[int, Card], ...], seat: int) -> None:
-        before = len(self._decisions)
-        super()._harvest(played, seat)
-        if self.emodel is not None and len(self._decisions) > before:
-            self.emodel.fit(self._decisions[-3000:])
-
-    def play_values(self, view: View, legal_moves: Any, rng: random.Random, *args: Any, **kw: Any) -> list[float]:
-        self._in_end_game = self._board_play(view)
-        return super().play_values(view, legal_moves, rng, *args, **kw)
-
-    def _play_models(self) -> tuple[Model, ...]:
-        if self.emodel is not None and self._in_end_game:
-            return (self.emodel,)
-        return super()._play_models()
 
     def _keep_table(self, opp_deals: bool) -> dict[Hand, float] | None:
         if self.learnt_keep is None:

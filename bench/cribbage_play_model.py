@@ -3,7 +3,8 @@
 The ``expert`` level reads the other player's play rule from this game's deals (``PlayReader``): a soft-max over a
 few features (:class:`kortbord.bots.cribbage_expert.LearntModel`), refitted after each deal from a prior
 (:func:`~kortbord.bots.cribbage_expert.play_prior`, strong's own play) with a Gaussian prior of sd ``sd`` (the
-level's :data:`~kortbord.bots.cribbage_expert.LEVEL_SD`, 3: sd 1 was tried on 2026-12-07 and not kept).
+level's :data:`~kortbord.bots.cribbage_expert.LEVEL_SD`, 1, in the play; its end game's model
+:data:`~kortbord.bots.cribbage_expert.LEVEL_END_SD`, 3).
 This bench asks how good those predictions are, without any search: for each player it plays
 ``--games`` games to 121 against kortbord's greedy (the player in seat ``g mod 2``), and predicts every pegging
 decision of the player with a choice of ranks from the model fitted to the deals of that game before it -- as the

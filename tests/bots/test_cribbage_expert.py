@@ -38,9 +38,11 @@ def test_the_level_is_registered_for_people_with_its_work_and_words() -> None:
     assert isinstance(bot, cribbage_expert.ExpertBot) and isinstance(bot, Observer)
     assert (bot.hands, bot.budget) == (cribbage_expert.LEVEL_HANDS, cribbage_expert.LEVEL_BUDGET)
     assert (bot.ehands, bot.ebudget, bot.endgame) == (2 * bot.hands, 2 * bot.budget, True)
-    # its opponent model is refitted about the prior at the sd measured (docs/bots.md, "The Cribbage expert")
-    assert bot.model.sd == cribbage_expert.LEVEL_SD == 3.0
-    assert list(bot.model.prior) == list(cribbage_expert.play_prior())
+    # its opponent models are refitted about the prior at the sds measured (docs/bots.md, "The Cribbage expert"):
+    # 1 in the play, 3 in the end game
+    assert bot.model.sd == cribbage_expert.LEVEL_SD == 1.0
+    assert bot.emodel is not None and bot.emodel.sd == cribbage_expert.LEVEL_END_SD == 3.0
+    assert list(bot.model.prior) == list(bot.emodel.prior) == list(cribbage_expert.play_prior())
     assert bot.time_budget_ms is None
     for lang in ("en", "sv"):
         text = registry.describe("cribbage", "expert", lang)["text"]
@@ -117,6 +119,43 @@ def _play(
         history.extend(events)
         told(list(events))
     return moves
+
+
+def test_the_end_game_is_searched_with_its_own_model_of_the_same_decisions(monkeypatch: pytest.MonkeyPatch) -> None:
+    from kortbord.bots import cribbage_board
+
+    bot: Any = registry.make_bot("cribbage", "expert", **SMALL)
+    greedy = registry.make_bot("cribbage", "greedy")
+    real = cribbage_expert.Posterior
+    searched: list[tuple[bool, tuple[Any, ...]]] = []
+
+    def posterior(view: Any, models: Any, *args: Any, **kw: Any) -> Any:
+        near = max(view.side_scores) >= view.rules.target - cribbage_board.NEAR_END
+        searched.append((near, tuple(models)))
+        return real(view, models, *args, **kw)
+
+    monkeypatch.setattr(cribbage_expert, "Posterior", posterior)
+    _play(
+        lambda s, v, legal, ev, rng: bot.choose(v, legal, rng) if s == 0 else greedy.choose(v, legal, rng),
+        bot.observe,
+        seed=7,
+    )
+    # the play away from the end on the sd-1 model, the play to the board on the sd-3 one (spec §5's board)
+    assert {near for near, _ in searched} == {False, True}
+    assert all(models == ((bot.emodel,) if near else (bot.model,)) for near, models in searched)
+    # both refitted to the opponent's decisions seen, each at its own sd
+    assert bot._decisions and bot.model.version == bot.emodel.version > 0
+    for model, sd in ((bot.model, 1.0), (bot.emodel, 3.0)):
+        again = cribbage_expert.LearntModel(sd, prior=cribbage_expert.play_prior())
+        again.fit(bot._decisions)
+        assert model.weights.tolist() == pytest.approx(again.weights.tolist(), abs=1e-12)
+    assert bot.model.weights.tolist() != pytest.approx(bot.emodel.weights.tolist(), abs=1e-3)
+
+    class Reader(cribbage_expert.PlayReader, cribbage_expert.BeliefBot):
+        pass
+
+    with pytest.raises(ValueError, match="sd must be over 0"):
+        Reader(esd=0.0)
 
 
 def test_the_play_is_read_the_same_step_by_step_all_at_once_and_after_a_restart() -> None:

@@ -52,6 +52,7 @@ from kortbord.cribbage.view import View
 
 __all__ = [
     "LEVEL_BUDGET",
+    "LEVEL_END_SD",
     "LEVEL_HANDS",
     "LEVEL_SD",
     "BeliefBot",
@@ -73,13 +74,16 @@ LEVEL_HANDS: Final = 64
 LEVEL_BUDGET: Final = 24_000
 #: The expert's keep table's temperature (points; issue #14 item 2's runs).
 LEVEL_KT: Final = 0.5
-#: The sd of the Gaussian prior the expert's opponent model is refitted under (weights about :func:`play_prior`).
-#: At 3 the refit overfits the few decisions of a game for a player who makes mistakes (kortbord's beginner and casual:
-#: their cards predicted at a mean log chance of -4.2 and -2.2 a decision, -1.1 and -0.8 at sd 1;
-#: ``bench/cribbage_play_model.py``), and sd 1 scored +0.13 (+0.06 .. +0.20) a deal more against casual; but against
-#: greedy sd 1 won 2.0 (0.3 .. 3.7) points of the games fewer at the same points a deal, on 500 blocks -- the issue's
-#: measure -- so the level keeps 3 (``bench/results/cribbage-expert-2026-12-07.md``, "The fourth session").
-LEVEL_SD: Final = 3.0
+#: The sds of the Gaussian priors the expert's opponent models are refitted under (weights about :func:`play_prior`):
+#: ``LEVEL_SD`` for the play, ``LEVEL_END_SD`` for the end game's (the decisions played to the board).  At 3 the
+#: refit overfits the few decisions of a game for a player who makes mistakes (kortbord's beginner and casual: their
+#: cards predicted at a mean log chance of -4.2 and -2.2 a decision, -1.1 and -0.8 at sd 1;
+#: ``bench/cribbage_play_model.py``), and sd 1 scored +0.13 (+0.06 .. +0.20) a deal more against casual; but sd 1
+#: in the end game too won 2.0 (0.3 .. 3.7) points of the games fewer against greedy at the same points a deal, on
+#: 500 blocks -- the issue's measure -- so the end game keeps 3 (``bench/results/cribbage-expert-2026-12-07.md``,
+#: "The fourth session" and "The fifth session").
+LEVEL_SD: Final = 1.0
+LEVEL_END_SD: Final = 3.0
 
 #: a card's value in the count, by rank (1 = ace .. 13 = king)
 VAL = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
@@ -966,8 +970,9 @@ class BeliefBot(cribbage_strong.StrongBot):
         rules = view.rules
         return self.board and cribbage_strong._board_applies(view) and max(view.side_scores) >= rules.target - self.near
 
-    def _play_models(self) -> tuple[Model, ...]:
-        """The opponent models of the play (:data:`Model` callables); a subclass gives them."""
+    def _play_models(self, end_game: bool = False) -> tuple[Model, ...]:
+        """The opponent models of the play (:data:`Model` callables), ``end_game``: for a decision played to the
+        board; a subclass gives them."""
         raise NotImplementedError
 
     def _keep_table(self, opp_deals: bool) -> dict[Hand, float] | None:
@@ -984,7 +989,7 @@ class BeliefBot(cribbage_strong.StrongBot):
             return super().play_values(view, legal_moves, rng, *args, **kw)
         t0 = time.process_time()
         opp_deals = view.dealer != view.seat
-        post = Posterior(view, self._play_models(), self.slip, table=self._keep_table(opp_deals))
+        post = Posterior(view, self._play_models(board), self.slip, table=self._keep_table(opp_deals))
         if not post.cands:
             return super().play_values(view, legal_moves, rng, *args, **kw)
         us = tuple(sorted(c.rank for c in view.hand))
@@ -1048,9 +1053,11 @@ class PlayReader:
         memory: the list the decisions seen are kept in (None: the bot's own, one game); a bench passes one list to
             every bot of a session, whose new game then starts on what was learnt.  A refit reads its last 3,000.
         prior: the model's prior centre (:class:`LearntModel`; None: the card that scores, weight 1).
+        esd: the end game's own model (the decisions played to the board), refitted to the same decisions at this
+            sd (None: the one model everywhere).
         options: the :class:`BeliefBot`'s.
     Raises:
-        ValueError: ``sd`` not over 0, ``prune`` outside [0, 1); the :class:`BeliefBot`'s.
+        ValueError: ``sd`` or ``esd`` not over 0, ``prune`` outside [0, 1); the :class:`BeliefBot`'s.
     """
 
     def __init__(
@@ -1061,13 +1068,16 @@ class PlayReader:
         prune: float = 0.05,
         memory: list[Decision] | None = None,
         prior: Sequence[float] | None = None,
+        esd: float | None = None,
         **options: Any,
     ) -> None:
         super().__init__(rules, **options)  # type: ignore[call-arg]
         self.model = LearntModel(sd, prune, prior)
+        #: the end game's own model (``esd``; None: :attr:`model` there too)
+        self.emodel = None if esd is None else LearntModel(esd, prune, prior)
         self._decisions: list[Decision] = [] if memory is None else memory
         if self._decisions:  # a new game of the session starts on what was learnt before it
-            self.model.fit(self._decisions[-3000:])
+            self._refit()
         self._deal: Any = None
         self._played: tuple[tuple[int, Card], ...] = ()
         self._seat: int | None = None
@@ -1081,7 +1091,13 @@ class PlayReader:
         got = decisions_seen(played, seat)
         if got:
             self._decisions.extend(got)
-            self.model.fit(self._decisions[-3000:])
+            self._refit()
+
+    def _refit(self) -> None:
+        """The models refitted to the decisions seen (the last 3,000)."""
+        for model in (self.model, self.emodel):
+            if model is not None:
+                model.fit(self._decisions[-3000:])
 
     def _deal_done(self, played: tuple[tuple[int, Card], ...]) -> None:
         """One deal's cards laid, in order (two players): learnt from at once if this bot's seat is known, else at
@@ -1132,14 +1148,15 @@ class PlayReader:
         self._read_view(view)
         return super().choose(view, legal_moves, rng)  # type: ignore[misc]
 
-    def _play_models(self) -> tuple[Model, ...]:
-        return (self.model,)
+    def _play_models(self, end_game: bool = False) -> tuple[Model, ...]:
+        return (self.emodel,) if end_game and self.emodel is not None else (self.model,)
 
 
 class ExpertBot(PlayReader, BeliefBot):
     """The Cribbage ``expert`` level (:mod:`kortbord.bots.registry`): a :class:`BeliefBot` whose opponent model is
     learnt within the game (:class:`PlayReader`) from a prior fitted to strong's own play (:func:`play_prior`, held
-    at sd :data:`LEVEL_SD`), with the end game played to the board by the same search.
+    at sd :data:`LEVEL_SD`; in the end game a second model of the same decisions at :data:`LEVEL_END_SD`), with the
+    end game played to the board by the same search.
 
     Args:
         rules: as :class:`~kortbord.bots.cribbage_strong.StrongBot` (None: the rules the view carries).
@@ -1180,5 +1197,6 @@ class ExpertBot(PlayReader, BeliefBot):
             board=board,
             prior=play_prior(),
             sd=LEVEL_SD,
+            esd=LEVEL_END_SD,
         )
         keep_table(True, LEVEL_KT), keep_table(False, LEVEL_KT)  # made once (seconds), before any decision
