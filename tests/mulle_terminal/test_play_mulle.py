@@ -232,21 +232,3 @@ def test_bad_options_are_refused_with_the_choices(args: list[str], message: str)
     result = runner.invoke(app, ["play", "mulle", *args], input="")
     assert result.exit_code == 2
     assert message in result.output
-
-
-def test_a_resumed_game_ends_as_the_unbroken_one(tmp_path: Path) -> None:
-    # issue #14 item 1: the same seed gives the same decisions.  A computer's generator comes from the game's seed,
-    # its seat and the moves made, not from a generator that --resume would start again; the random level draws at
-    # every decision, so any restarted generator would show
-    full = tmp_path / "full.json"
-    args = ["--auto", "--bot", "random", "--length", "round"]
-    result = runner.invoke(app, ["play", "mulle", *args, "--seed", "31", "--record", str(full)])
-    assert result.exit_code == 0, result.output
-    record = json.loads(full.read_text(encoding="utf-8"))
-    moves = record["moves"]
-    for cut in (1, len(moves) // 2, len(moves) - 1):
-        part = tmp_path / f"part-{cut}.json"
-        part.write_text(json.dumps({**record, "moves": moves[:cut]}), encoding="utf-8")
-        resumed = runner.invoke(app, ["play", "mulle", *args, "--resume", str(part)])
-        assert resumed.exit_code == 0, resumed.output
-        assert json.loads(part.read_text(encoding="utf-8"))["moves"] == moves
