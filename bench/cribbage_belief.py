@@ -702,7 +702,8 @@ class LearningBot(PlayReader, BeliefBot):
     over 1 are not repeatable game for game (``game`` is), and two ``session`` bots in one process share one memory.
 
     Raises:
-        ValueError: ``learn`` not game or session, ``models``, ``sd`` not over 0, ``prune`` outside [0, 1).
+        ValueError: ``learn`` not game or session, ``models``, ``sd`` or ``esd`` not over 0, ``prune`` outside
+            [0, 1).
     """
 
     def __init__(

@@ -21,6 +21,8 @@ runner = CliRunner()
     [
         ["play", "cribbage", "--auto", "--bot", "random", "--target", "61"],
         ["play", "mulle", "--auto", "--bot", "random", "--length", "round"],
+        # the expert reads the table (a TableReader told the record before each decision)
+        ["play", "cribbage", "--auto", "--bot", "expert", "--target", "61"],
     ],
 )
 def test_a_resumed_game_ends_as_the_unbroken_one(tmp_path: Path, args: list[str]) -> None:
@@ -29,9 +31,9 @@ def test_a_resumed_game_ends_as_the_unbroken_one(tmp_path: Path, args: list[str]
     assert result.exit_code == 0, result.output
     record = json.loads(full.read_text(encoding="utf-8"))
     moves = record["moves"]
-    for cut in (1, len(moves) // 2, len(moves) - 1):
+    for cut in (len(moves) // 3, 2 * len(moves) // 3):
         part = tmp_path / f"part-{cut}.json"
         part.write_text(json.dumps({**record, "moves": moves[:cut]}), encoding="utf-8")
-        resumed = runner.invoke(app, [*args[:2], "--auto", "--bot", "random", "--resume", str(part)])
+        resumed = runner.invoke(app, [*args[:2], "--auto", "--bot", args[4], "--resume", str(part)])
         assert resumed.exit_code == 0, resumed.output
         assert json.loads(part.read_text(encoding="utf-8"))["moves"] == moves

@@ -892,7 +892,7 @@ class LearntModel:
 class BeliefBot(cribbage_strong.StrongBot):
     """Strong's discard and shows, and the play by :class:`BeliefSearch` over :class:`Posterior` (two players, not
     Lowball; else strong's play).  The opponent models are :meth:`_play_models`' (none here: a subclass gives
-    them, :class:`ExpertBot` its learnt one); the keep table :meth:`_keep_table`'s.
+    them, :class:`ExpertBot` its learnt ones, one for the play and one for the end game); the keep table :meth:`_keep_table`'s.
 
     Args:
         rules: as :class:`~kortbord.bots.cribbage_strong.StrongBot`.
@@ -1039,7 +1039,8 @@ def play_prior() -> tuple[float, ...]:
 
 class PlayReader:
     """A mixin for a :class:`BeliefBot`: the opponent's play rule learnt, not told -- a :class:`LearntModel`
-    refitted to the opponent's play decisions seen whole in the deals before (its four cards all laid), two players.
+    refitted to the opponent's play decisions seen whole in the deals before (its four cards all laid), two players
+    (with ``esd``, a second one refitted to the same decisions for the end game).
 
     Where the driver tells it the table's public events (:meth:`observe`, :class:`kortbord.bots.base.Observer`) it
     reads every deal whole at the deal's end; elsewhere only the deals whose cards were all laid while it still had

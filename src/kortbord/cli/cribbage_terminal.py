@@ -278,10 +278,9 @@ class CribbageTable:
             if registry.observes("cribbage", options.bot)
             else {}
         )
-        #: one bot a seat (a reader's own where the level reads the table)
+        #: the other computers' bots (a reading seat's bot is its reader's, which a reader may replace)
         self.bots: dict[int, Bot[Move]] = {
-            s: self.readers[s].bot if s in self.readers else registry.make_bot("cribbage", options.bot, self.rules)
-            for s in computers
+            s: registry.make_bot("cribbage", options.bot, self.rules) for s in computers if s not in self.readers
         }
         self.interactive = bool(self.humans) and sys.stdin.isatty()
         self.record_path = options.record or options.resume or _default_record_path(self.seed)
