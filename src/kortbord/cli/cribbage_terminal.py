@@ -32,6 +32,7 @@ import json
 import os
 import random
 import re
+import secrets
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -283,7 +284,7 @@ class CribbageTable:
             s: registry.make_bot("cribbage", options.bot, self.rules) for s in computers if s not in self.readers
         }
         self.interactive = bool(self.humans) and sys.stdin.isatty()
-        self.record_path = options.record or options.resume or _default_record_path(self.seed)
+        self.record_path = options.record or options.resume or _default_record_path()
         # what the event log has shown so far: counts of this deal's show (the crib is number ``players``),
         # the points of each seat and the cards of the current count
         self._shows = 0
@@ -412,6 +413,14 @@ class CribbageTable:
         self._save()
         return 0
 
+    def _record_line(self) -> Text:
+        """Where the record is saved -- and the seed, where it gives nothing away: one the person chose
+        (``--seed``), or a game of computers only.  A seed the program drew would let the person deal the game out
+        beforehand in another terminal: the stock order and the computers' cards, which the rules keep hidden."""
+        if self.humans and self.options.seed is None:
+            return Text(self.t("record_line", path=self.record_path), style="dim")
+        return Text(self.t("seed_line", seed=self.seed, path=self.record_path), style="dim")
+
     def _intro(self) -> None:
         r, o = self.rules, self.options
         if self.lang != "en":
@@ -423,7 +432,7 @@ class CribbageTable:
                 Text.assemble((self.t("cribbage.title"), "bold"), " — " + self.t("players", players=r.players)),
                 Text(self.t("seats", seats=seats)),
                 *self._level_line(),
-                Text(self.t("seed_line", seed=self.seed, path=self.record_path), style="dim"),
+                self._record_line(),
             ]
             if self.humans:
                 lines.append(Text(self.t("cribbage.hint"), style="dim"))
@@ -449,7 +458,7 @@ class CribbageTable:
             lines.append(Text(f"Partners: {self.side_name(0)} against {self.side_name(1)}"))
         for notice in r.notices:
             lines.append(Text(f"Note: {notice}", style="bold yellow"))
-        lines.append(Text(f"Seed {self.seed} · the game record is saved to {self.record_path}", style="dim"))
+        lines.append(self._record_line())
         if self.humans:
             lines.append(Text("Type cards (5H 10D), go, a move number, or ? for help.", style="dim"))
         self.console.print(Panel(Group(*lines), border_style="green", expand=False))
@@ -888,10 +897,12 @@ class CribbageTable:
             tell(self.t("resume_hint", path=self.record_path, game="cribbage"), soft_wrap=True)
 
 
-def _default_record_path(seed: int) -> Path:
+def _default_record_path() -> Path:
     base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    return base / "kortbord" / "games" / f"cribbage-{stamp}-seed{seed}.json"
+    return (
+        base / "kortbord" / "games" / f"cribbage-{stamp}-{secrets.token_hex(3)}.json"
+    )  # no seed: it would deal the game
 
 
 def run(options: Options, console: Console | None = None, read_line: Callable[[str], str] | None = None) -> int:

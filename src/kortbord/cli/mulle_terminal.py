@@ -25,6 +25,7 @@ import dataclasses
 import json
 import os
 import random
+import secrets
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -345,7 +346,7 @@ class MulleTable:
             s: make_bot(options.bot, self.rules) for s in range(n) if s not in self.humans
         }
         self.interactive = bool(self.humans) and sys.stdin.isatty()
-        self.record_path = options.record or options.resume or _default_record_path(self.seed)
+        self.record_path = options.record or options.resume or _default_record_path()
         #: the screen's height when printing to a terminal: the move list is fitted to it (None: print it whole)
         self.screen_lines: int | None = self.console.size.height if self.console.is_terminal else None
         self._page: list[Text] = []  # the rest of a long move list, shown a page at a time
@@ -456,12 +457,20 @@ class MulleTable:
         ]
         if self.game.teams:
             lines.append(Text(f"Teams: {self.side_name(0)} against {self.side_name(1)}"))
-        lines.append(Text(f"Seed {self.seed} · the game record is saved to {self.record_path}", style="dim"))
+        lines.append(self._record_line())
         if self.humans:
             lines.append(
                 Text("Type a move number, a card (9H), notation (C 8C x {2D,6S}), or ? for help.", style="dim")
             )
         self.console.print(Panel(Group(*lines), border_style="green", expand=False))
+
+    def _record_line(self) -> Text:
+        """Where the record is saved -- and the seed, where it gives nothing away: one the person chose
+        (``--seed``), or a game of computers only.  A seed the program drew would let the person deal the game out
+        beforehand in another terminal: the stock order and the computers' cards, which the rules keep hidden."""
+        if self.humans and self.options.seed is None:
+            return Text(self.t("record_line", path=self.record_path), style="dim")
+        return Text(self.t("seed_line", seed=self.seed, path=self.record_path), style="dim")
 
     def _intro_words(self) -> None:
         """The intro in the table's language (the rules as notation: ``kortbord mulle`` names the options)."""
@@ -474,7 +483,7 @@ class MulleTable:
             Text.assemble((self.t("mulle.title"), "bold"), f" — {o.deal}, {self.rules.profile}"),
             Text(self.t("seats", seats=seats)),
             *self._level_line(),
-            Text(self.t("seed_line", seed=self.seed, path=self.record_path), style="dim"),
+            self._record_line(),
         ]
         if self.humans:
             lines.append(Text(self.t("mulle.hint"), style="dim"))
@@ -858,10 +867,10 @@ class MulleTable:
             tell(self.t("resume_hint", path=self.record_path, game="mulle"), soft_wrap=True)
 
 
-def _default_record_path(seed: int) -> Path:
+def _default_record_path() -> Path:
     base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    return base / "kortbord" / "games" / f"mulle-{stamp}-seed{seed}.json"
+    return base / "kortbord" / "games" / f"mulle-{stamp}-{secrets.token_hex(3)}.json"  # no seed: it would deal the game
 
 
 def run(options: Options, console: Console | None = None) -> int:
