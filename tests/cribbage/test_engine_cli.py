@@ -106,3 +106,25 @@ def test_a_malformed_record_header_is_refused(key: str, value: Any, says: str) -
     record = Game(seed=3).to_record()
     with pytest.raises(InvalidPositionError, match=says):
         Game.from_record({**record, key: value})
+
+
+def test_the_replay_of_an_unfinished_record_keeps_what_the_rules_keep_hidden(tmp_path: Path) -> None:
+    # a game saved to be resumed: the cards laid away in the deal in progress are shown only at the crib's count
+    # (spec §2.6), and the seed would deal every card to come -- neither is printed before the game's end
+    made = runner.invoke(app, ["cribbage", "record", "--seed", "7", "-o", "-"])
+    record = json.loads(made.output)
+    game = Game.from_record(record)
+    discards = [n for n, m in enumerate(record["moves"]) if m.startswith("discard")]
+    assert len(discards) >= 4  # two deals at least
+    cut = discards[3] + 2  # the second deal's discards made, one card laid
+    path = tmp_path / "part.json"
+    path.write_text(json.dumps({**record, "moves": record["moves"][:cut]}))
+    shown = runner.invoke(app, ["cribbage", "replay", str(path)])
+    assert shown.exit_code == 0, shown.output
+    text = " ".join(shown.output.split())
+    for n in discards[2:4]:  # this deal's: hidden
+        assert record["moves"][n] not in text and f"{n + 1}. " in text
+    for n in discards[:2]:  # the first deal's, counted at its crib's show: printed
+        assert record["moves"][n] in text
+    assert "seed 7" not in text and "seed not shown" in text
+    assert game.seed == 7 and "the record ends before the game does" in text

@@ -168,6 +168,7 @@ def replay(
 ) -> None:
     """Replay a game record move by move, printing each move, what it caused, and the scores."""
     from kortbord.cribbage import engine, replay_record
+    from kortbord.cribbage.moves import Discard
     from kortbord.i18n.cribbage import event_text
 
     try:
@@ -176,12 +177,20 @@ def replay(
         raise _fail(error) from None
     # the whole record is replayed and checked before anything is printed: on an error, nothing on stdout
     out: list[str] = []
+    #: this deal's discards (line, move number, name): hidden when the record stops before the crib is shown
+    laid_away: list[tuple[int, int, str]] = []
+    header = 0
     try:
         for number, (game, seat, move, events) in enumerate(replay_record(document)):
             if seat is None:
+                header = len(out)
                 out.append(f"[bold]cribbage[/] {plain(game.rules.to_dict())} seed {plain(game.seed)}")
             else:
+                if isinstance(move, Discard):
+                    laid_away.append((len(out), number, plain(game.seats[seat])))
                 out.append(f"[bold]{number:4d}.[/] {plain(game.seats[seat])}: {plain(move)}")
+            if any(e.kind == "deal" for e in events):
+                laid_away = []
             if not quiet:
                 for event in events:
                     if event.kind not in ("play", "discard"):
@@ -193,6 +202,12 @@ def replay(
         raise _fail(error) from None
     result = engine.result(game.state) if engine.is_over(game.state) else None
     if result is None:
+        # a record that stops before the game's end (a game saved to be resumed) does not print what the rules keep
+        # hidden: the cards laid away in this deal, shown at the crib's count (spec §2.6), nor the seed, which
+        # deals every card to come
+        out[header] = f"[bold]cribbage[/] {plain(game.rules.to_dict())} [dim](seed not shown before the end)[/]"
+        for at, number, who in laid_away:
+            out[at] = f"[bold]{number:4d}.[/] {who}: discard [dim](to the crib, not shown before its count)[/]"
         out.append("[yellow]the record ends before the game does[/]")
     else:
         names = ", ".join(plain(game.seats[s]) for s in result.winners)
