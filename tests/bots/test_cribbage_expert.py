@@ -154,8 +154,15 @@ def test_the_end_game_is_searched_with_its_own_model_of_the_same_decisions(monke
     class Reader(cribbage_expert.PlayReader, cribbage_expert.BeliefBot):
         pass
 
-    with pytest.raises(ValueError, match="sd must be over 0"):
-        Reader(esd=0.0)
+    # an sd outside 0.01 .. 100 makes the fit singular, overflow or give NaN weights; not a number: refused alike
+    for bad in (0.0, -1.0, float("nan"), float("inf"), 1e-300, 1e300, "3", True):
+        with pytest.raises(ValueError, match="sd must be over 0"):
+            Reader(esd=bad)
+        with pytest.raises(ValueError, match="sd must be over 0"):
+            Reader(sd=bad)
+    assert Reader(esd=None).emodel is None  # no end-game model: the play's everywhere
+    with pytest.raises(ValueError, match="finite"):
+        cribbage_expert.LearntModel(prior=[float("nan")] * len(cribbage_expert.FEATURES))
 
 
 def test_the_play_is_read_the_same_step_by_step_all_at_once_and_after_a_restart() -> None:

@@ -764,16 +764,19 @@ class LearntModel:
     of that one (a weight per feature; the expert's: :func:`play_prior`).  A :data:`Model`.
 
     Raises:
-        ValueError: ``sd`` not over 0, ``prune`` outside [0, 1), a ``prior`` without one weight per feature.
+        ValueError: ``sd`` not a number from 0.01 to 100 (outside it the fit is singular or overflows), ``prune``
+            outside [0, 1), a ``prior`` without one finite weight per feature.
     """
 
     def __init__(self, sd: float = 3.0, prune: float = 0.05, prior: Sequence[float] | None = None) -> None:
-        if not sd > 0:
-            raise ValueError(f"sd must be over 0, got {sd!r}")
-        if not 0.0 <= prune < 1.0:
+        if isinstance(sd, bool) or not isinstance(sd, int | float) or not 0.01 <= sd <= 100.0:
+            raise ValueError(f"sd must be over 0, a number from 0.01 to 100, got {sd!r}")
+        if isinstance(prune, bool) or not isinstance(prune, int | float) or not 0.0 <= prune < 1.0:
             raise ValueError(f"prune must be from 0 to under 1, got {prune!r}")
         if prior is not None and len(prior) != len(FEATURES):
             raise ValueError(f"prior must have a weight for each of the {len(FEATURES)} features, got {len(prior)}")
+        if prior is not None and not all(isinstance(w, int | float) and math.isfinite(w) for w in prior):
+            raise ValueError("prior's weights must be finite numbers")
         import numpy as np
 
         self.np = np

@@ -21,7 +21,7 @@ import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from types import FrameType
-from typing import Any, cast
+from typing import Any, Final, cast
 
 from rich.console import Console
 from rich.text import Text
@@ -115,6 +115,7 @@ class SpecGame:
         spec = core.get(game)
         if not isinstance(record, dict) or record.get("game") != game:
             raise InvalidPositionError(f'not a {game} game record (expected "game": "{game}")')
+        _check_header(record)
         steps = spec.replay(record)  # checks the header and every move; raises InvalidPositionError
         first = next(steps)
         players = int(record.get("players", 2))
@@ -214,6 +215,34 @@ class SpecGame:
             seats=self.seats,
             dealer=self.dealer,
         )
+
+
+#: the longest seat name a record may hold, in characters (as the engines' records: ``kortbord.mulle.game.MAX_NAME``)
+MAX_NAME: Final = 100
+
+
+def _check_header(record: dict[str, Any]) -> None:
+    """What a resumed game takes from a record's header beside the engine's own checks: ``rules`` an object,
+    ``players`` a whole number, ``teams`` true or false, ``seats`` a list of one name (text of at most
+    :data:`MAX_NAME` characters) a player -- so a bad header is refused before the game starts, not when it is saved.
+
+    Raises:
+        InvalidPositionError: the field and what it must be.
+    """
+    if "rules" in record and not isinstance(record["rules"], dict):
+        raise InvalidPositionError('"rules" must be an object of rule options, e.g. {"target": 61}')
+    players = record.get("players", 2)
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise InvalidPositionError(f'"players" must be a whole number, got {str(players)[:40]!r}')
+    if "teams" in record and not isinstance(record["teams"], bool):
+        raise InvalidPositionError('"teams" must be true or false')
+    seats = record.get("seats")
+    if seats is not None and (
+        not isinstance(seats, list)
+        or len(seats) != players
+        or not all(isinstance(name, str) and len(name) <= MAX_NAME for name in seats)
+    ):
+        raise InvalidPositionError(f'"seats" must be a list of {players} names of at most {MAX_NAME} characters')
 
 
 def _chain(first: Any, rest: Iterator[Any]) -> Iterator[Any]:
