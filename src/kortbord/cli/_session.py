@@ -369,6 +369,16 @@ def quiet(print_: Callable[..., None], *args: Any, **kwargs: Any) -> None:
 _GAP = re.compile(r"\S( {2,})\S")
 
 
+def record_line(t: Callable[..., str], *, person: bool, chosen: bool, seed: int, path: Any) -> Text:
+    """The intro's line on the record: where it is saved -- and the seed, where it gives nothing away: one the
+    person chose (``chosen``: ``--seed``), or a game of computers only (not ``person``).  A seed the program drew
+    would let the person deal the game out beforehand in another terminal: the stock order and the computers'
+    cards, which the rules keep hidden.  ``t``: the table's catalogue lookup (``record_line``, ``seed_line``)."""
+    if person and not chosen:
+        return Text(t("record_line", path=path), style="dim")
+    return Text(t("seed_line", seed=seed, path=path), style="dim")
+
+
 def flow(markup: str, width: int) -> Text:
     """Help text (Rich markup, laid out in lines) wrapped to ``width`` columns without breaking words.
 

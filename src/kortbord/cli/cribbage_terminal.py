@@ -414,12 +414,10 @@ class CribbageTable:
         return 0
 
     def _record_line(self) -> Text:
-        """Where the record is saved -- and the seed, where it gives nothing away: one the person chose
-        (``--seed``), or a game of computers only.  A seed the program drew would let the person deal the game out
-        beforehand in another terminal: the stock order and the computers' cards, which the rules keep hidden."""
-        if self.humans and self.options.seed is None:
-            return Text(self.t("record_line", path=self.record_path), style="dim")
-        return Text(self.t("seed_line", seed=self.seed, path=self.record_path), style="dim")
+        o = self.options
+        return _session.record_line(
+            self.t, person=bool(self.humans), chosen=o.seed is not None, seed=self.seed, path=self.record_path
+        )
 
     def _intro(self) -> None:
         r, o = self.rules, self.options
