@@ -9,6 +9,7 @@ counting order of §2.6 (the pone counts first).
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import numpy as np
@@ -122,3 +123,44 @@ def test_board_option_through_the_registry_and_the_arena() -> None:
     assert registry.make_bot("cribbage", "strong").board is True  # type: ignore[attr-defined]
     with pytest.raises(ValueError, match="board must be true or false"):
         registry.make_bot("cribbage", "strong", board="sometimes")  # type: ignore[arg-type]
+
+
+def test_a_four_that_pegs_more_wins_more_when_the_play_decides() -> None:
+    # the dealer at 118 needs 3; the pone at 119 counts first (§2.6) and nearly any hand takes him out: the dealer
+    # wins only by pegging out first, so a four that pegs more wins more; without a shift the table's pegging
+    hands, cribs = [[8] * 46] * 3, [0.0] * 3
+    up, level, down = board.discard_chances(121, 118, 119, True, hands, cribs, [2.0, 0.0, -2.0])
+    assert up > level > down
+    assert board.discard_chances(121, 118, 119, True, hands, cribs) == [level] * 3
+    # the other way round: the pone at 118, the dealer at 119 -- the pone's pegging matters as much
+    up, level, down = board.discard_chances(121, 119, 118, False, hands, cribs, [2.0, 0.0, -2.0])
+    assert up > level > down
+
+
+def _dealer_position(hand: str, scores: tuple[int, int]) -> tuple[object, list[Discard]]:
+    cards = [Card.parse(c) for c in hand.split()]
+    rest = [c for c in DECK if c not in cards]
+    state = engine.position(Rules(), phase="discard", dealer=0, hands=[cards, rest[:6]], starter=rest[6], scores=scores)
+    return view(state, 0), [Discard(pair) for pair in itertools.combinations(cards, 2)]
+
+
+def test_board_peg_keeps_the_four_that_pegs_when_only_the_play_can_win() -> None:
+    # the dealer at 118 needs 3 in the play: the pone at 120 counts out first with any hand that scores (§2.6).
+    # Strong's table pegging is the same for every four, so it keeps the most points (5 T J Q: 9 in hand);
+    # with board_peg the four the pegging table rates higher for the dealer
+    from kortbord.bots.cribbage_strong import peg_value
+
+    v, moves = _dealer_position("5H TH JS QD 2C 2S", (118, 120))
+    assert v.seat == 0 and v.dealer == 0
+    strong = StrongBot(iterations=1).choose(v, moves, random.Random(0))
+    pegging = StrongBot(iterations=1, board_peg=1.0).choose(v, moves, random.Random(0))
+    assert isinstance(strong, Discard) and isinstance(pegging, Discard)
+
+    def kept(move: Discard) -> list[Card]:
+        return [c for c in v.hand if c not in move.cards]
+
+    assert sorted(c.rank for c in kept(strong)) == [5, 10, 11, 12]
+    assert pegging != strong
+    assert peg_value(kept(pegging), True) > peg_value(kept(strong), True)
+    with pytest.raises(ValueError, match="board_peg"):
+        StrongBot(board_peg=3.0)

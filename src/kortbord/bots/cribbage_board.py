@@ -133,6 +133,7 @@ def discard_chances(
     i_deal: bool,
     hands: Sequence[Sequence[int]],
     crib_shifts: Sequence[float],
+    peg_shifts: Sequence[float] | None = None,
 ) -> list[float]:
     """The chance of winning the game for each candidate discard, counting through this deal (spec §2.6 order).
 
@@ -143,23 +144,28 @@ def discard_chances(
         hands: per candidate, the kept hand's show value (points) for each possible starter, equally likely.
         crib_shifts: per candidate, the crib's expected points for this throw minus the table's mean crib, points
             (the crib is the own one when ``i_deal``, the dealer's otherwise).
+        peg_shifts: per candidate, how many points the kept four is expected to peg more than the other player,
+            beyond the table's mean for this seat (points; None: every candidate the table's pegging).  Half of it
+            moves this player's pegging up and half the other's down.
     Returns:
-        One probability per candidate.  The pegging and the other player's show follow the table's
-        distributions (the other's crib moved by the shift); the amounts are taken as independent.
+        One probability per candidate.  The pegging (moved by ``peg_shifts``) and the other player's show follow
+        the table's distributions (the other's crib moved by the shift); the amounts are taken as independent.
     Raises:
         ValueError: a target without a table.
     """
     d = distributions()
     peg_me, peg_opp = (d["dealer_peg"], d["pone_peg"]) if i_deal else (d["pone_peg"], d["dealer_peg"])
     out = []
-    for hand_points, shift in zip(hands, crib_shifts, strict=True):
+    pegs = [0.0] * len(hands) if peg_shifts is None else list(peg_shifts)
+    for hand_points, shift, peg in zip(hands, crib_shifts, pegs, strict=True):
+        mine, theirs = (peg_me, peg_opp) if not peg else (_shift(peg_me, peg / 2), _shift(peg_opp, -peg / 2))
         hp = np.bincount(np.asarray(hand_points, dtype=np.int64)).astype(np.float64)
         hp /= hp.sum()
         if i_deal:
             show_me, show_opp = np.convolve(hp, _shift(d["crib"], shift)), d["pone_show"]
         else:
             show_me, show_opp = hp, _shift(d["dealer_show"], shift)
-        out.append(_deal_chance(target, me, opp, i_deal, peg_me, peg_opp, _trim(show_me), _trim(show_opp)))
+        out.append(_deal_chance(target, me, opp, i_deal, mine, theirs, _trim(show_me), _trim(show_opp)))
     return out
 
 

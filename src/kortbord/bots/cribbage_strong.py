@@ -243,33 +243,45 @@ def _board_applies(view: View) -> bool:
     )
 
 
-def board_discard_values(view: View, moves: Sequence[Move], values: Sequence[float]) -> list[float]:
+def _mean(pmf: Any) -> float:
+    """The mean of a points distribution (index = points)."""
+    return float(pmf @ range(len(pmf)))
+
+
+def board_discard_values(view: View, moves: Sequence[Move], values: Sequence[float], peg: float = 0.0) -> list[float]:
     """Discard values near the end of a two-player game: the chance of winning the game (spec §2.6 counting order,
     §5 "weighted for the board position"; :func:`kortbord.bots.cribbage_board.discard_chances`) for the
     :data:`_BOARD_CANDIDATES` discards of the highest expected points ``values`` (from :func:`discard_values`),
     ranked above the others; the expected points break ties.
 
+    Args:
+        peg: 0 (strong's): every kept four pegs as the table's distributions say.  Over 0: the pegging of each
+            candidate moved by ``peg`` times its kept four's pegging differential (:func:`peg_value`) less the
+            table's mean for the seat -- a four that pegs well wins more games that the play decides -- and every
+            discard a candidate.
     Returns:
         One value per move (comparable among themselves only).
     """
     rules = view.rules
     assert view.dealer is not None
-    order = sorted(range(len(moves)), key=lambda i: -values[i])[:_BOARD_CANDIDATES]
+    order = sorted(range(len(moves)), key=lambda i: -values[i])[: len(moves) if peg else _BOARD_CANDIDATES]
     hand = view.hand
     held = set(hand)
     starters = [c for c in _DECK if c not in held]
     own_crib = view.dealer == view.seat
-    crib_pmf = cribbage_board.distributions()["crib"]
-    mean_crib = float(crib_pmf @ range(len(crib_pmf)))
-    hands, shifts = [], []
+    mean_crib = _mean(cribbage_board.distributions()["crib"])
+    dist = cribbage_board.distributions()
+    mean_peg = (_mean(dist["dealer_peg"]) - _mean(dist["pone_peg"])) * (1 if own_crib else -1)
+    hands, shifts, pegs = [], [], []
     for i in order:
         move = moves[i]
         assert isinstance(move, Discard)
         kept = [c for c in hand if c not in move.cards]
         hands.append([show_total(kept, st) for st in starters])
         shifts.append(crib_value(move.cards, own_crib) - mean_crib)
+        pegs.append(peg * (peg_value(kept, own_crib) - mean_peg))
     me, opp = view.side_scores[view.seat], view.side_scores[1 - view.seat]
-    chances = cribbage_board.discard_chances(rules.target, me, opp, own_crib, hands, shifts)
+    chances = cribbage_board.discard_chances(rules.target, me, opp, own_crib, hands, shifts, pegs if peg else None)
     out = [v - 1e6 for v in values]  # below every candidate
     for i, chance in zip(order, chances, strict=True):
         out[i] = 1e3 * chance + 1e-3 * values[i]
@@ -293,6 +305,9 @@ class StrongBot:
             maximise the chance of winning the game (:mod:`kortbord.bots.cribbage_board`) rather than the points.
         peg_weight: an experiment (default 0: off): the discard's pegging term becomes this weight times the
             pegging table's mean differential of the kept four (``bots/data/peg_values.json``; two players).
+        board_peg: the discard to the board (near the end, ``board``) moves each kept four's pegging by this weight
+            times its pegging table differential (:func:`board_discard_values`' ``peg``; 0 to 2, default 0: off,
+            strong's).
         play_model: an experiment (default 0: off): the temperature of an opponent model of the play (two
             players, not Lowball).  Each sampled deal's weight is also multiplied by the likelihood of the cards
             the opponent has laid so far in this play given the deal's hand: at each of its plays with a choice,
@@ -332,6 +347,7 @@ class StrongBot:
         time_budget_ms: float | None = None,
         board: bool = True,
         peg_weight: float = 0.0,
+        board_peg: float = 0.0,
         play_model: float = 0.0,
         reply: float = 0.0,
         take: float = 0.0,
@@ -354,6 +370,9 @@ class StrongBot:
         if not 0.0 <= peg_weight <= 10.0:
             raise ValueError(f"peg_weight must be from 0 to 10, got {peg_weight!r}")
         self.peg_weight = float(peg_weight)
+        if isinstance(board_peg, bool) or not 0.0 <= board_peg <= 2.0:
+            raise ValueError(f"board_peg must be from 0 to 2, got {board_peg!r}")
+        self.board_peg = float(board_peg)
         if not 0.0 <= play_model <= 10.0:
             raise ValueError(f"play_model must be from 0 to 10, got {play_model!r}")
         self.play_model = float(play_model)
@@ -398,7 +417,7 @@ class StrongBot:
         if view.phase == "discard":
             values = discard_values(view, legal_moves, self.peg_weight)
             if self.board and _board_applies(view):
-                values = board_discard_values(view, legal_moves, values)
+                values = board_discard_values(view, legal_moves, values, self.board_peg)
             return _pick(legal_moves, values, rng)
         return _pick(legal_moves, self.play_values(view, legal_moves, rng), rng)
 
