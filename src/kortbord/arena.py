@@ -290,6 +290,7 @@ class GameRecord:
         times: per spec, per decision kind (the view's phase: Mulle ``play``; Cribbage ``discard``, ``pegging``,
             ``show``), the decision times in milliseconds.
         moves: decisions per spec.
+        capped: per spec, the decisions a time cap (``time_budget_ms``) cut short (the bot's ``last_stats``).
         error: None, or ``{"bot", "seat", "kind", "move", "message"}`` when a bot failed.
     """
 
@@ -303,6 +304,7 @@ class GameRecord:
     deals: list[dict[str, Any]] = dataclasses.field(default_factory=list)
     times: dict[int, dict[str, list[float]]] = dataclasses.field(default_factory=dict)
     moves: dict[int, int] = dataclasses.field(default_factory=dict)
+    capped: dict[int, int] = dataclasses.field(default_factory=dict)
     error: dict[str, Any] | None = None
 
     def to_json(self, *, times: bool = False) -> dict[str, Any]:
@@ -323,6 +325,7 @@ class GameRecord:
             d["error"] = self.error
         if times:
             d["times"] = {str(k): v for k, v in sorted(self.times.items())}
+            d["capped"] = {str(k): v for k, v in sorted(self.capped.items())}
         return d
 
 
@@ -359,6 +362,7 @@ def play_game(
     record = GameRecord(index=index, seats=seats)
     record.times = {j: {} for j in bots}
     record.moves = dict.fromkeys(bots, 0)
+    record.capped = dict.fromkeys(bots, 0)
     try:
         _play(config, rules, record, bots, bot_rngs, chance_rng, watch)
     except _BotFailure as failure:
@@ -460,6 +464,9 @@ def _play(
         kind = _DECISION_KINDS.get((game, phase), phase)
         record.times[j].setdefault(kind, []).append(ms)
         record.moves[j] += 1
+        stats = getattr(bots[j], "last_stats", None)
+        if isinstance(stats, dict) and stats.get("capped"):
+            record.capped[j] += 1
         if observers:
             state, events = spec.step(state, move)
             tell(events)
@@ -690,7 +697,7 @@ def summarize(
 
     Keys: ``game``, ``players``, ``rules``, ``games``, ``seed``, ``bots`` (labels), ``seating``, ``results``
     (per label: ``games``, ``wins``, ``losses``, ``draws``, ``win_rate``, ``win_rate_ci95``, ``mean_score``,
-    ``moves``, for a game with rounds (Mulle) ``points_per_round``, with deals (Cribbage) ``points_per_deal``
+    ``moves``, ``capped`` (decisions a time cap cut short), for a game with rounds (Mulle) ``points_per_round``, with deals (Cribbage) ``points_per_deal``
     {``as_dealer``, ``as_pone``}, ``decision_ms`` {``all``, and per kind}), with deals ``deals`` (every complete deal: ``dealer``, ``pone``,
     ``complete``, ``cut_short``), with two bots ``duplicate`` (:func:`duplicate`), ``errors`` (bot errors), ``game_results`` (per game, without times),
     ``jobs`` and ``elapsed_s``.  Decision times and ``elapsed_s`` depend on the machine; everything else is
@@ -722,6 +729,7 @@ def summarize(
             "win_rate_ci95": [lo, hi],
             "mean_score": _mean_ci([float(r.scores[_side_of_spec(r, j)]) for r in mine])["mean"] if n else None,
             "moves": sum(r.moves.get(j, 0) for r in ok),
+            "capped": sum(r.capped.get(j, 0) for r in ok),
         }
         if has_rounds:
             pts = [float(rnd[_side_of_spec(r, j)]) for r in mine for rnd in r.rounds]

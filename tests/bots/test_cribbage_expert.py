@@ -356,3 +356,26 @@ def test_searches_sharing_the_models_tables_give_the_values_and_work_of_fresh_on
     assert tables
     assert shared.root((6, 10, 13), later, (), 0) == fresh.root((6, 10, 13), later, (), 0)
     assert shared.nodes == fresh.nodes > 0
+
+
+def test_a_time_cap_is_only_a_cap_and_reported_when_it_bites() -> None:
+    # issue #14 item 1: the level is its work; a caller's time cap that never bites changes no decision, and one
+    # that bites cuts the search short, still plays a legal card and says so
+    def game(**cap: Any) -> tuple[list[str], Any]:
+        bot: Any = registry.make_bot("cribbage", "expert", **cap)
+        greedy = registry.make_bot("cribbage", "greedy")
+        moves = _play(
+            lambda s, v, legal, ev, rng: bot.choose(v, legal, rng) if s == 0 else greedy.choose(v, legal, rng),
+            bot.observe,
+            seed=3,
+        )
+        return moves, bot
+
+    level, free = game()
+    roomy, loose = game(time_budget_ms=60_000.0)
+    assert roomy == level and loose.capped == free.capped == 0 and loose.decisions == free.decisions > 0
+    _, tight = game(time_budget_ms=0.001)  # past its deadline at the first look (1,024 nodes)
+    assert 0 < tight.capped <= tight.decisions
+    capped = [n for n, _ in tight.stats]
+    assert max(capped) < max(n for n, _ in free.stats)  # searches cut short: less work than the level's biggest
+    assert "time_budget_ms" in registry.level_options("cribbage", "expert")

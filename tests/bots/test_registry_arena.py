@@ -444,6 +444,9 @@ def test_cli_prints_the_figures_and_writes_the_same_json(tmp_path: Path) -> None
         (["cribbage", "-o", "players=5"], "--players"),
         (["cribbage", "-o", "players=banana"], "--players"),
         (["mulle", "--json", "/nonexistent/dir/x.json", "--bots", "random,random"], "does not exist"),
+        # a command-wide flag that no bot of the run takes would change nothing
+        (["cribbage", "--bots", "greedy,random", "--time-budget-ms", "50"], "--time-budget-ms changes nothing here"),
+        (["mulle", "--bots", "greedy,random", "--iterations", "5"], "--iterations changes nothing here"),
     ],
 )
 def test_cli_refuses_bad_options(args: list[str], message: str) -> None:
@@ -651,3 +654,22 @@ def test_a_watching_bot_cannot_change_the_game_and_its_failure_is_a_bot_error() 
     failed = play_game(config, 0, factory=lambda spec, game, rules: _Failing(rules))
     assert failed.error is not None and failed.error["kind"] == "exception"
     assert "observe: RuntimeError: no more" in failed.error["message"]
+
+
+def test_a_command_wide_cap_goes_to_the_bots_that_take_it_and_is_reported_when_it_bites(tmp_path: Path) -> None:
+    # issue #14 item 1: a time limit is only a cap, reported when it bites; greedy takes none (its label stays)
+    out = tmp_path / "capped.json"
+    args = ["arena", "cribbage", "--bots", "expert:hands=4:budget=400,greedy", "--games", "2", "--seed", "3"]
+    result = runner.invoke(
+        app, [*args, "--jobs", "1", "--no-progress", "--time-budget-ms", "0.001", "--json", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    summary = json.loads(out.read_text())
+    expert, greedy = summary["bots"]
+    assert (expert, greedy) == ("A:expert:budget=400:hands=4:time_budget_ms=0.001", "B:greedy")
+    assert summary["results"][expert]["capped"] > 0
+    assert summary["results"][greedy]["capped"] == 0
+    assert "the time cap cut" in " ".join(result.output.split())
+    # without the cap nothing is cut short and nothing is said
+    free = runner.invoke(app, [*args, "--jobs", "1", "--no-progress"])
+    assert free.exit_code == 0 and "time cap" not in free.output

@@ -154,6 +154,10 @@ class OverBudget(Exception):
     """A :class:`BeliefSearch` reached its node budget."""
 
 
+class OverTime(Exception):
+    """A :class:`BeliefSearch` passed its deadline (a caller's time cap, never the level's work)."""
+
+
 class BeliefSearch:
     """Expectimax of the rest of the play over the opponent's possible (hand, model) pairs; values: this player's
     pegging points minus the opponent's -- and, given a :class:`BoardEnd` (``end``), plus strong's bonus for
@@ -172,11 +176,15 @@ class BeliefSearch:
         budget: int = 0,
         end: BoardEnd | None = None,
         tables: dict[Any, Any] | None = None,
+        deadline: float | None = None,
     ) -> None:
         self.models = models if isinstance(models, list) else [models]
         self.nodes = 0
         #: the most nodes a search may visit (0: no bound); past it the search raises :class:`OverBudget`
         self.budget = budget
+        #: a ``time.perf_counter()`` past which the search raises :class:`OverTime` (looked at every 1,024 nodes;
+        #: None: never -- the level's decisions)
+        self.deadline = deadline
         self.end = end
         self._count_only = all(getattr(m, "reads_count_only", False) for m in self.models)
         #: (the count's ranks, the searcher holds a card[, seen, passed]) -> {(hand, model): ((rank, chance, next), ...)};
@@ -270,6 +278,8 @@ class BeliefSearch:
         self.nodes += 1
         if self.nodes > self.budget > 0:
             raise OverBudget
+        if self.deadline is not None and not self.nodes & 1023 and time.perf_counter() > self.deadline:
+            raise OverTime
         if mover == 0:
             legal = _LEGAL.get((us, count))
             if legal is None:
@@ -986,7 +996,9 @@ class BeliefBot(cribbage_strong.StrongBot):
         """The belief search's value of each legal move (pegging points, own minus the other's; near the end to
         the board); strong's :meth:`~kortbord.bots.cribbage_strong.StrongBot.play_values` where this bot does not
         search, or when no hand the opponent could hold explains its play.  Counts the decision in ``decisions``
-        and its work in ``last_stats`` (``deals``: the hands searched, ``nodes``; never capped)."""
+        and its work in ``last_stats`` (``deals``: the hands searched, ``nodes``; ``capped``: strong's
+        ``time_budget_ms`` cut the search short -- one hand drawn from the posterior was searched in its place --
+        also counted in ``capped``)."""
         board = self._board_play(view)
         if view.rules.players != 2 or view.rules.lowball or (board and not self.endgame):
             return super().play_values(view, legal_moves, rng, *args, **kw)
@@ -1003,24 +1015,30 @@ class BeliefBot(cribbage_strong.StrongBot):
             self._tables_key, self._tables = key, {}
         tables = self._tables
         k, budget, nodes = (self.ehands, self.ebudget, 0) if board else (self.hands, self.budget, 0)
+        cap = self.time_budget_ms
+        deadline = None if cap is None else time.perf_counter() + cap / 1000.0
+        capped = False
         while True:  # the work bound: k draws of the posterior by weight; over the node budget, half as many
             cands = post.cands
             if k and len(cands) > k:
                 drawn = Counter(rng.choices(range(len(cands)), [w for _, w in cands], k=k))
                 cands = [(cands[i][0], float(n)) for i, n in sorted(drawn.items())]
-            search = BeliefSearch(
-                post.models, budget if k != 1 else 0, _board_end(view, us, post.seen) if board else None, tables
-            )
+            end = _board_end(view, us, post.seen) if board else None
+            search = BeliefSearch(post.models, budget if k != 1 else 0, end, tables, None if capped else deadline)
             try:
                 values = search.root(us, cands, seq, view.count, post.seen)
                 break
             except OverBudget:
                 nodes += search.nodes
                 k = max(1, min(k or len(post.cands), len(post.cands)) // 2)
+            except OverTime:  # the caller's cap bit: one hand drawn, searched to the end (a few hundred nodes)
+                nodes += search.nodes
+                capped, k = True, 1
         self.stats.append((nodes + search.nodes, time.process_time() - t0))
         self.last_search = (k, search.nodes)
         self.decisions += 1
-        self.last_stats = {"deals": len(cands), "nodes": nodes + search.nodes, "capped": False}
+        self.capped += capped
+        self.last_stats = {"deals": len(cands), "nodes": nodes + search.nodes, "capped": capped}
         return [values[m.card.rank] if isinstance(m, Play) else 0.0 for m in legal_moves]
 
 
@@ -1170,7 +1188,12 @@ class ExpertBot(PlayReader, BeliefBot):
             more.
         iterations, nodes: strong's work where strong plays (three or four players, Lowball; None: strong's).
         board: play the discard and the end to the board (two players; default on).
-    Returns decisions that depend only on the view, the events told and the rng (never the machine's load).
+        time_budget_ms: an optional wall-clock cap on a play decision, milliseconds (None: none, the level).  Not
+            the level's strength: a cap a caller under load may add (issue #14 item 1).  When it bites, the search
+            is cut short and one hand drawn from the posterior is searched instead; reported in
+            ``last_stats["capped"]`` and ``capped``.
+    Returns decisions that depend only on the view, the events told and the rng (never the machine's load) when no
+    cap is given.
     Raises:
         ValueError: ``hands`` or ``budget`` not a whole number of 1 or more; strong's.
     """
@@ -1184,6 +1207,7 @@ class ExpertBot(PlayReader, BeliefBot):
         iterations: int | None = None,
         nodes: int | None = None,
         board: bool = True,
+        time_budget_ms: float | None = None,
     ) -> None:
         for key, value in (("hands", hands), ("budget", budget)):
             if type(value) is not int or value < 1:
@@ -1199,6 +1223,7 @@ class ExpertBot(PlayReader, BeliefBot):
             iterations=iterations,
             nodes=nodes,
             board=board,
+            time_budget_ms=time_budget_ms,
             prior=play_prior(),
             sd=LEVEL_SD,
             esd=LEVEL_END_SD,

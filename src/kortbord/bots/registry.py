@@ -193,7 +193,7 @@ _RATE_OPTIONS: Final = ("slip_rate", "overlook_rate", "miss_rate", "catch_rate")
 #: Every bot option :func:`make_bot` accepts, with its meaning (the levels that use it are listed by
 #: :func:`level_options`).
 OPTIONS: Final[dict[str, str]] = {
-    "time_budget_ms": "an optional cap on the thinking time per decision in milliseconds (strong; default none: "
+    "time_budget_ms": "an optional cap on the thinking time per decision in milliseconds (strong, expert; default none: "
     "the level's fixed work); a decision it cuts short is reported and depends on the machine's load",
     "iterations": "search iterations per decision: Mulle sampled worlds (strong default 150, expert at most 200), "
     "Cribbage sampled deals (alone: exactly that many; with nodes: at most); reproducible from the seed",
@@ -477,7 +477,7 @@ def make_bot(
             ``"strong"``, ``"expert"``).
         rules: the game's ``Rules``, a rules dict (``Rules.from_dict``) or None (the default rules).  Mulle bots
             are given the rules (the View does not carry them); Cribbage Views carry theirs.
-        time_budget_ms: strong: an optional wall-clock cap per decision, milliseconds (None: no cap).  When it
+        time_budget_ms: strong, expert: an optional wall-clock cap per decision, milliseconds (None: no cap).  When it
             bites the decision is cut short and reported (the bot's ``last_stats["capped"]`` and ``capped``).
         iterations, nodes: strong: the amount of search per decision (:data:`OPTIONS`); None for both: the
             level's :attr:`Level.work`.  Giving either replaces the level's work as a whole.  Without a cap that

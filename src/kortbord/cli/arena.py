@@ -113,6 +113,13 @@ def render(summary: dict[str, Any], console: Console) -> None:
     for label, r in summary["results"].items():
         times.add_row(plain(label), str(r["moves"]), *[_ms(r["decision_ms"].get(k)) for k in kinds])
     console.print(times)
+    for label, r in summary["results"].items():
+        if r.get("capped"):
+            console.print(
+                f"[yellow]{plain(label)}: the time cap cut {r['capped']} of {r['moves']} decisions short "
+                "(those depend on the machine's load; without a cap a level's decisions do not)[/]",
+                soft_wrap=True,
+            )
     dup = summary.get("duplicate")
     if dup is not None:
         unit = "deal" if dup["unit"] == "points per deal" else "round"
@@ -185,6 +192,30 @@ def _check_spec_options(game: str, specs: Sequence[BotSpec]) -> None:
                 raise ValueError(f"the {game} {spec.level} bot does not use the option {name!r} (it takes: {uses})")
 
 
+def _with_flags(game: str, specs: Sequence[BotSpec], **flags: Any) -> tuple[BotSpec, ...]:
+    """The specs with the command's ``--time-budget-ms`` and ``--iterations`` given to the bots whose level takes
+    them (a bot's own option wins); a flag no bot takes is refused (it would change nothing).  Raises ValueError."""
+    given = {k: v for k, v in flags.items() if v is not None}
+    if game not in registry.LEVELS or not given:
+        return tuple(spec.with_defaults(**given) for spec in specs)
+    out = []
+    used: set[str] = set()
+    for spec in specs:
+        if spec.level not in registry.LEVELS[game]:
+            out.append(spec.with_defaults(**given))  # make_bot names the unknown level
+            continue
+        takes = registry.level_options(game, spec.level)
+        mine = {k: v for k, v in given.items() if k in takes}
+        used.update(mine)
+        out.append(spec.with_defaults(**mine))
+    for key in given:
+        if key not in used:
+            flag = "--" + key.replace("_", "-")
+            levels = ", ".join(dict.fromkeys(spec.level for spec in specs))
+            raise ValueError(f"{flag} changes nothing here: no {game} bot of these levels ({levels}) takes it")
+    return tuple(out)
+
+
 def arena(
     game: Annotated[
         str,
@@ -237,7 +268,7 @@ def arena(
     try:
         raw = tuple(BotSpec.parse(text) for text in bots.split(",") if text.strip())
         _check_spec_options(game.lower(), raw)
-        specs = tuple(spec.with_defaults(time_budget_ms=time_budget_ms, iterations=iterations) for spec in raw)
+        specs = _with_flags(game.lower(), raw, time_budget_ms=time_budget_ms, iterations=iterations)
         config = ArenaConfig(
             game=game.lower(),
             bots=specs,
