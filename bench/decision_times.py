@@ -98,6 +98,23 @@ def measure(game: str, level: str, decisions: int, seed: int) -> dict[str, Any]:
     }
 
 
+def _commit() -> str | None:
+    """The checkout's commit (with ``+changes`` when files differ from it), or None outside a git checkout: a result
+    file says which code made it."""
+    import subprocess
+    from pathlib import Path
+
+    here = Path(__file__).resolve().parent
+    try:
+        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=here, capture_output=True, text=True, check=True)
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--", "src", "bench"], cwd=here, capture_output=True, text=True
+        )
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return head.stdout.strip() + ("+changes" if dirty.stdout.strip() else "")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the bench; exit status 0 when every level meets the goal, 1 otherwise."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -163,7 +180,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fh:
-            json.dump({"goal_ms": GOAL_MS, "seed": args.seed, "levels": rows}, fh, indent=1)
+            command = ["bench/decision_times.py", *(argv if argv is not None else sys.argv[1:])]
+            made = {"command": command, "commit": _commit(), "machine": platform.machine(), "date": time.strftime("%F")}
+            json.dump({"goal_ms": GOAL_MS, "seed": args.seed, **made, "levels": rows}, fh, indent=1)
             fh.write("\n")
     return 0 if ok else 1
 
