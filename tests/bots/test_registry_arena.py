@@ -673,3 +673,15 @@ def test_a_command_wide_cap_goes_to_the_bots_that_take_it_and_is_reported_when_i
     # without the cap nothing is cut short and nothing is said
     free = runner.invoke(app, [*args, "--jobs", "1", "--no-progress"])
     assert free.exit_code == 0 and "time cap" not in free.output
+
+
+def test_the_arena_says_when_its_duplicate_interval_rests_on_few_blocks() -> None:
+    # an interval clustered by block from a handful of blocks is rough: the arena says so, and not once it has 20
+    def run(games: int) -> str:
+        args = ["arena", "cribbage", "--bots", "greedy,random", "--games", str(games), "--jobs", "1", "--no-progress"]
+        result = runner.invoke(app, args)
+        assert result.exit_code == 0, result.output
+        return " ".join(result.output.split())
+
+    assert "Only 2 block(s) of duplicate deals: the interval is rough below 20 blocks" in run(4)
+    assert "is rough" not in run(40)

@@ -141,6 +141,12 @@ def render(summary: dict[str, Any], console: Console) -> None:
             *[_mean(v) for v in dup["by_seat"].values()],
         )
         console.print(dtable)
+        if dup["blocks"] < FEW_BLOCKS:
+            console.print(
+                f"[yellow]Only {dup['blocks']} block(s) of duplicate {unit}s: the interval is rough below "
+                f"{FEW_BLOCKS} blocks (--games {FEW_BLOCKS * 2} or more with two bots).[/]",
+                soft_wrap=True,
+            )
     if game == "cribbage":
         d = summary["deals"]
         console.print(
@@ -175,6 +181,10 @@ def _parse_options(items: list[str]) -> tuple[tuple[str, Any], ...]:
             raise ValueError(f"--option {item!r}: write key=value, e.g. --option target=61")
         out[key.strip()] = parse_option_value(value.strip())
     return tuple(out.items())
+
+
+#: Below this many blocks the duplicate interval (clustered by block) is rough: the arena says so.
+FEW_BLOCKS = 20
 
 
 def _check_spec_options(game: str, specs: Sequence[BotSpec]) -> None:
