@@ -84,6 +84,13 @@ def test_options_are_checked_and_passed_to_the_levels_that_take_them() -> None:
         registry.make_bot("mulle", "random", time_budget_ms=-1)
     with pytest.raises(ValueError, match="iterations"):
         registry.make_bot("mulle", "greedy", iterations=0)
+    # an option the level does not take would be ignored: refused (a time cap, only a cap, excepted)
+    with pytest.raises(ValueError, match="the mulle greedy bot does not take iterations"):
+        registry.make_bot("mulle", "greedy", iterations=5)
+    with pytest.raises(ValueError, match="does not take slip_rate, hands"):
+        registry.make_bot("cribbage", "strong", board=False, hands=4, slip_rate=0.1)
+    with pytest.raises(ValueError, match="does not take"):
+        BotSpec("random", (("miss_rate", 0.5),)).make("cribbage", None)
     with pytest.raises(InvalidRulesError):
         registry.make_bot("mulle", "greedy", cribbage.Rules())  # the other game's rules
     with pytest.raises(InvalidRulesError):
@@ -95,7 +102,7 @@ def test_options_are_checked_and_passed_to_the_levels_that_take_them() -> None:
 def test_strong_level_when_available(game: str) -> None:
     if not _strong_available(game):
         pytest.skip(f"the strong {game} bot has not landed")
-    bot = registry.make_bot(game, "strong", time_budget_ms=20, iterations=3, miss_rate=0.2)
+    bot = registry.make_bot(game, "strong", time_budget_ms=20, iterations=3)
     assert bot.iterations == 3 and bot.time_budget_ms == 20  # type: ignore[attr-defined]
     assert "time_budget_ms" in registry.level_options(game, "strong")
 

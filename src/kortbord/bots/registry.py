@@ -500,7 +500,7 @@ def make_bot(
     Returns:
         A :class:`kortbord.bots.base.Bot`.
     Raises:
-        ValueError: an unknown game or level, a bad option value, or a strong level whose module cannot be
+        ValueError: an unknown game or level, a bad option value, an option the level does not take, or a strong level whose module cannot be
             imported (the message says so and names the levels that work).
         InvalidRulesError: bad ``rules``.
     """
@@ -575,6 +575,12 @@ def make_bot(
             raise ValueError(f"{key} must be a number between 0 and 1, got {given[key]!r}")
     rules = resolve_rules(game, rules)
     takes = level_options(game, level)
+    # a time cap is only a cap (a level that does not search never needs one); any other option a level does not
+    # take would be ignored, a bot the caller did not ask for
+    untaken = [k for k in given if k not in takes and k != "time_budget_ms"]
+    if untaken:
+        uses = ", ".join(takes) or "no options"
+        raise ValueError(f"the {game} {level} bot does not take {', '.join(untaken)} (it takes: {uses})")
     entry = BOTS[game][level]
     if not any(k in given for k in WORK_OPTIONS):
         given.update(entry.work)  # the level's definition; the caller's work options replace it as a whole
