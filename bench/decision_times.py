@@ -129,6 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", help="also write the figures to this file")
     args = parser.parse_args(argv)
+    commit = _commit()  # the code that runs: read before the run, not after it
     console = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
     games = args.game or list(registry.GAMES)
     rows: list[dict[str, Any]] = []
@@ -181,7 +182,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fh:
             command = ["bench/decision_times.py", *(argv if argv is not None else sys.argv[1:])]
-            made = {"command": command, "commit": _commit(), "machine": platform.machine(), "date": time.strftime("%F")}
+            made = {"command": command, "commit": commit, "machine": platform.machine(), "date": time.strftime("%F")}
             json.dump({"goal_ms": GOAL_MS, "seed": args.seed, **made, "levels": rows}, fh, indent=1)
             fh.write("\n")
     return 0 if ok else 1
