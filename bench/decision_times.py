@@ -104,7 +104,7 @@ def _commit() -> str | None:
     import subprocess
     from pathlib import Path
 
-    here = Path(__file__).resolve().parent
+    here = Path(__file__).resolve().parent.parent  # the checkout: git reads the paths below from there
     try:
         head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=here, capture_output=True, text=True, check=True)
         dirty = subprocess.run(

@@ -701,7 +701,7 @@ def summarize(
     {``as_dealer``, ``as_pone``}, ``decision_ms`` {``all``, and per kind}), with deals ``deals`` (every complete deal: ``dealer``, ``pone``,
     ``complete``, ``cut_short``), with two bots ``duplicate`` (:func:`duplicate`), ``errors`` (bot errors), ``game_results`` (per game, without times),
     ``jobs`` and ``elapsed_s``.  Decision times and ``elapsed_s`` depend on the machine; everything else is
-    reproducible in iterations mode.
+    reproducible when no time cap bites (``capped`` 0 for every bot).
     """
     records = sorted(records, key=lambda r: r.index)
     ok = [r for r in records if r.error is None]

@@ -59,12 +59,14 @@ class KortbordSingleAgentEnv(gymnasium.Env[Any, Any]):
         game: ``"mulle"`` or ``"cribbage"``.
         opponent: the bots' level (``"random"``, ``"greedy"``, ``"strong"``).
         seat: the agent's seat, or None for a seat drawn at each reset.
-        opponent_options: :func:`~kortbord.bots.registry.make_bot` options (``{"iterations": 50}``).
+        opponent_options: :func:`~kortbord.bots.registry.make_bot` options the level takes (``{"iterations": 50}``
+            for ``strong``).
         illegal_reward: the reward of an action outside the mask (which ends the episode).
         render_mode: None or ``"ansi"`` (the agent's view as JSON text).
         **params: the game's OpenSpiel parameters (``utility`` among them).
     Raises:
-        ValueError: an unknown level, parameter or seat.  InvalidRulesError: bad rules.
+        ValueError: an unknown level, parameter or seat, an opponent option the level does not take.
+        InvalidRulesError: bad rules.
     """
 
     metadata = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012  (gymnasium convention)

@@ -162,5 +162,9 @@ def test_board_peg_keeps_the_four_that_pegs_when_only_the_play_can_win() -> None
     assert sorted(c.rank for c in kept(strong)) == [5, 10, 11, 12]
     assert pegging != strong
     assert peg_value(kept(pegging), True) > peg_value(kept(strong), True)
-    with pytest.raises(ValueError, match="board_peg"):
-        StrongBot(board_peg=3.0)
+    for bad in (3.0, -1.0, float("nan"), None, "1", True):
+        with pytest.raises(ValueError, match="board_peg"):
+            StrongBot(board_peg=bad)  # type: ignore[arg-type]
+    for shifts in ([float("nan")], [1e5], [float("inf")]):
+        with pytest.raises(ValueError, match="a shift must be a number of points"):
+            board.discard_chances(121, 118, 119, True, [[8] * 46], [0.0], shifts)

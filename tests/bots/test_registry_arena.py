@@ -454,6 +454,9 @@ def test_cli_prints_the_figures_and_writes_the_same_json(tmp_path: Path) -> None
         # a command-wide flag that no bot of the run takes would change nothing
         (["cribbage", "--bots", "greedy,random", "--time-budget-ms", "50"], "--time-budget-ms changes nothing here"),
         (["mulle", "--bots", "greedy,random", "--iterations", "5"], "--iterations changes nothing here"),
+        (["cribbage", "--bots", "strong:iterations=5,greedy", "--iterations", "7"], "--iterations changes nothing"),
+        # a mistyped level is named as such, whatever flags come with it
+        (["cribbage", "--bots", "stronk,greedy", "--time-budget-ms", "5"], "unknown Cribbage bot level 'stronk'"),
     ],
 )
 def test_cli_refuses_bad_options(args: list[str], message: str) -> None:
@@ -690,5 +693,6 @@ def test_the_arena_says_when_its_duplicate_interval_rests_on_few_blocks() -> Non
         assert result.exit_code == 0, result.output
         return " ".join(result.output.split())
 
-    assert "Only 2 block(s) of duplicate deals: the interval is rough below 20 blocks" in run(4)
+    assert "Only 2 block(s) of duplicate deals: the interval is rough (below 20 blocks;" in run(4)
+    assert "Only 1 block(s) of duplicate deals: there is no interval below 2 blocks" in run(2)
     assert "is rough" not in run(40)

@@ -44,6 +44,9 @@ FloatArray = npt.NDArray[np.float64]
 #: of one player's points); further off, the chance of winning is close to linear in the points and the expected
 #: points decide.
 NEAR_END: Final = 45
+#: The most points a crib or pegging shift of :func:`discard_chances` may move a distribution (a crib's or a play's
+#: points differ from the table's mean by far less).
+MAX_SHIFT: Final = 30
 
 
 @cache
@@ -151,8 +154,12 @@ def discard_chances(
         One probability per candidate.  The pegging (moved by ``peg_shifts``) and the other player's show follow
         the table's distributions (the other's crib moved by the shift); the amounts are taken as independent.
     Raises:
-        ValueError: a target without a table.
+        ValueError: a target without a table; a shift that is not a finite number of at most :data:`MAX_SHIFT`
+            points either way.
     """
+    for shift in (*crib_shifts, *(peg_shifts or ())):
+        if not (isinstance(shift, int | float) and abs(shift) <= MAX_SHIFT):  # also NaN
+            raise ValueError(f"a shift must be a number of points from -{MAX_SHIFT} to {MAX_SHIFT}, got {shift!r}")
     d = distributions()
     peg_me, peg_opp = (d["dealer_peg"], d["pone_peg"]) if i_deal else (d["pone_peg"], d["dealer_peg"])
     out = []

@@ -182,7 +182,7 @@ class BeliefSearch:
         self.nodes = 0
         #: the most nodes a search may visit (0: no bound); past it the search raises :class:`OverBudget`
         self.budget = budget
-        #: a ``time.perf_counter()`` past which the search raises :class:`OverTime` (looked at every 1,024 nodes;
+        #: a ``time.perf_counter()`` past which the search raises :class:`OverTime` (looked at every 256 nodes;
         #: None: never -- the level's decisions)
         self.deadline = deadline
         self.end = end
@@ -278,7 +278,7 @@ class BeliefSearch:
         self.nodes += 1
         if self.nodes > self.budget > 0:
             raise OverBudget
-        if self.deadline is not None and not self.nodes & 1023 and time.perf_counter() > self.deadline:
+        if self.deadline is not None and not self.nodes & 255 and time.perf_counter() > self.deadline:
             raise OverTime
         if mover == 0:
             legal = _LEGAL.get((us, count))
@@ -1003,6 +1003,8 @@ class BeliefBot(cribbage_strong.StrongBot):
         if view.rules.players != 2 or view.rules.lowball or (board and not self.endgame):
             return super().play_values(view, legal_moves, rng, *args, **kw)
         t0 = time.process_time()
+        cap = self.time_budget_ms  # the caller's cap counts the posterior too
+        deadline = None if cap is None else time.perf_counter() + cap / 1000.0
         opp_deals = view.dealer != view.seat
         post = Posterior(view, self._play_models(board), self.slip, table=self._keep_table(opp_deals))
         if not post.cands:
@@ -1015,8 +1017,6 @@ class BeliefBot(cribbage_strong.StrongBot):
             self._tables_key, self._tables = key, {}
         tables = self._tables
         k, budget, nodes = (self.ehands, self.ebudget, 0) if board else (self.hands, self.budget, 0)
-        cap = self.time_budget_ms
-        deadline = None if cap is None else time.perf_counter() + cap / 1000.0
         capped = False
         while True:  # the work bound: k draws of the posterior by weight; over the node budget, half as many
             cands = post.cands
@@ -1190,8 +1190,8 @@ class ExpertBot(PlayReader, BeliefBot):
         board: play the discard and the end to the board (two players; default on).
         time_budget_ms: an optional wall-clock cap on a play decision, milliseconds (None: none, the level).  Not
             the level's strength: a cap a caller under load may add (issue #14 item 1).  When it bites, the search
-            is cut short and one hand drawn from the posterior is searched instead; reported in
-            ``last_stats["capped"]`` and ``capped``.
+            is cut short and one hand drawn from the posterior is searched instead (a few milliseconds more: the
+            decision can overrun the cap by that); reported in ``last_stats["capped"]`` and ``capped``.
     Returns decisions that depend only on the view, the events told and the rng (never the machine's load) when no
     cap is given.
     Raises:

@@ -306,8 +306,8 @@ class StrongBot:
         peg_weight: an experiment (default 0: off): the discard's pegging term becomes this weight times the
             pegging table's mean differential of the kept four (``bots/data/peg_values.json``; two players).
         board_peg: the discard to the board (near the end, ``board``) moves each kept four's pegging by this weight
-            times its pegging table differential (:func:`board_discard_values`' ``peg``; 0 to 2, default 0: off,
-            strong's).
+            times its pegging table differential, every discard then a candidate (:func:`board_discard_values`'
+            ``peg``; 0 to 2, default 0: off, strong's).
         play_model: an experiment (default 0: off): the temperature of an opponent model of the play (two
             players, not Lowball).  Each sampled deal's weight is also multiplied by the likelihood of the cards
             the opponent has laid so far in this play given the deal's hand: at each of its plays with a choice,
@@ -370,7 +370,7 @@ class StrongBot:
         if not 0.0 <= peg_weight <= 10.0:
             raise ValueError(f"peg_weight must be from 0 to 10, got {peg_weight!r}")
         self.peg_weight = float(peg_weight)
-        if isinstance(board_peg, bool) or not 0.0 <= board_peg <= 2.0:
+        if isinstance(board_peg, bool) or not isinstance(board_peg, int | float) or not 0.0 <= board_peg <= 2.0:
             raise ValueError(f"board_peg must be from 0 to 2, got {board_peg!r}")
         self.board_peg = float(board_peg)
         if not 0.0 <= play_model <= 10.0:

@@ -495,8 +495,9 @@ def make_bot(
             search then minimises at the opponent's choices).
         take, keep_model: Cribbage strong, experiments: the opponent models of the play's points and of the
             discard (None: 0, off; :class:`kortbord.bots.cribbage_strong.StrongBot`).
-    Options a level does not use are ignored (an arena of ``strong,greedy`` passes one time budget to both),
-    but they are still checked: a negative budget, zero iterations or a rate outside 0..1 is refused.
+    An option the level does not take is refused (ValueError), except ``time_budget_ms``: a cap, which a level
+    that does not search ignores.  Every option given is checked: a negative budget, zero iterations or a rate
+    outside 0..1 is refused.
     Returns:
         A :class:`kortbord.bots.base.Bot`.
     Raises:

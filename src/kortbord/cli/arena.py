@@ -103,7 +103,11 @@ def render(summary: dict[str, Any], console: Console) -> None:
             row += [_mean(r["points_per_deal"]["as_dealer"]), _mean(r["points_per_deal"]["as_pone"])]
         table.add_row(*row)
     console.print(table)
-    times = Table(header_style="bold", title="Decision time, ms: p50 / p95 / max", title_justify="left")
+    times = Table(
+        header_style="bold",
+        title="Decision time (wall clock: it grows with the machine's load), ms: p50 / p95 / max",
+        title_justify="left",
+    )
     kinds = ["all"] + (["discard", "pegging", "show"] if game == "cribbage" else [])
     kinds = [k for k in kinds if k == "all" or any(k in r["decision_ms"] for r in summary["results"].values())]
     times.add_column("Bot")
@@ -142,9 +146,10 @@ def render(summary: dict[str, Any], console: Console) -> None:
         )
         console.print(dtable)
         if dup["blocks"] < FEW_BLOCKS:
+            rough = "there is no interval below 2 blocks" if dup["blocks"] < 2 else "the interval is rough"
             console.print(
-                f"[yellow]Only {dup['blocks']} block(s) of duplicate {unit}s: the interval is rough below "
-                f"{FEW_BLOCKS} blocks (--games {FEW_BLOCKS * 2} or more with two bots).[/]",
+                f"[yellow]Only {dup['blocks']} block(s) of duplicate {unit}s: {rough} (below {FEW_BLOCKS} blocks; "
+                f"--games {FEW_BLOCKS * 2} or more with two bots).[/]",
                 soft_wrap=True,
             )
     if game == "cribbage":
@@ -204,25 +209,26 @@ def _check_spec_options(game: str, specs: Sequence[BotSpec]) -> None:
 
 def _with_flags(game: str, specs: Sequence[BotSpec], **flags: Any) -> tuple[BotSpec, ...]:
     """The specs with the command's ``--time-budget-ms`` and ``--iterations`` given to the bots whose level takes
-    them (a bot's own option wins); a flag no bot takes is refused (it would change nothing).  Raises ValueError."""
+    them (a bot's own option wins); a flag that no bot takes, or that every bot taking it sets itself, is refused (it
+    would change nothing).  Raises ValueError."""
     given = {k: v for k, v in flags.items() if v is not None}
-    if game not in registry.LEVELS or not given:
-        return tuple(spec.with_defaults(**given) for spec in specs)
+    if game not in registry.LEVELS or not given or any(spec.level not in registry.LEVELS[game] for spec in specs):
+        return tuple(spec.with_defaults(**given) for spec in specs)  # ArenaConfig and make_bot name what is unknown
     out = []
     used: set[str] = set()
     for spec in specs:
-        if spec.level not in registry.LEVELS[game]:
-            out.append(spec.with_defaults(**given))  # make_bot names the unknown level
-            continue
         takes = registry.level_options(game, spec.level)
+        own = {k for k, _ in spec.options}
         mine = {k: v for k, v in given.items() if k in takes}
-        used.update(mine)
+        used.update(k for k in mine if k not in own)  # a bot's own option wins: the flag changes nothing there
         out.append(spec.with_defaults(**mine))
     for key in given:
         if key not in used:
             flag = "--" + key.replace("_", "-")
             levels = ", ".join(dict.fromkeys(spec.level for spec in specs))
-            raise ValueError(f"{flag} changes nothing here: no {game} bot of these levels ({levels}) takes it")
+            raise ValueError(
+                f"{flag} changes nothing here: no {game} bot of these levels ({levels}) takes it without setting its own"
+            )
     return tuple(out)
 
 
@@ -264,12 +270,18 @@ def arena(
         float | None,
         typer.Option(
             "--time-budget-ms",
-            help="An optional cap on a strong decision's thinking time, ms (default: none; a level is a fixed amount of search).",
+            help="An optional cap on a decision's thinking time, ms, for the bots whose level searches (strong, "
+            "expert; default: none -- a level is a fixed amount of search; capped decisions are counted).",
         ),
     ] = None,
     iterations: Annotated[
         int | None,
-        typer.Option("--iterations", min=1, help="Fixed search iterations per strong decision (reproducible)."),
+        typer.Option(
+            "--iterations",
+            min=1,
+            help="Fixed search iterations per decision, for the bots whose level takes them (strong; "
+            "Mulle expert; the Cribbage expert only where it plays as strong: 3-4 players, Lowball).",
+        ),
     ] = None,
     progress: Annotated[bool, typer.Option("--progress/--no-progress", help="Show a progress bar.")] = True,
 ) -> None:
