@@ -79,6 +79,7 @@ __all__ = [
     "GameRecord",
     "cluster_mean_ci",
     "duplicate",
+    "option_text",
     "parse_option_value",
     "percentile",
     "play_game",
@@ -116,6 +117,18 @@ def parse_option_value(text: str) -> Any:
         except ValueError:
             pass
     return text
+
+
+def option_text(value: Any) -> str:
+    """An option's value as it is written on the command line (:func:`parse_option_value` reads it back):
+    ``true``/``false``, a whole float without ``.0``, else ``str``."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "none"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -160,7 +173,7 @@ class BotSpec:
         return BotSpec(self.level, tuple(sorted(opts.items())))
 
     def __str__(self) -> str:
-        return ":".join([self.level, *(f"{k}={v}" for k, v in self.options)])
+        return ":".join([self.level, *(f"{k}={option_text(v)}" for k, v in self.options)])
 
     def make(self, game: str, rules: Any) -> Bot[Any]:
         """The bot, from :func:`kortbord.bots.registry.make_bot`. Raises ValueError (see there)."""

@@ -696,3 +696,11 @@ def test_the_arena_says_when_its_duplicate_interval_rests_on_few_blocks() -> Non
     assert "Only 2 block(s) of duplicate deals: the interval is rough (below 20 blocks;" in run(4)
     assert "Only 1 block(s) of duplicate deals: there is no interval below 2 blocks" in run(2)
     assert "is rough" not in run(40)
+
+
+def test_a_bots_label_writes_its_options_as_they_are_typed() -> None:
+    # the label reads back as the same bot: true/false, not Python's True/False; 20 ms, not 20.0
+    spec = BotSpec.parse("strong:board=false").with_defaults(time_budget_ms=20.0, iterations=None)
+    assert str(spec) == "strong:board=false:time_budget_ms=20"
+    assert BotSpec.parse(str(spec)) == spec
+    assert str(BotSpec.parse("expert:time_budget_ms=0.5")) == "expert:time_budget_ms=0.5"

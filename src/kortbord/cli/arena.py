@@ -29,7 +29,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from kortbord.arena import ArenaConfig, BotSpec, Terminated, parse_option_value, run_arena
+from kortbord.arena import ArenaConfig, BotSpec, Terminated, option_text, parse_option_value, run_arena
 from kortbord.bots import registry
 from kortbord.cli._choices import choices, comma_list_completion
 from kortbord.cli._io import plain
@@ -62,7 +62,7 @@ def render(summary: dict[str, Any], console: Console) -> None:
     game = summary["game"]
     rules = summary["rules"]
     goal = rules.get("game_length") if game == "mulle" else f"target {rules.get('target')}"
-    extra = plain(", ".join(f"{k}={v}" for k, v in summary["options"].items()))
+    extra = plain(", ".join(f"{k}={option_text(v)}" for k, v in summary["options"].items()))
     console.print(
         f"[bold]kortbord arena[/] — {game}, {summary['players']} players, {goal}"
         + (f" ({extra})" if extra else "")
