@@ -745,19 +745,22 @@ def summarize(
             "capped": sum(r.capped.get(j, 0) for r in ok),
         }
         if has_rounds:
-            pts = [float(rnd[_side_of_spec(r, j)]) for r in mine for rnd in r.rounds]
-            entry["points_per_round"] = _mean_ci(pts)
+            # a game's rounds (deals) hang together (the same players, the board): the game is the cluster
+            pts = [[float(rnd[_side_of_spec(r, j)]) for rnd in r.rounds] for r in mine]
+            entry["points_per_round"] = cluster_mean_ci(pts)
         if has_deals:
-            dealer_pts: list[float] = []
-            pone_pts: list[float] = []
+            dealer_pts: list[list[float]] = []
+            pone_pts: list[list[float]] = []
             for r in mine:
+                dealer_pts.append([])
+                pone_pts.append([])
                 for d in r.deals:
                     if not d["complete"]:
                         continue
                     dealer_side = spec.side_of(table, d["dealer"])
                     side = _side_of_spec(r, j)
-                    (dealer_pts if side == dealer_side else pone_pts).append(float(d["points"][side]))
-            entry["points_per_deal"] = {"as_dealer": _mean_ci(dealer_pts), "as_pone": _mean_ci(pone_pts)}
+                    (dealer_pts if side == dealer_side else pone_pts)[-1].append(float(d["points"][side]))
+            entry["points_per_deal"] = {"as_dealer": cluster_mean_ci(dealer_pts), "as_pone": cluster_mean_ci(pone_pts)}
         kinds: dict[str, list[float]] = {}
         for r in ok:
             for kind, ts in r.times.get(j, {}).items():
@@ -779,22 +782,25 @@ def summarize(
         "results": results,
     }
     if has_deals:
-        dealer_all: list[float] = []
-        pone_all: list[float] = []
-        cut_short = 0
+        dealer_all: list[list[float]] = []
+        pone_all: list[list[float]] = []
+        cut_short = complete = 0
         for r in ok:
+            dealer_all.append([])
+            pone_all.append([])
             for d in r.deals:
                 if not d["complete"]:
                     cut_short += 1
                     continue
+                complete += 1
                 dealer_side = spec.side_of(table, d["dealer"])
                 for side, p in enumerate(d["points"]):
-                    (dealer_all if side == dealer_side else pone_all).append(float(p))
+                    (dealer_all if side == dealer_side else pone_all)[-1].append(float(p))
         out["deals"] = {
-            "complete": len(dealer_all),
+            "complete": complete,
             "cut_short": cut_short,
-            "dealer": _mean_ci(dealer_all),
-            "pone": _mean_ci(pone_all),
+            "dealer": cluster_mean_ci(dealer_all),
+            "pone": cluster_mean_ci(pone_all),
         }
     dup = duplicate(config, records)
     if dup is not None:

@@ -704,3 +704,26 @@ def test_a_bots_label_writes_its_options_as_they_are_typed() -> None:
     assert str(spec) == "strong:board=false:time_budget_ms=20"
     assert BotSpec.parse(str(spec)) == spec
     assert str(BotSpec.parse("expert:time_budget_ms=0.5")) == "expert:time_budget_ms=0.5"
+
+
+def test_points_per_deal_and_round_intervals_take_the_game_as_the_cluster() -> None:
+    # a game's deals hang together (the same players, one board): each bot's interval is the cluster-robust one
+    # over its games, rebuilt here from the per-game deals of the JSON record (outcome is keyed by bot index)
+    from kortbord.arena import cluster_mean_ci
+
+    config = ArenaConfig("cribbage", (BotSpec("greedy"), BotSpec("random")), games=6, seed=3, rules=CRIB_61)
+    summary = run_arena(config, jobs=1)
+    for j, label in enumerate(summary["bots"]):
+        as_dealer: list[list[float]] = []
+        for g in summary["game_results"]:
+            side = g["seat_sides"][g["seats"].index(j)]
+            as_dealer.append([float(d["points"][side]) for d in g["deals"] if d["complete"] and d["dealer"] == side])
+        got = summary["results"][label]["points_per_deal"]["as_dealer"]
+        assert got == cluster_mean_ci(as_dealer) and got["clusters"] == 6
+    mulle_config = ArenaConfig("mulle", (BotSpec("greedy"), BotSpec("random")), games=4, seed=3)
+    mulle = run_arena(mulle_config, jobs=1)
+    for j, label in enumerate(mulle["bots"]):
+        rounds = [
+            [float(rnd[g["seat_sides"][g["seats"].index(j)]]) for rnd in g["rounds"]] for g in mulle["game_results"]
+        ]
+        assert mulle["results"][label]["points_per_round"] == cluster_mean_ci(rounds)

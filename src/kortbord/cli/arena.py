@@ -70,7 +70,11 @@ def render(summary: dict[str, Any], console: Console) -> None:
         f"{summary['elapsed_s']:.1f} s"
     )
     console.print(f"[dim]Seating: {summary['seating']}. Win rate: {summary['win_rate']}.[/]")
-    table = Table(header_style="bold", title="Results", title_justify="left")
+    table = Table(
+        header_style="bold",
+        title="Results (mean score: the mean final score of the bot's side; points intervals clustered by game)",
+        title_justify="left",
+    )
     for col, justify in (
         ("Bot", "left"),
         ("Games", "right"),
