@@ -436,6 +436,7 @@ def make_belief(text: str, rules: Any) -> BeliefBot:
                         "endgame",
                         "ehands",
                         "ebudget",
+                        "series",
                     )
                     else float(value)
                 )
@@ -689,6 +690,8 @@ class LearntKeep:
 _SESSION: list[Decision] = []
 #: the keeps a learning bot has seen at the shows (``learnkeep``), kept as :data:`_SESSION`
 _SESSION_KEEPS: list[tuple[Any, int]] = []
+#: the learning bots made in this process with ``series`` (their games), for its memory's resets
+_SERIES_GAMES = [0]
 
 
 class LearningBot(PlayReader, BeliefBot):
@@ -700,6 +703,8 @@ class LearningBot(PlayReader, BeliefBot):
 
     With ``session`` what each worker process learnt depends on which games it was handed, so runs with ``--jobs``
     over 1 are not repeatable game for game (``game`` is), and two ``session`` bots in one process share one memory.
+    ``series=N`` (with ``session``): the memory is emptied before every N-th game this process plays (a person's
+    evening of N games, then a stranger), so a game learns from at most the N - 1 before it.
 
     Raises:
         ValueError: ``learn`` not game or session, ``models``, ``sd`` or ``esd`` not over 0, ``prune`` outside
@@ -714,10 +719,18 @@ class LearningBot(PlayReader, BeliefBot):
         prune: float = 0.05,
         learnkeep: bool = False,
         esd: float | None = None,
+        series: int = 0,
         **options: Any,
     ) -> None:
         if learn not in ("game", "session"):
             raise ValueError(f"learn must be game or session, got {learn!r}")
+        if type(series) is not int or series < 0 or (series and learn != "session"):
+            raise ValueError(f"series must be a whole number of games, 0 or more, with learn=session, got {series!r}")
+        if series:
+            if _SERIES_GAMES[0] % series == 0:
+                _SESSION.clear()
+                _SESSION_KEEPS.clear()
+            _SERIES_GAMES[0] += 1
         if "models" in options:
             raise ValueError("learn learns the opponent's play: no models to be told")
         super().__init__(rules, sd=sd, prune=prune, memory=_SESSION if learn == "session" else None, esd=esd, **options)

@@ -416,3 +416,19 @@ def test_the_board_search_far_from_the_end_is_the_points_search_plus_the_chance(
                     pairs += 1
                     assert v > v2
     assert pairs >= 10
+
+
+def test_a_series_empties_the_session_memory_every_n_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    # learn=session:series=3: a game learns from at most the two before it in this process, then a stranger
+    monkeypatch.setattr(belief, "_SERIES_GAMES", [0])
+    monkeypatch.setattr(belief, "_SESSION", [])
+    monkeypatch.setattr(belief, "_SESSION_KEEPS", [])
+    seen = []
+    for _ in range(7):
+        bot = belief.make_belief("belief:learn=session:series=3", None)
+        seen.append(len(bot._decisions))
+        bot._decisions.append(((1, 2, 3, 4), (), 0, 1, True))  # one decision learnt in this game
+    assert seen == [0, 1, 2, 0, 1, 2, 0]
+    for bad in ("belief:learn=game:series=3", "belief:learn=session:series=-1", "belief:learn=session:series=1.5"):
+        with pytest.raises(ValueError, match="series"):
+            belief.make_belief(bad, None)
