@@ -58,6 +58,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import dataclasses
+import difflib
 import math
 import os
 import random
@@ -160,7 +161,9 @@ class BotSpec:
             if not sep or not name:
                 raise ValueError(f"bot option {part!r} in {text!r} must be name=value")
             if name not in _SPEC_OPTIONS:
-                raise ValueError(f"unknown bot option {name!r}; known: {', '.join(sorted(_SPEC_OPTIONS))}")
+                near = difflib.get_close_matches(name, sorted(_SPEC_OPTIONS), n=1)
+                hint = f" (did you mean {near[0]!r}?)" if near else ""
+                raise ValueError(f"unknown bot option {name!r}{hint}; known: {', '.join(sorted(_SPEC_OPTIONS))}")
             if name in opts:
                 raise ValueError(f"bot option {name!r} is given twice in {text!r}")
             opts[name] = parse_option_value(value)

@@ -438,6 +438,7 @@ def test_cli_prints_the_figures_and_writes_the_same_json(tmp_path: Path) -> None
         (["cribbage", "--option", "target=100"], "61 or 121"),
         (["cribbage", "--option", "target"], "key=value"),
         (["mulle", "--bots", "strong:depth=3,greedy"], "unknown bot option"),
+        (["cribbage", "--bots", "expert:hand=8,greedy"], "unknown bot option 'hand' (did you mean 'hands'?)"),
         # an option the level does not use would be ignored yet shown in the label
         (["mulle", "--bots", "strong:board=false,greedy"], "does not use the option 'board'"),
         (["mulle", "--bots", "greedy:miss_rate=0.5,random"], "does not use the option 'miss_rate'"),
@@ -694,6 +695,8 @@ def test_the_arena_says_when_its_duplicate_interval_rests_on_few_blocks() -> Non
         return " ".join(result.output.split())
 
     assert "Only 2 block(s) of duplicate deals: the interval is rough (below 20 blocks;" in run(4)
+    assert "left out of the duplicate figures" not in run(4)
+    assert "The last of the 5 games (an odd number) has no partner with the seats swapped" in run(5)
     assert "Only 1 block(s) of duplicate deals: there is no interval below 2 blocks" in run(2)
     assert "is rough" not in run(40)
 

@@ -149,6 +149,12 @@ def render(summary: dict[str, Any], console: Console) -> None:
             *[_mean(v) for v in dup["by_seat"].values()],
         )
         console.print(dtable)
+        if summary["games"] % 2:
+            console.print(
+                f"[yellow]The last of the {summary['games']} games (an odd number) has no partner with the seats "
+                "swapped: it is left out of the duplicate figures.[/]",
+                soft_wrap=True,
+            )
         if dup["blocks"] < FEW_BLOCKS:
             rough = "there is no interval below 2 blocks" if dup["blocks"] < 2 else "the interval is rough"
             console.print(
