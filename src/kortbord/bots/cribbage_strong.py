@@ -269,8 +269,8 @@ def board_discard_values(view: View, moves: Sequence[Move], values: Sequence[flo
     held = set(hand)
     starters = [c for c in _DECK if c not in held]
     own_crib = view.dealer == view.seat
-    mean_crib = _mean(cribbage_board.distributions()["crib"])
     dist = cribbage_board.distributions()
+    mean_crib = _mean(dist["crib"])
     mean_peg = (_mean(dist["dealer_peg"]) - _mean(dist["pone_peg"])) * (1 if own_crib else -1)
     hands, shifts, pegs = [], [], []
     for i in order:

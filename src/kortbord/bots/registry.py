@@ -501,8 +501,8 @@ def make_bot(
     Returns:
         A :class:`kortbord.bots.base.Bot`.
     Raises:
-        ValueError: an unknown game or level, a bad option value, an option the level does not take, or a strong level whose module cannot be
-            imported (the message says so and names the levels that work).
+        ValueError: an unknown game or level, a bad option value, an option the level does not take, or a strong
+            level whose module cannot be imported (the message says so and names the levels that work).
         InvalidRulesError: bad ``rules``.
     """
     _check_level(game, level)
