@@ -43,11 +43,13 @@ worth; with ``learn`` what a model learnt from the plays gets of it (its search 
 
 from __future__ import annotations
 
+import json
 import math
 import random
 import time
 from collections import Counter
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from kortbord.bots import cribbage_simple, cribbage_strong
@@ -273,6 +275,11 @@ class BeliefBot(_BeliefPlay):
             valued with the play against the opponent's keep prior (:meth:`choose`; the first model; not with
             strong's ``peg_weight``).
         dsamples: the opponent's hands drawn for that (1 or more).
+        ptable: 0 (off) or a weight (up to 2): the keeps within ``pmargin`` points (up to 10, default 2.5) of
+            strong's best are valued as strong's show and crib value (less its small pegging term) plus this weight
+            times the play's value of the kept four in the play table (``scripts/make_play_table.py``: the
+            expert's belief search against its keep and play priors, by role; :data:`PLAY_TABLE`) -- the discard
+            by the play at a table's cost (not with ``discard`` or strong's ``peg_weight``).
         options: the level's belief play's (``kt``, ``slip``, ``hands``, ``budget``, ``near``, ``endgame``,
             ``ehands``, ``ebudget``) and strong's.
     Raises:
@@ -287,6 +294,8 @@ class BeliefBot(_BeliefPlay):
         models: tuple[str, ...] = ("book",),
         discard: float = 0.0,
         dsamples: int = 300,
+        ptable: float = 0.0,
+        pmargin: float = 2.5,
         **options: Any,
     ) -> None:
         if not models or any(m not in MODELS for m in models):
@@ -297,6 +306,12 @@ class BeliefBot(_BeliefPlay):
             raise ValueError(f"discard must be from 0 to 10 points, got {discard!r}")
         if dsamples < 1:
             raise ValueError(f"dsamples must be 1 or more, got {dsamples!r}")
+        if not 0.0 <= ptable <= 2.0 or not 0.0 <= pmargin <= 10.0:
+            raise ValueError(f"ptable must be from 0 to 2 and pmargin from 0 to 10, got {ptable!r}, {pmargin!r}")
+        if ptable and (discard or options.get("peg_weight")):
+            raise ValueError("ptable, discard and peg_weight each value the discard's pegging: give one")
+        if ptable:
+            play_table()  # read once, before the arena's worker processes fork
         if discard and options.get("peg_weight"):
             raise ValueError("discard and peg_weight both value the discard's pegging: give one")
         super().__init__(rules, **options)
@@ -308,6 +323,8 @@ class BeliefBot(_BeliefPlay):
         self.models = tuple(models)
         self.discard = discard
         self.dsamples = dsamples
+        self.ptable = ptable
+        self.pmargin = pmargin
         #: per discard valued by the play: keeps searched, CPU seconds
         self.discard_stats: list[tuple[int, float]] = []
 
@@ -316,6 +333,8 @@ class BeliefBot(_BeliefPlay):
         discard is valued as strong's show and crib value (less its small pegging term) plus the play's value of
         the kept four against ``dsamples`` hands drawn from the opponent's keep prior (:func:`keep_prior`,
         :func:`play_value`), for the keeps within ``discard`` points of strong's best."""
+        if view.phase == "discard" and self.ptable and len(legal_moves) > 1:
+            return self._table_discard(view, legal_moves, rng)
         if (
             view.phase != "discard"
             or not self.discard
@@ -348,6 +367,23 @@ class BeliefBot(_BeliefPlay):
         self.discard_stats.append((len(memo), time.process_time() - t0))
         return cribbage_strong._pick(legal_moves, scores, rng)
 
+    def _table_discard(self, view: View, legal_moves: Any, rng: random.Random) -> Any:
+        """``ptable``'s discard (two players, not Lowball, away from the board; else strong's)."""
+        if view.rules.players != 2 or view.rules.lowball or (self.board and cribbage_strong._board_applies(view)):
+            return super().choose(view, legal_moves, rng)
+        self.last_stats = {"deals": 0, "nodes": 0, "capped": False}
+        values = cribbage_strong.discard_values(view, legal_moves)
+        top = max(values)
+        table = play_table()["pone" if view.dealer != view.seat else "dealer"]
+        scores = []
+        for move, v in zip(legal_moves, values, strict=True):
+            if v < top - self.pmargin:
+                scores.append(v - 1e6)
+                continue
+            kept = tuple(sorted(c.rank for c in view.hand if c not in move.cards))
+            scores.append(v - _peg_terms(kept) + self.ptable * table["".join(_PIPS[r] for r in kept)])
+        return cribbage_strong._pick(legal_moves, scores, rng)
+
     def _play_models(self, end_game: bool = False) -> tuple[Any, ...]:
         """The opponent models told, :data:`MODELS`'s (a learning bot: its learnt model)."""
         return tuple(MODELS[m] for m in self.models)
@@ -355,6 +391,18 @@ class BeliefBot(_BeliefPlay):
     def _keep_table(self, opp_deals: bool) -> dict[Hand, float] | None:
         """The keep table ``keep`` names (a learning bot with ``learnkeep``: its learnt keep)."""
         return _keep_ratios(self.keep, opp_deals, self.kt)
+
+
+#: the play table's file (``scripts/make_play_table.py``)
+PLAY_TABLE = Path(__file__).resolve().parent / "data" / "cribbage_play_values.json"
+_PIPS = " A23456789TJQK"
+
+
+@cache
+def play_table() -> dict[str, dict[str, float]]:
+    """The play table (:data:`PLAY_TABLE`): ``{"pone": {four ranks A-K low to high: points}, "dealer": {...}}``."""
+    doc = json.loads(PLAY_TABLE.read_text(encoding="utf-8"))
+    return {"pone": doc["pone"], "dealer": doc["dealer"]}
 
 
 def keep_prior(
@@ -437,6 +485,7 @@ def make_belief(text: str, rules: Any) -> BeliefBot:
                         "ehands",
                         "ebudget",
                         "series",
+                        "wide",
                     )
                     else float(value)
                 )

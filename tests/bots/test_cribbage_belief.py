@@ -22,6 +22,7 @@ from kortbord.cribbage.view import view
 
 _BENCH = Path(__file__).resolve().parents[2] / "bench"
 sys.path.insert(0, str(_BENCH))
+sys.path.insert(0, str(_BENCH.parent / "scripts"))
 
 
 belief = importlib.import_module("cribbage_belief")
@@ -207,6 +208,79 @@ def test_the_discard_by_the_play_refuses_a_second_pegging_term() -> None:
         belief.BeliefBot(Rules.from_dict({"players": 2, "target": 121}), discard=2.5, peg_weight=1.0)
 
 
+def test_the_table_discard_keeps_within_its_margin_and_reads_its_role() -> None:
+    """``belief:ptable=w`` picks a keep whose show and crib value is within ``pmargin`` of strong's best, and among
+    those the one whose value less strong's small pegging term plus w times the play table's value of the kept
+    four -- the pone's column when this player leads (spec §2.4: the pone leads), the dealer's otherwise -- is the
+    highest; as pone and as dealer."""
+    from kortbord.bots.cribbage_strong import StrongBot, discard_values
+
+    rules = Rules.from_dict({"players": 2, "target": 121})
+    bot = belief.BeliefBot(rules, kt=0.5, ptable=1.0, pmargin=1.5)
+    strong = StrongBot(rules)
+    table = belief.play_table()
+    roles, moved = [], 0
+    for seed in range(15):
+        rng = random.Random(seed)
+        cards = rng.sample(list(full_deck()), 13)
+        state = engine.position(
+            rules, phase="discard", dealer=seed % 2, hands=[cards[:6], cards[6:12]], starter=cards[12]
+        )
+        while state.phase_name == "discard":
+            seat = engine.to_act(state)
+            assert seat is not None
+            seen = view(state, seat)
+            moves = engine.legal_moves(state)
+            values = discard_values(seen, moves)
+            chosen = bot.choose(seen, moves, random.Random(seed))
+            assert values[moves.index(chosen)] >= max(values) - 1.5
+            column = table["dealer" if seen.dealer == seat else "pone"]
+            scores = {}
+            for i, move in enumerate(moves):
+                kept = tuple(sorted(c.rank for c in seen.hand if c not in move.cards))
+                if values[i] >= max(values) - 1.5:
+                    scores[i] = values[i] - belief._peg_terms(kept) + column["".join(belief._PIPS[r] for r in kept)]
+            assert scores[moves.index(chosen)] == pytest.approx(max(scores.values()))
+            moved += chosen != strong.choose(seen, moves, random.Random(seed))
+            roles.append(seen.dealer == seat)
+            state = engine.apply(state, strong.choose(seen, moves, random.Random(seed)))
+    assert roles.count(True) == roles.count(False) == 15
+    assert moved > 0  # the table reorders some keeps
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"ptable": 2.5}, "ptable must be"),
+        ({"ptable": 1.0, "pmargin": -1}, "pmargin"),
+        ({"ptable": 1.0, "discard": 2.5}, "give one"),
+        ({"ptable": 1.0, "peg_weight": 1.0}, "give one"),
+    ],
+)
+def test_the_table_discard_refuses_bad_options(options: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        belief.BeliefBot(Rules.from_dict({"players": 2, "target": 121}), **options)
+
+
+def test_the_play_table_weighs_each_opponents_four_by_the_cards_the_kept_four_leave() -> None:
+    """``scripts/make_play_table.py``: an opponent's four drawn from a full pack counts by the ways the 48 cards
+    left after the kept four give it over the ways the 52 do -- none when the kept four hold every card of a rank it
+    needs (four aces kept: no ace left), 3 of 4 for one ace with an ace kept -- and the value is the belief
+    search's over those weights (:func:`play_value`, whose value on a known hand is the engine's)."""
+    script = importlib.import_module("make_play_table")
+    from kortbord.bots.cribbage_expert import LearntModel, play_prior
+
+    model = [LearntModel(prior=play_prior())]
+    aces, mixed = (1, 1, 1, 1), (1, 5, 10, 13)
+    impossible, other = (1, 2, 3, 4), (5, 6, 7, 8)
+    # four aces kept: the four with an ace is out, the other alone is the opponent's
+    _, _, v = script._value((aces, True, [(impossible, 3), (other, 1)]))
+    assert v == pytest.approx(belief.play_value(aces, [(other, 1.0)], True, model))
+    # one ace, one five, one ten and a king kept: 3/4 of the ace-four's draws, 3/4 of the five-four's
+    _, _, v = script._value((mixed, False, [(impossible, 2), (other, 2)]))
+    assert v == pytest.approx(belief.play_value(mixed, [(impossible, 1.5), (other, 1.5)], False, model))
+
+
 def test_the_work_bound_fixes_a_decisions_work_not_its_time() -> None:
     """``hands`` draws of the posterior and a node ``budget``: a first play decision (every hand the opponent may
     hold) searches at most the budget on its last try, and the same rng gives the same choice."""
@@ -299,6 +373,50 @@ def test_the_end_game_searches_with_its_own_draws(scores: tuple[int, int], draws
     _choose_the_lead(bot, rules, scores)
     assert len(bot.stats) == 1
     assert bot.last_search[0] == draws
+
+
+@pytest.mark.parametrize(
+    ("scores", "wide", "to_board", "draws"),
+    [((60, 60), 75, True, 4), ((60, 60), 45, False, 4), ((30, 40), 75, False, 4), ((105, 60), 75, True, 0)],
+)
+def test_wide_values_the_play_to_the_board_from_further_out(
+    scores: tuple[int, int], wide: int, to_board: bool, draws: int
+) -> None:
+    """``wide=N`` (an experiment): from a player within N points of the target the belief search's values are the
+    board's -- the pegging margin plus the bonus times twice the chance of the game less one (spec §5), so some card
+    is valued beyond the most a play can peg -- with the play's own draws (``hands``); within 45 the end game's
+    (``ehands``, here every hand).  121 - 60 = 61: inside 75, outside 45; 121 - 40 = 81: outside both."""
+    rules = Rules.from_dict({"players": 2, "target": 121})
+    bot = belief.make_belief(f"belief:kt=0.5:hands=4:endgame=1:ehands=0:wide={wide}", rules)
+    state = engine.position(
+        rules,
+        phase="play",
+        dealer=0,
+        hands=[["5S", "6H", "JD", "QC"], ["4S", "7H", "9D", "KC"]],
+        crib=["AS", "2H", "3D", "8C"],
+        starter="TS",
+        scores=list(scores),
+    )
+    seat = engine.to_act(state)
+    assert seat is not None
+    values = bot.play_values(view(state, seat), engine.legal_moves(state), random.Random(1))
+    assert (max(abs(v) for v in values) > belief.cribbage_strong._PLAY_REACH) == to_board
+    assert bot.last_search[0] == draws
+    assert bot.discard_near == wide
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"endgame": 1, "wide": 44}, "wide must be a whole number from 45"),
+        ({"endgame": 1, "wide": 122}, "from 45"),
+        ({"endgame": 1, "wide": 60.0}, "wide must be"),
+        ({"wide": 60}, "wide is the end game's"),
+    ],
+)
+def test_wide_is_refused_when_bad(options: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        belief.BeliefBot(Rules.from_dict({"players": 2, "target": 121}), **options)
 
 
 def _end(**kw: Any) -> Any:

@@ -101,9 +101,10 @@ def dealer_chance(target: int, dealer: int, pone: int) -> float:
     return float(_dealer_array(target)[dealer, pone])
 
 
-def near_end(target: int, scores: Sequence[int]) -> bool:
-    """Whether a player is within :data:`NEAR_END` points of ``target`` (the board then decides the discard)."""
-    return max(scores) >= target - NEAR_END
+def near_end(target: int, scores: Sequence[int], near: int = NEAR_END) -> bool:
+    """Whether a player is within ``near`` points of ``target`` (default :data:`NEAR_END`: the board then decides
+    strong's discard)."""
+    return max(scores) >= target - near
 
 
 def after_deal_chance(target: int, me: int, opp: int, i_deal_next: bool) -> float:

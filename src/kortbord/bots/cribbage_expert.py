@@ -922,6 +922,11 @@ class BeliefBot(cribbage_strong.StrongBot):
         endgame: there too the belief search plays, to the board (its leaves valued as strong's: :class:`BoardEnd`,
             with strong's own bonus :data:`~kortbord.bots.cribbage_strong.WIN`) in place of strong's search.
         ehands, ebudget: ``hands`` and ``budget`` of those end-game decisions (None: ``hands``, ``budget``).
+        wide: an experiment (default :data:`~kortbord.bots.cribbage_board.NEAR_END`, the same as ``near``: off):
+            from a player within this many points of the target (45 to the target) the discard is to the board
+            (strong's end-game discard) and the belief search's leaves are valued to the board (:class:`BoardEnd`)
+            with the play's models and work -- the end game's own (``ehands``, its model) only within ``near``.
+            Needs ``endgame``.
         options: strong's (its discard; its play where this bot does not search).
     Raises:
         ValueError: a slip outside (0, 1), a negative temperature, a negative ``hands`` or ``budget``, ``near`` not a
@@ -941,6 +946,7 @@ class BeliefBot(cribbage_strong.StrongBot):
         endgame: bool = False,
         ehands: int | None = None,
         ebudget: int | None = None,
+        wide: int = cribbage_board.NEAR_END,
         **options: Any,
     ) -> None:
         if endgame not in (0, 1):  # True and False among them
@@ -952,6 +958,10 @@ class BeliefBot(cribbage_strong.StrongBot):
                 raise ValueError(f"{key} is the end game's (endgame=1): got {key}={value!r} without it")
         if type(near) is not int or not 0 <= near <= cribbage_board.NEAR_END:
             raise ValueError(f"near must be a whole number from 0 to {cribbage_board.NEAR_END} points, got {near!r}")
+        if type(wide) is not int or not cribbage_board.NEAR_END <= wide <= 121:
+            raise ValueError(f"wide must be a whole number from {cribbage_board.NEAR_END} to 121 points, got {wide!r}")
+        if wide != cribbage_board.NEAR_END and not endgame:
+            raise ValueError(f"wide is the end game's (endgame=1): got wide={wide!r} without it")
         if hands < 0:
             raise ValueError(f"hands must be 0 (all) or more, got {hands!r}")
         if budget < 0:
@@ -968,6 +978,8 @@ class BeliefBot(cribbage_strong.StrongBot):
         self.hands = hands
         self.budget = budget
         self.near = near
+        self.wide = wide
+        self.discard_near = wide
         self.endgame = bool(endgame)
         self.ehands = hands if ehands is None else ehands
         self.ebudget = budget if ebudget is None else ebudget
@@ -1017,13 +1029,16 @@ class BeliefBot(cribbage_strong.StrongBot):
             self._tables_key, self._tables = key, {}
         tables = self._tables
         k, budget, nodes = (self.ehands, self.ebudget, 0) if board else (self.hands, self.budget, 0)
+        to_board = board or (
+            self.wide > cribbage_board.NEAR_END and self.board and cribbage_strong._board_applies(view, self.wide)
+        )
         capped = False
         while True:  # the work bound: k draws of the posterior by weight; over the node budget, half as many
             cands = post.cands
             if k and len(cands) > k:
                 drawn = Counter(rng.choices(range(len(cands)), [w for _, w in cands], k=k))
                 cands = [(cands[i][0], float(n)) for i, n in sorted(drawn.items())]
-            end = _board_end(view, us, post.seen) if board else None
+            end = _board_end(view, us, post.seen) if to_board else None
             search = BeliefSearch(post.models, budget if k != 1 else 0, end, tables, None if capped else deadline)
             try:
                 values = search.root(us, cands, seq, view.count, post.seen)

@@ -232,14 +232,15 @@ def discard_values(view: View, moves: Sequence[Move], peg_weight: float = 0.0) -
     return out
 
 
-def _board_applies(view: View) -> bool:
-    """Two players (no partners), not Lowball, and a player near the target: the board decides (spec §5)."""
+def _board_applies(view: View, near: int = cribbage_board.NEAR_END) -> bool:
+    """Two players (no partners), not Lowball, and a player within ``near`` points of the target: the board
+    decides (spec §5)."""
     rules = view.rules
     return (
         rules.players == 2
         and not rules.lowball
         and rules.target in _BOARD_TARGETS
-        and cribbage_board.near_end(rules.target, view.side_scores)
+        and cribbage_board.near_end(rules.target, view.side_scores, near)
     )
 
 
@@ -390,6 +391,8 @@ class StrongBot:
         self.resample = int(resample)
         self.decisions = 0
         self.capped = 0
+        #: the discard is to the board (``board``) from a player within this many points of the target
+        self.discard_near = cribbage_board.NEAR_END
         self.last_stats: dict[str, Any] = {"deals": 0, "nodes": 0, "capped": False}
         if self.board and rules is not None and rules.players == 2 and rules.target in _BOARD_TARGETS:
             cribbage_board.warm_up(rules.target)  # load the table now, not in the first end-game decision
@@ -416,7 +419,7 @@ class StrongBot:
             return legal_moves[0]
         if view.phase == "discard":
             values = discard_values(view, legal_moves, self.peg_weight)
-            if self.board and _board_applies(view):
+            if self.board and _board_applies(view, self.discard_near):
                 values = board_discard_values(view, legal_moves, values, self.board_peg)
             return _pick(legal_moves, values, rng)
         return _pick(legal_moves, self.play_values(view, legal_moves, rng), rng)
