@@ -48,6 +48,7 @@ import math
 import random
 import time
 from collections import Counter
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -347,7 +348,6 @@ class BeliefBot(_BeliefPlay):
         t0 = time.process_time()
         self.last_stats = {"deals": 0, "nodes": 0, "capped": False}
         values = cribbage_strong.discard_values(view, legal_moves, self.peg_weight)
-        top = max(values)
         six = tuple(sorted(c.rank for c in view.hand))
         opp_deals = view.dealer != view.seat
         hands, weights = keep_prior(six, opp_deals, self.keep, self.kt, self._keep_table(opp_deals))
@@ -355,15 +355,13 @@ class BeliefBot(_BeliefPlay):
         cands = [(h, float(n)) for h, n in sorted(drawn.items())]
         models = list(self._play_models()[:1])
         memo: dict[Hand, float] = {}
-        scores = []
-        for move, v in zip(legal_moves, values, strict=True):
-            if v < top - self.discard:
-                scores.append(v - 1e6)
-                continue
-            kept = tuple(sorted(c.rank for c in view.hand if c not in move.cards))
+
+        def play_of(kept: Hand) -> float:
             if kept not in memo:
                 memo[kept] = play_value(kept, cands, opp_deals, models)
-            scores.append(v - _peg_terms(kept) + memo[kept])
+            return memo[kept]
+
+        scores = _by_the_play(view, legal_moves, values, self.discard, play_of)
         self.discard_stats.append((len(memo), time.process_time() - t0))
         return cribbage_strong._pick(legal_moves, scores, rng)
 
@@ -373,15 +371,10 @@ class BeliefBot(_BeliefPlay):
             return super().choose(view, legal_moves, rng)
         self.last_stats = {"deals": 0, "nodes": 0, "capped": False}
         values = cribbage_strong.discard_values(view, legal_moves)
-        top = max(values)
         table = play_table()["pone" if view.dealer != view.seat else "dealer"]
-        scores = []
-        for move, v in zip(legal_moves, values, strict=True):
-            if v < top - self.pmargin:
-                scores.append(v - 1e6)
-                continue
-            kept = tuple(sorted(c.rank for c in view.hand if c not in move.cards))
-            scores.append(v - _peg_terms(kept) + self.ptable * table["".join(_PIPS[r] for r in kept)])
+        scores = _by_the_play(
+            view, legal_moves, values, self.pmargin, lambda kept: self.ptable * table["".join(_PIPS[r] for r in kept)]
+        )
         return cribbage_strong._pick(legal_moves, scores, rng)
 
     def _play_models(self, end_game: bool = False) -> tuple[Any, ...]:
@@ -435,6 +428,22 @@ def play_value(us: Hand, cands: list[tuple[Any, float]], we_lead: bool, models: 
     if we_lead:
         return max(search.root(us, cands, (), 0).values())
     return search.opponent_leads(us, cands)
+
+
+def _by_the_play(
+    view: View, legal_moves: Any, values: list[float], margin: float, play_of: Callable[[Hand], float]
+) -> list[float]:
+    """Each discard's score: strong's value ``values`` less its small pegging term plus ``play_of(kept four's
+    ranks)`` for the keeps within ``margin`` points of strong's best; the others a million points below."""
+    top = max(values)
+    scores = []
+    for move, v in zip(legal_moves, values, strict=True):
+        if v < top - margin:
+            scores.append(v - 1e6)
+            continue
+        kept = tuple(sorted(c.rank for c in view.hand if c not in move.cards))
+        scores.append(v - _peg_terms(kept) + play_of(kept))
+    return scores
 
 
 def _peg_terms(kept: Hand) -> float:

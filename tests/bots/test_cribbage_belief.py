@@ -173,15 +173,12 @@ def test_the_plays_value_of_a_known_hand_is_the_engines(seed: int) -> None:
         assert value == pytest.approx(max(truth.value_after(m) for m in engine.legal_moves(state)))
 
 
-def test_the_discard_by_the_play_keeps_within_its_margin() -> None:
-    """``belief:discard=M`` picks a keep whose show and crib value is within M points of strong's best (the play's
-    value only reorders those, though it would often prefer another), as pone and as dealer."""
-    from kortbord.bots.cribbage_strong import StrongBot, discard_values
+def _discards(rules: Rules) -> Any:
+    """Both discards of 15 random deals (the dealer alternating; strong lays away, so the second sees the first):
+    ``(seed, the seat's view, the legal moves)``."""
+    from kortbord.bots.cribbage_strong import StrongBot
 
-    rules = Rules.from_dict({"players": 2, "target": 121})
-    wide = belief.BeliefBot(rules, kt=0.5, discard=0.3, dsamples=30)
     strong = StrongBot(rules)
-    roles = []
     for seed in range(15):
         rng = random.Random(seed)
         cards = rng.sample(list(full_deck()), 13)
@@ -193,11 +190,23 @@ def test_the_discard_by_the_play_keeps_within_its_margin() -> None:
             assert seat is not None
             seen = view(state, seat)
             moves = engine.legal_moves(state)
-            values = discard_values(seen, moves)
-            chosen = wide.choose(seen, moves, random.Random(seed))
-            assert values[moves.index(chosen)] >= max(values) - 0.3
-            roles.append(seen.dealer == seat)
+            yield seed, seen, moves
             state = engine.apply(state, strong.choose(seen, moves, random.Random(seed)))
+
+
+def test_the_discard_by_the_play_keeps_within_its_margin() -> None:
+    """``belief:discard=M`` picks a keep whose show and crib value is within M points of strong's best (the play's
+    value only reorders those, though it would often prefer another), as pone and as dealer."""
+    from kortbord.bots.cribbage_strong import discard_values
+
+    rules = Rules.from_dict({"players": 2, "target": 121})
+    wide = belief.BeliefBot(rules, kt=0.5, discard=0.3, dsamples=30)
+    roles = []
+    for seed, seen, moves in _discards(rules):
+        values = discard_values(seen, moves)
+        chosen = wide.choose(seen, moves, random.Random(seed))
+        assert values[moves.index(chosen)] >= max(values) - 0.3
+        roles.append(seen.dealer == seen.seat)
     assert roles.count(True) == roles.count(False) == 15
     assert len(wide.discard_stats) == 30
 
@@ -220,30 +229,19 @@ def test_the_table_discard_keeps_within_its_margin_and_reads_its_role() -> None:
     strong = StrongBot(rules)
     table = belief.play_table()
     roles, moved = [], 0
-    for seed in range(15):
-        rng = random.Random(seed)
-        cards = rng.sample(list(full_deck()), 13)
-        state = engine.position(
-            rules, phase="discard", dealer=seed % 2, hands=[cards[:6], cards[6:12]], starter=cards[12]
-        )
-        while state.phase_name == "discard":
-            seat = engine.to_act(state)
-            assert seat is not None
-            seen = view(state, seat)
-            moves = engine.legal_moves(state)
-            values = discard_values(seen, moves)
-            chosen = bot.choose(seen, moves, random.Random(seed))
-            assert values[moves.index(chosen)] >= max(values) - 1.5
-            column = table["dealer" if seen.dealer == seat else "pone"]
-            scores = {}
-            for i, move in enumerate(moves):
-                kept = tuple(sorted(c.rank for c in seen.hand if c not in move.cards))
-                if values[i] >= max(values) - 1.5:
-                    scores[i] = values[i] - belief._peg_terms(kept) + column["".join(belief._PIPS[r] for r in kept)]
-            assert scores[moves.index(chosen)] == pytest.approx(max(scores.values()))
-            moved += chosen != strong.choose(seen, moves, random.Random(seed))
-            roles.append(seen.dealer == seat)
-            state = engine.apply(state, strong.choose(seen, moves, random.Random(seed)))
+    for seed, seen, moves in _discards(rules):
+        values = discard_values(seen, moves)
+        chosen = bot.choose(seen, moves, random.Random(seed))
+        assert values[moves.index(chosen)] >= max(values) - 1.5
+        column = table["dealer" if seen.dealer == seen.seat else "pone"]
+        scores = {}
+        for i, move in enumerate(moves):
+            kept = tuple(sorted(c.rank for c in seen.hand if c not in move.cards))
+            if values[i] >= max(values) - 1.5:
+                scores[i] = values[i] - belief._peg_terms(kept) + column["".join(belief._PIPS[r] for r in kept)]
+        assert scores[moves.index(chosen)] == pytest.approx(max(scores.values()))
+        moved += chosen != strong.choose(seen, moves, random.Random(seed))
+        roles.append(seen.dealer == seen.seat)
     assert roles.count(True) == roles.count(False) == 15
     assert moved > 0  # the table reorders some keeps
 
