@@ -304,9 +304,9 @@ def test_the_work_bound_fixes_a_decisions_work_not_its_time() -> None:
         assert bot.stats[-1][0] >= nodes
 
 
-def _choose_the_lead(bot: Any, rules: Rules, scores: tuple[int, int]) -> None:
-    """``bot`` chooses the pone's lead of one deal (the dealer seat 0; 5 6 J Q against 4 7 9 K, starter T) at
-    ``scores``, with rng seed 1."""
+def _the_lead(rules: Rules, scores: tuple[int, int]) -> tuple[Any, list[Any]]:
+    """The pone's lead of one deal (the dealer seat 0; 5 6 J Q against 4 7 9 K, starter T) at ``scores``: the pone's
+    view and its legal moves."""
     state = engine.position(
         rules,
         phase="play",
@@ -318,7 +318,12 @@ def _choose_the_lead(bot: Any, rules: Rules, scores: tuple[int, int]) -> None:
     )
     seat = engine.to_act(state)
     assert seat is not None
-    bot.choose(view(state, seat), engine.legal_moves(state), random.Random(1))
+    return view(state, seat), list(engine.legal_moves(state))
+
+
+def _choose_the_lead(bot: Any, rules: Rules, scores: tuple[int, int]) -> None:
+    """``bot`` chooses the pone's lead of :func:`_the_lead` at ``scores``, with rng seed 1."""
+    bot.choose(*_the_lead(rules, scores), random.Random(1))
 
 
 @pytest.mark.parametrize(
@@ -386,18 +391,7 @@ def test_wide_values_the_play_to_the_board_from_further_out(
     (``ehands``, here every hand).  121 - 60 = 61: inside 75, outside 45; 121 - 40 = 81: outside both."""
     rules = Rules.from_dict({"players": 2, "target": 121})
     bot = belief.make_belief(f"belief:kt=0.5:hands=4:endgame=1:ehands=0:wide={wide}", rules)
-    state = engine.position(
-        rules,
-        phase="play",
-        dealer=0,
-        hands=[["5S", "6H", "JD", "QC"], ["4S", "7H", "9D", "KC"]],
-        crib=["AS", "2H", "3D", "8C"],
-        starter="TS",
-        scores=list(scores),
-    )
-    seat = engine.to_act(state)
-    assert seat is not None
-    values = bot.play_values(view(state, seat), engine.legal_moves(state), random.Random(1))
+    values = bot.play_values(*_the_lead(rules, scores), random.Random(1))
     assert (max(abs(v) for v in values) > belief.cribbage_strong._PLAY_REACH) == to_board
     assert bot.last_search[0] == draws
     assert bot.discard_near == wide
