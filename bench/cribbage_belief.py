@@ -32,7 +32,9 @@ strong's discard and shows, and a play that knows how the program lays its cards
   the belief search plays the end game too, to the board: its leaves valued as strong's (:class:`BoardEnd`: a
   player who pegs out wins there; the pone's show, the dealer's hand and crib in that order, then the board
   table's chance).
-* **The discard** is strong's; with ``discard=M`` the keeps within M points of strong's best are valued by their
+* **The discard** is strong's; with ``ptable=w`` the keeps within ``pmargin`` points of strong's best are valued
+  by their show and crib value plus w times a table of the play's value of the kept four (by the same search against
+  the expert's priors, ``scripts/make_play_table.py``); with ``discard=M`` the keeps within M points of strong's best are valued by their
   show and crib value plus the whole play's value against hands drawn from the keep prior
   (:meth:`BeliefBot.choose`).  ``python bench/cribbage_belief.py`` estimates what that is worth in the model's own
   values (:func:`discard_gain`).
@@ -282,10 +284,12 @@ class BeliefBot(_BeliefPlay):
             expert's belief search against its keep and play priors, by role; :data:`PLAY_TABLE`) -- the discard
             by the play at a table's cost (not with ``discard`` or strong's ``peg_weight``).
         options: the level's belief play's (``kt``, ``slip``, ``hands``, ``budget``, ``near``, ``endgame``,
-            ``ehands``, ``ebudget``) and strong's.
+            ``ehands``, ``ebudget``, ``wide``) and strong's.
     Raises:
         ValueError: no or an unknown model, another keep, a discard margin outside 0-10 or with ``peg_weight``,
-            ``dsamples`` under 1; the belief play's and strong's.
+            ``dsamples`` under 1, ``ptable`` outside 0-2 or ``pmargin`` outside 0-10, ``ptable`` with ``discard`` or
+            ``peg_weight``; the belief play's and strong's.
+        FileNotFoundError: ``ptable`` without the table's file (:data:`PLAY_TABLE`).
     """
 
     def __init__(
@@ -342,7 +346,7 @@ class BeliefBot(_BeliefPlay):
             or len(legal_moves) < 2
             or view.rules.players != 2
             or view.rules.lowball
-            or (self.board and cribbage_strong._board_applies(view))
+            or (self.board and cribbage_strong._board_applies(view, self.discard_near))
         ):
             return super().choose(view, legal_moves, rng)
         t0 = time.process_time()
@@ -367,7 +371,11 @@ class BeliefBot(_BeliefPlay):
 
     def _table_discard(self, view: View, legal_moves: Any, rng: random.Random) -> Any:
         """``ptable``'s discard (two players, not Lowball, away from the board; else strong's)."""
-        if view.rules.players != 2 or view.rules.lowball or (self.board and cribbage_strong._board_applies(view)):
+        if (
+            view.rules.players != 2
+            or view.rules.lowball
+            or (self.board and cribbage_strong._board_applies(view, self.discard_near))
+        ):
             return super().choose(view, legal_moves, rng)
         self.last_stats = {"deals": 0, "nodes": 0, "capped": False}
         values = cribbage_strong.discard_values(view, legal_moves)
@@ -393,7 +401,10 @@ _PIPS = " A23456789TJQK"
 
 @cache
 def play_table() -> dict[str, dict[str, float]]:
-    """The play table (:data:`PLAY_TABLE`): ``{"pone": {four ranks A-K low to high: points}, "dealer": {...}}``."""
+    """The play table (:data:`PLAY_TABLE`): ``{"pone": {four ranks A-K low to high: points}, "dealer": {...}}``.
+
+    Raises:
+        FileNotFoundError: no table file (make it with ``scripts/make_play_table.py``)."""
     doc = json.loads(PLAY_TABLE.read_text(encoding="utf-8"))
     return {"pone": doc["pone"], "dealer": doc["dealer"]}
 
@@ -455,7 +466,8 @@ def _peg_terms(kept: Hand) -> float:
 
 def make_belief(text: str, rules: Any) -> BeliefBot:
     """``belief`` or ``belief:key=value:...`` as a :class:`BeliefBot`: ``keep`` (1, 0, bsd, hoyle), ``kt``, ``slip``,
-    ``models`` (names joined by ``+``), ``discard``, ``dsamples`` and strong's options; with ``learn`` (game,
+    ``models`` (names joined by ``+``), ``discard``, ``dsamples``, ``ptable``, ``pmargin``, the belief play's
+    (``hands``, ``budget``, ``near``, ``endgame``, ``ehands``, ``ebudget``, ``wide``) and strong's options; with ``learn`` (game,
     session; and ``sd``, ``prune``, ``prior=strong``: the expert level's prior, ``esd``: the end game's model's sd) a
     :class:`LearningBot`.
 

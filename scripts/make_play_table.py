@@ -40,6 +40,7 @@ _RANKS = "A23456789TJQK"
 
 
 def _ways(m: tuple[int, ...], avail: list[int]) -> int:
+    """The ways to take the rank multiset ``m`` from ``avail[r]`` cards of each rank r (1-13)."""
     return math.prod(math.comb(avail[r], k) for r, k in Counter(m).items())
 
 
@@ -54,6 +55,9 @@ def opponent_sample(opp_deals: bool, n: int, seed: int) -> list[tuple[tuple[int,
 
 
 def _value(job: tuple[tuple[int, ...], bool, list[tuple[tuple[int, ...], int]]]) -> tuple[tuple[int, ...], bool, float]:
+    """``(kept four, this player leads, the opponents' sample)`` -> the same with the play's value (points, own
+    pegging less the opponent's): :func:`play_value` over the sample, each four weighted by the ways the cards the
+    kept four leave give it over the ways a full pack does (none when the kept four hold every card it needs)."""
     import cribbage_belief
 
     kept, we_lead, sample = job
@@ -78,6 +82,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=0, help="only the first N fours (a trial)")
     ap.add_argument("--out", type=Path, default=OUT)
     args = ap.parse_args(argv)
+    if args.limit and args.out == OUT:
+        ap.error("--limit makes a partial table: give --out (not the bench's table)")
     t0 = time.perf_counter()
     fours = _ALL4[: args.limit] if args.limit else _ALL4
     jobs = []

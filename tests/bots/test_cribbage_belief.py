@@ -398,6 +398,33 @@ def test_wide_values_the_play_to_the_board_from_further_out(
 
 
 @pytest.mark.parametrize(
+    ("scores", "wide", "to_board"),
+    [((60, 60), 75, True), ((60, 60), 45, False), ((30, 40), 75, False), ((80, 40), 45, True)],
+)
+def test_wide_lays_away_to_the_board_from_further_out(
+    scores: tuple[int, int], wide: int, to_board: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``wide=N``: the discard too is strong's to the board (its chance of the game, spec §5) from a player within N
+    points of the target; within 45 it always is (strong's end game); further off it is for the points."""
+    from kortbord.bots import cribbage_strong
+
+    calls = []
+    board = cribbage_strong.board_discard_values
+    monkeypatch.setattr(cribbage_strong, "board_discard_values", lambda *a, **k: calls.append(1) or board(*a, **k))
+    rules = Rules.from_dict({"players": 2, "target": 121})
+    bot = belief.make_belief(f"belief:kt=0.5:hands=4:endgame=1:wide={wide}", rules)
+    rng = random.Random(3)
+    cards = rng.sample(list(full_deck()), 13)
+    state = engine.position(
+        rules, phase="discard", dealer=0, hands=[cards[:6], cards[6:12]], starter=cards[12], scores=list(scores)
+    )
+    seat = engine.to_act(state)
+    assert seat is not None
+    bot.choose(view(state, seat), engine.legal_moves(state), random.Random(1))
+    assert bool(calls) == to_board
+
+
+@pytest.mark.parametrize(
     ("options", "message"),
     [
         ({"endgame": 1, "wide": 44}, "wide must be a whole number from 45"),

@@ -918,7 +918,7 @@ class BeliefBot(cribbage_strong.StrongBot):
             does not depend on the machine's speed or load.
         near: the play is strong's, to the board, once a player is within this many points of the target (two
             players; from 0 to :data:`~kortbord.bots.cribbage_board.NEAR_END`, the default: strong's own end game);
-            further off the belief search plays for the points.
+            further off the belief search plays for the points (to the board from ``wide``, when given).
         endgame: there too the belief search plays, to the board (its leaves valued as strong's: :class:`BoardEnd`,
             with strong's own bonus :data:`~kortbord.bots.cribbage_strong.WIN`) in place of strong's search.
         ehands, ebudget: ``hands`` and ``budget`` of those end-game decisions (None: ``hands``, ``budget``).
@@ -931,7 +931,8 @@ class BeliefBot(cribbage_strong.StrongBot):
     Raises:
         ValueError: a slip outside (0, 1), a negative temperature, a negative ``hands`` or ``budget``, ``near`` not a
             whole number from 0 to 45, ``endgame`` not 0 or 1, a negative ``ehands`` or ``ebudget`` or either
-            without ``endgame``; strong's (:class:`~kortbord.bots.cribbage_strong.StrongBot`).
+            without ``endgame``, ``wide`` not a whole number from 45 to 121 or over 45 without ``endgame``; strong's
+            (:class:`~kortbord.bots.cribbage_strong.StrongBot`).
     """
 
     def __init__(
