@@ -287,8 +287,8 @@ class BeliefBot(_BeliefPlay):
             ``ehands``, ``ebudget``, ``wide``) and strong's.
     Raises:
         ValueError: no or an unknown model, another keep, a discard margin outside 0-10 or with ``peg_weight``,
-            ``dsamples`` under 1, ``ptable`` outside 0-2 or ``pmargin`` outside 0-10, ``ptable`` with ``discard`` or
-            ``peg_weight``; the belief play's and strong's.
+            ``dsamples`` under 1, ``ptable`` outside 0-2 or ``pmargin`` outside 0-10 or without ``ptable``, ``ptable``
+            with ``discard`` or ``peg_weight``; the belief play's and strong's.
         FileNotFoundError: ``ptable`` without the table's file (:data:`PLAY_TABLE`).
     """
 
@@ -313,6 +313,8 @@ class BeliefBot(_BeliefPlay):
             raise ValueError(f"dsamples must be 1 or more, got {dsamples!r}")
         if not 0.0 <= ptable <= 2.0 or not 0.0 <= pmargin <= 10.0:
             raise ValueError(f"ptable must be from 0 to 2 and pmargin from 0 to 10, got {ptable!r}, {pmargin!r}")
+        if pmargin != 2.5 and not ptable:
+            raise ValueError(f"pmargin is the table discard's margin (ptable=w): got pmargin={pmargin!r} without it")
         if ptable and (discard or options.get("peg_weight")):
             raise ValueError("ptable, discard and peg_weight each value the discard's pegging: give one")
         if ptable:

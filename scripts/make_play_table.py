@@ -27,6 +27,7 @@ import random
 import sys
 import time
 from collections import Counter
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -37,9 +38,11 @@ from kortbord.bots.cribbage_expert import _ALL4, LEVEL_KT, LearntModel, keep_tab
 
 OUT = ROOT / "bench" / "data" / "cribbage_play_values.json"
 _RANKS = "A23456789TJQK"
+#: a full pack's cards of each rank (index 1-13)
+_FULL = (0,) + (4,) * 13
 
 
-def _ways(m: tuple[int, ...], avail: list[int]) -> int:
+def _ways(m: tuple[int, ...], avail: Sequence[int]) -> int:
     """The ways to take the rank multiset ``m`` from ``avail[r]`` cards of each rank r (1-13)."""
     return math.prod(math.comb(avail[r], k) for r, k in Counter(m).items())
 
@@ -48,8 +51,7 @@ def opponent_sample(opp_deals: bool, n: int, seed: int) -> list[tuple[tuple[int,
     """``n`` opponents' fours drawn from the keep prior over a full pack (``opp_deals``: the crib is the
     opponent's), as (four, times drawn)."""
     table = keep_table(opp_deals, LEVEL_KT)
-    full = [0] + [4] * 13
-    weights = [_ways(m, full) * table[m] for m in _ALL4]
+    weights = [_ways(m, _FULL) * table[m] for m in _ALL4]
     drawn = Counter(random.Random(f"play-table:{seed}:{opp_deals}").choices(_ALL4, weights, k=n))
     return sorted(drawn.items())
 
@@ -61,15 +63,14 @@ def _value(job: tuple[tuple[int, ...], bool, list[tuple[tuple[int, ...], int]]])
     import cribbage_belief
 
     kept, we_lead, sample = job
-    avail = [0] + [4] * 13
+    avail = list(_FULL)
     for r in kept:
         avail[r] -= 1
-    full = [0] + [4] * 13
     cands = []
     for h, n in sample:
         ways = _ways(h, avail)
         if ways:
-            cands.append((h, n * ways / _ways(h, full)))
+            cands.append((h, n * ways / _ways(h, _FULL)))
     model = LearntModel(prior=play_prior())
     return kept, we_lead, cribbage_belief.play_value(kept, cands, we_lead, [model])
 

@@ -252,6 +252,7 @@ def test_the_table_discard_keeps_within_its_margin_and_reads_its_role() -> None:
         ({"ptable": 2.5}, "ptable must be"),
         ({"ptable": 1.0, "pmargin": -1}, "pmargin"),
         ({"ptable": 1.0, "discard": 2.5}, "give one"),
+        ({"pmargin": 1.0}, "without it"),
         ({"ptable": 1.0, "peg_weight": 1.0}, "give one"),
     ],
 )
