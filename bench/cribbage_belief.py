@@ -6,7 +6,8 @@ strong's discard and shows, and a play that knows how the program lays its cards
 * **The opponent's hand** is a posterior over the rank multisets it may hold (suits never score in the play, spec
   §2.4): each weighted by the ways the unseen cards give it, by how likely a sensible discard keeps it (a keep
   table: spec §5's keep of six random cards, arg-max or a soft-max; or, ``keep=bsd``, the program's own discard,
-  :func:`bsd_keeps`), and by the chance of every card it laid under an opponent model (a ``slip`` of any legal
+  :func:`bsd_keeps`; ``keep=hoyle`` CribbageSim's; ``keep=greedy`` kortbord's greedy's, told, an experiment:
+  :func:`greedy_keep_table`), and by the chance of every card it laid under an opponent model (a ``slip`` of any legal
   card); a hand that could have laid a card where it said go is out (:class:`Posterior`).
 * **The opponent models** (:data:`MODELS`): ``book``, the program's published play rule (:func:`rule_rank`, BSD
   ``crib.c``/``support.c``, checked against every card the program lays in ``tests/bots/test_bsd_program_rule.py``);
@@ -237,12 +238,14 @@ MODELS: dict[str, Model] = {"book": book_model, "greedy": greedy_model, "any": a
 
 
 def _keep_ratios(keep: bool | str, opp_deals: bool, kt: float) -> dict[tuple[int, ...], float] | None:
-    """The opponent's keep table (``opp_deals``: the crib is its own): ``"bsd"`` the program's discard, True spec
-    §5's keep at ``kt`` points, False none (None)."""
+    """The opponent's keep table (``opp_deals``: the crib is its own): ``"bsd"``, ``"hoyle"`` or ``"greedy"`` that
+    program's discard, True spec §5's keep at ``kt`` points, False none (None)."""
     if keep == "bsd":
         return bsd_keep_table(opp_deals, 200_000)
     if keep == "hoyle":
         return hoyle_keep_table(opp_deals)
+    if keep == "greedy":
+        return greedy_keep_table(opp_deals, kt)
     return keep_table(opp_deals, kt) if keep else None
 
 
@@ -256,7 +259,7 @@ def Posterior(  # the bench's callers name it as the class it builds
     table: dict[Hand, float] | None = None,
 ) -> _Posterior:
     """The level's :class:`~kortbord.bots.cribbage_expert.Posterior` with the bench's keep tables (``keep``: True
-    spec §5's at ``kt``, ``"bsd"`` or ``"hoyle"`` the programs', False none; ``table`` in place of them) and
+    spec §5's at ``kt``, ``"bsd"``, ``"hoyle"`` or ``"greedy"`` the programs', False none; ``table`` in place of them) and
     models by name (:data:`MODELS`) or callables."""
     if table is None:
         table = _keep_ratios(keep, view.dealer == 1 - view.seat, kt)
@@ -272,7 +275,8 @@ class BeliefBot(_BeliefPlay):
     Args:
         rules: as :class:`~kortbord.bots.cribbage_strong.StrongBot`.
         keep: the keep table: True (spec §5's keep, a soft-max at ``kt`` points, arg-max at 0), ``"bsd"`` (the
-            program's discard), ``"hoyle"`` (CribbageSim's) or False (none).
+            program's discard), ``"hoyle"`` (CribbageSim's), ``"greedy"`` (kortbord's greedy's, told: an experiment;
+            :func:`greedy_keep_table` at ``kt``) or False (none).
         models: names from :data:`MODELS` (the hidden (hand, model) pairs start with equal weight).
         discard: 0 (strong's discard) or a margin (points, up to 10): the keeps within it of strong's best are
             valued with the play against the opponent's keep prior (:meth:`choose`; the first model; not with
@@ -305,8 +309,8 @@ class BeliefBot(_BeliefPlay):
     ) -> None:
         if not models or any(m not in MODELS for m in models):
             raise ValueError(f"models must be some of {', '.join(MODELS)}, got {models!r}")
-        if keep not in (True, False, "bsd", "hoyle"):
-            raise ValueError(f"keep must be 1, 0, bsd or hoyle, got {keep!r}")
+        if keep not in (True, False, "bsd", "hoyle", "greedy"):
+            raise ValueError(f"keep must be 1, 0, bsd, hoyle or greedy, got {keep!r}")
         if not 0.0 <= discard <= 10.0:
             raise ValueError(f"discard must be from 0 to 10 points, got {discard!r}")
         if dsamples < 1:
@@ -324,6 +328,8 @@ class BeliefBot(_BeliefPlay):
         super().__init__(rules, **options)
         if keep == "hoyle":  # made once here, before the arena's worker processes fork
             hoyle_keep_table(True), hoyle_keep_table(False)
+        elif keep == "greedy":
+            greedy_keep_table(True, self.kt), greedy_keep_table(False, self.kt)
         elif keep is True:  # the same: a decision's time is its search's, not a table's first build
             keep_table(True, self.kt), keep_table(False, self.kt)
         self.keep = keep
@@ -467,7 +473,7 @@ def _peg_terms(kept: Hand) -> float:
 
 
 def make_belief(text: str, rules: Any) -> BeliefBot:
-    """``belief`` or ``belief:key=value:...`` as a :class:`BeliefBot`: ``keep`` (1, 0, bsd, hoyle), ``kt``, ``slip``,
+    """``belief`` or ``belief:key=value:...`` as a :class:`BeliefBot`: ``keep`` (1, 0, bsd, hoyle, greedy), ``kt``, ``slip``,
     ``models`` (names joined by ``+``), ``discard``, ``dsamples``, ``ptable``, ``pmargin``, the belief play's
     (``hands``, ``budget``, ``near``, ``endgame``, ``ehands``, ``ebudget``, ``wide``) and strong's options; with ``learn`` (game,
     session; and ``sd``, ``prune``, ``prior=strong``: the expert level's prior, ``esd``: the end game's model's sd) a
@@ -482,7 +488,7 @@ def make_belief(text: str, rules: Any) -> BeliefBot:
         if not key or not eq or not value:
             raise ValueError(f"options are key=value, got {part!r}")
         if key == "keep":
-            options[key] = value if value in ("bsd", "hoyle") else {"1": True, "0": False}.get(value, value)
+            options[key] = value if value in ("bsd", "hoyle", "greedy") else {"1": True, "0": False}.get(value, value)
         elif key == "models":
             options[key] = tuple(value.split("+"))
         elif key == "learn":
@@ -614,6 +620,46 @@ def bsd_keep_table(own_crib: bool, n: int = 100_000, seed: int = 1) -> dict[tupl
         best = bsd_keeps(six, own_crib)
         for i, j in best:
             counts[tuple(c[0] for m, c in enumerate(six) if m not in (i, j))] += 1.0 / len(best)
+    return _ratios(counts, n)
+
+
+def greedy_keep_values(six: tuple[Card, ...], own_crib: bool) -> list[float]:
+    """Greedy's value of each keep of :data:`~kortbord.bots.cribbage_strong._SPLITS` from the six cards ``six``
+    (sorted by index), points: the kept four's mean show over the 46 other starters by ranks (no flush) plus, to the
+    keeper's own crib, or minus :func:`~kortbord.bots.cribbage_simple.crib_estimate` of the two laid away."""
+    sign = 1.0 if own_crib else -1.0
+    hands = cribbage_strong._six_means(tuple(c.rank for c in six))
+    return [
+        hands[k] + sign * cribbage_simple.crib_estimate((six[i], six[j]))
+        for k, (_, (i, j)) in enumerate(cribbage_strong._SPLITS)
+    ]
+
+
+@cache
+def greedy_keep_table(own_crib: bool, t: float = 0.0, n: int = 200_000, seed: int = 1) -> dict[tuple[int, ...], float]:
+    """:func:`keep_table` for kortbord's ``greedy`` discard (told its rule, an experiment): the kept four's mean show
+    over the starters (strong's by ranks, :func:`~kortbord.bots.cribbage_strong._six_means`, as greedy's without
+    the flush) plus, to its own crib, or minus :func:`~kortbord.bots.cribbage_simple.crib_estimate` of the two laid
+    away -- greedy's rough crib value (``GreedyBot.discard_value``), not the crib table the level's keep uses; a
+    soft-max at ``t`` points, arg-max at 0 (ties to the first)."""
+    rng = random.Random(seed)
+    deck = list(range(52))
+    counts: Counter[tuple[int, ...]] = Counter()
+    if t > 0:
+        n //= 4
+    for _ in range(n):
+        six = sorted(rng.sample(deck, 6))
+        ranks = tuple(c // 4 + 1 for c in six)
+        vs = greedy_keep_values(tuple(Card(c) for c in six), own_crib)
+        if t > 0:
+            top = max(vs)
+            es = [math.exp((v - top) / t) for v in vs]
+            z = sum(es)
+            for k, e in enumerate(es):
+                counts[tuple(ranks[i] for i in cribbage_strong._SPLITS[k][0])] += e / z
+        else:
+            best = vs.index(max(vs))
+            counts[tuple(ranks[i] for i in cribbage_strong._SPLITS[best][0])] += 1
     return _ratios(counts, n)
 
 

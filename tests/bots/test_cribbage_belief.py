@@ -570,3 +570,37 @@ def test_a_series_empties_the_session_memory_every_n_games(monkeypatch: pytest.M
     for bad in ("belief:learn=game:series=3", "belief:learn=session:series=-1", "belief:learn=session:series=1.5"):
         with pytest.raises(ValueError, match="series"):
             belief.make_belief(bad, None)
+
+
+def test_the_greedy_keep_is_greedys_own_discard() -> None:
+    """``keep=greedy`` (told greedy's discard, an experiment): the best keep by :func:`greedy_keep_values` is the
+    one kortbord's ``greedy`` lays away itself (its ``discard_value``: spec §5's mean show plus or minus its rough
+    crib value), as dealer and as pone, on random sixes with no four of a suit (the table leaves flushes out) and a
+    clear best (by more than the nobs term's rounding)."""
+    from kortbord.bots.cribbage_simple import GreedyBot
+
+    rules = Rules.from_dict({"players": 2})
+    greedy = GreedyBot()
+    checked = 0
+    for seed in range(80):
+        rng = random.Random(1000 + seed)
+        cards = rng.sample(list(full_deck()), 13)
+        state = engine.position(
+            rules, phase="discard", dealer=seed % 2, hands=[cards[:6], cards[6:12]], starter=cards[12]
+        )
+        seat = engine.to_act(state)
+        assert seat is not None
+        seen = view(state, seat)
+        six = tuple(sorted(seen.hand))
+        if max(sum(c.suit == s for c in six) for s in {c.suit for c in six}) >= 4:
+            continue
+        values = belief.greedy_keep_values(six, own_crib=state.dealer == seat)
+        order = sorted(range(15), key=lambda k: -values[k])
+        if values[order[0]] - values[order[1]] < 0.1:
+            continue
+        move = greedy.choose(seen, engine.legal_moves(state), random.Random(seed))
+        laid = set(move.cards)
+        _, (i, j) = belief.cribbage_strong._SPLITS[order[0]]
+        assert laid == {six[i], six[j]}, (six, move)
+        checked += 1
+    assert checked >= 40
