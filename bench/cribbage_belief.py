@@ -59,6 +59,7 @@ from typing import Any
 from kortbord.bots import cribbage_simple, cribbage_strong
 from kortbord.bots.cribbage_expert import (  # the level's code; this bench adds told models and other keeps
     _ALL4,
+    FEATURES_RISK,
     VAL,
     BeliefSearch,
     BoardEnd,
@@ -515,12 +516,38 @@ def make_belief(text: str, rules: Any) -> BeliefBot:
                         "ebudget",
                         "series",
                         "wide",
+                        "risk",
                     )
                     else float(value)
                 )
             except ValueError:
                 raise ValueError(f"{key} must be a number, got {value!r}") from None
+    if "risk" in options:
+        if options["risk"] not in (0, 1) or "learn" not in options:
+            raise ValueError(f"risk is 1 or 0 and a learner's (learn=...), got risk={options['risk']!r}")
+        options["risk"] = bool(options["risk"])
+        if options["risk"] and "prior" in options:  # the experiment's prior: strong's own play, with the risk
+            options["prior"] = risk_prior()
     return LearningBot(rules, **options) if "learn" in options else BeliefBot(rules, **options)
+
+
+#: the prior of the learner with ``risk`` (``scripts/make_play_prior.py --risk --out ...``)
+RISK_PRIOR = Path(__file__).resolve().parent / "data" / "play_prior_risk.json"
+
+
+@cache
+def risk_prior() -> tuple[float, ...]:
+    """``prior=strong`` for a learner with ``risk=1``: :class:`LearntModel`'s weights on
+    :data:`~kortbord.bots.cribbage_expert.FEATURES_RISK` fitted to kortbord's strong level playing itself
+    (:data:`RISK_PRIOR`, the level's own prior's games and seed).
+
+    Raises:
+        ValueError: the file's features are not :data:`~kortbord.bots.cribbage_expert.FEATURES_RISK`.
+    """
+    data = json.loads(RISK_PRIOR.read_text(encoding="utf-8"))
+    if tuple(data["features"]) != FEATURES_RISK:
+        raise ValueError(f"{RISK_PRIOR.name} was made for the features {data['features']}, not {list(FEATURES_RISK)}")
+    return tuple(float(w) for w in data["weights"])
 
 
 # -- BSD cribbage(6)'s discard (support.c ``cdiscard``, ``adjust``), for the ceiling measurement ------------------

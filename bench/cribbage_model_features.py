@@ -14,7 +14,10 @@ Feature sets:
 * ``level``: the level's features (14);
 * ``level+risk``: and the points a card offers the next player, judged as greedy judges them (a pair, a fifteen
   or 31, a run, each weighted by the chance that the next player holds the answer) but from the cards the
-  model's memo key knows -- the player's hand and the count's cards, not the earlier counts' cards or the starter;
+  model's memo key knows -- the player's hand and the count's cards, not the earlier counts' cards or the starter
+  (:func:`~kortbord.bots.cribbage_expert.count_risk`; here with the next player's true number of cards, where the
+  experiment's model, ``LearntModel(risk=True)``, takes it to hold as many as the layer: -0.318 in place of
+  -0.313 on seed 1);
 * ``level+judge``: and greedy's own judgement of the card (:func:`kortbord.bots.cribbage_simple.judge_plays`, from
   every card it has seen) -- the upper end, the rule itself as one feature;
 * ``prior``: the level's prior (:func:`~kortbord.bots.cribbage_expert.play_prior`), not fitted (the model's start).
@@ -31,13 +34,12 @@ from __future__ import annotations
 import argparse
 import math
 import random
-from math import comb
 from typing import Any
 
 import numpy as np
 
 from kortbord import arena
-from kortbord.bots.cribbage_expert import FEATURES, VAL, features, play_prior
+from kortbord.bots.cribbage_expert import FEATURES, count_risk, features, play_prior
 from kortbord.bots.cribbage_simple import GreedyBot, _next_player, _seen, judge_plays
 from kortbord.cribbage import Rules, engine
 from kortbord.cribbage.moves import Play
@@ -47,38 +49,6 @@ RULES = Rules.from_dict({"players": 2, "target": 121})
 #: a decision: per legal rank (its features, then the risk and the judgement; the cards of the rank held), the
 #: place of the rank laid
 Row = tuple[list[tuple[list[float], int]], int]
-
-
-def _p_holds(unseen: int, k: int, n: int) -> float:
-    """The chance that ``n`` cards drawn from ``unseen`` hold one of ``k`` (hypergeometric)."""
-    if k <= 0 or n <= 0 or unseen <= 0:
-        return 0.0
-    return 1.0 - comb(unseen - k, n) / comb(unseen, n)
-
-
-def count_risk(hand: tuple[int, ...], seq: tuple[int, ...], count: int, r: int, n: int) -> float:
-    """The points laying rank ``r`` from ``hand`` on the count's ranks ``seq`` offers a next player holding ``n``
-    cards, as greedy weighs them (:func:`~kortbord.bots.cribbage_simple.judge_plays`: a pair 2, a fifteen or 31 2, a
-    run 3, each times the chance that player holds the answer) with only the hand and the count's cards seen."""
-    unseen = [4] * 14
-    for x in (*hand, *seq):
-        unseen[x] -= 1
-    u = 52 - len(hand) - len(seq) - 1  # and the starter, rank unknown here
-    now = count + VAL[r]
-    if now == 31 or n <= 0:
-        return 0.0
-    risk = 2.0 * _p_holds(u, unseen[r], n)
-    for total in (15, 31):
-        need = total - now
-        if 1 <= need <= 9:
-            risk += 2.0 * _p_holds(u, unseen[need], n)
-        elif need == 10:
-            risk += 2.0 * _p_holds(u, sum(unseen[10:]), n)
-    if seq:
-        lo, hi = sorted((seq[-1], r))
-        ends = {lo - 1, hi + 1} if hi - lo == 1 else {lo + 1} if hi - lo == 2 else set()
-        risk += 3.0 * _p_holds(u, sum(unseen[e] for e in ends if 1 <= e <= 13 and now + min(e, 10) <= 31), n)
-    return risk
 
 
 def game_rows(seed: int) -> list[Row]:

@@ -12,6 +12,10 @@ is measured against.  Each deal's whole play is read as the table shows it (two 
 Usage::
 
     .venv/bin/python scripts/make_play_prior.py [--games 24] [--seed 1] [--out src/kortbord/bots/data/play_prior.json]
+
+``--risk --out FILE`` fits the experiment's model with the points a card offers as well
+(:data:`~kortbord.bots.cribbage_expert.FEATURES_RISK`; the bench's ``belief:...:risk=1``,
+``bench/data/play_prior_risk.json``).
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from pathlib import Path
 
 from kortbord import core
 from kortbord.bots import registry
-from kortbord.bots.cribbage_expert import FEATURES, Decision, LearntModel, decisions_seen
+from kortbord.bots.cribbage_expert import FEATURES, FEATURES_RISK, Decision, LearntModel, decisions_seen
 from kortbord.cards import Card
 
 OUT = Path(__file__).resolve().parents[1] / "src" / "kortbord" / "bots" / "data" / "play_prior.json"
@@ -65,10 +69,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=24)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument(
+        "--risk",
+        action="store_true",
+        help="the experiment's model with the points a card offers (FEATURES_RISK); needs --out (not the level's file)",
+    )
     args = ap.parse_args(argv)
+    if args.risk and args.out == OUT:
+        ap.error("--risk makes the experiment's prior: give --out (the level's file keeps the level's features)")
     t0 = time.perf_counter()
     decisions = selfplay_decisions(args.games, args.seed)
-    model = LearntModel()
+    model = LearntModel(risk=args.risk)
     model.fit(decisions)
     doc = {
         "metadata": {
@@ -78,10 +89,11 @@ def main(argv: list[str] | None = None) -> int:
             "seed": args.seed,
             "decisions": len(decisions),
             "date": dt.date.today().isoformat(),
-            "command": f"python scripts/make_play_prior.py --games {args.games} --seed {args.seed}",
+            "command": f"python scripts/make_play_prior.py --games {args.games} --seed {args.seed}"
+            + (f" --risk --out {args.out}" if args.risk else ""),
             "seconds": round(time.perf_counter() - t0, 1),
         },
-        "features": list(FEATURES),
+        "features": list(FEATURES_RISK if args.risk else FEATURES),
         "weights": [round(float(w), 6) for w in model.weights],
     }
     args.out.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")

@@ -1,7 +1,8 @@
 """``bench/cribbage_model_features.py`` (issue #14 item 2): what a soft-max over each feature set of the expert's
-opponent model can hold of greedy's pegging -- the risk feature is greedy's judgement of the points a card offers
-(a pair 2, a fifteen or 31 2, a run 3, each times the hypergeometric chance that the next player holds the answer;
-``judge_plays``' docstring) from the hand and the count's cards alone."""
+opponent model can hold of greedy's pegging -- the risk feature (``cribbage_expert.count_risk``, the experiment
+``LearntModel(risk=True)``) is greedy's judgement of the points a card offers (a pair 2, a fifteen or 31 2, a run 3,
+each times the hypergeometric chance that the next player holds the answer; ``judge_plays``' docstring) from the
+hand and the count's cards alone."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from math import comb
 
 import pytest
 from bot_helpers import load_bench
+
+from kortbord.bots.cribbage_expert import count_risk
 
 bench = load_bench("cribbage_model_features")
 
@@ -19,7 +22,7 @@ def test_a_five_led_offers_a_pair_and_a_fifteen() -> None:
     starter) of which the next player holds 4; 31 is out of reach."""
     hand = (5, 10, 10, 13)
     p = lambda k: 1 - comb(47 - k, 4) / comb(47, 4)
-    assert bench.count_risk(hand, (), 0, 5, 4) == pytest.approx(2 * p(3) + 2 * p(13))
+    assert count_risk(hand, (), 0, 5, 4) == pytest.approx(2 * p(3) + 2 * p(13))
 
 
 def test_a_card_next_to_the_last_offers_a_run_and_a_card_making_31_offers_nothing() -> None:
@@ -28,9 +31,9 @@ def test_a_card_next_to_the_last_offers_a_run_and_a_card_making_31_offers_nothin
     hand = (7, 9)
     u = 52 - 2 - 1 - 1
     p = lambda k: 1 - comb(u - k, 1) / comb(u, 1)
-    assert bench.count_risk(hand, (6,), 6, 7, 1) == pytest.approx(2 * p(3) + 2 * p(4) + 3 * p(8))
-    assert bench.count_risk((1, 9), (10, 10, 2), 22, 9, 3) == 0.0
-    assert bench.count_risk(hand, (6,), 6, 7, 0) == 0.0  # no next player to answer
+    assert count_risk(hand, (6,), 6, 7, 1) == pytest.approx(2 * p(3) + 2 * p(4) + 3 * p(8))
+    assert count_risk((1, 9), (10, 10, 2), 22, 9, 3) == 0.0
+    assert count_risk(hand, (6,), 6, 7, 0) == 0.0  # no next player to answer
 
 
 def test_greedys_own_judgement_predicts_greedy_better_than_the_levels_features() -> None:

@@ -604,3 +604,20 @@ def test_the_greedy_keep_is_greedys_own_discard() -> None:
         assert laid == {six[i], six[j]}, (six, move)
         checked += 1
     assert checked >= 40
+
+
+def test_the_risk_learner_takes_its_own_prior_and_refuses_bad_options() -> None:
+    """``belief:learn=...:risk=1`` (the experiment): both learnt models weigh the points a card offers, and
+    ``prior=strong`` is then the risk prior (strong's own play, one weight for each of ``FEATURES_RISK``), not the
+    level's; risk without a learner, or other than 0 or 1, is refused."""
+    from kortbord.bots.cribbage_expert import FEATURES_RISK
+
+    bot = belief.make_belief("belief:learn=game:prior=strong:sd=1:esd=3:risk=1", None)
+    assert bot.model.risk and bot.emodel.risk
+    assert list(bot.model.prior) == list(belief.risk_prior())
+    assert len(belief.risk_prior()) == len(FEATURES_RISK)
+    plain = belief.make_belief("belief:learn=game:prior=strong:risk=0", None)
+    assert not plain.model.risk and len(plain.model.prior) == len(FEATURES_RISK) - 1
+    for bad in ("belief:risk=1", "belief:learn=game:risk=2"):
+        with pytest.raises(ValueError, match="risk is 1 or 0"):
+            belief.make_belief(bad, None)

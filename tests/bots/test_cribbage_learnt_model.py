@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from bot_helpers import load_bench
 
+from kortbord.bots.cribbage_expert import FEATURES, FEATURES_RISK, count_risk, play_prior
 from kortbord.cards import Card
 
 belief = load_bench("cribbage_belief")
@@ -223,3 +224,49 @@ def test_a_learner_reads_the_opponents_keep_at_the_crib_show() -> None:
     # it laid away A and 3 (the two lowest of its six: indices 0 and 1), the crib its own (it dealt)
     assert belief.cribbage_strong._SPLITS[kept][1] == (0, 1)
     assert feats[kept] == belief.keep_features(six, belief.cribbage_strong._SPLITS[kept], True)
+
+
+def test_the_risk_models_score_is_the_weights_times_the_features_and_the_risk() -> None:
+    """``LearntModel(risk=True)`` (the experiment): its fast score is its weights times the level's features and
+    :func:`count_risk`'s points offered, the next player taken to hold as many cards as the layer (none when it
+    holds none); its prior needs a weight for each of ``FEATURES_RISK``."""
+    rng = random.Random(8)
+    model = belief.LearntModel(risk=True)
+    model.fit([(h, s, c, min(_rule("hoyle", h, s, c)), o) for h, s, c, o in _positions(rng, 200)])
+    assert len(model.weights) == len(FEATURES_RISK) == len(FEATURES) + 1
+    for hand, seq, count, _ in _positions(rng, 300):
+        for others in (True, False):
+            for r in {x for x in hand if count + belief.VAL[x] <= 31}:
+                f = (*belief.features(hand, seq, count, r, others), count_risk(hand, seq, count, r, len(hand) * others))
+                expected = sum(a * float(b) for a, b in zip(f, model.weights, strict=True))
+                assert model._score(hand, seq, count, r, others) == pytest.approx(expected, abs=1e-9)
+    with pytest.raises(ValueError, match="a weight for each of the 15 features"):
+        belief.LearntModel(risk=True, prior=play_prior())
+
+
+def test_a_risk_model_learns_a_player_who_offers_the_least() -> None:
+    """A player who lays, of its legal cards, the one offering the next player the fewest points (counted by hand
+    from spec §2.4: a pair 2, a fifteen or 31 2, a run 3, each times the chance of the answer) is learnt with a
+    negative weight on the risk, and the model then gives that card the most chance more often than the level's
+    features do."""
+    rng = random.Random("learnt:risk")
+
+    def least(h: tuple[int, ...], s: tuple[int, ...], c: int) -> int:
+        legal = sorted({x for x in h if c + belief.VAL[x] <= 31})
+        return min(legal, key=lambda x: (count_risk(h, s, c, x, len(h)), x))
+
+    train = [(h, s, c, least(h, s, c), True) for h, s, c, _ in _positions(rng, 400)]
+    plain, risk = belief.LearntModel(), belief.LearntModel(risk=True)
+    plain.fit(train)
+    risk.fit(train)
+    assert risk.weights[-1] < 0
+    test = _positions(rng, 500)
+
+    def agree(model: Any) -> int:
+        return sum(
+            max(d := dict(model(h, s, c, _NOBODY, 1, False)), key=d.__getitem__) == least(h, s, c)
+            for h, s, c, _ in test
+        )
+
+    assert agree(risk) > agree(plain)
+    assert agree(risk) / len(test) > 0.8

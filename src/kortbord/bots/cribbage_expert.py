@@ -51,6 +51,7 @@ from kortbord.cribbage.scoring import _rank_points, _score_last, show_total
 from kortbord.cribbage.view import View
 
 __all__ = [
+    "FEATURES_RISK",
     "LEVEL_BUDGET",
     "LEVEL_END_SD",
     "LEVEL_HANDS",
@@ -62,6 +63,7 @@ __all__ = [
     "LearntModel",
     "PlayReader",
     "Posterior",
+    "count_risk",
     "decisions_seen",
     "features",
     "keep_table",
@@ -726,6 +728,46 @@ def features(hand: Hand, seq: Hand, count: int, r: int, others_hold: bool) -> tu
     )
 
 
+#: the features with ``risk`` (:class:`LearntModel`): the level's and the points a card offers (:func:`count_risk`)
+FEATURES_RISK = (*FEATURES, "risk offered")
+
+
+def _p_holds(unseen: int, k: int, n: int) -> float:
+    """The chance that ``n`` cards drawn from ``unseen`` hold one of ``k`` (hypergeometric)."""
+    if k <= 0 or n <= 0 or unseen <= 0:
+        return 0.0
+    return 1.0 - math.comb(unseen - k, n) / math.comb(unseen, n)
+
+
+@lru_cache(maxsize=1 << 16)
+def count_risk(hand: Hand, seq: Hand, count: int, r: int, n: int) -> float:
+    """The points laying rank ``r`` from the ranks ``hand`` on the count's ranks ``seq`` (summing to ``count``) offers
+    a next player holding ``n`` cards: a pair 2, a fifteen or 31 2, a run of three 3, each times the hypergeometric
+    chance that the player holds an answer, from the cards the layer has not seen -- greedy's judgement of a card
+    (:func:`kortbord.bots.cribbage_simple.judge_plays`, spec §2.4's points) with only its hand and the count's cards
+    seen (the earlier counts' cards and the starter unknown here: a model reading the count only).  0 with ``n`` 0 or
+    a 31 (the count starts again)."""
+    unseen = [4] * 14
+    for x in (*hand, *seq):
+        unseen[x] -= 1
+    u = 52 - len(hand) - len(seq) - 1  # and the starter, its rank unknown here
+    now = count + VAL[r]
+    if now == 31 or n <= 0:
+        return 0.0
+    risk = 2.0 * _p_holds(u, unseen[r], n)
+    for total in (15, 31):
+        need = total - now
+        if 1 <= need <= 9:
+            risk += 2.0 * _p_holds(u, unseen[need], n)
+        elif need == 10:
+            risk += 2.0 * _p_holds(u, sum(unseen[10:]), n)
+    if seq:
+        lo, hi = sorted((seq[-1], r))
+        ends = {lo - 1, hi + 1} if hi - lo == 1 else {lo + 1} if hi - lo == 2 else set()
+        risk += 3.0 * _p_holds(u, sum(unseen[e] for e in ends if 1 <= e <= 13 and now + min(e, 10) <= 31), n)
+    return risk
+
+
 def decisions_seen(played: tuple[tuple[int, Card], ...], me: int) -> list[Decision]:
     """The opponent's play decisions of a deal whose four cards of the opponent are all in ``played`` (seat, card),
     replayed: its hand before each card is the cards it laid from then on.  [] when fewer than four are there."""
@@ -752,15 +794,24 @@ def decisions_seen(played: tuple[tuple[int, Card], ...], me: int) -> list[Decisi
 
 
 @lru_cache(maxsize=1 << 13)  # about 1.5 KB an entry
-def _decision_row(decision: Decision) -> tuple[tuple[tuple[float, ...], ...], tuple[int, ...], int] | None:
-    """One decision as the fit reads it: the features of each legal rank, the cards held of each, the rank laid's
-    place; None with fewer than two legal ranks (no evidence)."""
+def _decision_row(
+    decision: Decision, risk: bool = False
+) -> tuple[tuple[tuple[float, ...], ...], tuple[int, ...], int] | None:
+    """One decision as the fit reads it: the features of each legal rank (with ``risk``, and :func:`count_risk`'s
+    points offered, the other player taken to hold as many cards as the layer), the cards held of each, the rank
+    laid's place; None with fewer than two legal ranks (no evidence)."""
     hand, seq, count, r, others = decision
     legal = sorted({x for x in hand if count + VAL[x] <= 31})
     if len(legal) < 2:
         return None
+    n = len(hand) if others else 0
     return (
-        tuple(features(hand, seq, count, y, others) for y in legal),
+        tuple(
+            (*features(hand, seq, count, y, others), count_risk(hand, seq, count, y, n))
+            if risk
+            else features(hand, seq, count, y, others)
+            for y in legal
+        ),
         tuple(hand.count(y) for y in legal),
         legal.index(r),
     )
@@ -771,20 +822,25 @@ class LearntModel:
     :func:`features` (equal ranks alike), the weights fitted to the decisions seen by maximum likelihood with a
     Gaussian prior (sd ``sd``, centred on taking the points a card scores: weight 1 on ``points``) by Newton's method;
     cards under ``prune`` of the chance are dropped (the search's branches); ``prior``: the prior's centre in place
-    of that one (a weight per feature; the expert's: :func:`play_prior`).  A :data:`Model`.
+    of that one (a weight per feature; the expert's: :func:`play_prior`).  With ``risk`` (an experiment, off in the
+    level) it weighs :data:`FEATURES_RISK`: also the points a card offers the next player (:func:`count_risk`, the
+    next player taken to hold as many cards as the layer, so the chances still read the count only).  A :data:`Model`.
 
     Raises:
         ValueError: ``sd`` not a number from 0.01 to 100 (outside it the fit is singular or overflows), ``prune``
             outside [0, 1), a ``prior`` without one finite weight per feature.
     """
 
-    def __init__(self, sd: float = 3.0, prune: float = 0.05, prior: Sequence[float] | None = None) -> None:
+    def __init__(
+        self, sd: float = 3.0, prune: float = 0.05, prior: Sequence[float] | None = None, risk: bool = False
+    ) -> None:
         if isinstance(sd, bool) or not isinstance(sd, int | float) or not 0.01 <= sd <= 100.0:
             raise ValueError(f"sd must be over 0, a number from 0.01 to 100, got {sd!r}")
         if isinstance(prune, bool) or not isinstance(prune, int | float) or not 0.0 <= prune < 1.0:
             raise ValueError(f"prune must be from 0 to under 1, got {prune!r}")
-        if prior is not None and len(prior) != len(FEATURES):
-            raise ValueError(f"prior must have a weight for each of the {len(FEATURES)} features, got {len(prior)}")
+        names = FEATURES_RISK if risk else FEATURES
+        if prior is not None and len(prior) != len(names):
+            raise ValueError(f"prior must have a weight for each of the {len(names)} features, got {len(prior)}")
         if prior is not None and not all(isinstance(w, int | float) and math.isfinite(w) for w in prior):
             raise ValueError("prior's weights must be finite numbers")
         import numpy as np
@@ -792,8 +848,10 @@ class LearntModel:
         self.np = np
         self.prune = prune
         self.sd = sd
+        #: the points a card offers weighed too (:data:`FEATURES_RISK`; an experiment, off in the level)
+        self.risk = bool(risk)
         if prior is None:
-            self.prior = np.zeros(len(FEATURES))
+            self.prior = np.zeros(len(names))
             self.prior[0] = 1.0
         else:
             self.prior = np.asarray(prior, dtype=np.float64)
@@ -812,8 +870,8 @@ class LearntModel:
         """Refit the weights to ``decisions`` (those with one legal rank are no evidence); the decisions' features
         are reckoned once each (memoised) and the fit is over arrays (at most four legal ranks a decision)."""
         np = self.np
-        k = len(FEATURES)
-        rows = [row for d in decisions if (row := _decision_row(d)) is not None]
+        k = len(self.prior)
+        rows = [row for d in decisions if (row := _decision_row(d, self.risk)) is not None]
         w = self.prior.copy()
         if rows:
             x = np.zeros((len(rows), 4, k))
@@ -876,9 +934,12 @@ class LearntModel:
                     z += w4
             for a in adds:
                 z += a
-            return z
-        w = self._w
-        return sum(a * b for a, b in zip(features(hand, seq, count, r, True)[8:], w[8:], strict=True))
+        else:
+            w = self._w
+            z = sum(a * b for a, b in zip(features(hand, seq, count, r, True)[8:], w[8:14], strict=True))
+        if self.risk:
+            z += self._w[14] * count_risk(hand, seq, count, r, len(hand) if others_hold else 0)
+        return z
 
     def __call__(self, hand: Hand, seq: Hand, count: int, seen: tuple[int, ...], n: int, passed: bool) -> Any:
         """The chance of each legal rank for the opponent holding ``hand`` on the count's ranks ``seq`` (summing to
@@ -1093,6 +1154,8 @@ class PlayReader:
         prior: the model's prior centre (:class:`LearntModel`; None: the card that scores, weight 1).
         esd: the end game's own model (the decisions played to the board), refitted to the same decisions at this
             sd (None: the one model everywhere).
+        risk: the models weigh the points a card offers too (:class:`LearntModel`; an experiment, off in the level;
+            ``prior`` then has a weight for each of :data:`FEATURES_RISK`).
         options: the :class:`BeliefBot`'s.
     Raises:
         ValueError: ``sd`` or ``esd`` not over 0, ``prune`` outside [0, 1); the :class:`BeliefBot`'s.
@@ -1107,12 +1170,13 @@ class PlayReader:
         memory: list[Decision] | None = None,
         prior: Sequence[float] | None = None,
         esd: float | None = None,
+        risk: bool = False,
         **options: Any,
     ) -> None:
         super().__init__(rules, **options)  # type: ignore[call-arg]
-        self.model = LearntModel(sd, prune, prior)
+        self.model = LearntModel(sd, prune, prior, risk)
         #: the end game's own model (``esd``; None: :attr:`model` there too)
-        self.emodel = None if esd is None else LearntModel(esd, prune, prior)
+        self.emodel = None if esd is None else LearntModel(esd, prune, prior, risk)
         self._decisions: list[Decision] = [] if memory is None else memory
         if self._decisions:  # a new game of the session starts on what was learnt before it
             self._refit()
