@@ -74,6 +74,7 @@ from kortbord.bots.cribbage_expert import (  # the level's code; this bench adds
     _ratios,
     decisions_seen,
     features,
+    keep_ratios_by,
     keep_table,
     lay_points,
     play_prior,
@@ -669,25 +670,7 @@ def greedy_keep_table(own_crib: bool, t: float = 0.0, n: int = 200_000, seed: in
     the flush) plus, to its own crib, or minus :func:`~kortbord.bots.cribbage_simple.crib_estimate` of the two laid
     away -- greedy's rough crib value (``GreedyBot.discard_value``), not the crib table the level's keep uses; a
     soft-max at ``t`` points, arg-max at 0 (ties to the first)."""
-    rng = random.Random(seed)
-    deck = list(range(52))
-    counts: Counter[tuple[int, ...]] = Counter()
-    if t > 0:
-        n //= 4
-    for _ in range(n):
-        six = sorted(rng.sample(deck, 6))
-        ranks = tuple(c // 4 + 1 for c in six)
-        vs = greedy_keep_values(tuple(Card(c) for c in six), own_crib)
-        if t > 0:
-            top = max(vs)
-            es = [math.exp((v - top) / t) for v in vs]
-            z = sum(es)
-            for k, e in enumerate(es):
-                counts[tuple(ranks[i] for i in cribbage_strong._SPLITS[k][0])] += e / z
-        else:
-            best = vs.index(max(vs))
-            counts[tuple(ranks[i] for i in cribbage_strong._SPLITS[best][0])] += 1
-    return _ratios(counts, n)
+    return keep_ratios_by(lambda six: greedy_keep_values(tuple(Card(c) for c in six), own_crib), t, n, seed)
 
 
 @cache

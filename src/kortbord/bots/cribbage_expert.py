@@ -66,6 +66,7 @@ __all__ = [
     "count_risk",
     "decisions_seen",
     "features",
+    "keep_ratios_by",
     "keep_table",
     "lay_points",
 ]
@@ -499,21 +500,35 @@ def keep_table(own_crib: bool, t: float = 0.0, n: int = 200_000, seed: int = 1) 
         ``{sorted four ranks (1-13): ratio}`` for every rank multiset of four cards.  Cached: the first call for an
         argument takes seconds.
     """
+    crib = cribbage_strong._signed_cribs(own_crib)
+
+    def values(six: list[int]) -> list[float]:
+        ranks = tuple(c // 4 + 1 for c in six)
+        hands = cribbage_strong._six_means(ranks)
+        return [
+            hands[k] + crib[ranks[i], ranks[j], six[i] % 4 == six[j] % 4]
+            for k, (_, (i, j)) in enumerate(cribbage_strong._SPLITS)
+        ]
+
+    return keep_ratios_by(values, t, n, seed)
+
+
+def keep_ratios_by(
+    values: Callable[[list[int]], Sequence[float]], t: float = 0.0, n: int = 200_000, seed: int = 1
+) -> dict[tuple[int, ...], float]:
+    """:func:`keep_table`'s likelihood ratios for a discard judged by ``values`` (the sorted card indices of six
+    random cards -> a value, points, for each keep of :data:`~kortbord.bots.cribbage_strong._SPLITS`): a soft-max at
+    ``t`` points, arg-max at 0 (ties to the first), over ``n`` hands drawn with ``seed`` (a quarter of them with a
+    soft-max)."""
     rng = random.Random(seed)
     deck = list(range(52))
-    crib = cribbage_strong._signed_cribs(own_crib)
     counts: dict[tuple[int, ...], float] = defaultdict(float)  # fractional under a soft-max
     if t > 0:
         n //= 4
     for _ in range(n):
         six = sorted(rng.sample(deck, 6))
         ranks = tuple(c // 4 + 1 for c in six)
-        suits = [c % 4 for c in six]
-        hands = cribbage_strong._six_means(ranks)
-        vs = [
-            hands[k] + crib[ranks[i], ranks[j], suits[i] == suits[j]]
-            for k, (_, (i, j)) in enumerate(cribbage_strong._SPLITS)
-        ]
+        vs = values(six)
         if t > 0:
             top = max(vs)
             es = [math.exp((v - top) / t) for v in vs]
