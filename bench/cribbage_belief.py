@@ -478,7 +478,8 @@ def make_belief(text: str, rules: Any) -> BeliefBot:
     """``belief`` or ``belief:key=value:...`` as a :class:`BeliefBot`: ``keep`` (1, 0, bsd, hoyle, greedy), ``kt``, ``slip``,
     ``models`` (names joined by ``+``), ``discard``, ``dsamples``, ``ptable``, ``pmargin``, the belief play's
     (``hands``, ``budget``, ``near``, ``endgame``, ``ehands``, ``ebudget``, ``wide``) and strong's options; with ``learn`` (game,
-    session; and ``sd``, ``prune``, ``prior=strong``: the expert level's prior, ``esd``: the end game's model's sd) a
+    session; and ``sd``, ``prune``, ``prior=strong``: the expert level's prior, ``esd``: the end game's model's sd,
+    ``risk=1``: the experiment's model with the points a card offers, :func:`risk_prior` its prior) a
     :class:`LearningBot`.
 
     Raises:
@@ -524,8 +525,10 @@ def make_belief(text: str, rules: Any) -> BeliefBot:
             except ValueError:
                 raise ValueError(f"{key} must be a number, got {value!r}") from None
     if "risk" in options:
-        if options["risk"] not in (0, 1) or "learn" not in options:
-            raise ValueError(f"risk is 1 or 0 and a learner's (learn=...), got risk={options['risk']!r}")
+        if options["risk"] not in (0, 1):
+            raise ValueError(f"risk is 1 or 0, got risk={options['risk']!r}")
+        if "learn" not in options:
+            raise ValueError("risk is an option of a learner's model: give learn=game or learn=session with it")
         options["risk"] = bool(options["risk"])
         if options["risk"] and "prior" in options:  # the experiment's prior: strong's own play, with the risk
             options["prior"] = risk_prior()
@@ -544,6 +547,7 @@ def risk_prior() -> tuple[float, ...]:
 
     Raises:
         ValueError: the file's features are not :data:`~kortbord.bots.cribbage_expert.FEATURES_RISK`.
+        FileNotFoundError: no file (``scripts/make_play_prior.py --risk --out bench/data/play_prior_risk.json``).
     """
     data = json.loads(RISK_PRIOR.read_text(encoding="utf-8"))
     if tuple(data["features"]) != FEATURES_RISK:
@@ -667,7 +671,7 @@ def greedy_keep_values(six: tuple[Card, ...], own_crib: bool) -> list[float]:
 def greedy_keep_table(own_crib: bool, t: float = 0.0, n: int = 200_000, seed: int = 1) -> dict[tuple[int, ...], float]:
     """:func:`keep_table` for kortbord's ``greedy`` discard (told its rule, an experiment): the kept four's mean show
     over the starters (strong's by ranks, :func:`~kortbord.bots.cribbage_strong._six_means`, as greedy's without
-    the flush) plus, to its own crib, or minus :func:`~kortbord.bots.cribbage_simple.crib_estimate` of the two laid
+    the flush and with his nobs as 0.25 a jack) plus, to its own crib, or minus :func:`~kortbord.bots.cribbage_simple.crib_estimate` of the two laid
     away -- greedy's rough crib value (``GreedyBot.discard_value``), not the crib table the level's keep uses; a
     soft-max at ``t`` points, arg-max at 0 (ties to the first)."""
     return keep_ratios_by(lambda six: greedy_keep_values(tuple(Card(c) for c in six), own_crib), t, n, seed)

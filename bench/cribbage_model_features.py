@@ -2,7 +2,7 @@
 
 The expert reads the other player's pegging with a soft-max over a few features of each legal card
 (:func:`kortbord.bots.cribbage_expert.features`, :class:`~kortbord.bots.cribbage_expert.LearntModel`).  Told greedy's
-own rule in its place, the expert's bench twin scores about 0.09 points a deal more against greedy
+own rule in its place, the expert's bench twin scores +0.09 to +0.12 points a deal more against greedy
 (``bench/results/cribbage-expert-2026-12-07.md``, "The eighth session").  This bench asks, without any search, how
 much of greedy's choice a soft-max over each feature set can hold at all: with as much data as it likes (greedy
 against itself, every pegging decision with a choice of ranks of both seats), fitted by maximum likelihood

@@ -75,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
         help="the experiment's model with the points a card offers (FEATURES_RISK); needs --out (not the level's file)",
     )
     args = ap.parse_args(argv)
-    if args.risk and args.out == OUT:
+    if args.risk and args.out.resolve() == OUT.resolve():
         ap.error("--risk makes the experiment's prior: give --out (the level's file keeps the level's features)")
     t0 = time.perf_counter()
     decisions = selfplay_decisions(args.games, args.seed)

@@ -18,10 +18,10 @@ bench = load_bench("cribbage_model_features")
 
 def test_a_five_led_offers_a_pair_and_a_fifteen() -> None:
     """Leading a 5 from 5-T-T-K (count 0 to 5) offers a pair of 5s (three unseen) and a fifteen by any ten-card
-    (16 less the three held: 13 unseen), 2 points each; 47 cards unseen by the player (52, less its four, less the
-    starter) of which the next player holds 4; 31 is out of reach."""
+    (16 less the three held: 13 unseen), 2 points each; 48 cards unseen by the player (52 less its four: the
+    starter's rank is not known to the function) of which the next player holds 4; 31 is out of reach."""
     hand = (5, 10, 10, 13)
-    p = lambda k: 1 - comb(47 - k, 4) / comb(47, 4)
+    p = lambda k: 1 - comb(48 - k, 4) / comb(48, 4)
     assert count_risk(hand, (), 0, 5, 4) == pytest.approx(2 * p(3) + 2 * p(13))
 
 
@@ -29,7 +29,7 @@ def test_a_card_next_to_the_last_offers_a_run_and_a_card_making_31_offers_nothin
     """A 7 on a 6 (count 6 to 13) offers a pair of 7s, a fifteen by a 2 and a run by a 5 or an 8 (3 points); with the
     next player holding 1 card.  A card that makes 31 offers nothing (the count starts again)."""
     hand = (7, 9)
-    u = 52 - 2 - 1 - 1
+    u = 52 - 2 - 1  # less the hand and the count's card
     p = lambda k: 1 - comb(u - k, 1) / comb(u, 1)
     assert count_risk(hand, (6,), 6, 7, 1) == pytest.approx(2 * p(3) + 2 * p(4) + 3 * p(8))
     assert count_risk((1, 9), (10, 10, 2), 22, 9, 3) == 0.0

@@ -618,6 +618,7 @@ def test_the_risk_learner_takes_its_own_prior_and_refuses_bad_options() -> None:
     assert len(belief.risk_prior()) == len(FEATURES_RISK)
     plain = belief.make_belief("belief:learn=game:prior=strong:risk=0", None)
     assert not plain.model.risk and len(plain.model.prior) == len(FEATURES_RISK) - 1
-    for bad in ("belief:risk=1", "belief:learn=game:risk=2"):
-        with pytest.raises(ValueError, match="risk is 1 or 0"):
-            belief.make_belief(bad, None)
+    with pytest.raises(ValueError, match="risk is an option of a learner"):
+        belief.make_belief("belief:risk=1", None)
+    with pytest.raises(ValueError, match="risk is 1 or 0"):
+        belief.make_belief("belief:learn=game:risk=2", None)

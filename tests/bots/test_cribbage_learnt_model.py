@@ -245,10 +245,10 @@ def test_the_risk_models_score_is_the_weights_times_the_features_and_the_risk() 
 
 
 def test_a_risk_model_learns_a_player_who_offers_the_least() -> None:
-    """A player who lays, of its legal cards, the one offering the next player the fewest points (counted by hand
-    from spec §2.4: a pair 2, a fifteen or 31 2, a run 3, each times the chance of the answer) is learnt with a
-    negative weight on the risk, and the model then gives that card the most chance more often than the level's
-    features do."""
+    """A player who lays, of its legal cards, the one offering the next player the fewest points (by
+    :func:`count_risk`, whose values are checked by hand in ``test_bench_cribbage_model_features.py``) is learnt
+    with a negative weight on the risk, and the model then gives that card the most chance more often than the
+    level's features do -- the fit reads the feature it is given."""
     rng = random.Random("learnt:risk")
 
     def least(h: tuple[int, ...], s: tuple[int, ...], c: int) -> int:

@@ -760,12 +760,14 @@ def count_risk(hand: Hand, seq: Hand, count: int, r: int, n: int) -> float:
     a next player holding ``n`` cards: a pair 2, a fifteen or 31 2, a run of three 3, each times the hypergeometric
     chance that the player holds an answer, from the cards the layer has not seen -- greedy's judgement of a card
     (:func:`kortbord.bots.cribbage_simple.judge_plays`, spec §2.4's points) with only its hand and the count's cards
-    seen (the earlier counts' cards and the starter unknown here: a model reading the count only).  0 with ``n`` 0 or
-    a 31 (the count starts again)."""
+    seen: the earlier counts' cards and the starter are unknown here (a model reading the count only), so they stay
+    among the cards the answer may come from, and a next player who has said go in this count is taken to hold
+    ``n`` cards all the same (greedy offers such a player nothing).  0 with ``n`` 0 or a 31 (the count starts
+    again)."""
     unseen = [4] * 14
     for x in (*hand, *seq):
         unseen[x] -= 1
-    u = 52 - len(hand) - len(seq) - 1  # and the starter, its rank unknown here
+    u = 52 - len(hand) - len(seq)
     now = count + VAL[r]
     if now == 31 or n <= 0:
         return 0.0
