@@ -44,7 +44,7 @@ from importlib import resources
 from itertools import combinations_with_replacement
 from typing import Any, Final
 
-from kortbord.bots import cribbage_board, cribbage_simple, cribbage_strong
+from kortbord.bots import cribbage_board, cribbage_strong
 from kortbord.cards import Card
 from kortbord.cribbage.moves import Play
 from kortbord.cribbage.scoring import _rank_points, _score_last, show_total
@@ -747,6 +747,13 @@ def features(hand: Hand, seq: Hand, count: int, r: int, others_hold: bool) -> tu
 FEATURES_RISK = (*FEATURES, "risk offered")
 
 
+def _p_holds(unseen: int, k: int, n: int) -> float:
+    """The chance that ``n`` cards drawn from ``unseen`` hold one of ``k`` (hypergeometric)."""
+    if k <= 0 or n <= 0 or unseen <= 0:
+        return 0.0
+    return 1.0 - math.comb(unseen - k, n) / math.comb(unseen, n)
+
+
 @lru_cache(maxsize=1 << 16)
 def count_risk(hand: Hand, seq: Hand, count: int, r: int, n: int) -> float:
     """The points laying rank ``r`` from the ranks ``hand`` on the count's ranks ``seq`` (summing to ``count``) offers
@@ -760,10 +767,22 @@ def count_risk(hand: Hand, seq: Hand, count: int, r: int, n: int) -> float:
     unseen = [4] * 14
     for x in (*hand, *seq):
         unseen[x] -= 1
+    u = 52 - len(hand) - len(seq)
     now = count + VAL[r]
     if now == 31 or n <= 0:
         return 0.0
-    return cribbage_simple.offered_points(unseen, 52 - len(hand) - len(seq), n, now, r, seq[-1] if seq else None)
+    risk = 2.0 * _p_holds(u, unseen[r], n)
+    for total in (15, 31):
+        need = total - now
+        if 1 <= need <= 9:
+            risk += 2.0 * _p_holds(u, unseen[need], n)
+        elif need == 10:
+            risk += 2.0 * _p_holds(u, sum(unseen[10:]), n)
+    if seq:
+        lo, hi = sorted((seq[-1], r))
+        ends = {lo - 1, hi + 1} if hi - lo == 1 else {lo + 1} if hi - lo == 2 else set()
+        risk += 3.0 * _p_holds(u, sum(unseen[e] for e in ends if 1 <= e <= 13 and now + min(e, 10) <= 31), n)
+    return risk
 
 
 def decisions_seen(played: tuple[tuple[int, Card], ...], me: int) -> list[Decision]:

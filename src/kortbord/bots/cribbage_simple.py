@@ -39,7 +39,7 @@ from kortbord.cribbage.moves import Accept, Announce, Discard, Move, MugginsCall
 from kortbord.cribbage.scoring import card_value, score_play, score_show, show_total
 from kortbord.cribbage.view import View
 
-__all__ = ["LEVELS", "GreedyBot", "RandomBot", "judge_plays", "make_bot", "offered_points", "true_count"]
+__all__ = ["LEVELS", "GreedyBot", "RandomBot", "judge_plays", "make_bot", "true_count"]
 
 #: The levels :func:`make_bot` knows.
 LEVELS: Final = ("random", "greedy")
@@ -245,7 +245,12 @@ def judge_plays(
     for r in seen:
         unseen[r] -= 1
     u = 52 - len(held) - len(seen)
-    last = seq[-1].rank if seq else None
+
+    def p_holds(k: int) -> float:
+        if k <= 0 or n <= 0 or u <= 0:
+            return 0.0
+        return 1.0 - comb(u - k, n) / comb(u, n)
+
     values: dict[int, float] = {}
     for c in held:
         if c.rank in values or count + card_value(c) > 31:
@@ -257,34 +262,21 @@ def judge_plays(
             continue
         value = gain + 0.02 * card_value(c)
         if not passed:
-            value -= offered_points(unseen, u, n, now, c.rank, last)
+            risk = 2.0 * p_holds(unseen[c.rank])
+            for total in (15, 31):
+                need = total - now
+                if 1 <= need <= 9:
+                    risk += 2.0 * p_holds(unseen[need])
+                elif need == 10:
+                    risk += 2.0 * p_holds(sum(unseen[10:]))
+            if seq:
+                lo, hi = sorted((seq[-1].rank, c.rank))
+                ends = {lo - 1, hi + 1} if hi - lo == 1 else {lo + 1} if hi - lo == 2 else set()
+                k = sum(unseen[r] for r in ends if 1 <= r <= 13 and now + min(r, 10) <= 31)
+                risk += 3.0 * p_holds(k)
+            value -= risk
         values[c.rank] = value
     return values
-
-
-def offered_points(unseen: Sequence[int], u: int, n: int, now: int, r: int, last: int | None) -> float:
-    """The points a card of rank ``r`` that leaves the count at ``now`` offers a next player holding ``n`` cards
-    (:func:`judge_plays`' risk, its one place): a pair 2, a fifteen or 31 2, a run of three with the count's card
-    before it (rank ``last``, None on a lead) 3, each times the hypergeometric chance that the player holds an
-    answer among ``u`` cards unseen, ``unseen[rank]`` of each rank (spec §2.4's points)."""
-
-    def p_holds(k: int) -> float:
-        if k <= 0 or n <= 0 or u <= 0:
-            return 0.0
-        return 1.0 - comb(u - k, n) / comb(u, n)
-
-    risk = 2.0 * p_holds(unseen[r])
-    for total in (15, 31):
-        need = total - now
-        if 1 <= need <= 9:
-            risk += 2.0 * p_holds(unseen[need])
-        elif need == 10:
-            risk += 2.0 * p_holds(sum(unseen[10:]))
-    if last is not None:
-        lo, hi = sorted((last, r))
-        ends = {lo - 1, hi + 1} if hi - lo == 1 else {lo + 1} if hi - lo == 2 else set()
-        risk += 3.0 * p_holds(sum(unseen[e] for e in ends if 1 <= e <= 13 and now + min(e, 10) <= 31))
-    return risk
 
 
 def _next_player(view: View) -> int | None:
